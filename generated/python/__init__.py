@@ -1,0 +1,1 @@
+"""Pydantic models generated from the schemas in spec/ (see `nox -s generate`)."""

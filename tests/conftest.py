@@ -1,0 +1,28 @@
+"""Shared test helpers."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ATIF_VERSIONS = ["v1.0", "v1.1", "v1.2", "v1.3", "v1.4", "v1.5", "v1.6", "v1.7", "v1.8"]
+
+
+def minimal_atif(version: str) -> dict[str, Any]:
+    """The smallest valid ATIF document of a version (an agent step, root session id)."""
+    return {
+        "schema_version": f"ATIF-{version}",
+        "session_id": "sess-1",
+        "agent": {"name": "terminus-2", "version": "1.0.0"},
+        "steps": [{"step_id": 1, "source": "agent", "message": "done"}],
+    }
+
+
+@pytest.fixture
+def minimal() -> Any:
+    """Factory for minimal documents (a fresh deep copy each call)."""
+    return lambda version: copy.deepcopy(minimal_atif(version))

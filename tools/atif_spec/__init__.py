@@ -1,0 +1,35 @@
+"""atif-spec: schemas, validator and tools for the Agent Trajectory Interchange Format.
+
+The public API is imported lazily so that ``atif`` starts fast:
+
+- :func:`validate` — validate a document, JSON text or file; returns a :class:`Report`.
+- :class:`Report`, :class:`Finding`, :class:`Level` — the one report and findings shape.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from atif_spec.findings import Finding, Level, Report
+    from atif_spec.validation import validate
+
+_LAZY = {
+    "validate": ("atif_spec.validation", "validate"),
+    "Report": ("atif_spec.findings", "Report"),
+    "Finding": ("atif_spec.findings", "Finding"),
+    "Level": ("atif_spec.findings", "Level"),
+}
+
+__all__ = ["Finding", "Level", "Report", "__version__", "validate"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        module, attr = _LAZY[name]
+        return getattr(importlib.import_module(module), attr)
+    raise AttributeError(f"module 'atif_spec' has no attribute {name!r}")

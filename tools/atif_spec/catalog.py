@@ -1,0 +1,147 @@
+"""The schema catalog: every schema the package ships, its pinned ``$id`` and status."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from dataclasses import dataclass
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any
+
+import orjson
+
+from atif_spec.targets import Target
+
+CATALOG_FILE = "catalog.json"
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaEntry:
+    """One schema file listed in ``spec/catalog.json``."""
+
+    format: str
+    version: str | None
+    name: str
+    kind: str
+    path: str
+    id: str
+    status: str
+    primary: bool = False
+
+    @property
+    def target(self) -> str:
+        """The ``FORMAT@VERSION`` spelling of this entry (dispatchers have no version)."""
+        return self.format if self.version is None else f"{self.format}@{self.version}"
+
+
+@dataclass(frozen=True, slots=True)
+class FormatInfo:
+    """What the catalog says about one format."""
+
+    name: str
+    title: str
+    latest: str
+    version_field: str | None
+
+
+class UnknownSchemaError(LookupError):
+    """Raised when a target names no schema in the catalog."""
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The parsed catalog."""
+
+    base_url: str
+    formats: dict[str, FormatInfo]
+    entries: tuple[SchemaEntry, ...]
+
+    def __iter__(self) -> Iterator[SchemaEntry]:
+        return iter(self.entries)
+
+    def versions(self, fmt: str) -> list[str]:
+        """Versions of a format in catalog order."""
+        seen: list[str] = []
+        for e in self.entries:
+            if e.format == fmt and e.kind == "document" and e.version and e.version not in seen:
+                seen.append(e.version)
+        return seen
+
+    def find(self, target: Target | str, name: str | None = None) -> SchemaEntry:
+        """The document schema for ``FORMAT@VERSION`` (or the named one of that version)."""
+        t = Target.parse(target) if isinstance(target, str) else target
+        if t.format is None:
+            raise UnknownSchemaError(f"target {t} names no format")
+        if t.format not in self.formats and not any(e.format == t.format for e in self.entries):
+            known = ", ".join(sorted(self.formats))
+            raise UnknownSchemaError(f"unknown format {t.format!r} (known: {known})")
+        version = t.version
+        if version is None:
+            info = self.formats.get(t.format)
+            version = info.latest if info else None
+        candidates = [
+            e
+            for e in self.entries
+            if e.format == t.format and e.version == version and e.kind in ("document", "tooling")
+        ]
+        if name is not None:
+            candidates = [e for e in candidates if e.name == name]
+        if not candidates:
+            known = ", ".join(self.versions(t.format)) or "none"
+            raise UnknownSchemaError(
+                f"no schema for {t.format}@{version}"
+                + (f" named {name!r}" if name else "")
+                + f" (versions: {known})"
+            )
+        primary = [e for e in candidates if e.primary]
+        return (primary or candidates)[0]
+
+    def by_id(self, schema_id: str) -> SchemaEntry:
+        """The entry with this ``$id``."""
+        for e in self.entries:
+            if e.id == schema_id:
+                return e
+        raise UnknownSchemaError(f"no schema with $id {schema_id}")
+
+
+def spec_root() -> Traversable:
+    """The packaged ``spec/`` folder (works for wheels and editable installs)."""
+    return resources.files("atif_spec.spec")
+
+
+def read_spec_json(path: str) -> Any:
+    """Parse one JSON file below ``spec/``."""
+    node = spec_root()
+    for part in path.split("/"):
+        node = node.joinpath(part)
+    return orjson.loads(node.read_bytes())
+
+
+@functools.cache
+def load_catalog() -> Catalog:
+    """Load and cache ``spec/catalog.json``."""
+    raw = read_spec_json(CATALOG_FILE)
+    formats = {
+        name: FormatInfo(
+            name=name,
+            title=info["title"],
+            latest=info["latest"],
+            version_field=info.get("version_field"),
+        )
+        for name, info in raw["formats"].items()
+    }
+    entries = tuple(
+        SchemaEntry(
+            format=e["format"],
+            version=e["version"],
+            name=e["name"],
+            kind=e["kind"],
+            path=e["path"],
+            id=e["id"],
+            status=e["status"],
+            primary=bool(e.get("primary", False)),
+        )
+        for e in raw["schemas"]
+    )
+    return Catalog(base_url=raw["base_url"], formats=formats, entries=entries)

@@ -1,0 +1,67 @@
+"""Renderers of validation reports: human-readable text, or JSON Lines."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+import orjson
+
+from atif_spec.runner import Summary
+
+_LEVEL_COLOURS = {"error": "red", "warning": "yellow"}
+
+
+def _location(report: dict[str, Any]) -> str:
+    line = report.get("line")
+    return f"{report['source']}:{line}" if line is not None else str(report["source"])
+
+
+class TextRenderer:
+    """One line per finding (``source[:line]: level pointer code name: message``) and a summary."""
+
+    def __init__(self, quiet: bool = False, strict: bool = False) -> None:
+        self.quiet = quiet
+        self.strict = strict
+        self.colour = sys.stdout.isatty()
+
+    def document(self, report: dict[str, Any]) -> None:
+        """Print the findings of one document."""
+        if self.quiet:
+            return
+        where = _location(report)
+        for finding in (*report["errors"], *report["warnings"]):
+            level = finding["level"]
+            tag = click.style(level, fg=_LEVEL_COLOURS[level], bold=True) if self.colour else level
+            ptr = finding["pointer"] or "/"
+            click.echo(
+                f"{where}: {tag} {ptr} {finding['code']} {finding['name']}: {finding['message']}"
+            )
+
+    def finish(self, summary: Summary) -> None:
+        """Print the summary line."""
+        ok = summary.documents - summary.invalid
+        text = (
+            f"{summary.documents} document(s): {ok} valid, {summary.invalid} invalid; "
+            f"{summary.errors} error(s), {summary.warnings} warning(s)"
+        )
+        failed = summary.invalid or (self.strict and summary.with_warnings)
+        if self.colour:
+            text = click.style(text, fg="red" if failed else "green")
+        click.echo(text)
+
+
+class JsonRenderer:
+    """One JSON object per document (the report shape of ``spec/atif-spec``), nothing else."""
+
+    def __init__(self) -> None:
+        self._out = sys.stdout.buffer
+
+    def document(self, report: dict[str, Any]) -> None:
+        """Write one report line."""
+        self._out.write(orjson.dumps(report, option=orjson.OPT_APPEND_NEWLINE))
+
+    def finish(self, summary: Summary) -> None:
+        """Flush; JSON output has no summary line."""
+        self._out.flush()

@@ -1,0 +1,229 @@
+"""Reading documents: files, directories, JSON Lines and stdin, with where each came from.
+
+Reading never fails on bad content: bytes are handed on, and parsing turns problems into
+findings. Only paths that cannot be read at all raise :class:`UnreadablePath`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import orjson
+
+from atif_spec.findings import Finding, Level, input_finding
+
+JSONL_SUFFIXES = (".jsonl", ".ndjson")
+JSON_SUFFIXES = (".json", *JSONL_SUFFIXES)
+DEFAULT_MAX_BYTES = 512 * 1024 * 1024
+"""Largest document read into memory (a longer JSON Lines record is reported and skipped)."""
+STDIN = "-"
+_BOM = b"\xef\xbb\xbf"
+_READ_CHUNK = 1 << 20
+
+
+class UnreadablePath(OSError):
+    """A path given on the command line that does not exist or cannot be read."""
+
+
+@dataclass(frozen=True, slots=True)
+class RawDocument:
+    """The bytes of one document and where they came from."""
+
+    source: str
+    """File path as given (or ``<stdin>``)."""
+    data: bytes
+    line: int | None = None
+    """1-based line number for JSON Lines records."""
+    path: Path | None = None
+    """The file on disk, when there is one (file-level rules resolve against it)."""
+    oversize: int | None = None
+    """Set instead of ``data`` when the record was longer than the size limit."""
+
+
+def expand(inputs: Iterable[str]) -> Iterator[str]:
+    """Expand directories into their ``*.json``/``*.jsonl`` files (sorted, recursive)."""
+    for item in inputs:
+        if item == STDIN:
+            yield item
+            continue
+        p = Path(item)
+        if p.is_dir():
+            found = sorted(
+                str(f) for f in p.rglob("*") if f.suffix.lower() in JSON_SUFFIXES and f.is_file()
+            )
+            yield from found
+        elif p.is_file():
+            yield item
+        elif p.exists():
+            raise UnreadablePath(f"not a regular file: {item}")
+        else:
+            raise UnreadablePath(f"no such file or directory: {item}")
+
+
+def check_paths(inputs: Iterable[str]) -> list[str]:
+    """Expand inputs up front so that a missing path is reported before any work starts."""
+    files = list(expand(inputs))
+    for f in files:
+        if f != STDIN and not os.access(f, os.R_OK):
+            raise UnreadablePath(f"permission denied: {f}")
+    return files
+
+
+def is_jsonl(name: str) -> bool:
+    """True for names that hold JSON Lines."""
+    return name.lower().endswith(JSONL_SUFFIXES)
+
+
+def read_lines(
+    stream: IO[bytes], source: str, path: Path | None, max_bytes: int
+) -> Iterator[RawDocument]:
+    """One :class:`RawDocument` per non-blank line, holding at most one record in memory."""
+    number = 0
+    while True:
+        line = stream.readline(max_bytes + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > max_bytes and not line.endswith(b"\n"):
+            size = len(line)
+            while True:  # skip the rest of the over-long record without keeping it
+                rest = stream.readline(_READ_CHUNK)
+                size += len(rest)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield RawDocument(source, b"", number, path, oversize=size)
+            continue
+        if line.strip():
+            yield RawDocument(source, line, number, path)
+
+
+def read_file(
+    name: str, max_bytes: int = DEFAULT_MAX_BYTES, lines: bool | None = None
+) -> Iterator[RawDocument]:
+    """Documents of one file (or stdin when ``name`` is ``-``)."""
+    if name == STDIN:
+        yield from _read_stdin(max_bytes, lines)
+        return
+    path = Path(name)
+    as_lines = is_jsonl(name) if lines is None else lines
+    with path.open("rb") as fh:
+        if as_lines:
+            yield from read_lines(fh, name, path, max_bytes)
+            return
+        size = path.stat().st_size
+        if size > max_bytes:
+            yield RawDocument(name, b"", None, path, oversize=size)
+            return
+        yield RawDocument(name, fh.read(), None, path)
+
+
+def _read_stdin(max_bytes: int, lines: bool | None) -> Iterator[RawDocument]:
+    stream = sys.stdin.buffer
+    if lines:
+        yield from read_lines(stream, "<stdin>", None, max_bytes)
+        return
+    data = stream.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        yield RawDocument("<stdin>", b"", None, None, oversize=len(data))
+        return
+    if lines is None and _looks_like_lines(data):
+        number = 0
+        for number, chunk in enumerate(data.split(b"\n"), start=1):
+            if chunk.strip():
+                yield RawDocument("<stdin>", chunk, number, None)
+        return
+    yield RawDocument("<stdin>", data, None, None)
+
+
+def _looks_like_lines(data: bytes) -> bool:
+    """Several non-blank lines that do not parse as one document: treat as JSON Lines."""
+    if data.strip().count(b"\n") == 0:
+        return False
+    try:
+        orjson.loads(data)
+    except orjson.JSONDecodeError:
+        first = data.lstrip().split(b"\n", 1)[0]
+        try:
+            orjson.loads(first)
+        except orjson.JSONDecodeError:
+            return False
+        return True
+    return False
+
+
+_NON_FINITE = re.compile(rb"(?<![\"\w])-?(NaN|Infinity)(?![\"\w])")
+
+
+def parse(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, list[Finding]]:
+    """Parse one document; problems become ``input:*`` findings (value ``None`` when fatal)."""
+    if raw.oversize is not None:
+        return None, [
+            input_finding(
+                "too-large",
+                f"document of {raw.oversize} bytes exceeds the limit of {max_bytes} bytes "
+                "(raise it with --max-bytes)",
+            )
+        ]
+    data = raw.data
+    notes: list[Finding] = []
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
+        notes.append(
+            input_finding(
+                "byte-order-mark",
+                "document starts with a UTF-8 byte order mark",
+                level=Level.WARNING,
+            )
+        )
+    try:
+        return orjson.loads(data), notes
+    except orjson.JSONDecodeError as exc:
+        return None, [*notes, _decode_problem(data, exc)]
+
+
+def _decode_problem(data: bytes, exc: orjson.JSONDecodeError) -> Finding:
+    message = str(exc)
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as bad:
+        return input_finding("invalid-utf8", f"not valid UTF-8 at byte {bad.start}")
+    if "recursion" in message.lower() or "depth limit" in message.lower():
+        return input_finding("too-deep", "nesting is deeper than the parser's limit of 1024 levels")
+    if _NON_FINITE.search(data):
+        return input_finding("non-finite-number", f"NaN and Infinity are not JSON ({message})")
+    if not data.strip():
+        return input_finding("invalid-json", "empty document")
+    return input_finding("invalid-json", f"not valid JSON: {message}")
+
+
+def duplicate_keys(data: bytes) -> list[Finding]:
+    """Warnings for object keys that occur twice (needs a second, slower parse)."""
+    import json
+
+    found: list[Finding] = []
+
+    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                found.append(
+                    input_finding(
+                        "duplicate-key",
+                        f"key {key!r} occurs more than once in one object; the last one wins",
+                        level=Level.WARNING,
+                    )
+                )
+            seen.add(key)
+        return dict(pairs)
+
+    try:
+        json.loads(data.removeprefix(_BOM), object_pairs_hook=hook)
+    except (ValueError, RecursionError):
+        return []
+    return found

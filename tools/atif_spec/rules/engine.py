@@ -1,0 +1,55 @@
+"""Runs the registry's rules over a document and its embedded documents."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from atif_spec.findings import Finding
+from atif_spec.formats import get_format
+from atif_spec.rules import REGISTRY, Rule, RuleContext, RuleOptions
+
+
+def rules_for(fmt: str, version: str, *, with_files: bool) -> list[Rule]:
+    """The rules that apply to one format and version."""
+    return [
+        r
+        for r in REGISTRY
+        if r.format == fmt and version in r.versions and (with_files or not r.needs_file)
+    ]
+
+
+def run_rules(
+    doc: Any,
+    fmt: str,
+    version: str,
+    *,
+    path: Path | None = None,
+    options: RuleOptions | None = None,
+) -> list[Finding]:
+    """Findings of every applicable rule, on the document and on each embedded document.
+
+    Embedded documents (ATIF subagents) are checked under the version they declare; one that
+    declares no known version is left to the schema check.
+    """
+    opts = options or RuleOptions()
+    with_files = path is not None and opts.check_files
+    nodes: list[tuple[str, Any, str, bool]] = [("", doc, version, True)]
+    spec = get_format(fmt)
+    if spec.embedded is not None:
+        nodes.extend(
+            (ptr, node, declared, False)
+            for ptr, node, declared in spec.embedded(doc, "")
+            if declared is not None
+        )
+    findings: list[Finding] = []
+    cache: dict[str, list[Rule]] = {}
+    for base, node, node_version, is_root in nodes:
+        rules = cache.get(node_version)
+        if rules is None:
+            rules = cache[node_version] = rules_for(fmt, node_version, with_files=with_files)
+        ctx = RuleContext(node, base, node_version, is_root, path, opts)
+        for r in rules:
+            for ptr, message in r.check(ctx):
+                findings.append(Finding(r.code, r.name, r.level, ptr, message))
+    return findings

@@ -1,0 +1,182 @@
+"""Turns JSON Schema validation errors into findings.
+
+One finding per problem, pointing at the value to fix: a missing property is reported at the
+pointer where it should be, an unknown key at the key itself. Failures of ``anyOf`` are
+unpacked: when only one branch fits the value's JSON type (``X`` or ``null``, ``string`` or
+``array``), that branch's own errors are reported instead of the ``anyOf``. A schema node may
+carry an ``x-atif-error`` annotation that gives the message for failures directly beneath it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from atif_spec.findings import Finding, join, pointer, schema_finding
+from atif_spec.schemas import node_at
+
+_KEYWORDS = {
+    "AdditionalItems": "additionalItems",
+    "AdditionalProperties": "additionalProperties",
+    "AnyOf": "anyOf",
+    "Constant": "const",
+    "Contains": "contains",
+    "Enum": "enum",
+    "ExclusiveMaximum": "exclusiveMaximum",
+    "ExclusiveMinimum": "exclusiveMinimum",
+    "FalseSchema": "false",
+    "Format": "format",
+    "MaxItems": "maxItems",
+    "MaxLength": "maxLength",
+    "MaxProperties": "maxProperties",
+    "Maximum": "maximum",
+    "MinItems": "minItems",
+    "MinLength": "minLength",
+    "MinProperties": "minProperties",
+    "Minimum": "minimum",
+    "MultipleOf": "multipleOf",
+    "Not": "not",
+    "OneOfMultipleValid": "oneOf",
+    "OneOfNotValid": "oneOf",
+    "Pattern": "pattern",
+    "PropertyNames": "propertyNames",
+    "Required": "required",
+    "Type": "type",
+    "UnevaluatedItems": "unevaluatedItems",
+    "UnevaluatedProperties": "unevaluatedProperties",
+    "UniqueItems": "uniqueItems",
+}
+
+_JSON_TYPES = {
+    dict: "object",
+    list: "array",
+    str: "string",
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    type(None): "null",
+}
+
+
+def json_type(value: Any) -> str:
+    """The JSON type name of a parsed value."""
+    return _JSON_TYPES.get(type(value), type(value).__name__)
+
+
+def short(value: Any, limit: int = 60) -> str:
+    """A compact rendering of a value for messages (never the whole of a large object)."""
+    if isinstance(value, dict):
+        return "an object" if value else "{}"
+    if isinstance(value, list):
+        return "an array" if value else "[]"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = repr(value) if isinstance(value, str) else str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _custom_message(err: Any) -> str | None:
+    location: str = err.absolute_keyword_location or ""
+    parent = location.rsplit("/", 1)[0] if "#" in location else ""
+    if not parent:
+        return None
+    try:
+        node = node_at(parent)
+    except (LookupError, ValueError):
+        return None
+    message = node.get("x-atif-error") if isinstance(node, dict) else None
+    return message if isinstance(message, str) else None
+
+
+def _only_type_mismatch(branch: list[Any], depth: int) -> bool:
+    return (
+        len(branch) == 1
+        and type(branch[0].kind).__name__ == "Type"
+        and len(branch[0].instance_path) == depth
+    )
+
+
+def _types_of(branches: Iterable[list[Any]]) -> list[str]:
+    names: list[str] = []
+    for branch in branches:
+        for t in branch[0].kind.as_dict().get("types", []):
+            if t not in names:
+                names.append(t)
+    return _null_last(names)
+
+
+def _null_last(names: list[str]) -> list[str]:
+    return [n for n in names if n != "null"] + [n for n in names if n == "null"]
+
+
+def findings_from_errors(errors: Iterable[Any], base: str = "") -> Iterator[Finding]:
+    """Findings for jsonschema-rs validation errors (``base`` prefixes every pointer)."""
+    for err in errors:
+        yield from _convert(err, base)
+
+
+def _convert(err: Any, base: str) -> Iterator[Finding]:
+    kind_name = type(err.kind).__name__
+    keyword = _KEYWORDS.get(kind_name) or (
+        str(err.schema_path[-1]) if err.schema_path else kind_name
+    )
+    path = list(err.instance_path)
+    ptr = base + pointer(*path)
+    details: dict[str, Any] = err.kind.as_dict()
+    custom = _custom_message(err)
+
+    if kind_name == "AnyOf" and custom is None:
+        branches: list[list[Any]] = list(err.kind.context)
+        fitting = [b for b in branches if not _only_type_mismatch(b, len(path))]
+        if len(fitting) == 1:
+            yield from findings_from_errors(fitting[0], base)
+            return
+        if not fitting:
+            expected = " or ".join(_types_of(branches))
+            yield schema_finding("type", ptr, f"expected {expected}, got {json_type(err.instance)}")
+            return
+    if kind_name == "AdditionalProperties":
+        for key in details.get("unexpected", []):
+            yield schema_finding(
+                keyword,
+                join(ptr, key),
+                f"unknown field {key!r} (custom data belongs in an `extra` object)",
+            )
+        return
+    if kind_name == "UnevaluatedProperties":
+        for key in details.get("unexpected", []):
+            yield schema_finding(keyword, join(ptr, key), f"unknown field {key!r}")
+        return
+    if kind_name == "Required":
+        prop = str(details.get("property", ""))
+        yield schema_finding(
+            keyword, join(ptr, prop), custom or f"required field {prop!r} is missing"
+        )
+        return
+    yield schema_finding(keyword, ptr, custom or _message(kind_name, details, err))
+
+
+def _message(kind_name: str, details: dict[str, Any], err: Any) -> str:
+    value = err.instance
+    if kind_name == "Type":
+        expected = " or ".join(_null_last(list(details.get("types", []))))
+        return f"expected {expected}, got {json_type(value)}"
+    if kind_name == "Enum":
+        options = ", ".join(short(o) for o in details.get("options", []))
+        return f"{short(value)} is not one of: {options}"
+    if kind_name == "Constant":
+        return f"expected {short(details.get('expected_value'))}, got {short(value)}"
+    if kind_name == "Pattern":
+        return f"{short(value)} does not have the required form ({details.get('pattern')})"
+    if kind_name in ("Minimum", "ExclusiveMinimum"):
+        return f"{short(value)} is below the minimum {details.get('limit')}"
+    if kind_name in ("Maximum", "ExclusiveMaximum"):
+        return f"{short(value)} is above the maximum {details.get('limit')}"
+    if kind_name == "MinItems":
+        return f"needs at least {details.get('limit')} item(s), has {len(value)}"
+    if kind_name == "MinLength":
+        return f"must be at least {details.get('limit')} character(s) long"
+    message: str = err.message
+    return message if len(message) <= 200 else message[:199] + "…"

@@ -1,0 +1,179 @@
+"""The validation pipeline: detect → schema → rules → report.
+
+Pure functions from a parsed document (or bytes) to a :class:`Report`; reading files,
+processes and printing live in the CLI.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from atif_spec.catalog import UnknownSchemaError, load_catalog
+from atif_spec.findings import Finding, Report, input_finding
+from atif_spec.formats import all_formats, detect
+from atif_spec.reader import DEFAULT_MAX_BYTES, RawDocument, duplicate_keys, parse
+from atif_spec.targets import Target
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """How to validate: the switches of ``atif validate`` as plain data."""
+
+    as_target: str | None = None
+    """``FORMAT@VERSION`` (or a bare ``vX.Y``) that overrides detection."""
+    check_files: bool = True
+    """Check that referenced media files exist (only when validating a file)."""
+    allow_outside: bool = False
+    """Let media and referenced trajectories resolve outside the file's folder."""
+    follow_refs: bool = False
+    """Also validate ``trajectory_path`` subagent files and continuation files."""
+    check_duplicate_keys: bool = False
+    max_bytes: int = DEFAULT_MAX_BYTES
+
+
+def _identify(doc: Any, options: Options) -> tuple[str | None, str | None, list[Finding]]:
+    """Format and version of a document, or the finding that says why neither is known."""
+    forced = Target.parse(options.as_target) if options.as_target else None
+    detected = detect(doc)
+    fmt = (forced.format if forced else None) or (detected[0] if detected else None)
+    if fmt is None:
+        if not isinstance(doc, dict):
+            kind = "an array" if isinstance(doc, list) else "a JSON " + type(doc).__name__
+            hint = (
+                " (a file holding several trajectories should be JSON Lines)"
+                if isinstance(doc, list)
+                else ""
+            )
+            return (
+                None,
+                None,
+                [input_finding("not-an-object", f"the document is {kind}, not an object{hint}")],
+            )
+        return (
+            None,
+            None,
+            [
+                input_finding(
+                    "unknown-format", "not a document of any known format (use --as FORMAT@VERSION)"
+                )
+            ],
+        )
+    if fmt not in all_formats():
+        return None, None, [input_finding("unknown-format", f"unknown format {fmt!r}")]
+    version = forced.version if forced and forced.version else None
+    if version is None and detected and detected[0] == fmt:
+        version = detected[1]
+    if not isinstance(doc, dict):
+        return fmt, version, [input_finding("not-an-object", f"a {fmt} document is a JSON object")]
+    spec = all_formats()[fmt]
+    if version is None or version == "unknown" or version not in spec.versions:
+        field = spec.version_field
+        if field and field not in doc:
+            return (
+                fmt,
+                None,
+                [
+                    input_finding(
+                        "missing-schema-version",
+                        f"no `{field}`: the version cannot be identified (use --as {fmt}@VERSION)",
+                    )
+                ],
+            )
+        if field:
+            known = ", ".join(
+                spec.version_spelling(v) if spec.version_spelling else v for v in spec.versions
+            )
+            return (
+                fmt,
+                None,
+                [
+                    input_finding(
+                        "unknown-schema-version",
+                        f"unknown `{field}` {doc.get(field)!r} (known: {known})",
+                        f"/{field}",
+                    )
+                ],
+            )
+        return (
+            fmt,
+            None,
+            [input_finding("unknown-version", f"cannot tell which {fmt} version this is")],
+        )
+    return fmt, version, []
+
+
+def validate_document(
+    doc: Any,
+    *,
+    source: str = "<object>",
+    line: int | None = None,
+    path: Path | None = None,
+    options: Options | None = None,
+) -> Report:
+    """Validate one parsed document and collect every finding."""
+    from atif_spec.rules import RuleOptions
+    from atif_spec.rules.engine import run_rules
+    from atif_spec.schema_findings import findings_from_errors
+    from atif_spec.schemas import rs_validator
+
+    opts = options or Options()
+    fmt, version, problems = _identify(doc, opts)
+    report = Report(source=source, line=line, format=fmt, version=version, findings=problems)
+    if problems or fmt is None or version is None:
+        return report
+    try:
+        entry = load_catalog().find(Target(fmt, version))
+    except UnknownSchemaError as exc:
+        report.findings.append(input_finding("unknown-version", str(exc)))
+        return report
+    validator = rs_validator(entry.id)
+    if not validator.is_valid(doc):
+        report.findings.extend(findings_from_errors(validator.iter_errors(doc)))
+    rule_options = RuleOptions(
+        check_files=opts.check_files, allow_outside=opts.allow_outside, follow_refs=opts.follow_refs
+    )
+    report.findings.extend(run_rules(doc, fmt, version, path=path, options=rule_options))
+    return report
+
+
+def validate_raw(raw: RawDocument, options: Options | None = None) -> Report:
+    """Parse and validate one document read by :mod:`atif_spec.reader`."""
+    opts = options or Options()
+    doc, problems = parse(raw, opts.max_bytes)
+    if any(p.level == "error" for p in problems):
+        return Report(source=raw.source, line=raw.line, findings=problems)
+    report = validate_document(doc, source=raw.source, line=raw.line, path=raw.path, options=opts)
+    if opts.check_duplicate_keys:
+        problems.extend(duplicate_keys(raw.data))
+    report.findings[:0] = problems
+    return report
+
+
+def validate(
+    obj_or_path: Any,
+    *,
+    as_target: str | None = None,
+    check_files: bool = True,
+    allow_outside: bool = False,
+    follow_refs: bool = False,
+) -> Report:
+    """Validate a parsed document, a JSON string/bytes, or a path to a JSON file.
+
+    >>> validate({"schema_version": "ATIF-v1.7", "agent": {"name": "a", "version": "1"},
+    ...           "steps": [{"step_id": 1, "source": "user", "message": "hi"}]}).errors
+    []
+    """
+    options = Options(as_target, check_files, allow_outside, follow_refs)
+    if isinstance(obj_or_path, Path):
+        data = obj_or_path.read_bytes()
+        return validate_raw(RawDocument(str(obj_or_path), data, None, obj_or_path), options)
+    if isinstance(obj_or_path, (bytes, bytearray)):
+        return validate_raw(RawDocument("<bytes>", bytes(obj_or_path)), options)
+    if isinstance(obj_or_path, str):
+        if obj_or_path.lstrip().startswith(("{", "[")):
+            return validate_raw(RawDocument("<string>", obj_or_path.encode()), options)
+        path = Path(obj_or_path)
+        return validate_raw(RawDocument(obj_or_path, path.read_bytes(), None, path), options)
+    return validate_document(obj_or_path, options=options)
