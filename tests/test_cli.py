@@ -158,3 +158,19 @@ def test_console_script_runs_as_a_process(good: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
+
+
+def test_json_reports_follow_the_report_schema(tmp_path: Path, good: Path, bad: Path) -> None:
+    import jsonschema
+
+    from atif_spec.schemas import referencing_registry, schema_by_id
+
+    schema = schema_by_id("https://atif-spec.org/schemas/atif-spec/v1/validation-report.schema.json")
+    validator = jsonschema.Draft202012Validator(schema, registry=referencing_registry())
+    junk = tmp_path / "junk.jsonl"
+    junk.write_bytes(b'{"a": \n[]\n' + orjson.dumps(minimal_atif("v1.1")) + b"\n")
+    output = run("validate", "--format", "json", str(good), str(bad), str(junk)).output
+    lines = [json.loads(x) for x in output.splitlines()]
+    assert len(lines) == 5
+    for line in lines:
+        validator.validate(line)

@@ -111,10 +111,22 @@ def _null_last(names: list[str]) -> list[str]:
     return [n for n in names if n != "null"] + [n for n in names if n == "null"]
 
 
-def findings_from_errors(errors: Iterable[Any], base: str = "") -> Iterator[Finding]:
-    """Findings for jsonschema-rs validation errors (``base`` prefixes every pointer)."""
-    for err in errors:
-        yield from _convert(err, base)
+_GENERIC_ANY_OF = "is not valid under any of the allowed shapes"
+
+
+def findings_from_errors(errors: Iterable[Any], base: str = "") -> list[Finding]:
+    """Findings for jsonschema-rs validation errors (``base`` prefixes every pointer).
+
+    A generic ``anyOf`` failure is dropped when another finding already points inside the same
+    value: the more precise finding says what to fix (e.g. a content part's ``if``/``then``
+    reports the bad ``media_type`` that also made the ``source`` fit no branch).
+    """
+    found = [f for err in errors for f in _convert(err, base)]
+    generic = [f for f in found if f.code == "schema:anyOf" and f.message.endswith(_GENERIC_ANY_OF)]
+    if not generic:
+        return found
+    drop = {id(g) for g in generic if any(f.pointer.startswith(g.pointer + "/") for f in found)}
+    return [f for f in found if id(f) not in drop]
 
 
 def _convert(err: Any, base: str) -> Iterator[Finding]:
@@ -131,7 +143,8 @@ def _convert(err: Any, base: str) -> Iterator[Finding]:
         branches: list[list[Any]] = list(err.kind.context)
         fitting = [b for b in branches if not _only_type_mismatch(b, len(path))]
         if len(fitting) == 1:
-            yield from findings_from_errors(fitting[0], base)
+            for sub in fitting[0]:
+                yield from _convert(sub, base)
             return
         if not fitting:
             expected = " or ".join(_types_of(branches))
@@ -178,5 +191,7 @@ def _message(kind_name: str, details: dict[str, Any], err: Any) -> str:
         return f"needs at least {details.get('limit')} item(s), has {len(value)}"
     if kind_name == "MinLength":
         return f"must be at least {details.get('limit')} character(s) long"
+    if kind_name == "AnyOf":
+        return f"{short(value)} {_GENERIC_ANY_OF}"
     message: str = err.message
     return message if len(message) <= 200 else message[:199] + "…"

@@ -43,6 +43,14 @@ class RuleContext:
     path: Path | None = None
     """The file the document was read from, when validating a file."""
     options: RuleOptions = field(default_factory=RuleOptions)
+    memo: dict[str, Any] = field(default_factory=dict)
+    """Per-node scratch space that lets several rules share one walk (see ``memoized``)."""
+
+    def memoized(self, key: str, build: Callable[[Any], Any]) -> Any:
+        """``build(node)``, computed once per node however many rules ask for it."""
+        if key not in self.memo:
+            self.memo[key] = build(self.node)
+        return self.memo[key]
 
 
 Check = Callable[[RuleContext], Iterable[tuple[str, str]]]

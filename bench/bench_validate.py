@@ -1,0 +1,155 @@
+"""Validation benchmark (run by `nox -s bench`; not a test).
+
+Prints, measured in this run on this machine: orjson.loads alone, our full validation (parse +
+schema + rules), the reference implementation's Pydantic validation (harbor, Python 3.12, when
+--harbor-python is given) and python-jsonschema, as ratios to orjson.loads; JSON Lines
+throughput with --jobs 1 and --jobs 2; and the wall time of `atif validate` on one small file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).parent))
+import corpus  # noqa: E402
+
+from atif_spec.reader import RawDocument  # noqa: E402
+from atif_spec.validation import validate_raw  # noqa: E402
+
+WORK = Path(".bench")
+HARBOR_SCRIPT = """
+import sys, time
+from harbor.models.trajectories import Trajectory
+data = open(sys.argv[1], "rb").read()
+best = float("inf")
+for _ in range(int(sys.argv[2])):
+    t = time.perf_counter(); Trajectory.model_validate_json(data); best = min(best, time.perf_counter() - t)
+print(best)
+"""
+
+
+def best_of(fn: Callable[[], object], runs: int) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def row(name: str, seconds: float, base: float, note: str = "") -> None:
+    print(f"  {name:<44} {seconds * 1000:10.1f} ms   {seconds / base:8.2f}x  {note}")
+
+
+def single_document(args: argparse.Namespace) -> None:
+    doc = corpus.trajectory(2000, output_lines=42)
+    data = orjson.dumps(doc)
+    path = WORK / "trajectory-2000-steps.json"
+    path.write_bytes(data)
+    raw = RawDocument(str(path), data)
+    report = validate_raw(raw)
+    assert report.valid and not report.findings, report.findings[:3]
+    print(
+        f"\n9 MB trajectory: {len(data) / 1e6:.1f} MB, {len(doc['steps'])} steps (best of {args.runs})"
+    )
+    base = best_of(lambda: orjson.loads(data), args.runs)
+    row("orjson.loads (baseline)", base, base)
+    ours = best_of(lambda: validate_raw(raw), args.runs)
+    row("atif_spec full validation (parse+schema+rules)", ours, base, "target <= 1.3x")
+    if args.harbor_python:
+        out = subprocess.run(
+            [args.harbor_python, "-c", HARBOR_SCRIPT, str(path), str(max(3, args.runs // 4))],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        harbor = float(out.stdout.strip())
+        row(
+            "harbor 0.25.0 Trajectory.model_validate_json", harbor, base, "reference implementation"
+        )
+    else:
+        print("  harbor: not measured (run through `nox -s bench`, which passes --harbor-python)")
+    import jsonschema
+
+    from atif_spec.catalog import load_catalog
+    from atif_spec.schemas import referencing_registry, schema_by_id
+
+    schema = schema_by_id(load_catalog().find("atif@v1.7").id)
+    validator = jsonschema.Draft202012Validator(schema, registry=referencing_registry())
+    slow = best_of(lambda: list(validator.iter_errors(orjson.loads(data))), 1)
+    row(
+        "python-jsonschema (parse + iter_errors)",
+        slow,
+        base,
+        f"ours is {slow / ours:.0f}x faster (target >= 25x)",
+    )
+
+
+def jsonl_throughput(args: argparse.Namespace) -> None:
+    path = WORK / "corpus.jsonl"
+    line = orjson.dumps(corpus.trajectory(12, output_lines=4))
+    count = args.documents
+    if not path.exists() or path.stat().st_size != count * (len(line) + 1):
+        with path.open("wb") as fh:
+            for _ in range(count):
+                fh.write(line + b"\n")
+    print(
+        f"\nJSON Lines: {count} documents of {len(line) / 1e3:.1f} KB ({path.stat().st_size / 1e6:.0f} MB)"
+    )
+    rates = {}
+    for jobs in (1, 2):
+        start = time.perf_counter()
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "atif_spec.cli",
+                "validate",
+                "--format",
+                "json",
+                "--jobs",
+                str(jobs),
+                str(path),
+            ],
+            stdout=subprocess.PIPE,
+            check=False,
+        )
+        elapsed = time.perf_counter() - start
+        assert proc.returncode == 0
+        assert proc.stdout.count(b"\n") == count
+        rates[jobs] = count / elapsed
+        print(f"  --jobs {jobs}: {elapsed:6.2f} s  {rates[jobs]:9.0f} documents/s")
+    print(f"  speed-up with --jobs 2: {rates[2] / rates[1]:.2f}x (target >= 1.7x)")
+
+
+def startup(args: argparse.Namespace) -> None:
+    small = WORK / "small.json"
+    small.write_bytes(orjson.dumps(corpus.trajectory(1, output_lines=1)))
+    cmd = [str(Path(sys.executable).with_name("atif")), "validate", str(small)]
+    best = best_of(lambda: subprocess.run(cmd, check=True, capture_output=True), 7)
+    print(f"\n`atif validate` on one small file: {best * 1000:.0f} ms wall (target < 300 ms)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--harbor-python", help="Python 3.12 interpreter with harbor installed")
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--documents", type=int, default=60_000, help="JSON Lines corpus size")
+    args = parser.parse_args()
+    WORK.mkdir(exist_ok=True)
+    single_document(args)
+    jsonl_throughput(args)
+    startup(args)
+    print(json.dumps({"python": sys.version.split()[0]}))
+
+
+if __name__ == "__main__":
+    main()

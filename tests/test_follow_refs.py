@@ -1,0 +1,88 @@
+"""--follow-refs: subagent files and continuations of a run directory (rules ATIF701-ATIF704)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+from conftest import minimal_atif
+
+from atif_spec import validate
+from atif_spec.findings import Report
+
+REF = "/steps/0/observation/results/0/subagent_trajectory_ref/0/trajectory_path"
+
+
+def write(path: Path, doc: Any) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(orjson.dumps(doc))
+    return path
+
+
+def parent(version: str, target: str, continuation: str | None = None) -> dict[str, Any]:
+    doc = minimal_atif(version)
+    doc["steps"][0]["observation"] = {
+        "results": [
+            {
+                "content": "summary",
+                "subagent_trajectory_ref": [{"session_id": "s", "trajectory_path": target}],
+            }
+        ]
+    }
+    if continuation:
+        doc["continued_trajectory_ref"] = continuation
+    return doc
+
+
+def ref_codes(report: Report) -> list[tuple[str, str]]:
+    return sorted((f.code, f.pointer) for f in report.findings if f.code.startswith("ATIF7"))
+
+
+def test_valid_run_directory(tmp_path: Path) -> None:
+    main = write(
+        tmp_path / "trajectory.json",
+        parent("v1.6", "trajectory.summarization-1-summary.json", "trajectory.cont-1.json"),
+    )
+    write(tmp_path / "trajectory.summarization-1-summary.json", minimal_atif("v1.6"))
+    cont = minimal_atif("v1.6")
+    cont["steps"][0]["is_copied_context"] = True
+    write(tmp_path / "trajectory.cont-1.json", cont)
+    assert validate(main, follow_refs=True).valid
+
+
+def test_refs_are_not_followed_by_default(tmp_path: Path) -> None:
+    main = write(tmp_path / "trajectory.json", parent("v1.6", "missing.json"))
+    assert ref_codes(validate(main)) == []
+
+
+def test_missing_invalid_newer_and_outside(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    main = write(run / "trajectory.json", parent("v1.6", "missing.json", "trajectory.cont-1.json"))
+    bad = minimal_atif("v1.6")
+    bad["steps"][0]["step_id"] = 2
+    write(run / "trajectory.cont-1.json", bad)
+    assert ref_codes(validate(main, follow_refs=True)) == [
+        ("ATIF701", REF),
+        ("ATIF703", "/continued_trajectory_ref"),
+    ]
+    write(run / "trajectory.cont-1.json", minimal_atif("v1.8") | {"session_id": "s"})
+    assert ref_codes(validate(main, follow_refs=True)) == [
+        ("ATIF701", REF),
+        ("ATIF704", "/continued_trajectory_ref"),
+    ]
+    write(tmp_path / "elsewhere.json", minimal_atif("v1.6"))
+    outside = write(run / "t2.json", parent("v1.6", "../elsewhere.json"))
+    assert ref_codes(validate(outside, follow_refs=True)) == [("ATIF702", REF)]
+    assert ref_codes(validate(outside, follow_refs=True, allow_outside=True)) == []
+
+
+def test_cycles_are_visited_once(tmp_path: Path) -> None:
+    a = write(tmp_path / "a.json", parent("v1.6", "b.json"))
+    write(tmp_path / "b.json", parent("v1.6", "a.json"))
+    assert validate(a, follow_refs=True).valid
+
+
+def test_urls_are_never_fetched(tmp_path: Path) -> None:
+    main = write(tmp_path / "trajectory.json", parent("v1.6", "s3://bucket/run/sub.json"))
+    assert validate(main, follow_refs=True).valid

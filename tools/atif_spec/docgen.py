@@ -1,0 +1,140 @@
+"""Generated regions of RFC.md: the rule table (from the registry) and field tables (from schemas).
+
+A region sits between ``<!-- BEGIN GENERATED: name (python -m atif_spec.docgen) -->`` and
+``<!-- END GENERATED: name -->``. ``python -m atif_spec.docgen`` rewrites them in place;
+``--check`` exits 1 when the file differs from what the registry and schemas produce.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from atif_spec.catalog import load_catalog
+from atif_spec.schemas import schema_by_id
+
+_REGION = re.compile(
+    r"(<!-- BEGIN GENERATED: (?P<name>[a-z0-9-]+) \(python -m atif_spec\.docgen\) -->\n)"
+    r"(?P<body>.*?)"
+    r"(<!-- END GENERATED: (?P=name) -->)",
+    re.DOTALL,
+)
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _span(versions: tuple[str, ...]) -> str:
+    if not versions:
+        return "-"
+    return versions[0] if len(versions) == 1 else f"{versions[0]} to {versions[-1]}"
+
+
+def rule_table() -> str:
+    """Markdown table of every registry rule."""
+    from atif_spec.rules import REGISTRY
+
+    lines = [
+        "| Code | Name | Level | Format | Versions | Section | Summary |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in REGISTRY:
+        lines.append(
+            f"| `{r.code}` | `{r.name}` | {r.level} | {r.format} | {_span(r.versions)} | "
+            f"{_cell(r.section)} | {_cell(r.summary)} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _type_of(node: dict[str, Any]) -> str:
+    if "$ref" in node:
+        return str(node["$ref"]).rsplit("/", 1)[-1]
+    if "anyOf" in node:
+        parts = [_type_of(b) for b in node["anyOf"]]
+        return " \\| ".join(p for p in parts if p)
+    t = node.get("type")
+    if t is None and "enum" in node:
+        return "enum"
+    types = t if isinstance(t, list) else [t] if t else []
+    out = []
+    for name in types:
+        if name == "array" and isinstance(node.get("items"), dict):
+            out.append(f"array of {_type_of(node['items'])}")
+        else:
+            out.append(str(name))
+    return " \\| ".join(out)
+
+
+def field_tables(target: str) -> str:
+    """One table per object of a schema: field, type, required, description."""
+    entry = load_catalog().find(target)
+    schema = schema_by_id(entry.id)
+    objects = [("Trajectory (root)", schema)] + [
+        (name, d) for name, d in schema.get("$defs", {}).items() if d.get("type") == "object"
+    ]
+    chunks = [f"Generated from `spec/{entry.path}` (`{entry.id}`).\n"]
+    for name, node in objects:
+        if name == "EmbeddedSubagent":
+            continue
+        required = set(node.get("required", []))
+        chunks.append(f"\n**{name}** — {_cell(node.get('description', ''))}\n")
+        chunks.append("\n| Field | Type | Required | Description |\n|---|---|---|---|\n")
+        for field, sub in node.get("properties", {}).items():
+            enum = sub.get("enum") or (sub.get("anyOf") and None)
+            kind = _type_of(sub) + (f" ({', '.join(f'`{e}`' for e in enum)})" if enum else "")
+            if "const" in sub:
+                kind += f" (`{sub['const']}`)"
+            desc = sub.get("description", "")
+            if not desc and "$ref" in sub:
+                target_def = schema.get("$defs", {}).get(str(sub["$ref"]).rsplit("/", 1)[-1], {})
+                desc = target_def.get("description", "")
+            chunks.append(
+                f"| `{field}` | {kind} | {'yes' if field in required else ''} | {_cell(desc)} |\n"
+            )
+    return "".join(chunks)
+
+
+GENERATORS: dict[str, Callable[[], str]] = {
+    "rule-table": rule_table,
+    "atif-fields": lambda: field_tables("atif"),
+}
+
+
+def render(text: str) -> str:
+    """The text with every generated region refreshed."""
+
+    def replace(m: re.Match[str]) -> str:
+        name = m.group("name")
+        if name not in GENERATORS:
+            raise KeyError(f"unknown generated region {name!r}")
+        return m.group(1) + GENERATORS[name]() + m.group(4)
+
+    return _REGION.sub(replace, text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m atif_spec.docgen [--check] [FILE]`` (FILE defaults to RFC.md)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    check = "--check" in args
+    files = [a for a in args if a != "--check"] or ["RFC.md"]
+    stale = []
+    for name in files:
+        path = Path(name)
+        old = path.read_text(encoding="utf-8")
+        new = render(old)
+        if new != old:
+            if check:
+                stale.append(name)
+            else:
+                path.write_text(new, encoding="utf-8")
+    for name in stale:
+        print(f"{name}: generated regions are out of date (run `nox -s generate`)", file=sys.stderr)
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1062 @@
+"""ATIF rules: the checks that JSON Schema cannot express (sequences, cross-references, sums).
+
+Each check looks at one trajectory node (``ctx.node``): the root or one embedded subagent; the
+engine visits every node, so no check descends into ``subagent_trajectories`` on its own. Checks
+skip whatever has the wrong type, since the schema already reports it, and never raise.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TypeGuard
+
+from atif_spec.findings import Level, join
+from atif_spec.formats.atif import VERSIONS
+from atif_spec.rules.registry import RuleContext, rule, versions_between
+
+Findings = Iterator[tuple[str, str]]
+
+FORMAT = "atif"
+ALL = VERSIONS
+FROM_1_2 = versions_between(VERSIONS, "v1.2")
+FROM_1_3 = versions_between(VERSIONS, "v1.3")
+FROM_1_4 = versions_between(VERSIONS, "v1.4")
+FROM_1_5 = versions_between(VERSIONS, "v1.5")
+FROM_1_6 = versions_between(VERSIONS, "v1.6")
+FROM_1_7 = versions_between(VERSIONS, "v1.7")
+
+_FROM_1_3 = frozenset(FROM_1_3)
+
+# The schema's timestamp pattern with the offset left out: a match has no ``Z`` and no offset.
+_NO_OFFSET = re.compile(
+    r"[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+    r"T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]+)?)?"
+)
+
+_CM_TYPES = frozenset({"compaction", "pruning", "injection"})
+_CM_BOUNDARIES = frozenset({"replace", "append", "truncate"})
+
+# final_metrics total -> per-step metrics field, and whether it holds a cost (a number).
+_TOTALS = (
+    ("total_prompt_tokens", "prompt_tokens", False),
+    ("total_completion_tokens", "completion_tokens", False),
+    ("total_cached_tokens", "cached_tokens", False),
+    ("total_cost_usd", "cost_usd", True),
+)
+
+
+# --- small helpers -------------------------------------------------------------------------------
+
+
+def _is_int(value: Any) -> TypeGuard[int | float]:
+    """A JSON Schema integer: an int or an integral float such as ``3.0`` (``True`` is not one)."""
+    return type(value) is int or (type(value) is float and value.is_integer())
+
+
+def _is_number(value: Any) -> TypeGuard[int | float]:
+    """A JSON number (``True`` is not one)."""
+    return type(value) is int or type(value) is float
+
+
+def _steps(node: Any) -> list[Any]:
+    """The node's ``steps`` list, or an empty list when it has none of the right type."""
+    if isinstance(node, dict):
+        steps = node.get("steps")
+        if isinstance(steps, list):
+            return steps
+    return []
+
+
+def _dict(value: Any, key: str) -> dict[str, Any] | None:
+    """``value[key]`` when ``value`` is a dict and the member is a dict too."""
+    if isinstance(value, dict):
+        member = value.get(key)
+        if isinstance(member, dict):
+            return member
+    return None
+
+
+def _notes_blank(node: dict[str, Any]) -> bool:
+    """True when ``notes`` is absent, null or only whitespace (so it explains nothing)."""
+    notes = node.get("notes")
+    return notes is None or (isinstance(notes, str) and not notes.strip())
+
+
+def _results(step: dict[str, Any]) -> list[Any]:
+    """The step's ``observation.results`` list, or an empty list."""
+    observation = step.get("observation")
+    if isinstance(observation, dict):
+        results = observation.get("results")
+        if isinstance(results, list):
+            return results
+    return []
+
+
+def _steps_with_results(node: Any) -> list[tuple[int, dict[str, Any], list[Any]]]:
+    """``(step index, step, observation.results)`` for every step with a non-empty results list."""
+    return [
+        (i, step, results)
+        for i, step in enumerate(_steps(node))
+        if isinstance(step, dict)
+        and isinstance(observation := step.get("observation"), dict)
+        and isinstance(results := observation.get("results"), list)
+        and results
+    ]
+
+
+# --- A: document structure -----------------------------------------------------------------------
+
+
+@rule(
+    code="ATIF101",
+    name="non-sequential-step-id",
+    level=Level.ERROR,
+    format=FORMAT,
+    versions=ALL,
+    section="RFC §II StepObject.step_id; ref A5",
+    summary="Each step's step_id equals its position in steps, counting from 1.",
+)
+def check_step_ids(ctx: RuleContext) -> Findings:
+    """What it checks: that ``steps[i].step_id`` is ``i + 1`` for every step, so the ids run
+    1, 2, 3, ... with no gap, repeat or reordering. Each embedded subagent numbers its own steps
+    from 1. Steps that are not objects and ids that are not integers are left to the schema.
+
+    Why: ``step_id`` is the ordinal of the turn; consumers use it to cite steps, and a gap or a
+    repeat usually means events were lost or duplicated when the trajectory was converted.
+
+    Example: ``"steps": [{"step_id": 1, ...}, {"step_id": 3, ...}]``.
+
+    Valid instead: ``"steps": [{"step_id": 1, ...}, {"step_id": 2, ...}]``.
+
+    Spec: RFC §II StepObject (``step_id``: ordinal index starting from 1); reference sheet A5.
+    """
+    for i, step in enumerate(_steps(ctx.node)):
+        if isinstance(step, dict):
+            got = step.get("step_id")
+            if _is_int(got) and got != i + 1:
+                yield (
+                    join(ctx.base, "steps", i, "step_id"),
+                    f"step_id should be {i + 1} (position {i + 1} in steps), got {got}",
+                )
+
+
+@rule(
+    code="ATIF102",
+    name="missing-root-session-id",
+    level=Level.WARNING,
+    format=FORMAT,
+    versions=FROM_1_7,
+    section="RFC §II root session_id; ref A7",
+    summary="A root trajectory sets session_id (embedded subagents may leave it out).",
+)
+def check_root_session_id(ctx: RuleContext) -> Findings:
+    """What it checks: that the top-level trajectory has a non-null ``session_id``. Embedded
+    subagents are exempt: they may inherit the run identity of their parent.
+
+    Why: from v1.7 ``session_id`` is optional, but producers should still set it on root
+    trajectories so a run can be traced across files (parent, subagents, continuations).
+
+    Example: ``{"schema_version": "ATIF-v1.7", "agent": {...}, "steps": [...]}``.
+
+    Valid instead: the same document with ``"session_id": "run-42"``.
+
+    Spec: RFC §II root-level ``session_id`` ("Producers SHOULD set this on root trajectories");
+    reference sheet A7. Before v1.7 the schema requires the field.
+    """
+    if ctx.is_root and isinstance(ctx.node, dict) and ctx.node.get("session_id") is None:
+        yield ctx.base, "the root trajectory has no session_id; set one for run-level traceability"
+
+
+@rule(
+    code="ATIF103",
+    name="timestamp-without-offset",
+    level=Level.WARNING,
+    format=FORMAT,
+    versions=ALL,
+    section="RFC §II StepObject.timestamp; ref A10, 6.3",
+    summary="A step timestamp gives its UTC offset (Z or ±hh:mm).",
+)
+def check_timestamp_offset(ctx: RuleContext) -> Findings:
+    """What it checks: step ``timestamp`` strings that are well-formed ISO 8601 date-times but
+    carry neither ``Z`` nor a ``±hh:mm`` offset. Malformed timestamps are left to the schema.
+
+    Why: a local time without an offset cannot be placed on a common timeline, so durations and
+    orderings across machines or time zones become guesses.
+
+    Example: ``"timestamp": "2025-10-11T10:30:00"``.
+
+    Valid instead: ``"timestamp": "2025-10-11T10:30:00Z"`` or ``"2025-10-11T12:30:00+02:00"``.
+
+    Spec: RFC §II StepObject (``timestamp``: ISO 8601, example in UTC); reference sheet A10, §6.3.
+    """
+    match = _NO_OFFSET.fullmatch
+    for i, step in enumerate(_steps(ctx.node)):
+        if isinstance(step, dict):
+            ts = step.get("timestamp")
+            # cheap pre-filter: anything ending in Z or ±hh:mm has an offset
+            if isinstance(ts, str) and ts[-1:] != "Z" and ts[-6:-5] not in "+-" and match(ts):
+                yield (
+                    join(ctx.base, "steps", i, "timestamp"),
+                    f"timestamp {ts!r} has no UTC offset; append 'Z' or '+hh:mm'",
+                )
+
+
+# --- C: tool calls and observations --------------------------------------------------------------
+
+
+def _call_ids(step: dict[str, Any]) -> set[str] | None:
+    """The step's ``tool_call_id`` values; None when ``tool_calls`` is malformed (ids unknown)."""
+    calls = step.get("tool_calls")
+    if calls is None:
+        return set()
+    if not isinstance(calls, list):
+        return None
+    ids: set[str] = set()
+    for call in calls:
+        if not isinstance(call, dict):
+            return None
+        call_id = call.get("tool_call_id")
+        if not isinstance(call_id, str):
+            return None
+        ids.add(call_id)
+    return ids
+
+
+def _all_known(results: list[Any], calls: Any) -> bool:
+    """Fast path of ATIF201 for well-formed steps: every result's call id is a call's id.
+
+    False means "not sure": the exact, slower check then runs.
+    """
+    try:
+        for result in results:
+            ref = result.get("source_call_id")
+            if ref is not None:
+                for call in calls:
+                    if call["tool_call_id"] == ref:
+                        break
+                else:
+                    return False
+    except (AttributeError, KeyError, TypeError):
+        return False
+    return True
+
+
+@rule(
+    code="ATIF201",
+    name="unknown-source-call-id",
+    level=Level.ERROR,
+    format=FORMAT,
+    versions=ALL,
+    section="RFC §II ObservationResultSchema.source_call_id; ref C2",
+    summary="An observation result's source_call_id names a tool call of the same step.",
+)
+def check_source_call_ids(ctx: RuleContext) -> Findings:
+    """What it checks: every non-null ``observation.results[k].source_call_id`` equals the
+    ``tool_call_id`` of one of the same step's ``tool_calls``. A step whose ``tool_calls`` are
+    malformed is skipped (the schema reports them).
+
+    Why: the id links a result to the call that produced it; a result pointing at a call that is
+    not in its step (or at no call at all) cannot be paired with its request.
+
+    Example: a step whose only call is ``{"tool_call_id": "call_1", ...}`` and whose result says
+    ``"source_call_id": "call_2"``.
+
+    Valid instead: ``"source_call_id": "call_1"``, or ``null`` for a result that no tool call
+    produced.
+
+    Spec: RFC §II ObservationResultSchema (``source_call_id``); reference sheet C2 (Harbor
+    enforces it).
+    """
+    for i, step, results in ctx.memoized("steps_with_results", _steps_with_results):
+        if _all_known(results, step.get("tool_calls")):
+            continue
+        ids: set[str] | None = None
+        for k, result in enumerate(results):
+            if not isinstance(result, dict):
+                continue
+            ref = result.get("source_call_id")
+            if not isinstance(ref, str):
+                continue
+            if ids is None:
+                ids = _call_ids(step)
+                if ids is None:
+                    break
+            if ref not in ids:
+                yield (
+                    join(ctx.base, "steps", i, "observation", "results", k, "source_call_id"),
+                    f"source_call_id {ref!r} matches no tool_call_id in this step's tool_calls",
+                )
+
+
+def _distinct_ids(calls: list[Any]) -> bool:
+    """Fast path of ATIF202: well-formed calls whose ids all differ (False: not sure)."""
+    try:
+        if len(calls) == 2:
+            return bool(calls[0]["tool_call_id"] != calls[1]["tool_call_id"])
+        return len({call["tool_call_id"] for call in calls}) == len(calls)
+    except (KeyError, TypeError):
+        return False
+
+
+@rule(
+    code="ATIF202",
+    name="duplicate-tool-call-id",
+    level=Level.WARNING,
+    format=FORMAT,
+    versions=ALL,
+    section="RFC §II ToolCallSchema.tool_call_id; ref C3",
+    summary="Tool calls of one step have distinct tool_call_ids.",
+)
+def check_duplicate_tool_call_ids(ctx: RuleContext) -> Findings:
+    """What it checks: that no ``tool_call_id`` occurs twice in one step's ``tool_calls``. The
+    later duplicate is reported.
+
+    Why: the id is meant to identify one call; with a repeat, an observation result's
+    ``source_call_id`` no longer says which of the calls it answers.
+
+    Example: ``"tool_calls": [{"tool_call_id": "c1", ...}, {"tool_call_id": "c1", ...}]``.
+
+    Valid instead: ``"tool_calls": [{"tool_call_id": "c1", ...}, {"tool_call_id": "c2", ...}]``.
+
+    Spec: RFC §II ToolCallSchema (``tool_call_id``: unique identifier; the scope is unstated, one
+    step is the minimum); reference sheet C3.
+    """
+    for i, step in enumerate(_steps(ctx.node)):
+        if not isinstance(step, dict):
+            continue
+        calls = step.get("tool_calls")
+        if not isinstance(calls, list) or len(calls) < 2:
+            continue
+        if _distinct_ids(calls):
+            continue
+        first: dict[str, int] = {}
+        for j, call in enumerate(calls):
+            if not isinstance(call, dict):
+                continue
+            call_id = call.get("tool_call_id")
+            if not isinstance(call_id, str):
+                continue
+            if call_id in first:
+                yield (
+                    join(ctx.base, "steps", i, "tool_calls", j, "tool_call_id"),
+                    f"tool_call_id {call_id!r} is already used by tool_calls/{first[call_id]}"
+                    " of this step",
+                )
+            else:
+                first[call_id] = j
+
+
+@rule(
+    code="ATIF203",
+    name="tool-definition-not-function-shape",
+    level=Level.WARNING,
+    format=FORMAT,
+    versions=FROM_1_5,
+    section="RFC §II AgentSchema.tool_definitions; ref C6",
+    summary='A tool definition has the OpenAI shape {"type": "function", "function": {"name"}}.',
+)
+def check_tool_definitions(ctx: RuleContext) -> Findings:
+    """What it checks: each object in ``agent.tool_definitions`` has ``"type": "function"`` and a
+    ``function`` object with a string ``name``. Elements that are not objects are left to the
+    schema.
+
+    Why: the RFC says tool definitions follow OpenAI's function-calling schema; consumers that
+    replay or train on the trajectory read the tool's name and parameters from that shape.
+
+    Example: ``"tool_definitions": [{"name": "search", "parameters": {...}}]``.
+
+    Valid instead: ``"tool_definitions": [{"type": "function", "function": {"name": "search",
+    "parameters": {...}}}]``.
+
+    Spec: RFC §II AgentSchema (``tool_definitions``); reference sheet C6.
+    """
+    agent = _dict(ctx.node, "agent")
+    if agent is None:
+        return
+    definitions = agent.get("tool_definitions")
+    if not isinstance(definitions, list):
+        return
+    for k, definition in enumerate(definitions):
+        if not isinstance(definition, dict):
+            continue
+        problems: list[str] = []
+        if definition.get("type") != "function":
+            problems.append('"type" is not "function"')
+        function = definition.get("function")
+        if not isinstance(function, dict):
+            problems.append('"function" is not an object')
+        elif not isinstance(function.get("name"), str):
+            problems.append('"function" has no string "name"')
+        if problems:
+            yield (
+                join(ctx.base, "agent", "tool_definitions", k),
+                "tool definition does not follow the function-calling shape: "
+                + "; ".join(problems),
+            )
+
+
+# --- D: metrics ----------------------------------------------------------------------------------
+
+
+def _metrics(node: Any) -> list[tuple[int, dict[str, Any]]]:
+    """``(step index, metrics object)`` for every step that has a metrics object."""
+    return [
+        (i, metrics)
+        for i, step in enumerate(_steps(node))
+        if isinstance(step, dict) and isinstance(metrics := step.get("metrics"), dict)
+    ]
+
+
+@rule(
+    code="ATIF301",
+    name="cached-tokens-exceed-prompt-tokens",
+    level=Level.WARNING,
+    format=FORMAT,
+    versions=FROM_1_2,
+    section="RFC §II MetricsSchema.cached_tokens; ref D1",
+    summary="cached_tokens is at most prompt_tokens (cached tokens are part of the prompt).",
+)
+def check_cached_tokens(ctx: RuleContext) -> Findings:
+    """What it checks: in a step's ``metrics``, ``cached_tokens`` is not larger than
+    ``prompt_tokens`` when both are integers.
+
+    Why: since v1.2 ``prompt_tokens`` counts all input tokens, cached ones included, so the cache
+    hits are a subset. A larger count usually means the producer reported non-cached prompt
+    tokens, which skews cost estimates.
+
+    Example: ``"metrics": {"prompt_tokens": 100, "cached_tokens": 250}``.
+
+    Valid instead: ``"metrics": {"prompt_tokens": 350, "cached_tokens": 250}``.
+
+    Spec: RFC §II MetricsSchema (``prompt_tokens`` includes cached tokens); reference sheet D1.
+    """
+    for i, metrics in ctx.memoized("metrics", _metrics):
+        cached = metrics.get("cached_tokens")
+        prompt = metrics.get("prompt_tokens")
+        if _is_int(cached) and _is_int(prompt) and cached > prompt:
+            yield (
+                join(ctx.base, "steps", i, "metrics", "cached_tokens"),
+                f"cached_tokens ({cached}) exceeds prompt_tokens ({prompt}), which should"
+                " include them",
+            )
+
+
+def _length_check(
+    ctx: RuleContext, array_field: str, count_field: str
+) -> Iterator[tuple[str, str]]:
+    """Findings where ``len(metrics[array_field]) != metrics[count_field]``."""
+    for i, metrics in ctx.memoized("metrics", _metrics):
+        array = metrics.get(array_field)
+        count = metrics.get(count_field)
+        if isinstance(array, list) and _is_int(count) and len(array) != count:
+            yield (
+                join(ctx.base, "steps", i, "metrics", array_field),
+                f"{array_field} has {len(array)} entries but {count_field} is {count}",
+            )
+
+
+@rule(
+    code="ATIF302",
+    name="prompt-token-ids-length-mismatch",
+    level=Level.WARNING,
+    format=FORMAT,
+    versions=FROM_1_4,
+    section="RFC §II MetricsSchema.prompt_token_ids; ref D2",
+    summary="prompt_token_ids has prompt_tokens entries.",
+)
+def check_prompt_token_ids(ctx: RuleContext) -> Findings:
+    """What it checks: ``len(metrics.prompt_token_ids) == metrics.prompt_tokens`` when both are
+    set.
+
+    Why: the ids are the tokenized prompt; a count that disagrees means one of the two is wrong,
+    and training or replay code that relies on the ids would read a different prompt.
+
+    Example: ``"metrics": {"prompt_tokens": 3, "prompt_token_ids": [101, 102]}``.
+
+    Valid instead: ``"metrics": {"prompt_tokens": 2, "prompt_token_ids": [101, 102]}``.
+
+    Spec: RFC §II MetricsSchema (``prompt_token_ids``: length should match); reference sheet D2.
+    """
+    yield from _length_check(ctx, "prompt_token_ids", "prompt_tokens")
+
+
+@rule(
+    code="ATIF303",
+    name="completion-token-ids-length-mismatch",
+    level=Level.WARNING,
+    format=FORMAT,
+    versions=FROM_1_3,
+    section="RFC §II MetricsSchema.completion_token_ids; ref D3, 6.11",
+    summary="completion_token_ids has completion_tokens entries.",
+)
+def check_completion_token_ids(ctx: RuleContext) -> Findings:
+    """What it checks: ``len(metrics.completion_token_ids) == metrics.completion_tokens`` when
+    both are set.
+
+    Why: the ids are the generated tokens; a count that disagrees means the ids were truncated
+    or the count was taken elsewhere, and token-level training data would be misaligned. (The
+    RFC's own §IV example has 37 ids for 44 completion tokens.)
+
+    Example: ``"metrics": {"completion_tokens": 3, "completion_token_ids": [7, 8]}``.
+
+    Valid instead: ``"metrics": {"completion_tokens": 2, "completion_token_ids": [7, 8]}``.
+
+    Spec: RFC §II MetricsSchema (``completion_token_ids``); reference sheet D3 and §6.11.
+    """
+    yield from _length_check(ctx, "completion_token_ids", "completion_tokens")
+
+
+@rule(
+    code="ATIF304",
+    name="logprobs-length-mismatch",
+    level=Level.WARNING,
+    format=FORMAT,
+    versions=ALL,
+    section="RFC §II MetricsSchema.logprobs; ref D4",
+    summary="logprobs has one entry per completion token (and per completion_token_ids entry).",
+)
+def check_logprobs_length(ctx: RuleContext) -> Findings:
+    """What it checks: ``len(metrics.logprobs) == metrics.completion_tokens`` when both are set,
+    and, from v1.3, ``len(metrics.logprobs) == len(metrics.completion_token_ids)`` when both
+    arrays are set. One finding per metrics object names whatever disagrees.
+
+    Why: there is one log probability per generated token; RL and distillation code pairs each
+    log probability with its token id, which fails when the arrays differ in length.
+
+    Example: ``"metrics": {"completion_tokens": 2, "completion_token_ids": [7, 8],
+    "logprobs": [-0.1]}``.
+
+    Valid instead: ``"metrics": {"completion_tokens": 2, "completion_token_ids": [7, 8],
+    "logprobs": [-0.1, -0.3]}``.
+
+    Spec: RFC §II MetricsSchema (``logprobs``, ``completion_token_ids``); reference sheet D4.
+    """
+    aligned = ctx.version in _FROM_1_3
+    for i, metrics in ctx.memoized("metrics", _metrics):
+        logprobs = metrics.get("logprobs")
+        if not isinstance(logprobs, list):
+            continue
+        n = len(logprobs)
+        problems: list[str] = []
+        count = metrics.get("completion_tokens")
+        if _is_int(count) and n != count:
+            problems.append(f"completion_tokens is {count}")
+        if aligned:
+            ids = metrics.get("completion_token_ids")
+            if isinstance(ids, list) and len(ids) != n:
+                problems.append(f"completion_token_ids has {len(ids)} entries")
+        if problems:
+            yield (
+                join(ctx.base, "steps", i, "metrics", "logprobs"),
+                f"logprobs has {n} entries but " + " and ".join(problems),
+            )
+
+
+@rule(
+    code="ATIF305",
+    name="total-steps-mismatch",
+    level=Level.WARNING,
+    format=FORMAT,
+    versions=ALL,
+    section="RFC §II FinalMetricsSchema.total_steps; ref D7, 6.14",
+    summary="final_metrics.total_steps equals the number of steps unless notes explains why.",
+)
+def check_total_steps(ctx: RuleContext) -> Findings:
+    """What it checks: ``final_metrics.total_steps`` equals ``len(steps)``, unless ``notes``
+    holds some text (which is where the difference should be explained).
+
+    Why: a total that disagrees with the steps array, with no note, usually means steps were
+    dropped or the total was computed before the trajectory was finished.
+
+    Example: three steps with ``"final_metrics": {"total_steps": 5}`` and no ``notes``.
+
+    Valid instead: ``"total_steps": 3``, or keep 5 and add ``"notes": "2 retried steps were
+    dropped"``.
+
+    Spec: RFC §II FinalMetricsSchema (``total_steps``: may differ "if explained in notes");
+    reference sheet D7 and §6.14.
+    """
+    node = ctx.node
+    final = _dict(node, "final_metrics")
+    if final is None:
+        return
+    total = final.get("total_steps")
+    steps = node.get("steps")
+    if _is_int(total) and isinstance(steps, list) and total != len(steps) and _notes_blank(node):
+        yield (
+            join(ctx.base, "final_metrics", "total_steps"),
+            f"total_steps is {total} but steps has {len(steps)} entries, and notes does not"
+            " explain the difference",
+        )
+
+
+def _as_float(value: Any) -> float | None:
+    """``value`` as a float, or None when it is too large for one."""
+    try:
+        return float(value)
+    except OverflowError:
+        return None
+
+
+def _all_metrics(node: Any) -> list[dict[str, Any]]:
+    """The metrics objects of the node's steps."""
+    return [metrics for _, metrics in _metrics(node)]
+
+
+def _sum(
+    all_metrics: list[dict[str, Any]], metric: str, cost: bool
+) -> tuple[int | float, bool, bool]:
+    """(sum of ``metric`` over the metrics objects, whether any sets it, whether any is mistyped).
+
+    Token counts add up exactly (as integers), costs as floats.
+    """
+    values = [value for m in all_metrics if (value := m.get(metric)) is not None]
+    if not values:
+        return 0, False, False
+    types = {type(value) for value in values}
+    if types == {int}:
+        return sum(values), True, False
+    if not cost:
+        if types <= {int, float} and all(_is_int(value) for value in values):
+            return sum(int(value) for value in values), True, False
+        return 0, True, True
+    if types <= {int, float}:
+        try:
+            return math.fsum(values), True, False
+        except OverflowError:
+            pass
+    return 0, True, True
+
+
+def _subagent_sum(node: Any, metric: str, cost: bool) -> tuple[int | float, bool]:
+    """The sum of ``metric`` over the steps of every embedded subagent (any depth), and whether
+    any of them sets it. Mistyped values leave their subagent out."""
+    total: int | float = 0
+    seen = False
+    stack: list[Any] = [node]
+    while stack:
+        subs = stack.pop().get("subagent_trajectories")
+        if not isinstance(subs, list):
+            continue
+        for sub in subs:
+            if isinstance(sub, dict):
+                value, was_set, mistyped = _sum(_all_metrics(sub), metric, cost)
+                if was_set and not mistyped:
+                    total += value
+                    seen = True
+                stack.append(sub)
+    return total, seen
+
+
+def _show(value: int | float) -> str:
+    """A sum as shown in messages: integers in full, costs to 6 significant digits."""
+    return str(value) if isinstance(value, int) else f"{value:.6g}"
+
+
+def _same(total: int | float, value: int | float, cost: bool) -> bool:
+    """Token totals compare exactly; costs with a relative tolerance of 1e-6."""
+    if not cost:
+        return total == value
+    a, b = _as_float(total), _as_float(value)
+    return a is not None and b is not None and math.isclose(a, b, rel_tol=1e-6)
+
+
+@rule(
+    code="ATIF306",
+    name="final-metrics-total-mismatch",
+    level=Level.WARNING,
+    format=FORMAT,
+    versions=ALL,
+    section="RFC §II FinalMetricsSchema; ref D8, 6.13",
+    summary="final_metrics token and cost totals equal the sums of the per-step metrics.",
+)
+def check_final_metric_totals(ctx: RuleContext) -> Findings:
+    """What it checks: each of ``total_prompt_tokens``, ``total_completion_tokens``,
+    ``total_cached_tokens`` and ``total_cost_usd`` that is set equals the sum of the matching
+    per-step metric (``prompt_tokens``, ...). A total that equals the sum including every embedded
+    subagent's steps is accepted too. Costs compare with a relative tolerance of 1e-6, tokens
+    exactly. Skipped when ``notes`` holds text, for a total no step reports, and for a total
+    whose per-step values include a mistyped one.
+
+    Why: totals are read as summaries of the run; when they disagree with the steps, one of the
+    two is wrong and cost or usage reports differ depending on which one a tool reads.
+
+    Example: steps with ``prompt_tokens`` 100 and 200 and ``"total_prompt_tokens": 250``.
+
+    Valid instead: ``"total_prompt_tokens": 300`` (or a ``notes`` text explaining the gap).
+
+    Spec: RFC §II FinalMetricsSchema ("sum of all ... across all steps"); the reference code's
+    ``total_cost_usd`` description includes subagents; reference sheet D8 and §6.13.
+    """
+    node = ctx.node
+    final = _dict(node, "final_metrics")
+    if final is None or not _notes_blank(node):
+        return
+    wanted = [
+        (total_field, metric, cost)
+        for total_field, metric, cost in _TOTALS
+        if (_is_number(final.get(total_field)) if cost else _is_int(final.get(total_field)))
+    ]
+    if not wanted:
+        return
+    all_metrics = [m for _, m in ctx.memoized("metrics", _metrics)]
+    for total_field, metric, cost in wanted:
+        total = final[total_field]
+        value, was_set, mistyped = _sum(all_metrics, metric, cost)
+        if mistyped or _same(total, value, cost):
+            continue
+        sub_value, sub_set = _subagent_sum(node, metric, cost)
+        if not was_set and not sub_set:
+            continue
+        if sub_set and _same(total, value + sub_value, cost):
+            continue
+        message = f"{total_field} is {total} but the steps' {metric} add up to {_show(value)}"
+        if sub_set:
+            message += f" ({_show(value + sub_value)} with subagents)"
+        yield join(ctx.base, "final_metrics", total_field), message
+
+
+# --- E: media files ------------------------------------------------------------------------------
+
+
+def _media_paths(node: Any) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """``(pointer tokens of source.path, path)`` for every content part with a local path."""
+    for i, step in enumerate(_steps(node)):
+        if not isinstance(step, dict):
+            continue
+        message = step.get("message")
+        if isinstance(message, list):
+            for j, part in enumerate(message):
+                source = _dict(part, "source")
+                if source is not None:
+                    path = source.get("path")
+                    if isinstance(path, str) and "://" not in path:
+                        yield ("steps", i, "message", j, "source", "path"), path
+        for k, result in enumerate(_results(step)):
+            if not isinstance(result, dict):
+                continue
+            content = result.get("content")
+            if not isinstance(content, list):
+                continue
+            for j, part in enumerate(content):
+                source = _dict(part, "source")
+                if source is not None:
+                    path = source.get("path")
+                    if isinstance(path, str) and "://" not in path:
+                        tokens = ("steps", i, "observation", "results", k, "content", j)
+                        yield (*tokens, "source", "path"), path
+
+
+def _tree(ctx: RuleContext) -> Path | None:
+    """The resolved folder of the document file, or None when there is no file."""
+    if ctx.path is None:
+        return None
+    try:
+        return Path(ctx.path).parent.resolve()
+    except (OSError, ValueError, RuntimeError):
+        return None
+
+
+def _locate(tree: Path, raw: str) -> tuple[Path, bool]:
+    """Where a media path points (``..`` and symlinks resolved) and whether that is in ``tree``."""
+    candidate = Path(raw)
+    if not candidate.is_absolute():
+        candidate = tree / candidate
+    try:
+        target = candidate.resolve()
+    except (OSError, ValueError, RuntimeError):
+        target = Path(os.path.normpath(candidate))
+    return target, target.is_relative_to(tree)
+
+
+def _exists(target: Path) -> bool:
+    """Whether something exists at ``target`` (False for paths the OS cannot even look up)."""
+    try:
+        return target.exists()
+    except (OSError, ValueError):
+        return False
+
+
+@rule(
+    code="ATIF401",
+    name="missing-media-file",
+    level=Level.ERROR,
+    format=FORMAT,
+    versions=FROM_1_6,
+    section="RFC §VI Trajectory Validator; ref E8",
+    summary="A local media path in a content part names an existing file.",
+    needs_file=True,
+)
+def check_media_exists(ctx: RuleContext) -> Findings:
+    """What it checks: every image or audio content part (in a step's ``message`` or an
+    observation result's ``content``) whose ``source.path`` is local (has no ``://``) points at
+    something that exists. Relative paths are read from the folder of the trajectory file;
+    absolute paths as they are. Only runs when a file is validated. Paths that leave the
+    trajectory's folder are reported by ATIF402 instead, unless outside paths are allowed.
+
+    Why: media are stored beside the trajectory rather than inline; a dangling path loses the
+    image or audio the model actually saw.
+
+    Example: ``{"type": "image", "source": {"media_type": "image/png",
+    "path": "images/step-3.png"}}`` with no ``images/step-3.png`` next to the file.
+
+    Valid instead: ship the file at ``images/step-3.png``, or reference it by URL.
+
+    Spec: RFC §VI (the reference validator checks media files); reference sheet E8 and §7.3.
+    """
+    tree = _tree(ctx)
+    if tree is None:
+        return
+    allow_outside = ctx.options.allow_outside
+    for tokens, raw in _media_paths(ctx.node):
+        target, inside = _locate(tree, raw)
+        if (inside or allow_outside) and not _exists(target):
+            yield join(ctx.base, *tokens), f"media file {raw!r} does not exist"
+
+
+@rule(
+    code="ATIF402",
+    name="media-path-outside-tree",
+    level=Level.ERROR,
+    format=FORMAT,
+    versions=FROM_1_6,
+    section="RFC §II ImageSource.path; ref E7, E8",
+    summary="A local media path stays inside the trajectory file's folder.",
+    needs_file=True,
+)
+def check_media_inside_tree(ctx: RuleContext) -> Findings:
+    """What it checks: a local media ``source.path`` that resolves (after ``..`` and symlinks)
+    to a place outside the folder holding the trajectory file. Whether such a file exists is not
+    tested. Turned off by the ``allow_outside`` option. Only runs when a file is validated.
+
+    Why: a trajectory and its media travel together as one folder; a path that escapes it breaks
+    when the folder is moved, and lets a document make a validator or viewer read arbitrary
+    files (``../../etc/passwd``, ``/home/user/...``, a symlink pointing out).
+
+    Example: ``"path": "../other-run/images/a.png"`` or ``"path": "/tmp/a.png"``.
+
+    Valid instead: copy the file into the trajectory's folder, e.g. ``"path": "images/a.png"``.
+
+    Spec: RFC §II ImageSource/AudioSource ``path`` (media sit beside the trajectory); reference
+    sheet E7, E8.
+    """
+    if ctx.options.allow_outside:
+        return
+    tree = _tree(ctx)
+    if tree is None:
+        return
+    for tokens, raw in _media_paths(ctx.node):
+        _, inside = _locate(tree, raw)
+        if not inside:
+            yield (
+                join(ctx.base, *tokens),
+                f"media path {raw!r} resolves outside the trajectory's folder",
+            )
+
+
+# --- F: subagents --------------------------------------------------------------------------------
+
+
+@rule(
+    code="ATIF501",
+    name="duplicate-subagent-trajectory-id",
+    level=Level.ERROR,
+    format=FORMAT,
+    versions=FROM_1_7,
+    section="RFC §II subagent_trajectories; ref F7",
+    summary="Embedded subagents of one parent have distinct trajectory_ids.",
+)
+def check_subagent_ids(ctx: RuleContext) -> Findings:
+    """What it checks: no two elements of this trajectory's ``subagent_trajectories`` share a
+    ``trajectory_id``; the later duplicate is reported. Ids in different parents may repeat.
+
+    Why: refs with a null ``trajectory_path`` are resolved by matching ``trajectory_id`` against
+    this array; with a duplicate, a ref resolves to two trajectories.
+
+    Example: ``"subagent_trajectories": [{"trajectory_id": "s1", ...},
+    {"trajectory_id": "s1", ...}]``.
+
+    Valid instead: ``"trajectory_id": "s1"`` and ``"trajectory_id": "s2"``.
+
+    Spec: RFC §II root ``subagent_trajectories`` ("trajectory_ids within this array MUST be
+    unique"); reference sheet F7.
+    """
+    if not isinstance(ctx.node, dict):
+        return
+    subs = ctx.node.get("subagent_trajectories")
+    if not isinstance(subs, list):
+        return
+    first: dict[str, int] = {}
+    for k, sub in enumerate(subs):
+        if not isinstance(sub, dict):
+            continue
+        tid = sub.get("trajectory_id")
+        if not isinstance(tid, str):
+            continue
+        if tid in first:
+            yield (
+                join(ctx.base, "subagent_trajectories", k, "trajectory_id"),
+                f"trajectory_id {tid!r} is already used by subagent_trajectories/{first[tid]}",
+            )
+        else:
+            first[tid] = k
+
+
+@rule(
+    code="ATIF502",
+    name="unresolved-embedded-ref",
+    level=Level.WARNING,
+    format=FORMAT,
+    versions=FROM_1_7,
+    section="RFC §II SubagentTrajectoryRefSchema; ref F9, 6.12",
+    summary="A ref with no trajectory_path names an embedded subagent of the same trajectory.",
+)
+def check_embedded_refs(ctx: RuleContext) -> Findings:
+    """What it checks: a ``subagent_trajectory_ref`` entry in this trajectory's observations
+    that has a ``trajectory_id`` but no ``trajectory_path`` matches the ``trajectory_id`` of an
+    element of this trajectory's ``subagent_trajectories``.
+
+    Why: without a path, the embedded array is the only place the subagent can be found; a ref
+    that matches nothing points at a trajectory the file does not contain. (The RFC's §VII
+    example has such a ref, so this is a warning.)
+
+    Example: ``"subagent_trajectory_ref": [{"trajectory_id": "s9"}]`` with no embedded ``s9``.
+
+    Valid instead: embed ``{"trajectory_id": "s9", ...}`` in ``subagent_trajectories``, or give
+    the ref a ``trajectory_path``.
+
+    Spec: RFC §II SubagentTrajectoryRefSchema and ``subagent_trajectories`` (resolution by
+    ``trajectory_id``); reference sheet F9 and §6.12.
+    """
+    node = ctx.node
+    if not isinstance(node, dict):
+        return
+    subs = node.get("subagent_trajectories")
+    if subs is not None and not isinstance(subs, list):
+        return
+    known: set[str] | None = None
+    with_refs = [
+        (i, k, refs)
+        for i, _, results in ctx.memoized("steps_with_results", _steps_with_results)
+        for k, result in enumerate(results)
+        if isinstance(result, dict)
+        and isinstance(refs := result.get("subagent_trajectory_ref"), list)
+    ]
+    for i, k, refs in with_refs:
+        for r, ref in enumerate(refs):
+            if not isinstance(ref, dict) or ref.get("trajectory_path") is not None:
+                continue
+            tid = ref.get("trajectory_id")
+            if not isinstance(tid, str):
+                continue
+            if known is None:
+                known = {
+                    sub["trajectory_id"]
+                    for sub in subs or ()
+                    if isinstance(sub, dict) and isinstance(sub.get("trajectory_id"), str)
+                }
+            if tid not in known:
+                tokens = ("steps", i, "observation", "results", k, "subagent_trajectory_ref")
+                yield (
+                    join(ctx.base, *tokens, r, "trajectory_id"),
+                    f"trajectory_id {tid!r} has no trajectory_path and matches no embedded"
+                    " subagent trajectory",
+                )
+
+
+# --- G: context management -----------------------------------------------------------------------
+
+
+def _context_management_list(node: Any) -> list[tuple[int, dict[str, Any], Any]]:
+    """The steps that carry ``extra.context_management`` (shared by ATIF601 and ATIF602)."""
+    return list(_context_management(node))
+
+
+def _context_management(node: Any) -> Iterator[tuple[int, dict[str, Any], Any]]:
+    """``(step index, step, value)`` for every step with a non-null extra.context_management."""
+    for i, step in enumerate(_steps(node)):
+        extra = _dict(step, "extra")
+        if extra is not None:
+            value = extra.get("context_management")
+            if value is not None:
+                yield i, step, value
+
+
+@rule(
+    code="ATIF601",
+    name="unknown-context-management-value",
+    level=Level.WARNING,
+    format=FORMAT,
+    versions=FROM_1_7,
+    section="RFC §VII Context Management Convention; ref G8",
+    summary="extra.context_management is an object with a known type and boundary.",
+)
+def check_context_management_values(ctx: RuleContext) -> Findings:
+    """What it checks: a step's ``extra.context_management`` is an object whose ``type`` is
+    ``compaction``, ``pruning`` or ``injection`` and whose ``boundary`` is ``replace``,
+    ``append`` or ``truncate``. A missing key is reported at the object, an unknown value at the
+    key; one finding per offending key.
+
+    Why: consumers rebuild the model's context window from these two values (``replace`` cuts
+    off everything before the step). The RFC lets producers extend both lists, hence a warning:
+    a value a consumer does not know is one it cannot act on.
+
+    Example: ``"extra": {"context_management": {"type": "summary", "boundary": "replace"}}``.
+
+    Valid instead: ``"extra": {"context_management": {"type": "compaction",
+    "boundary": "replace"}}``.
+
+    Spec: RFC §VII Context Management Convention; reference sheet G8.
+    """
+    for i, _, value in ctx.memoized("context_management", _context_management_list):
+        base = join(ctx.base, "steps", i, "extra", "context_management")
+        if not isinstance(value, dict):
+            yield base, "context_management should be an object with type and boundary"
+            continue
+        for key, allowed in (("type", _CM_TYPES), ("boundary", _CM_BOUNDARIES)):
+            if key not in value:
+                yield base, f"context_management has no {key!r}"
+                continue
+            got = value[key]
+            if not isinstance(got, str) or got not in allowed:
+                yield (
+                    join(base, key),
+                    f"context_management {key} {got!r} is not one of " + ", ".join(sorted(allowed)),
+                )
+
+
+@rule(
+    code="ATIF602",
+    name="context-management-outside-system-step",
+    level=Level.WARNING,
+    format=FORMAT,
+    versions=FROM_1_7,
+    section="RFC §VII Context Management Convention; ref G8",
+    summary="extra.context_management appears only on system steps.",
+)
+def check_context_management_source(ctx: RuleContext) -> Findings:
+    """What it checks: ``extra.context_management`` is set only on steps whose ``source`` is
+    ``system``. Steps whose ``source`` is missing or not a string are left to the schema.
+
+    Why: the convention describes system steps that transform the context window; on a user or
+    agent step, consumers that look for context boundaries among system steps miss it.
+
+    Example: ``{"source": "agent", "extra": {"context_management": {"type": "pruning",
+    "boundary": "truncate"}}, ...}``.
+
+    Valid instead: move the transformation into its own ``"source": "system"`` step.
+
+    Spec: RFC §VII Context Management Convention ("System steps that transform the agent's
+    context window ..."); reference sheet G8.
+    """
+    for i, step, _ in ctx.memoized("context_management", _context_management_list):
+        source = step.get("source")
+        if isinstance(source, str) and source != "system":
+            yield (
+                join(ctx.base, "steps", i, "extra", "context_management"),
+                f"context_management is set on a {source!r} step; it belongs on system steps",
+            )
