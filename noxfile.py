@@ -5,6 +5,11 @@ Sessions that CI runs: tests, lint, typecheck, schemas (and more as they are add
 
 from __future__ import annotations
 
+import glob
+import os
+import shutil
+from pathlib import Path
+
 import nox
 
 nox.options.default_venv_backend = "venv"
@@ -47,8 +52,50 @@ def schemas(session: nox.Session) -> None:
     session.run("python", "-m", "pytest", "tests/test_catalog.py", "-q")
 
 
+HARBOR_VERSION = "0.25.0"
+HARBOR_ENV = Path(".nox/harbor-py312")
+
+
+def python312() -> str:
+    """A Python 3.12 interpreter: on PATH, or the one pyenv keeps on the machine image."""
+    found = shutil.which("python3.12")
+    candidates = ([found] if found else []) + sorted(
+        glob.glob(os.path.expanduser("~/.pyenv/versions/3.12*/bin/python3.12"))
+    )
+    for candidate in candidates:
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    raise RuntimeError("Python 3.12 is needed for the reference implementation (harbor)")
+
+
+def harbor_python(session: nox.Session) -> str:
+    """A Python 3.12 venv with the reference implementation's models (harbor) installed.
+
+    harbor pins `certifi>=2026.10.19`, which the package registry reachable here does not
+    have; its trajectory models need only pydantic, so harbor is installed without its
+    dependency set (`--no-deps`) plus pydantic.
+    """
+    python = HARBOR_ENV / "bin" / "python"
+    if not python.exists():
+        session.run(python312(), "-m", "venv", str(HARBOR_ENV), external=True)
+    session.run(
+        str(python),
+        "-m",
+        "pip",
+        "install",
+        "-q",
+        "--no-deps",
+        f"harbor=={HARBOR_VERSION}",
+        external=True,
+    )
+    session.run(str(python), "-m", "pip", "install", "-q", "pydantic>=2.11", external=True)
+    session.run(str(python), "-c", "import harbor.models.trajectories", external=True)
+    return str(python.resolve())
+
+
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Benchmarks (not tests): timings printed as ratios to baselines measured in the same run."""
     session.install("-e", ".[test]")
-    session.run("python", "bench/bench_validate.py", *session.posargs)
+    harbor = harbor_python(session)
+    session.run("python", "bench/bench_validate.py", "--harbor-python", harbor, *session.posargs)

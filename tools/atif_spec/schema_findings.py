@@ -117,15 +117,24 @@ _GENERIC_ANY_OF = "is not valid under any of the allowed shapes"
 def findings_from_errors(errors: Iterable[Any], base: str = "") -> list[Finding]:
     """Findings for jsonschema-rs validation errors (``base`` prefixes every pointer).
 
-    A generic ``anyOf`` failure is dropped when another finding already points inside the same
-    value: the more precise finding says what to fix (e.g. a content part's ``if``/``then``
-    reports the bad ``media_type`` that also made the ``source`` fit no branch).
+    One finding per problem: identical ``(code, pointer)`` pairs reached through several
+    branches are reported once, a ``const`` failure is dropped where an ``enum`` failure names the
+    same value, and a generic ``anyOf`` failure is dropped when another finding already points
+    inside the same value (e.g. a content part's ``if``/``then`` reports the bad ``media_type``
+    that also made the ``source`` fit no branch).
     """
-    found = [f for err in errors for f in _convert(err, base)]
-    generic = [f for f in found if f.code == "schema:anyOf" and f.message.endswith(_GENERIC_ANY_OF)]
-    if not generic:
-        return found
-    drop = {id(g) for g in generic if any(f.pointer.startswith(g.pointer + "/") for f in found)}
+    unique: dict[tuple[str, str], Finding] = {}
+    for err in errors:
+        for f in _convert(err, base):
+            unique.setdefault((f.code, f.pointer), f)
+    found = list(unique.values())
+    drop: set[int] = set()
+    for f in found:
+        if f.code == "schema:anyOf" and f.message.endswith(_GENERIC_ANY_OF):
+            if any(g.pointer.startswith(f.pointer + "/") for g in found):
+                drop.add(id(f))
+        elif f.code == "schema:const" and ("schema:enum", f.pointer) in unique:
+            drop.add(id(f))  # one value checked by two branches: the enum failure says it all
     return [f for f in found if id(f) not in drop]
 
 
