@@ -84,3 +84,20 @@ def test_negative_counts(where: str, field: str) -> None:
     assert codes(doc) and codes(doc)[0][0] == "schema:minimum"
     target[where] = {"cost_usd" if where == "metrics" else "total_cost_usd": -0.5}
     assert codes(doc) == []
+
+
+def test_fixtures_named_in_decisions_exist() -> None:
+    """Every conformance fixture id that DECISIONS.md cites as a pin exists in a manifest."""
+    import json
+    import re
+
+    from conftest import ROOT
+
+    text = (ROOT / "spec" / "atif" / "DECISIONS.md").read_text()
+    cited = set(re.findall(r"`(atif-v1\.\d-(?:valid|invalid|warning)-[a-z0-9-]+)`", text))
+    known = {
+        case["id"]
+        for manifest in (ROOT / "conformance" / "atif").glob("*/manifest.json")
+        for case in json.loads(manifest.read_text())["cases"]
+    }
+    assert cited and cited <= known, sorted(cited - known)
