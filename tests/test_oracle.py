@@ -124,7 +124,7 @@ def mutated(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
             parent = parent[token]
         action = draw(st.sampled_from(["replace", "delete", "add"]))
         if action == "replace":
-            parent[path[-1]] = draw(VALUES)
+            parent[path[-1]] = copy.deepcopy(draw(VALUES))
         elif action == "delete" and isinstance(parent, dict):
             del parent[path[-1]]
         elif action == "add" and isinstance(parent, dict):
@@ -134,7 +134,7 @@ def mutated(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
                         ["zzz", "extra", "llm_call_count", "trajectory_id", "text", "source"]
                     )
                 )
-            ] = draw(VALUES)
+            ] = copy.deepcopy(draw(VALUES))
     return version, doc
 
 

@@ -31,7 +31,7 @@ def detect(doc: Any) -> str | None:
     declared = doc.get("schema_version")
     if isinstance(declared, str) and declared.upper().startswith("ATIF"):
         return version_of(declared) or "unknown"
-    if "schema_version" not in doc and "steps" in doc and "agent" in doc:
+    if "schema_version" not in doc and "steps" in doc and "agent" in doc and "trace_id" not in doc:
         return "unknown"
     return None
 

@@ -1,0 +1,265 @@
+"""opentraces TAO trace records, schema 0.1.0 and 0.2.0: detection, defaults and ``content_hash``.
+
+A record declares its version in ``schema_version`` as ``"0.2.0"`` (targets spell it ``v0.2.0``);
+the field is optional. Upstream readers fill every missing field with its default and drop keys
+their model does not define; :func:`normalize` does the same, driven by the ``default`` keywords
+and properties of the version's JSON Schema, so the schema stays the one place those facts live.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from atif_spec.catalog import read_spec_json
+from atif_spec.findings import join
+from atif_spec.formats import FormatSpec
+
+VERSIONS = ("v0.1.0", "v0.2.0")
+LATEST = VERSIONS[-1]
+
+_DECLARED = {"0.1.0": "v0.1.0", "0.1.1": "v0.1.0", "0.2.0": "v0.2.0"}
+"""``schema_version`` values and the model that reads them (0.1.1 has the 0.1.0 models)."""
+
+_ROOT_KEYS = frozenset({"trace_id", "session_id", "agent"})
+"""Required root keys; a TAO-shaped document has at least one of them."""
+
+_FOREIGN_STEP_KEYS = frozenset(
+    {"step_id", "source", "message", "messages", "substeps", "message_role", "message_text"}
+)
+"""Step keys of ATIF, trajectory-sdk and step/substep run logs, never written in TAO steps."""
+
+_V02_OUTCOME_KEYS = ("terminal_state", "reward", "reward_source")
+
+
+def spelling(version: str) -> str:
+    """``0.2.0`` for ``v0.2.0``: the value written in ``schema_version``."""
+    return version.removeprefix("v")
+
+
+def _is_tao_shaped(doc: dict[str, Any], declared: str | None) -> bool:
+    """True when the document looks like a trace record rather than another format."""
+    steps = doc.get("steps")
+    if isinstance(steps, list):
+        for step in steps:
+            if isinstance(step, dict) and not _FOREIGN_STEP_KEYS.isdisjoint(step):
+                return False
+    markers = _ROOT_KEYS.intersection(doc)
+    if not markers:
+        return False
+    if declared is not None or ("agent" in markers and len(markers) > 1):
+        return True
+    return isinstance(steps, list) and any(
+        isinstance(s, dict) and "step_index" in s and "role" in s for s in steps
+    )
+
+
+def _version_from_fields(doc: dict[str, Any]) -> str:
+    """The version only whose fields appear, else the newest (which reads every 0.1 record)."""
+    outcome = doc.get("outcome")
+    has_v02 = "execution_context" in doc or (
+        isinstance(outcome, dict) and any(k in outcome for k in _V02_OUTCOME_KEYS)
+    )
+    attribution = doc.get("attribution")
+    has_v01 = isinstance(attribution, dict) and "version" in attribution
+    return "v0.1.0" if has_v01 and not has_v02 else LATEST
+
+
+def detect(doc: Any) -> str | None:
+    """``v0.1.0``/``v0.2.0`` for a trace record, ``unknown`` for an unsupported version, else None.
+
+    ATIF documents (``schema_version`` ``ATIF-…``), trajectory-sdk documents (steps of
+    ``messages``, no ``agent``) and step/substep run logs (``step_id``/``substeps``) are not
+    trace records.
+    """
+    if not isinstance(doc, dict):
+        return None
+    declared = doc.get("schema_version")
+    if isinstance(declared, str) and declared.upper().startswith("ATIF"):
+        return None
+    known = _DECLARED.get(declared) if isinstance(declared, str) else None
+    if not _is_tao_shaped(doc, known):
+        return None
+    if known is not None:
+        return known
+    if isinstance(declared, str) and declared.startswith("0."):
+        return "unknown"
+    return _version_from_fields(doc)
+
+
+# --- the upstream model, read from the schema -------------------------------------------------
+
+
+class UnloadableRecordError(ValueError):
+    """The record would not load into the upstream model (missing required field, wrong type)."""
+
+
+@functools.cache
+def schema(version: str) -> dict[str, Any]:
+    """The trace-record JSON Schema of one version (``v0.2.0``)."""
+    loaded: dict[str, Any] = read_spec_json(f"tao/{version}/trace-record.schema.json")
+    return loaded
+
+
+def _resolve(root: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    """Follow a local ``#/$defs/Name`` reference (sibling keywords only annotate)."""
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        target: dict[str, Any] = root["$defs"][ref.removeprefix("#/$defs/")]
+        return target
+    return node
+
+
+def _types(node: dict[str, Any]) -> tuple[str, ...]:
+    t = node.get("type")
+    if isinstance(t, str):
+        return (t,)
+    return tuple(t) if isinstance(t, list) else ()
+
+
+def _type_fits(node: dict[str, Any], value: Any) -> bool:
+    """Whether the value's JSON type is one the (resolved) node allows."""
+    types = _types(node)
+    if not types:
+        return True
+    if value is None:
+        return "null" in types
+    if isinstance(value, bool):
+        return "boolean" in types
+    if isinstance(value, int):
+        return "integer" in types or "number" in types
+    if isinstance(value, float):
+        return "number" in types or ("integer" in types and value.is_integer())
+    if isinstance(value, str):
+        return "string" in types
+    if isinstance(value, list):
+        return "array" in types
+    return isinstance(value, dict) and "object" in types
+
+
+def _normalize(root: dict[str, Any], node: dict[str, Any], value: Any) -> Any:
+    node = _resolve(root, node)
+    branches = node.get("anyOf")
+    if isinstance(branches, list):
+        for branch in branches:
+            try:
+                return _normalize(root, branch, value)
+            except UnloadableRecordError:
+                continue
+        raise UnloadableRecordError("no alternative fits")
+    if not _type_fits(node, value):
+        raise UnloadableRecordError(f"wrong type: {type(value).__name__}")
+    if "enum" in node and value not in node["enum"]:
+        raise UnloadableRecordError(f"not an allowed value: {value!r}")
+    types = _types(node)
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, int | float):
+        number = int(value) if "integer" in types else float(value)
+        if ("minimum" in node and number < node["minimum"]) or (
+            "maximum" in node and number > node["maximum"]
+        ):
+            raise UnloadableRecordError(f"out of range: {value!r}")
+        return number
+    if isinstance(value, list):
+        items = node.get("items")
+        return [_normalize(root, items, v) for v in value] if isinstance(items, dict) else value
+    props = node.get("properties")
+    if isinstance(props, dict):
+        out: dict[str, Any] = {}
+        for name, sub in props.items():
+            if name in value:
+                out[name] = _normalize(root, sub, value[name])
+            elif "default" in sub:
+                out[name] = _normalize(root, sub, sub["default"])
+            else:
+                raise UnloadableRecordError(f"missing required field {name!r}")
+        return out
+    extra = node.get("additionalProperties")
+    if isinstance(extra, dict):
+        return {k: _normalize(root, extra, v) for k, v in value.items()}
+    return value
+
+
+def normalize(doc: Any, version: str) -> dict[str, Any]:
+    """The record as upstream's model of ``version`` holds it: defaults filled, unknown keys gone.
+
+    Integral numbers in integer fields become ``int`` and numbers in float fields ``float``, as
+    the upstream parser's coercion does. Raises :class:`UnloadableRecordError` for a record that
+    model would reject.
+    """
+    root = schema(version)
+    result = _normalize(root, root, doc)
+    if not isinstance(result, dict):
+        raise UnloadableRecordError("a trace record is a JSON object")
+    return result
+
+
+def canonical_json(doc: Any, version: str) -> str:
+    """The exact text ``content_hash`` is taken over (see ``spec/tao/DECISIONS.md``).
+
+    The filled record minus ``content_hash`` and ``trace_id``, serialized like Python's
+    ``json.dumps(data, sort_keys=True)``: keys sorted at every level, ``", "`` and ``": "``
+    separators, non-ASCII written as ``\\uXXXX`` escapes.
+    """
+    data = normalize(doc, version)
+    data.pop("content_hash", None)
+    data.pop("trace_id", None)
+    return json.dumps(data, sort_keys=True, ensure_ascii=True)
+
+
+def content_hash(doc: Any, version: str) -> str:
+    """SHA-256 (64 lowercase hex digits) of :func:`canonical_json`."""
+    return hashlib.sha256(canonical_json(doc, version).encode("utf-8")).hexdigest()
+
+
+def unknown_keys(doc: Any, version: str, base: str = "") -> Iterator[str]:
+    """Pointers of keys the version's model does not define (upstream readers drop them).
+
+    Free-form objects (``input``, ``metadata``, ``tool_definitions`` items, …) hold any key.
+    Subtrees of the wrong type are skipped; the schema check reports those.
+    """
+    root = schema(version)
+    yield from _unknown(root, root, doc, base)
+
+
+def _unknown(root: dict[str, Any], node: dict[str, Any], value: Any, ptr: str) -> Iterator[str]:
+    node = _resolve(root, node)
+    branches = node.get("anyOf")
+    if isinstance(branches, list):
+        for branch in branches:
+            resolved = _resolve(root, branch)
+            if _type_fits(resolved, value):
+                yield from _unknown(root, resolved, value, ptr)
+                return
+        return
+    if isinstance(value, list):
+        items = node.get("items")
+        if isinstance(items, dict) and "array" in _types(node):
+            for i, v in enumerate(value):
+                yield from _unknown(root, items, v, join(ptr, i))
+        return
+    if not isinstance(value, dict) or "object" not in _types(node):
+        return
+    props = node.get("properties")
+    if isinstance(props, dict):
+        for key, v in value.items():
+            sub = props.get(key)
+            if sub is None:
+                yield join(ptr, key)
+            else:
+                yield from _unknown(root, sub, v, join(ptr, key))
+
+
+FORMAT = FormatSpec(
+    name="tao",
+    title="opentraces TAO trace record",
+    versions=VERSIONS,
+    detect=detect,
+    version_field="schema_version",
+    version_spelling=spelling,
+    priority=50,
+)
