@@ -178,6 +178,120 @@ def _version_span(versions: tuple[str, ...]) -> str:
     return versions[0] if len(versions) == 1 else f"{versions[0]}..{versions[-1]}"
 
 
+# --------------------------------------------------------------------------- render / convert
+
+
+def _load_input(path: str) -> Any:
+    """A parsed input: one JSON document, or the list of events of a JSON Lines log."""
+    import orjson
+
+    from atif_spec.reader import is_jsonl
+
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()  # noqa: SIM115
+    except OSError as exc:
+        click.echo(f"atif: cannot read {path}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
+    if path != "-" and is_jsonl(path):
+        from atif_spec.stepsubstep.cli_hooks import parse_jsonl
+
+        try:
+            return parse_jsonl(data)
+        except ValueError as exc:
+            click.echo(f"atif: {path}: {exc}", err=True)
+            sys.exit(1)
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        from atif_spec.stepsubstep.cli_hooks import parse_jsonl
+
+        try:
+            return parse_jsonl(data)
+        except ValueError as exc:
+            click.echo(f"atif: {path}: not JSON or JSON Lines ({exc})", err=True)
+            sys.exit(1)
+
+
+@main.command()
+@click.argument("input_path", metavar="INPUT")
+@click.option(
+    "-v", "--verbose", is_flag=True, help="Show every substep (S<n>.<m>), not only steps."
+)
+def render(input_path: str, verbose: bool) -> None:
+    """Print the timeline of a run log, a legacy turn log, or an ATIF trajectory.
+
+    Compact by default (one line per step, anchored S<n>); --verbose adds every substep.
+    Colour on a terminal, plain text when piped.
+    """
+    from rich.console import Console
+
+    from atif_spec.stepsubstep.cli_hooks import UnrenderableError
+    from atif_spec.stepsubstep.cli_hooks import render as render_timeline
+
+    value = _load_input(input_path)
+    try:
+        lines = render_timeline(value, verbose=verbose)
+    except UnrenderableError as exc:
+        click.echo(f"atif: {input_path}: {exc}", err=True)
+        sys.exit(1)
+    console = Console(highlight=False, soft_wrap=True)
+    for line in lines:
+        console.print(line)
+
+
+@main.command()
+@click.argument("input_path", metavar="INPUT")
+@click.option(
+    "--to", "target", required=True, metavar="FORMAT@VERSION", help="Target format and version."
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False),
+    help="Write here (atomically) instead of stdout.",
+)
+def convert(input_path: str, target: str, output: str | None) -> None:
+    """Convert a document to another format.
+
+    Available now: legacy turn logs (Codex, Claude and Gemini JSON Lines streams, or normalized
+    legacy events) to step-substep@v1.0. Warnings go to stderr; the output is validated first.
+    """
+    from atif_spec.targets import Target, TargetError
+
+    try:
+        t = Target.parse(target)
+    except TargetError as exc:
+        raise click.UsageError(str(exc)) from exc
+    value = _load_input(input_path)
+    from atif_spec.stepsubstep.cli_hooks import dumps, is_legacy_log, to_run_log
+
+    if not (t.format == "step-substep" and t.version in (None, "v1.0") and is_legacy_log(value)):
+        click.echo(
+            f"atif: converting this input to {t} is not available (only legacy turn logs to "
+            "step-substep@v1.0 so far)",
+            err=True,
+        )
+        sys.exit(2)
+    doc, notes = to_run_log(value)
+    from atif_spec.validation import validate_document
+
+    report = validate_document(doc)
+    for f in [*notes, *report.findings]:
+        click.echo(
+            f"{input_path}: {f.level} {f.pointer or '/'} {f.code} {f.name}: {f.message}", err=True
+        )
+    if not report.valid:
+        click.echo("atif: the converted document is not valid; nothing written", err=True)
+        sys.exit(1)
+    text = dumps(doc)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    from atif_spec.atomic import write_atomic
+
+    write_atomic(output, text.encode())
+
+
 # --------------------------------------------------------------------------- schema
 
 

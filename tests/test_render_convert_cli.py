@@ -1,0 +1,74 @@
+"""`atif render` and `atif convert` (legacy turn logs to step-substep) from the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from conftest import ROOT
+
+from atif_spec.atomic import write_atomic
+from atif_spec.cli import main
+
+LEGACY = ROOT / "conformance" / "step-substep" / "v1.0" / "legacy"
+CASES = json.loads((LEGACY / "index.json").read_text())["cases"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_convert_legacy_matches_golden_run_log(case: dict[str, str], tmp_path: Path) -> None:
+    out = tmp_path / "run.json"
+    result = CliRunner().invoke(
+        main, ["convert", str(LEGACY / case["input"]), "--to", "step-substep@v1.0", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes() == (LEGACY / case["run_log"]).read_bytes()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_render_matches_golden_timelines(case: dict[str, str]) -> None:
+    for flag, key in (([], "compact"), (["--verbose"], "verbose")):
+        result = CliRunner().invoke(main, ["render", str(LEGACY / case["input"]), *flag])
+        assert result.exit_code == 0, result.output
+        assert result.output == (LEGACY / case[key]).read_text()
+
+
+def test_render_atif_trajectory(tmp_path: Path) -> None:
+    doc = ROOT / "conformance" / "atif" / "v1.5" / "warning" / "rfc-example.json"
+    result = CliRunner().invoke(main, ["render", str(doc), "--verbose"])
+    assert result.exit_code == 0, result.output
+    assert "S2" in result.output and "S2.1" in result.output
+
+
+def test_convert_refuses_unavailable_pairs(tmp_path: Path) -> None:
+    doc = ROOT / "conformance" / "atif" / "v1.5" / "warning" / "rfc-example.json"
+    result = CliRunner().invoke(main, ["convert", str(doc), "--to", "tao@v0.2.0"])
+    assert result.exit_code == 2 and "not available" in result.output
+
+
+def test_render_unreadable_and_unrenderable(tmp_path: Path) -> None:
+    assert CliRunner().invoke(main, ["render", str(tmp_path / "missing.json")]).exit_code == 2
+    junk = tmp_path / "junk.json"
+    junk.write_text('{"hello": 1}')
+    result = CliRunner().invoke(main, ["render", str(junk)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+
+
+def test_write_atomic_keeps_the_original_on_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "out.json"
+    target.write_bytes(b"original")
+
+    def broken_fsync(fd: int) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr("os.fsync", broken_fsync)
+    with pytest.raises(OSError):
+        write_atomic(target, b"new contents")
+    assert target.read_bytes() == b"original"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+    monkeypatch.undo()
+    write_atomic(target, b"new contents")
+    assert target.read_bytes() == b"new contents"

@@ -1,0 +1,62 @@
+"""What ``atif render`` and ``atif convert --to step-substep@v1.0`` call: pure functions.
+
+``render`` takes a parsed input (a run-log or ATIF object, or the list of events of a JSON Lines
+legacy log) and returns rich texts; printing them through a ``rich`` console gives colour on a
+terminal and plain text when piped. ``to_run_log`` migrates a legacy log.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from rich.text import Text
+
+from atif_spec.findings import Finding
+from atif_spec.stepsubstep.legacy import detect_stream, dumps, migrate
+from atif_spec.stepsubstep.render import UnrenderableError, render_lines, render_text
+
+__all__ = [
+    "UnrenderableError",
+    "dumps",
+    "is_legacy_log",
+    "parse_jsonl",
+    "render",
+    "render_plain",
+    "to_run_log",
+]
+
+
+def parse_jsonl(data: bytes) -> list[Any]:
+    """The events of a JSON Lines log (blank lines skipped); ValueError names a bad line."""
+    events: list[Any] = []
+    for number, line in enumerate(data.splitlines(), start=1):
+        if line.strip():
+            try:
+                events.append(orjson.loads(line))
+            except orjson.JSONDecodeError as exc:
+                raise ValueError(f"line {number} is not JSON: {exc}") from exc
+    return events
+
+
+def is_legacy_log(value: Any) -> bool:
+    """True for a list of provider-stream or normalized legacy turn events."""
+    return isinstance(value, list) and detect_stream(value) is not None
+
+
+def render(value: Any, *, verbose: bool = False) -> list[Text]:
+    """The timeline of ``value`` (raises :class:`UnrenderableError` for other inputs)."""
+    return render_text(value, verbose=verbose)
+
+
+def render_plain(value: Any, *, verbose: bool = False) -> str:
+    """The timeline as plain text with a final newline."""
+    return "".join(line + "\n" for line in render_lines(value, verbose=verbose))
+
+
+def to_run_log(
+    events: list[Any], *, run_id: str | None = None, provider: str | None = None
+) -> tuple[dict[str, Any], list[Finding]]:
+    """The run log of a legacy log, and warnings (absent times, events kept in ``extra``)."""
+    result = migrate(events, run_id=run_id, provider=provider)
+    return result.document, result.findings
