@@ -19,10 +19,10 @@ from pathlib import Path
 import orjson
 
 sys.path.insert(0, str(Path(__file__).parent))
-import corpus  # noqa: E402
+import corpus
 
-from atif_spec.reader import RawDocument  # noqa: E402
-from atif_spec.validation import validate_raw  # noqa: E402
+from atif_spec.reader import RawDocument
+from atif_spec.validation import validate_raw
 
 WORK = Path(".bench")
 HARBOR_SCRIPT = """

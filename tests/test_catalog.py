@@ -6,13 +6,16 @@ import json
 import tomllib
 
 import pytest
-from conftest import ROOT
 
 from atif_spec.catalog import load_catalog
 from atif_spec.schemas import referencing_registry, schema_by_id
 
+from conftest import ROOT
+
 CATALOG = json.loads((ROOT / "spec" / "catalog.json").read_text())
-SCHEMA_FILES = sorted(p.relative_to(ROOT / "spec").as_posix() for p in (ROOT / "spec").rglob("*.schema.json"))
+SCHEMA_FILES = sorted(
+    p.relative_to(ROOT / "spec").as_posix() for p in (ROOT / "spec").rglob("*.schema.json")
+)
 
 
 def test_every_schema_file_is_in_the_catalog_once() -> None:

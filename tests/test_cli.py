@@ -11,9 +11,10 @@ from typing import Any
 import orjson
 import pytest
 from click.testing import CliRunner
-from conftest import minimal_atif
 
 from atif_spec.cli import main
+
+from conftest import minimal_atif
 
 
 def run(*args: str, input: bytes | None = None) -> Any:
@@ -125,7 +126,11 @@ def test_jobs_give_the_same_reports_in_order(tmp_path: Path) -> None:
 
 
 def test_duplicate_keys_opt_in(tmp_path: Path) -> None:
-    text = orjson.dumps(minimal_atif("v1.7")).decode().replace('"agent":', '"notes":"a","notes":"b","agent":')
+    text = (
+        orjson.dumps(minimal_atif("v1.7"))
+        .decode()
+        .replace('"agent":', '"notes":"a","notes":"b","agent":')
+    )
     f = tmp_path / "dup.json"
     f.write_text(text)
     assert "duplicate-key" not in run("validate", str(f)).output
@@ -136,7 +141,10 @@ def test_duplicate_keys_opt_in(tmp_path: Path) -> None:
 def test_rules_lists_the_registry_as_text_and_json() -> None:
     text = run("rules").output
     assert "ATIF101" in text and "non-sequential-step-id" in text
-    rows = [json.loads(x) for x in run("rules", "--format", "json", "--for", "atif@v1.2").output.splitlines()]
+    rows = [
+        json.loads(x)
+        for x in run("rules", "--format", "json", "--for", "atif@v1.2").output.splitlines()
+    ]
     assert rows and all("v1.2" in r["versions"] and r["format"] == "atif" for r in rows)
     assert "ATIF303" not in {r["code"] for r in rows}
 
@@ -148,13 +156,17 @@ def test_schema_list_show_path() -> None:
     assert shown["$id"].endswith("/atif/v1.7/trajectory.schema.json")
     path = Path(run("schema", "path", "atif@v1.7").output.strip())
     assert json.loads(path.read_text()) == shown
-    assert json.loads(run("schema", "show", "atif").output)["$id"].endswith("/atif/trajectory.schema.json")
+    assert json.loads(run("schema", "show", "atif").output)["$id"].endswith(
+        "/atif/trajectory.schema.json"
+    )
     assert run("schema", "show", "atif@v9.9").exit_code == 2
 
 
 def test_console_script_runs_as_a_process(good: Path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "atif_spec.cli", "validate", str(good)], capture_output=True, text=True
+        [sys.executable, "-m", "atif_spec.cli", "validate", str(good)],
+        capture_output=True,
+        text=True,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == ""
@@ -165,7 +177,9 @@ def test_json_reports_follow_the_report_schema(tmp_path: Path, good: Path, bad: 
 
     from atif_spec.schemas import referencing_registry, schema_by_id
 
-    schema = schema_by_id("https://atif-spec.org/schemas/atif-spec/v1/validation-report.schema.json")
+    schema = schema_by_id(
+        "https://atif-spec.org/schemas/atif-spec/v1/validation-report.schema.json"
+    )
     validator = jsonschema.Draft202012Validator(schema, registry=referencing_registry())
     junk = tmp_path / "junk.jsonl"
     junk.write_bytes(b'{"a": \n[]\n' + orjson.dumps(minimal_atif("v1.1")) + b"\n")

@@ -12,10 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
 
 from atif_spec.reader import RawDocument
 from atif_spec.validation import Options, validate_raw
+
+from conftest import ROOT
 
 MANIFESTS = sorted((ROOT / "conformance").glob("*/*/manifest.json"))
 CASES = [(m, case) for m in MANIFESTS for case in json.loads(m.read_text())["cases"]]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from conftest import minimal_atif
 
 from atif_spec import validate
+
+from conftest import minimal_atif
 
 
 def codes(doc: object) -> list[tuple[str, str]]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from conftest import ROOT
-
 from atif_spec import docgen
+
+from conftest import ROOT
 
 
 def test_rfc_generated_regions_are_current() -> None:

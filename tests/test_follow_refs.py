@@ -6,10 +6,11 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from conftest import minimal_atif
 
 from atif_spec import validate
 from atif_spec.findings import Report
+
+from conftest import minimal_atif
 
 REF = "/steps/0/observation/results/0/subagent_trajectory_ref/0/trajectory_path"
 

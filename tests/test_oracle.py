@@ -14,12 +14,13 @@ from typing import Any
 
 import jsonschema
 import pytest
-from conftest import ATIF_VERSIONS, minimal_atif
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from atif_spec.catalog import load_catalog
 from atif_spec.schemas import referencing_registry, rs_validator, schema_by_id
+
+from conftest import ATIF_VERSIONS, minimal_atif
 
 VALUES = st.one_of(
     st.none(),

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import ROOT
 
 from atif_spec.atomic import write_atomic
 from atif_spec.cli import main
+
+from conftest import ROOT
 
 LEGACY = ROOT / "conformance" / "step-substep" / "v1.0" / "legacy"
 CASES = json.loads((LEGACY / "index.json").read_text())["cases"]

@@ -13,14 +13,15 @@ from typing import Any
 
 import jsonschema
 import pytest
-from atif_spec.findings import Level
-from atif_spec.formats.atif import VERSIONS
-from atif_spec.rules import REGISTRY, Rule, RuleContext, RuleOptions
-from atif_spec.rules.engine import run_rules
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
+
+from atif_spec.findings import Level
+from atif_spec.formats.atif import VERSIONS
+from atif_spec.rules import REGISTRY, Rule, RuleContext, RuleOptions
+from atif_spec.rules.engine import run_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = Path("/work/shared/seeds")

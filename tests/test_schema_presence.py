@@ -11,8 +11,10 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+
 from atif_spec.catalog import load_catalog
 from atif_spec.schemas import rs_validator
+
 from conftest import ATIF_VERSIONS, minimal_atif
 
 Placer = Callable[[dict[str, Any], str, Any], None]

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+
 from conftest import ROOT
 
 SPEC = ROOT / "spec" / "step-substep" / "v1.0"

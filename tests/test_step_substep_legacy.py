@@ -10,10 +10,12 @@ from typing import Any
 
 import jsonschema_rs
 import pytest
+
 from atif_spec.rules.engine import run_rules
 from atif_spec.stepsubstep.legacy import detect_stream, dumps, migrate
 from atif_spec.stepsubstep.model import SYNTHETIC_SUMMARY
 from atif_spec.stepsubstep.render import render_lines
+
 from conftest import ROOT
 
 LEGACY = ROOT / "conformance" / "step-substep" / "v1.0" / "legacy"

@@ -8,10 +8,12 @@ import re
 from typing import Any
 
 import pytest
+from rich.console import Console
+
 from atif_spec.stepsubstep.cli_hooks import is_legacy_log, render, render_plain, to_run_log
 from atif_spec.stepsubstep.render import UnrenderableError, render_lines, substep_detail
+
 from conftest import ROOT, minimal_atif
-from rich.console import Console
 
 SUITE = ROOT / "conformance" / "step-substep" / "v1.0"
 STEP = re.compile(r"^\[Step S[1-9][0-9]*\]( |$)")

@@ -9,10 +9,12 @@ from typing import Any
 import jsonschema
 import jsonschema_rs
 import pytest
+
 from atif_spec.formats import detect, get_format
 from atif_spec.rules import REGISTRY
 from atif_spec.rules.engine import run_rules
 from atif_spec.schema_findings import findings_from_errors
+
 from conftest import ROOT, minimal_atif
 
 SPEC = ROOT / "spec" / "step-substep" / "v1.0"

@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from atif_spec.stepsubstep.exchange import export_run, import_run
 from atif_spec.stepsubstep.legacy import migrate
 from atif_spec.stepsubstep.model import SYNTHETIC_SUMMARY
 from atif_spec.stepsubstep.store import SqliteStore, StepRef, StepStore, open_store
+
 from conftest import ROOT
 
 SUITE = ROOT / "conformance" / "step-substep" / "v1.0"

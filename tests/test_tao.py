@@ -11,16 +11,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from atif_spec.findings import Level
-from atif_spec.formats import all_formats, tao
-from atif_spec.rules import REGISTRY
-from atif_spec.rules.engine import run_rules
-from conftest import ATIF_VERSIONS, ROOT, minimal_atif
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
+
+from atif_spec.findings import Level
+from atif_spec.formats import all_formats, tao
+from atif_spec.rules import REGISTRY
+from atif_spec.rules.engine import run_rules
+
+from conftest import ATIF_VERSIONS, ROOT, minimal_atif
 
 SPEC = ROOT / "spec"
 SUITE = ROOT / "conformance" / "tao"

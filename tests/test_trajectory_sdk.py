@@ -11,6 +11,10 @@ from typing import Any
 
 import pytest
 import referencing
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator, ValidationError
+
 from atif_spec.catalog import load_catalog
 from atif_spec.findings import Level
 from atif_spec.formats import detect, get_format
@@ -18,9 +22,6 @@ from atif_spec.formats.trajectory_sdk import detect as sdk_detect
 from atif_spec.rules import REGISTRY
 from atif_spec.rules.engine import run_rules
 from atif_spec.rules.registry import RuleContext
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from jsonschema import Draft202012Validator, ValidationError
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC = ROOT / "spec"

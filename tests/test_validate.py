@@ -8,12 +8,13 @@ from typing import Any
 import jsonschema
 import orjson
 import pytest
-from conftest import ATIF_VERSIONS, minimal_atif
 
 from atif_spec import validate
 from atif_spec.catalog import load_catalog
 from atif_spec.findings import Report
 from atif_spec.schemas import referencing_registry, schema_by_id
+
+from conftest import ATIF_VERSIONS, minimal_atif
 
 
 def codes(report: Report) -> list[tuple[str, str]]:
@@ -23,13 +24,17 @@ def codes(report: Report) -> list[tuple[str, str]]:
 def oracle_valid(version: str, doc: Any) -> bool:
     """python-jsonschema's verdict, the reference oracle."""
     entry = load_catalog().find(f"atif@{version}")
-    validator = jsonschema.Draft202012Validator(schema_by_id(entry.id), registry=referencing_registry())
+    validator = jsonschema.Draft202012Validator(
+        schema_by_id(entry.id), registry=referencing_registry()
+    )
     return bool(validator.is_valid(doc))
 
 
 def _ref_doc(version: str, ref: dict[str, Any]) -> dict[str, Any]:
     doc = minimal_atif(version)
-    doc["steps"][0]["observation"] = {"results": [{"content": "done", "subagent_trajectory_ref": [ref]}]}
+    doc["steps"][0]["observation"] = {
+        "results": [{"content": "done", "subagent_trajectory_ref": [ref]}]
+    }
     return doc
 
 
@@ -42,25 +47,53 @@ def _user_step_with_tool_calls(version: str) -> dict[str, Any]:
 
 # Each version rejects, with the listed finding: (name, build, expected (code, pointer)).
 REJECTED: list[tuple[str, Any, tuple[str, str]]] = [
-    ("missing-schema-version", lambda v: {k: x for k, x in minimal_atif(v).items() if k != "schema_version"},
-     ("input:missing-schema-version", "")),
-    ("unknown-key-on-closed-object", lambda v: (d := minimal_atif(v), d["agent"].update(colour="red"), d)[-1],
-     ("schema:additionalProperties", "/agent/colour")),
+    (
+        "missing-schema-version",
+        lambda v: {k: x for k, x in minimal_atif(v).items() if k != "schema_version"},
+        ("input:missing-schema-version", ""),
+    ),
+    (
+        "unknown-key-on-closed-object",
+        lambda v: (d := minimal_atif(v), d["agent"].update(colour="red"), d)[-1],
+        ("schema:additionalProperties", "/agent/colour"),
+    ),
     ("tool-calls-on-user-step", _user_step_with_tool_calls, ("schema:type", "/steps/0/tool_calls")),
-    ("empty-steps", lambda v: (d := minimal_atif(v), d.update(steps=[]), d)[-1], ("schema:minItems", "/steps")),
-    ("message-null", lambda v: (d := minimal_atif(v), d["steps"][0].update(message=None), d)[-1],
-     ("schema:type", "/steps/0/message")),
-    ("arguments-as-string", lambda v: (d := minimal_atif(v), d["steps"][0].update(
-        tool_calls=[{"tool_call_id": "c", "function_name": "f", "arguments": "{}"}]), d)[-1],
-     ("schema:type", "/steps/0/tool_calls/0/arguments")),
-    ("space-separated-timestamp", lambda v: (d := minimal_atif(v), d["steps"][0].update(
-        timestamp="2025-10-11 10:30:00Z"), d)[-1], ("schema:pattern", "/steps/0/timestamp")),
+    (
+        "empty-steps",
+        lambda v: (d := minimal_atif(v), d.update(steps=[]), d)[-1],
+        ("schema:minItems", "/steps"),
+    ),
+    (
+        "message-null",
+        lambda v: (d := minimal_atif(v), d["steps"][0].update(message=None), d)[-1],
+        ("schema:type", "/steps/0/message"),
+    ),
+    (
+        "arguments-as-string",
+        lambda v: (
+            d := minimal_atif(v),
+            d["steps"][0].update(
+                tool_calls=[{"tool_call_id": "c", "function_name": "f", "arguments": "{}"}]
+            ),
+            d,
+        )[-1],
+        ("schema:type", "/steps/0/tool_calls/0/arguments"),
+    ),
+    (
+        "space-separated-timestamp",
+        lambda v: (d := minimal_atif(v), d["steps"][0].update(timestamp="2025-10-11 10:30:00Z"), d)[
+            -1
+        ],
+        ("schema:pattern", "/steps/0/timestamp"),
+    ),
 ]
 
 
 @pytest.mark.parametrize("version", ATIF_VERSIONS)
 @pytest.mark.parametrize(("name", "build", "expected"), REJECTED, ids=[r[0] for r in REJECTED])
-def test_each_version_rejects(version: str, name: str, build: Any, expected: tuple[str, str]) -> None:
+def test_each_version_rejects(
+    version: str, name: str, build: Any, expected: tuple[str, str]
+) -> None:
     doc = build(version)
     report = validate(doc)
     assert not report.valid

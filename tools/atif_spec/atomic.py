@@ -6,6 +6,7 @@ interrupted write leaves the original untouched (the temporary file is removed).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -25,8 +26,6 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
             os.chmod(temp, target.stat().st_mode & 0o7777)
         os.replace(temp, target)
     except BaseException:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(temp)
-        except FileNotFoundError:
-            pass
         raise
