@@ -14,7 +14,7 @@ import nox
 
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_existing_virtualenvs = True
-nox.options.sessions = ["tests", "lint", "typecheck", "schemas"]
+nox.options.sessions = ["tests", "lint", "typecheck", "schemas", "generated"]
 
 PYTHON = "3.11"
 
@@ -50,6 +50,93 @@ def schemas(session: nox.Session) -> None:
     session.run("check-jsonschema", "--check-metaschema", *files)
     session.run("check-jsonschema", "--schemafile", "spec/catalog.schema.json", "spec/catalog.json")
     session.run("python", "-m", "pytest", "tests/test_catalog.py", "-q")
+
+
+@nox.session(python=PYTHON)
+def generate(session: nox.Session) -> None:
+    """Regenerate everything derived from spec/: bindings (Python, TypeScript) and RFC.md tables."""
+    session.install("-e", ".[dev]")
+    session.run("npm", "ci", "--no-audit", "--no-fund", external=True)
+    session.run("python", "-m", "atif_spec.codegen", "generate")
+    session.run("python", "-m", "atif_spec.docgen", "RFC.md")
+
+
+@nox.session(python=PYTHON)
+def generated(session: nox.Session) -> None:
+    """Fail when generated/ or RFC.md's generated regions differ from what spec/ produces."""
+    session.install("-e", ".[dev]")
+    session.run("npm", "ci", "--no-audit", "--no-fund", external=True)
+    session.run("python", "-m", "atif_spec.codegen", "check")
+    session.run("python", "-m", "atif_spec.docgen", "--check", "RFC.md")
+
+
+@nox.session(python=PYTHON)
+def typescript(session: nox.Session) -> None:
+    """The TypeScript types compile and every valid fixture type-checks against them (tsc)."""
+    session.install("-e", ".[dev]")
+    session.run("npm", "ci", "--no-audit", "--no-fund", external=True)
+    session.run("python", "tests/typescript/write_checks.py", "tests/typescript/build/checks.ts")
+    session.run("npx", "tsc", "-p", "tests/typescript", external=True)
+
+
+@nox.session(python=PYTHON)
+def postgres(session: nox.Session) -> None:
+    """The step-substep store against a real PostgreSQL server (ATIF_TEST_POSTGRES_DSN; .ci/run
+    installs and starts one). Fails, rather than skips, when no server is configured."""
+    if not os.environ.get("ATIF_TEST_POSTGRES_DSN"):
+        session.error("ATIF_TEST_POSTGRES_DSN is not set: start a PostgreSQL server first")
+    session.install("-e", ".[test,postgres]")
+    session.env["ATIF_FAIL_ON_SKIP"] = "1"
+    session.run(
+        "python",
+        "-m",
+        "pytest",
+        "-q",
+        "-rs",
+        "tests/test_step_substep_store.py",
+        "tests/test_step_substep_ddl.py",
+        "-p",
+        "no:cacheprovider",
+    )
+
+
+@nox.session(python="3.12")
+def conformance(session: nox.Session) -> None:
+    """The conformance suite against atif-spec and the reference implementation (harbor 0.25.0),
+    with per-version pass rates side by side. Fails when atif-spec fails a case or a harbor
+    difference is not explained in conformance/KNOWN-DIFFERENCES.md.
+
+    harbor pins `certifi>=2026.10.19`, newer than the package registry reachable here has; its
+    trajectory models and validator need only pydantic, so it is installed without its
+    dependency set.
+    """
+    session.install("-e", ".")
+    session.install("--no-deps", f"harbor=={HARBOR_VERSION}")
+    session.install("pydantic>=2.11")
+    out = Path(session.create_tmp())
+    ours, harbor = str(out / "atif-spec.jsonl"), str(out / "harbor.jsonl")
+    run = ("python", "-m", "atif_spec.conformance", "run", "--quiet")
+    session.run(
+        *run, "--impl", "python conformance/adapters/atif_spec_adapter.py", "--report", ours
+    )
+    session.run(
+        *run,
+        "--impl",
+        "python conformance/adapters/harbor_adapter.py",
+        "--report",
+        harbor,
+        success_codes=[0, 1],
+    )
+    session.run("python", "-m", "atif_spec.conformance", "compare", ours, harbor)
+    session.run("python", "conformance/known_differences.py", harbor, "--check")
+
+
+@nox.session(name="conformance-lint", python=PYTHON)
+def conformance_lint(session: nox.Session) -> None:
+    """The fixture linter: manifests, ids, descriptions, files, and our validator's findings."""
+    session.install("-e", ".[test]")
+    session.run("python", "-m", "atif_spec.conformance", "lint")
+    session.run("python", "-m", "pytest", "tests/test_conformance_fixtures.py", "-q")
 
 
 HARBOR_VERSION = "0.25.0"

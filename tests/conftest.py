@@ -26,3 +26,21 @@ def minimal_atif(version: str) -> dict[str, Any]:
 def minimal() -> Any:
     """Factory for minimal documents (a fresh deep copy each call)."""
     return lambda version: copy.deepcopy(minimal_atif(version))
+
+
+_SKIPPED: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Record skipped tests (see ``pytest_sessionfinish``)."""
+    if report.skipped:
+        _SKIPPED.append(report.nodeid)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """With ATIF_FAIL_ON_SKIP=1 (the sessions that provide a service), a skip is a failure."""
+    import os
+
+    if os.environ.get("ATIF_FAIL_ON_SKIP") == "1" and _SKIPPED:
+        print(f"\nATIF_FAIL_ON_SKIP: {len(_SKIPPED)} test(s) skipped: {_SKIPPED[:5]}")
+        session.exitstatus = 1

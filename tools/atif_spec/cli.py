@@ -370,5 +370,15 @@ def schema_path(target: str, name: str | None) -> None:
         click.echo(str(p))
 
 
+def _register_subcommands() -> None:
+    """Commands that live in their own modules."""
+    from atif_spec.conformance.cli import conformance
+
+    main.add_command(conformance)
+
+
+_register_subcommands()
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,109 @@
+"""What the generators are given: relaxed schemas, bound references, option tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from atif_spec.codegen import prepare
+from atif_spec.codegen.options import cli_arguments, load_options
+from atif_spec.codegen.prepare import RELAXED_NOTE, BindingError, Document
+
+V17 = Document("atif", "v1.7", "trajectory", "https://x.org/atif/v1.7/t.json", "atif/v1.7/t.json")
+V18 = Document("atif", "v1.8", "trajectory", "https://x.org/atif/v1.8/t.json", "atif/v1.8/t.json")
+CATALOG = {V17.id: V17, V18.id: V18}
+
+
+def test_if_then_else_becomes_any_of_and_one_sided_conditionals_go() -> None:
+    both = {"description": "d", "if": {"x": 1}, "then": {"$ref": "#/a"}, "else": {"$ref": "#/b"}}
+    assert prepare.relax(both) == {
+        "description": f"d {RELAXED_NOTE}",
+        "anyOf": [{"$ref": "#/a"}, {"$ref": "#/b"}],
+    }
+    one = {"type": "object", "allOf": [{"if": {"required": ["a"]}, "then": {"required": ["b"]}}]}
+    assert prepare.relax(one) == {"type": "object"}
+
+
+def test_closed_objects_lose_narrowing_applicators_and_orphan_helpers() -> None:
+    schema: dict[str, Any] = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {"a": {"type": ["string", "null"]}},
+        "anyOf": [{"required": ["a"]}],
+        "$ref": "#/$defs/Helper",
+        "$defs": {"Helper": {"type": "null"}, "Unused": {"type": "string"}},
+    }
+    out = prepare.prepare(schema)
+    assert "anyOf" not in out and "$ref" not in out and "allOf" not in out
+    assert out["$defs"] == {"Unused": {"type": "string"}}  # only what relaxing orphaned goes
+    assert schema["anyOf"] == [{"required": ["a"]}]  # the input is left alone
+
+
+def test_open_objects_keep_their_ref_as_all_of() -> None:
+    node = {"type": "object", "required": ["id"], "$ref": "#"}
+    assert prepare.relax(node) == {"type": "object", "required": ["id"], "allOf": [{"$ref": "#"}]}
+
+
+def test_numbers_also_admit_integers() -> None:
+    schema = {"properties": {"a": {"type": "number"}, "b": {"type": ["number", "null"]}}}
+    out = prepare.widen_numbers(schema)
+    assert out["properties"]["a"]["type"] == ["integer", "number"]
+    assert out["properties"]["b"]["type"] == ["integer", "number", "null"]
+
+
+def test_python_binding_imports_other_documents_through_a_versioned_alias() -> None:
+    schema = {"$id": V18.id, "anyOf": [{"$ref": V17.id}, {"$ref": "#"}]}
+    out, wanted = prepare.for_python(schema, V18, CATALOG)
+    assert out["anyOf"][0] == {"$ref": "#/$defs/AtifV17Trajectory"}
+    assert out["$defs"]["AtifV17Trajectory"] == {
+        "x-python-import": {"module": "atif_spec.models.atif.v1_7", "name": "AtifV17Trajectory"}
+    }
+    assert wanted == {V17.id: {"AtifV17Trajectory": ""}}
+    target = prepare.add_aliases({"$id": V17.id}, wanted[V17.id])
+    assert target["$defs"]["AtifV17Trajectory"]["allOf"] == [{"$ref": "#"}]
+
+
+def test_typescript_binding_uses_import_types_and_keeps_only_model_titles() -> None:
+    schema = {
+        "$id": V18.id,
+        "title": "ATIF v1.8 trajectory",
+        "properties": {"sub": {"title": "Sub", "$ref": V17.id}},
+        "$defs": {"Agent": {"title": "Agent thing", "type": "object"}},
+    }
+    out = prepare.for_typescript(schema, V18, CATALOG)
+    assert out["title"] == "Trajectory"
+    assert out["properties"]["sub"] == {"tsType": 'import("../v1.7/trajectory").Trajectory'}
+    assert out["$defs"]["Agent"] == {"title": "Agent", "type": "object"}
+    assert "$id" not in out
+
+
+def test_typescript_types_an_empty_schema_as_unknown() -> None:
+    schema = {"type": "object", "properties": {"any": {"description": "any JSON value"}}}
+    out = prepare.for_typescript(schema, V18, CATALOG)
+    assert out["properties"]["any"] == {"description": "any JSON value", "tsType": "unknown"}
+    assert "tsType" not in out
+
+
+def test_references_outside_the_catalog_are_refused() -> None:
+    with pytest.raises(BindingError, match="names no document schema"):
+        prepare.for_python({"$ref": "https://elsewhere.org/s.json"}, V18, CATALOG)
+
+
+def test_options_come_from_pyproject_when_it_has_them(tmp_path: Path) -> None:
+    defaults = load_options(tmp_path)
+    assert defaults.python["output-model-type"] == "pydantic_v2.BaseModel"
+    (tmp_path / "pyproject.toml").write_text(
+        "[tool.datamodel-codegen]\nfield-constraints = true\nallow-remote-refs = false\n"
+        'use-title-as-name = false\nformatters = ["ruff-format"]\n',
+        encoding="utf-8",
+    )
+    table = load_options(tmp_path).python
+    assert cli_arguments(table) == [
+        "--field-constraints",
+        "--no-allow-remote-refs",
+        "--formatters",
+        "ruff-format",
+    ]
+    assert load_options(tmp_path).typescript == defaults.typescript

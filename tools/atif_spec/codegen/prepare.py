@@ -1,0 +1,388 @@
+"""Turn a canonical schema into the copy a code generator is given.
+
+The canonical schemas say more than a type system can: ``if``/``then``/``else`` conditionals,
+"at least one of" rules, helper definitions that only forbid a field in some context, and
+references to other versions by ``$id``. The generators either ignore such keywords or turn them
+into odd classes, so the copy they read is *relaxed* first (every document valid against the
+original stays valid against the copy):
+
+* ``if``/``then``/``else`` becomes ``anyOf: [then, else]`` when both branches exist and is dropped
+  otherwise;
+* a closed object (``additionalProperties: false`` beside ``properties``) loses the applicators
+  beside its properties (``allOf``, ``anyOf``, ``oneOf``, ``not``, ``$ref``): they can only narrow
+  the properties it already lists;
+* definitions that only those dropped keywords used are removed;
+* numbers are typed as JSON Schema reads them: ``"number"`` also lists ``"integer"`` and
+  ``"integer"`` also lists ``"number"`` with ``multipleOf: 1``, so ``1`` and ``1.0`` stay apart
+  and an integral ``1.0`` stays valid for an integer.
+
+Where something was relaxed, the object's description says so and points to
+``atif_spec.validate``. References to other catalog documents are then bound per language
+(:func:`for_python`, :func:`for_typescript`) so no generator ever resolves a URL.
+"""
+
+from __future__ import annotations
+
+import copy
+import posixpath
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urldefrag, urljoin
+
+from atif_spec.codegen import naming
+
+RELAXED_NOTE = (
+    "Generated binding: the schema's conditional and cross-field rules are not checked by this "
+    "model; use `atif_spec.validate` for full validation."
+)
+
+_SCHEMA_KEYS = (
+    "additionalProperties",
+    "contains",
+    "else",
+    "if",
+    "items",
+    "not",
+    "propertyNames",
+    "then",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+)
+_SCHEMA_LIST_KEYS = ("allOf", "anyOf", "oneOf", "prefixItems")
+_SCHEMA_MAP_KEYS = ("$defs", "definitions", "dependentSchemas", "patternProperties", "properties")
+_NARROWING_KEYS = ("allOf", "anyOf", "oneOf", "not", "$ref")
+_TYPING_KEYS = frozenset(
+    {"$ref", "allOf", "anyOf", "const", "enum", "items", "not", "oneOf", "prefixItems"}
+    | {"properties", "additionalProperties", "patternProperties", "tsType", "type"}
+)
+_ANNOTATIONS = ("$comment", "default", "deprecated", "description", "examples", "title")
+
+Json = Any
+
+
+class BindingError(ValueError):
+    """A schema uses something the bindings cannot be generated from."""
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One document schema of the catalog, as the generator sees it."""
+
+    format: str
+    version: str
+    name: str
+    id: str
+    path: str
+    """Path below ``spec/``."""
+    primary: bool = True
+
+    @property
+    def module(self) -> str:
+        """Dotted import path of the Python module."""
+        return naming.module_path(self.format, self.version, self.name, primary=self.primary)
+
+    @property
+    def python_file(self) -> str:
+        """Path of the Python module below ``generated/python``."""
+        stem = naming.module_stem(self.version, self.name, primary=self.primary)
+        return f"{naming.module_token(self.format)}/{stem}.py"
+
+    @property
+    def typescript_file(self) -> str:
+        """Path of the declaration file below ``generated/typescript``."""
+        return f"{self.format}/{self.version}/{self.name}.d.ts"
+
+    @property
+    def root_class(self) -> str:
+        """Name of the root model / type."""
+        return naming.class_name(self.name)
+
+
+def map_subschemas(node: Json, fn: Callable[[Json], Json]) -> Json:
+    """A shallow copy of ``node`` with ``fn`` applied to each direct subschema."""
+    if not isinstance(node, dict):
+        return node
+    out = dict(node)
+    for key in _SCHEMA_KEYS:
+        if isinstance(out.get(key), dict):
+            out[key] = fn(out[key])
+    for key in _SCHEMA_LIST_KEYS:
+        if isinstance(out.get(key), list):
+            out[key] = [fn(s) for s in out[key]]
+    for key in _SCHEMA_MAP_KEYS:
+        if isinstance(out.get(key), dict):
+            out[key] = {k: fn(s) for k, s in out[key].items()}
+    return out
+
+
+def subschemas(node: Json) -> list[Json]:
+    """The direct subschemas of ``node``."""
+    found: list[Json] = []
+
+    def keep(sub: Json) -> Json:
+        found.append(sub)
+        return sub
+
+    map_subschemas(node, keep)
+    return found
+
+
+def walk(node: Json) -> Iterator[dict[str, Json]]:
+    """Every schema object in ``node`` (itself included), depth first."""
+    if not isinstance(node, dict):
+        return
+    yield node
+    for sub in subschemas(node):
+        yield from walk(sub)
+
+
+def widen_numbers(node: Json) -> Json:
+    """Type numbers as JSON Schema reads them, so bindings keep ``1`` and ``1.0`` apart.
+
+    A ``number`` may be written ``1``, so it also lists ``integer`` (``int | float``). An
+    ``integer`` may be written ``1.0``, so it also lists ``number`` and gains ``multipleOf: 1``
+    (``int | float`` that rejects ``1.5``); integers mixed with non-numeric types stay as they are.
+    """
+    node = map_subschemas(node, widen_numbers)
+    if not isinstance(node, dict):
+        return node
+    kind = node.get("type")
+    kinds = [kind] if isinstance(kind, str) else kind
+    if not isinstance(kinds, list):
+        return node
+    if "number" in kinds and "integer" not in kinds:
+        at = kinds.index("number")
+        node["type"] = [*kinds[:at], "integer", *kinds[at:]]
+    elif "integer" in kinds and "number" not in kinds and set(kinds) <= {"integer", "null"}:
+        at = kinds.index("integer") + 1
+        node["type"] = [*kinds[:at], "number", *kinds[at:]]
+        node.setdefault("multipleOf", 1)
+    return node
+
+
+def _ref_to_all_of(node: dict[str, Json]) -> None:
+    """``$ref`` beside other keywords → ``allOf: [{$ref}]``: same meaning, clearer to generators."""
+    if "$ref" in node and set(node) - {"$ref", *_ANNOTATIONS}:
+        node["allOf"] = [{"$ref": node.pop("$ref")}, *node.get("allOf", [])]
+
+
+def _relax_node(node: dict[str, Json]) -> tuple[dict[str, Json], bool]:
+    changed = False
+    if "if" in node or "then" in node or "else" in node:
+        then, otherwise = node.pop("then", None), node.pop("else", None)
+        node.pop("if", None)
+        changed = True
+        if then is not None and otherwise is not None:
+            either = {"anyOf": [then, otherwise]}
+            if "anyOf" in node:
+                node["allOf"] = [*node.get("allOf", []), either]
+            else:
+                node.update(either)
+    if isinstance(node.get("allOf"), list):
+        kept = [s for s in node["allOf"] if s not in ({}, True)]
+        if len(kept) != len(node["allOf"]):
+            changed = True
+        if kept:
+            node["allOf"] = kept
+        else:
+            del node["allOf"]
+    if node.get("additionalProperties") is False and "properties" in node:
+        for key in _NARROWING_KEYS:
+            if key in node:
+                del node[key]
+                changed = True
+    _ref_to_all_of(node)
+    return node, changed
+
+
+def relax(node: Json) -> Json:
+    """The relaxed copy of ``node`` (see the module docstring)."""
+    node = map_subschemas(node, relax)
+    if not isinstance(node, dict):
+        return node
+    node, changed = _relax_node(node)
+    description = node.get("description")
+    if changed and isinstance(description, str) and RELAXED_NOTE not in description:
+        node["description"] = f"{description.rstrip()} {RELAXED_NOTE}"
+    return node
+
+
+def local_refs(node: Json) -> set[str]:
+    """Names of the ``$defs`` entries that ``node`` (``$defs`` excluded) uses, transitively."""
+    defs = node.get("$defs", {}) if isinstance(node, dict) else {}
+    body = {k: v for k, v in node.items() if k != "$defs"} if isinstance(node, dict) else node
+    seen: set[str] = set()
+    todo = [body]
+    while todo:
+        for sub in walk(todo.pop()):
+            ref = sub.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                name = ref[len("#/$defs/") :].split("/", 1)[0]
+                if name not in seen and name in defs:
+                    seen.add(name)
+                    todo.append(defs[name])
+    return seen
+
+
+def prepare(schema: Json) -> Json:
+    """Relax a canonical schema, widen its numbers and drop definitions nothing uses any more."""
+    before = local_refs(schema)
+    out = widen_numbers(relax(copy.deepcopy(schema)))
+    orphans = before - local_refs(out)
+    if orphans and isinstance(out.get("$defs"), dict):
+        out["$defs"] = {k: v for k, v in out["$defs"].items() if k not in orphans}
+    return out
+
+
+def external_refs(schema: Json, base: str) -> list[tuple[str, str]]:
+    """``(document $id, fragment)`` of every reference that leaves ``schema``."""
+    found: list[tuple[str, str]] = []
+    for sub in walk(schema):
+        ref = sub.get("$ref")
+        if isinstance(ref, str) and not ref.startswith("#"):
+            url, fragment = urldefrag(urljoin(base, ref))
+            found.append((url, fragment))
+    return found
+
+
+def _target(url: str, documents: dict[str, Document], source: Document) -> Document:
+    target = documents.get(url)
+    if target is None:
+        raise BindingError(
+            f"{source.path}: $ref to {url} names no document schema of the catalog; bindings "
+            "can only refer to other catalog documents"
+        )
+    return target
+
+
+def _fragment_name(fragment: str, target: Document) -> str:
+    if fragment in ("", "/"):
+        return target.root_class
+    head, _, name = fragment.rstrip("/").rpartition("/")
+    if head not in ("/$defs", "/definitions"):
+        raise BindingError(f"cannot bind a reference to {target.id}#{fragment}")
+    return name
+
+
+def _rewrite_refs(schema: Json, base: str, fn: Callable[[dict[str, Json], str, str], None]) -> Json:
+    def visit(node: Json) -> Json:
+        node = map_subschemas(node, visit)
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        if isinstance(ref, str) and not ref.startswith("#"):
+            url, fragment = urldefrag(urljoin(base, ref))
+            fn(node, url, fragment)
+        return node
+
+    return visit(schema)
+
+
+def alias_def(fragment: str) -> dict[str, Json]:
+    """Definition that another document imports: a subclass of the root (or of a definition)."""
+    return {
+        "description": "The same model under a versioned name, for the documents that embed it.",
+        "allOf": [{"$ref": f"#{fragment}"}],
+    }
+
+
+INTEGER_IMPORT = {"x-python-import": {"module": "atif_spec.models_base", "name": "JsonInteger"}}
+"""Array items typed as integers import this type (the generator would write a lax RootModel)."""
+
+
+def _is_plain_integer(node: Json) -> bool:
+    return (
+        isinstance(node, dict)
+        and node.get("type") == ["integer", "number"]
+        and node.get("multipleOf") == 1
+        and set(node) <= {"type", "multipleOf", "title", "description"}
+    )
+
+
+def integer_items(schema: Json) -> Json:
+    """Point integer array items at :data:`atif_spec.models_base.JsonInteger`."""
+    used = False
+
+    def visit(node: Json) -> Json:
+        nonlocal used
+        node = map_subschemas(node, visit)
+        if isinstance(node, dict) and _is_plain_integer(node.get("items")):
+            node["items"] = {"$ref": "#/$defs/JsonInteger"}
+            used = True
+        return node
+
+    out = visit(schema)
+    if used:
+        out["$defs"] = {**out.get("$defs", {}), "JsonInteger": INTEGER_IMPORT}
+    return out
+
+
+def for_python(
+    schema: Json, doc: Document, documents: dict[str, Document]
+) -> tuple[Json, dict[str, dict[str, str]]]:
+    """Bind external references to imports of the target modules.
+
+    Returns the rewritten schema and, per target ``$id``, the alias definitions the target's own
+    copy must gain (``{alias: fragment}``) so the import resolves to a class of that module.
+    """
+    wanted: dict[str, dict[str, str]] = {}
+    defs: dict[str, Json] = {}
+
+    def bind(node: dict[str, Json], url: str, fragment: str) -> None:
+        target = _target(url, documents, doc)
+        alias = naming.alias_name(target.format, target.version, _fragment_name(fragment, target))
+        wanted.setdefault(url, {})[alias] = fragment
+        defs[alias] = {"x-python-import": {"module": target.module, "name": alias}}
+        node["$ref"] = f"#/$defs/{alias}"
+
+    out = integer_items(_rewrite_refs(schema, doc.id, bind))
+    if defs:
+        out["$defs"] = {**out.get("$defs", {}), **dict(sorted(defs.items()))}
+    return out, wanted
+
+
+def add_aliases(schema: Json, aliases: dict[str, str]) -> Json:
+    """Give ``schema`` the alias definitions other documents import (see :func:`for_python`)."""
+    if not aliases:
+        return schema
+    defs = {**schema.get("$defs", {})}
+    for alias, fragment in sorted(aliases.items()):
+        defs[alias] = alias_def(fragment)
+    return {**schema, "$defs": defs}
+
+
+def _import_path(source: Document, target: Document) -> str:
+    rel = posixpath.relpath(
+        target.typescript_file.removesuffix(".d.ts"), posixpath.dirname(source.typescript_file)
+    )
+    return rel if rel.startswith(".") else f"./{rel}"
+
+
+def for_typescript(schema: Json, doc: Document, documents: dict[str, Document]) -> Json:
+    """Bind external references to ``import()`` types and keep only model names as titles.
+
+    json-schema-to-typescript names a type after any ``title`` it meets, and every field here has
+    one; only the root (named after the document) and the definitions (named after their key)
+    keep a title.
+    """
+
+    def bind(node: dict[str, Json], url: str, fragment: str) -> None:
+        target = _target(url, documents, doc)
+        name = _fragment_name(fragment, target)
+        del node["$ref"]
+        node["tsType"] = f'import("{_import_path(doc, target)}").{name}'
+
+    def untitle(node: Json) -> Json:
+        node = map_subschemas(node, untitle)
+        if isinstance(node, dict):
+            node.pop("title", None)
+            if not set(node) & _TYPING_KEYS:
+                node["tsType"] = "unknown"  # any JSON value (the generator would say object)
+        return node
+
+    out = untitle(_rewrite_refs(copy.deepcopy(schema), doc.id, bind))
+    for key in ("$id", "$schema"):
+        out.pop(key, None)
+    out = {"title": doc.root_class, **out}
+    if isinstance(out.get("$defs"), dict):
+        out["$defs"] = {k: {"title": k, **v} for k, v in out["$defs"].items()}
+    return out

@@ -1,0 +1,124 @@
+"""Pydantic v2 models through datamodel-code-generator, one module per document schema."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from atif_spec.codegen import prepare
+from atif_spec.codegen.options import cli_arguments
+from atif_spec.codegen.prepare import Document
+
+GENERATOR = "datamodel-code-generator"
+GENERATOR_VERSION = "0.89.0"
+"""The exact version the committed models come from (other versions write other code)."""
+
+RUFF_CONFIG = 'line-length = 100\n\n[lint]\nselect = ["F401", "I"]\n'
+"""Ruff settings the generator's formatters run with (a fixed file, not the user's config)."""
+
+PACKAGE_DOC = '"""Pydantic models generated from the schemas in spec/ (see `nox -s generate`)."""\n'
+
+
+class GeneratorError(RuntimeError):
+    """The generator is missing, the wrong version, or failed."""
+
+
+def check_generator() -> None:
+    """Refuse to run with a generator other than the pinned one."""
+    try:
+        found = metadata.version(GENERATOR)
+    except metadata.PackageNotFoundError as exc:
+        raise GeneratorError(f"{GENERATOR}=={GENERATOR_VERSION} is not installed") from exc
+    if found != GENERATOR_VERSION:
+        raise GeneratorError(
+            f"{GENERATOR} {found} is installed; the bindings need {GENERATOR_VERSION}"
+        )
+
+
+def header(doc: Document) -> str:
+    """The comment block at the top of a generated module."""
+    return "\n".join(
+        [
+            "# Generated file: do not edit by hand.",
+            f"# Schema: {doc.id}",
+            f"#   (spec/{doc.path})",
+            f"# Generator: {GENERATOR} {GENERATOR_VERSION} through atif_spec.codegen, options in",
+            "#   [tool.datamodel-codegen]",
+            "# Regenerate: nox -s generate",
+        ]
+    )
+
+
+def _run(doc: Document, schema_file: Path, out_file: Path, options: dict[str, Any]) -> None:
+    out_file.parent.mkdir(parents=True, exist_ok=True)
+    command = [
+        sys.executable,
+        "-m",
+        "datamodel_code_generator",
+        "--ignore-pyproject",
+        *cli_arguments(options),
+        "--input",
+        str(schema_file),
+        "--output",
+        str(out_file),
+        "--class-name",
+        doc.root_class,
+        "--custom-file-header",
+        header(doc),
+        "--disable-warnings",
+    ]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0 or not out_file.is_file():
+        raise GeneratorError(f"{GENERATOR} failed on spec/{doc.path}:\n{done.stderr.strip()}")
+
+
+def generate(
+    documents: Iterable[tuple[Document, Any]],
+    catalog: dict[str, Document],
+    work: Path,
+    out: Path,
+    options: dict[str, Any],
+) -> None:
+    """Write the models for ``(document, canonical schema)`` pairs below ``out``."""
+    check_generator()
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "ruff.toml").write_text(RUFF_CONFIG, encoding="utf-8")
+    docs = list(documents)
+    prepared: dict[str, Any] = {}
+    aliases: dict[str, dict[str, str]] = {}
+    for doc, schema in docs:
+        bound, wanted = prepare.for_python(prepare.prepare(schema), doc, catalog)
+        prepared[doc.id] = bound
+        for url, names in wanted.items():
+            aliases.setdefault(url, {}).update(names)
+    jobs = []
+    for doc, _ in docs:
+        schema_file = work / "schemas" / doc.path
+        schema_file.parent.mkdir(parents=True, exist_ok=True)
+        schema = prepare.add_aliases(prepared[doc.id], aliases.get(doc.id, {}))
+        schema_file.write_bytes(orjson.dumps(schema, option=orjson.OPT_INDENT_2))
+        jobs.append((doc, schema_file, work / "models" / doc.python_file))
+    with ThreadPoolExecutor() as pool:
+        list(pool.map(lambda job: _run(job[0], job[1], job[2], options), jobs))
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "__init__.py").write_text(PACKAGE_DOC, encoding="utf-8")
+    by_format: dict[str, list[Document]] = {}
+    for doc, _, _ in jobs:
+        by_format.setdefault(doc.format, []).append(doc)
+    for fmt, members in by_format.items():
+        package = out / Path(members[0].python_file).parent
+        package.mkdir(parents=True, exist_ok=True)
+        modules = ", ".join(Path(d.python_file).stem for d in members)
+        (package / "__init__.py").write_text(
+            f'"""Pydantic models of the {fmt} schemas ({modules}); generated, do not edit."""\n',
+            encoding="utf-8",
+        )
+    for doc, _, produced in jobs:
+        (out / doc.python_file).write_bytes(produced.read_bytes())

@@ -1,0 +1,89 @@
+"""Whether an answer meets a case: the pass rules of PROTOCOL.md ("Passing a case")."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from atif_spec.conformance.protocol import Capabilities
+from atif_spec.conformance.suite import Case
+
+PASSED, FAILED, SKIPPED, ERRORED = "passed", "failed", "skipped", "errored"
+OUTCOMES = (PASSED, FAILED, SKIPPED, ERRORED)
+
+Pair = tuple[str, str]
+
+
+@dataclass(slots=True)
+class CaseResult:
+    """The outcome of one case, ready for the report."""
+
+    case: Case
+    outcome: str
+    reason: str | None = None
+    valid: bool | None = None
+    missing: list[Pair] = field(default_factory=list)
+    unexpected: list[Pair] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        """One ``case`` line of the JSON Lines report."""
+
+        def pairs(items: list[Pair] | tuple[Pair, ...]) -> list[dict[str, str]]:
+            return [{"code": c, "pointer": p} for c, p in items]
+
+        c = self.case
+        return {
+            "type": "case",
+            "id": c.id,
+            "format": c.format,
+            "version": c.version,
+            "category": c.category,
+            "profiles": list(c.profiles),
+            "outcome": self.outcome,
+            "reason": self.reason,
+            "valid": self.valid,
+            "expected": pairs(c.expected),
+            "missing": pairs(self.missing),
+            "unexpected": pairs(self.unexpected),
+            "messages": self.messages,
+        }
+
+
+def _pairs(findings: Any) -> list[Pair]:
+    return [(str(f["code"]), str(f["pointer"])) for f in findings or []]
+
+
+def _verdict_word(valid: bool) -> str:
+    return "valid" if valid else "invalid"
+
+
+def grade(case: Case, caps: Capabilities, answer: dict[str, Any]) -> CaseResult:
+    """Grade a checked answer (a verdict, ``skipped`` or ``errored``) to ``case``."""
+    messages = [str(m) for m in answer.get("messages", [])]
+    if "skipped" in answer:
+        return CaseResult(case, SKIPPED, f"declined: {answer['skipped']}", messages=messages)
+    if "errored" in answer:
+        return CaseResult(case, ERRORED, str(answer["errored"]), messages=messages)
+    valid = bool(answer["valid"])
+    result = CaseResult(case, PASSED, valid=valid, messages=messages)
+    if caps.findings:
+        reported = _pairs(answer.get("errors"))
+        if "should" in caps.profiles:
+            reported += _pairs(answer.get("warnings"))
+        got, want = Counter(reported), Counter(case.expected)
+        result.missing = sorted((want - got).elements())
+        result.unexpected = sorted((got - want).elements())
+    problems = []
+    if valid != case.expected_valid:
+        problems.append(
+            f"answered {_verdict_word(valid)}, the case is {_verdict_word(case.expected_valid)}"
+        )
+    if result.missing or result.unexpected:
+        problems.append(
+            f"findings differ ({len(result.missing)} missing, {len(result.unexpected)} unexpected)"
+        )
+    if problems:
+        result.outcome, result.reason = FAILED, "; ".join(problems)
+    return result

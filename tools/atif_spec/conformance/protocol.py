@@ -1,0 +1,133 @@
+"""The runner protocol's messages: building requests, checking responses (PROTOCOL.md).
+
+Requests and responses are described by ``conformance-request.schema.json`` and
+``conformance-response.schema.json`` in ``spec/atif-spec/v1/``; responses are checked
+against the latter before anything is read from them.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from atif_spec.catalog import read_spec_json
+from atif_spec.conformance.suite import Case
+
+if TYPE_CHECKING:
+    import jsonschema_rs
+
+PROTOCOL_VERSION = 1
+SCHEMA_DIR = "atif-spec/v1"
+
+
+class ProtocolError(Exception):
+    """A response that is not what the protocol allows at this point."""
+
+
+@functools.cache
+def schema(name: str) -> dict[str, Any]:
+    """A packaged conformance schema (``request``, ``response``, ``report``, ``manifest``)."""
+    loaded: dict[str, Any] = read_spec_json(f"{SCHEMA_DIR}/conformance-{name}.schema.json")
+    return loaded
+
+
+@functools.cache
+def _response_validator() -> jsonschema_rs.Validator:
+    import jsonschema_rs
+
+    return jsonschema_rs.validator_for(schema("response"))
+
+
+def check_response(message: Any) -> dict[str, Any]:
+    """``message`` if it is a valid response object, else :class:`ProtocolError`."""
+    validator = _response_validator()
+    if not validator.is_valid(message):
+        first = next(iter(validator.iter_errors(message)))
+        where = "/".join(str(p) for p in first.instance_path)
+        raise ProtocolError(f"not a protocol response ({where or 'root'}: {first.message[:200]})")
+    assert isinstance(message, dict)
+    return message
+
+
+@dataclass(frozen=True, slots=True)
+class Capabilities:
+    """What an implementation said about itself in answer to ``start``."""
+
+    raw: dict[str, Any]
+
+    @property
+    def name(self) -> str:
+        """The implementation's name."""
+        return str(self.raw["implementation"]["name"])
+
+    @property
+    def version(self) -> str:
+        """The implementation's version."""
+        return str(self.raw["implementation"]["version"])
+
+    @property
+    def profiles(self) -> frozenset[str]:
+        """Profiles the implementation implements."""
+        return frozenset(self.raw["profiles"])
+
+    @property
+    def findings(self) -> bool:
+        """Whether its verdicts list findings that are compared."""
+        return bool(self.raw["findings"])
+
+    def unsupported(self, case: Case) -> str | None:
+        """Why the implementation cannot run ``case`` (never sent to it), or None."""
+        formats = set(self.raw["formats"])
+        if case.format not in formats and case.suite_target not in formats:
+            return f"format {case.suite_target} not supported"
+        missing = [p for p in case.profiles if p not in self.profiles]
+        if missing:
+            return f"profile {', '.join(missing)} not supported"
+        return None
+
+
+def start_request() -> dict[str, Any]:
+    """The first request of a session."""
+    return {"cmd": "start", "protocol": PROTOCOL_VERSION}
+
+
+def stop_request() -> dict[str, Any]:
+    """The last request of a session."""
+    return {"cmd": "stop"}
+
+
+def run_request(case: Case, document: Any) -> dict[str, Any]:
+    """The request for one case."""
+    request: dict[str, Any] = {
+        "cmd": "run",
+        "id": case.id,
+        "format": case.format,
+        "version": case.version,
+        "document": document,
+        "folder": str(case.document.parent),
+        "filename": case.document.name,
+    }
+    if case.target:
+        request["target"] = case.target
+    return request
+
+
+def started(message: Any) -> Capabilities:
+    """The capabilities in an answer to ``start``, or :class:`ProtocolError`."""
+    answer = check_response(message)
+    if "errored" in answer:
+        raise ProtocolError(f"the implementation refused to start: {answer['errored']}")
+    if "implementation" not in answer:
+        raise ProtocolError("expected the answer to start, got a case answer")
+    return Capabilities(answer)
+
+
+def answer_for(case: Case, message: Any) -> dict[str, Any]:
+    """A checked answer to ``case``'s run request, or :class:`ProtocolError`."""
+    answer = check_response(message)
+    if "implementation" in answer:
+        raise ProtocolError("expected a case answer, got an answer to start")
+    if answer.get("id", case.id) != case.id:
+        raise ProtocolError(f"answer is for case {answer['id']!r}, not {case.id!r}")
+    return answer

@@ -1,0 +1,133 @@
+"""The fixture suite: every ``conformance/<format>/<version>/manifest.json`` and its cases."""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+PROFILES = ("schema", "must", "should", "files")
+"""The conformance profiles, in report order."""
+
+MANIFEST = "manifest.json"
+
+
+class SuiteError(Exception):
+    """A manifest that cannot be read as a suite (missing, not JSON, missing keys)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One conformance case, as its manifest states it."""
+
+    id: str
+    format: str
+    version: str
+    category: str
+    description: str
+    decided_by: str
+    profiles: tuple[str, ...]
+    expected: tuple[tuple[str, str], ...]
+    """``(code, pointer)`` pairs, in manifest order."""
+    target: str | None
+    document: Path
+    """Absolute path of the case's document."""
+    manifest: Path
+
+    @property
+    def suite_target(self) -> str:
+        """``FORMAT@VERSION`` of the manifest the case belongs to."""
+        return f"{self.format}@{self.version}"
+
+    @property
+    def expected_valid(self) -> bool:
+        """The verdict a conforming implementation gives."""
+        return self.category != "invalid"
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in re.findall(r"\d+", version))
+
+
+def manifests(root: Path) -> list[Path]:
+    """Every ``<format>/<version>/manifest.json`` below ``root``, by format then version."""
+    found = [p for p in root.glob(f"*/*/{MANIFEST}") if p.is_file()]
+    return sorted(found, key=lambda p: (p.parent.parent.name, _version_key(p.parent.name)))
+
+
+def read_manifest(path: Path) -> dict[str, Any]:
+    """Parse one manifest; :class:`SuiteError` when it is not a JSON object."""
+    try:
+        data = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError) as exc:
+        raise SuiteError(f"{path}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise SuiteError(f"{path}: a manifest is a JSON object")
+    return data
+
+
+def cases_of(path: Path, data: dict[str, Any]) -> list[Case]:
+    """The cases of one parsed manifest."""
+    try:
+        fmt, version = str(data["format"]), str(data["version"])
+        return [
+            Case(
+                id=str(c["id"]),
+                format=fmt,
+                version=version,
+                category=str(c["category"]),
+                description=str(c.get("description", "")),
+                decided_by=str(c.get("decided_by", "")),
+                profiles=tuple(c["profiles"]),
+                expected=tuple((str(e["code"]), str(e["pointer"])) for e in c.get("expected", [])),
+                target=c.get("target"),
+                document=(path.parent / str(c["path"])).resolve(),
+                manifest=path,
+            )
+            for c in data["cases"]
+        ]
+    except (KeyError, TypeError) as exc:
+        raise SuiteError(f"{path}: not a conformance manifest ({exc!r})") from exc
+
+
+def load_suite(root: Path) -> list[Case]:
+    """Every case of every manifest below ``root``, in suite order."""
+    found = manifests(root)
+    if not found:
+        raise SuiteError(f"{root}: no <format>/<version>/{MANIFEST} found")
+    return [case for path in found for case in cases_of(path, read_manifest(path))]
+
+
+def select(cases: Iterable[Case], patterns: Iterable[str]) -> list[Case]:
+    """The cases whose id matches any shell-style pattern (all cases when there is none)."""
+    pats = list(patterns)
+    return [c for c in cases if not pats or any(fnmatch.fnmatchcase(c.id, p) for p in pats)]
+
+
+@dataclass(frozen=True, slots=True)
+class SkipList:
+    """Case-id patterns not to run, each with the reason written after ``#``."""
+
+    entries: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> SkipList:
+        """One pattern per line; ``# reason`` after it; blank and comment-only lines ignored."""
+        entries = []
+        for line in text.splitlines():
+            pattern, _, reason = line.partition("#")
+            if pattern.strip():
+                entries.append((pattern.strip(), reason.strip() or "listed in the skip file"))
+        return cls(tuple(entries))
+
+    def reason(self, case_id: str) -> str | None:
+        """Why ``case_id`` is skipped, or None when it is not listed."""
+        for pattern, why in self.entries:
+            if fnmatch.fnmatchcase(case_id, pattern):
+                return why
+        return None
