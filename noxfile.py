@@ -36,7 +36,7 @@ def lint(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def typecheck(session: nox.Session) -> None:
     """mypy --strict over tools/."""
-    session.install("-e", ".", "mypy>=1.11")
+    session.install("-e", ".[dev,postgres]")
     session.run("mypy")
 
 
@@ -186,3 +186,4 @@ def bench(session: nox.Session) -> None:
     session.install("-e", ".[test]")
     harbor = harbor_python(session)
     session.run("python", "bench/bench_validate.py", "--harbor-python", harbor, *session.posargs)
+    session.run("python", "bench/bench_migrate.py")

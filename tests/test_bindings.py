@@ -217,12 +217,17 @@ INVALID: dict[str, Mutation] = {
 }
 
 
-@pytest.mark.parametrize("version", ATIF_VERSIONS)
-@pytest.mark.parametrize("case", sorted(INVALID))
+INVALID_CASES = [
+    (version, case)
+    for version in ATIF_VERSIONS
+    for case in sorted(INVALID)
+    if not (case == "extra as list" and version == "v1.0")  # v1.0 has no root extra
+]
+
+
+@pytest.mark.parametrize(("version", "case"), INVALID_CASES)
 def test_invalid_document_is_rejected_by_model_and_schema(version: str, case: str) -> None:
     doc = json.loads((SAMPLES / "atif" / version / "rich.json").read_text(encoding="utf-8"))
-    if case == "extra as list" and "extra" not in doc:
-        pytest.skip("no root extra in this version")
     bad = copy.deepcopy(doc)
     INVALID[case](bad)
     assert list(schema_validator("atif", version).iter_errors(bad)), "mutation must be invalid"

@@ -3,6 +3,7 @@
 The public API is imported lazily so that ``atif`` starts fast:
 
 - :func:`validate` — validate a document, JSON text or file; returns a :class:`Report`.
+- :func:`migrate` — move an ATIF document to another version; returns ``(doc, ChangeReport)``.
 - :class:`Report`, :class:`Finding`, :class:`Level` — the one report and findings shape.
 """
 
@@ -14,6 +15,7 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from atif_spec.findings import Finding, Level, Report
+    from atif_spec.migrate import migrate
     from atif_spec.validation import validate
 
 _LAZY = {
@@ -21,9 +23,10 @@ _LAZY = {
     "Report": ("atif_spec.findings", "Report"),
     "Finding": ("atif_spec.findings", "Finding"),
     "Level": ("atif_spec.findings", "Level"),
+    "migrate": ("atif_spec.migrate", "migrate"),
 }
 
-__all__ = ["Finding", "Level", "Report", "__version__", "validate"]
+__all__ = ["Finding", "Level", "Report", "__version__", "migrate", "validate"]
 
 
 def __getattr__(name: str) -> Any:

@@ -373,8 +373,10 @@ def schema_path(target: str, name: str | None) -> None:
 def _register_subcommands() -> None:
     """Commands that live in their own modules."""
     from atif_spec.conformance.cli import conformance
+    from atif_spec.migrate_cli import migrate as migrate_command
 
     main.add_command(conformance)
+    main.add_command(migrate_command)
 
 
 _register_subcommands()

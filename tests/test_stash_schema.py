@@ -1,0 +1,68 @@
+"""The stash and change-report schemas describe what the tools write."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import jsonschema
+import orjson
+import pytest
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
+
+from atif_spec.migrate import migrate
+from atif_spec.schemas import all_schemas
+from atif_spec.stash import STASH_KEY
+
+from conftest import ROOT
+
+SPEC = ROOT / "spec" / "atif-spec" / "v1"
+GOLDEN = ROOT / "conformance" / "migrations"
+
+
+def validator(name: str) -> jsonschema.Draft202012Validator:
+    schemas = {sid: s for sid, s in all_schemas()}
+    for extra in ("stash", "change-report"):
+        s = json.loads((SPEC / f"{extra}.schema.json").read_text())
+        schemas[s["$id"]] = s
+    registry: Registry[Any] = Registry().with_resources(
+        (sid, DRAFT202012.create_resource(s)) for sid, s in schemas.items()
+    )
+    schema = json.loads((SPEC / f"{name}.schema.json").read_text())
+    return jsonschema.Draft202012Validator(schema, registry=registry)
+
+
+def stashes(node: Any) -> list[Any]:
+    if isinstance(node, dict):
+        found = [node[STASH_KEY]] if STASH_KEY in node else []
+        return found + [s for k, v in node.items() if k != STASH_KEY for s in stashes(v)]
+    if isinstance(node, list):
+        return [s for v in node for s in stashes(v)]
+    return []
+
+
+@pytest.mark.parametrize("pair", sorted(p.name for p in GOLDEN.iterdir() if p.is_dir()))
+def test_every_stash_written_matches_the_schema(pair: str) -> None:
+    check = validator("stash")
+    doc = orjson.loads((GOLDEN / pair / "after.json").read_bytes())
+    low, _ = migrate(doc, to="v1.0")
+    found = stashes(low)
+    assert found
+    for stash in found:
+        check.validate(stash)
+        for layer in stash["layers"]:  # nested stashes inside stashed values too
+            for entry in layer["entries"]:
+                for inner in stashes(entry.get("value")):
+                    check.validate(inner)
+
+
+def test_reports_match_the_change_report_schema() -> None:
+    check = validator("change-report")
+    doc = orjson.loads((GOLDEN / "v1.8__v1.7" / "before.json").read_bytes())
+    for target in ("v1.0", "v1.6", "v1.8"):
+        for drop in (False, True):
+            _, report = migrate(doc, to=target, drop=drop)
+            check.validate(report.to_dict())
+    errors = list(check.iter_errors({"source": "x"}))
+    assert errors  # the schema is not vacuous

@@ -1,0 +1,87 @@
+"""The change report: what a migration or conversion did to one document.
+
+One shape for ``atif migrate`` and ``atif convert`` (schema:
+``spec/atif-spec/v1/change-report.schema.json``): where the document came from, the source and
+target (``FORMAT@VERSION``), and every item the target could not hold as it was, by JSON pointer:
+``stashed`` (kept under the stash key), ``dropped`` (discarded, on request or after an edit) and
+``decided`` (a value the tool synthesized by a documented policy). ``errors`` says why a document
+was refused or not written, with the one findings shape.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from atif_spec.findings import Finding, Level
+
+
+@dataclass(slots=True)
+class Item:
+    """One stashed, dropped or decided location."""
+
+    pointer: str
+    """Where the value was (stashed, dropped) or was written (decided), in the document as the
+    step that made the change received it."""
+    step: str
+    """The step that made the change, e.g. ``atif@v1.7->atif@v1.6``."""
+    reason: str
+    stash: str | None = None
+    """For stashed items: pointer of the ``extra`` object whose stash holds the value."""
+    value: Any = None
+    has_value: bool = False
+    """Whether ``value`` is reported (decided items report the value they wrote)."""
+    loss: bool = True
+    """Whether the item counts for ``--fail-on-loss`` (null values and version marks do not)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form used in reports."""
+        out: dict[str, Any] = {"pointer": self.pointer, "step": self.step}
+        if self.stash is not None:
+            out["stash"] = self.stash
+        if self.has_value:
+            out["value"] = self.value
+        out["reason"] = self.reason
+        return out
+
+
+@dataclass(slots=True)
+class ChangeReport:
+    """The result of migrating (or converting) one document."""
+
+    source: str = "<object>"
+    line: int | None = None
+    from_: str | None = None
+    """Source target, ``atif@v1.8``; None when it could not be identified."""
+    to: str | None = None
+    stashed: list[Item] = field(default_factory=list)
+    dropped: list[Item] = field(default_factory=list)
+    decided: list[Item] = field(default_factory=list)
+    errors: list[Finding] = field(default_factory=list)
+    output: str | None = None
+    """Where the result was written (CLI), when it was."""
+
+    @property
+    def ok(self) -> bool:
+        """True when the document was migrated (no error)."""
+        return not any(f.level is Level.ERROR for f in self.errors)
+
+    @property
+    def lossy(self) -> list[Item]:
+        """Stashed and dropped items that hold data (what ``--fail-on-loss`` refuses)."""
+        return [i for i in (*self.stashed, *self.dropped) if i.loss]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: one line of ``atif migrate --report json``."""
+        return {
+            "source": self.source,
+            "line": self.line,
+            "from": self.from_,
+            "to": self.to,
+            "ok": self.ok,
+            "output": self.output,
+            "stashed": [i.to_dict() for i in self.stashed],
+            "dropped": [i.to_dict() for i in self.dropped],
+            "decided": [i.to_dict() for i in self.decided],
+            "errors": [f.to_dict() for f in self.errors],
+        }

@@ -1,0 +1,148 @@
+"""Migration between any two ATIF versions, lossless by default.
+
+:func:`migrate` composes one step per adjacent version pair (``v1_0__v1_1`` ... ``v1_7__v1_8``,
+each with an ``up`` and a ``down``). ``schema_version`` is rewritten; everything the target can
+hold is kept as it is (same JSON values, same key order); what it cannot hold is stashed in the
+nearest ``extra`` (:mod:`atif_spec.stash`) and restored by the way back; values the target
+requires and the source lacks are synthesized by documented policies and reported as decided.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+import types
+from typing import Any
+
+from atif_spec.changes import ChangeReport, Item
+from atif_spec.findings import Finding, Level, input_finding
+from atif_spec.formats.atif import VERSIONS, spelling, version_of
+from atif_spec.migrate.base import StepContext, working_copy
+from atif_spec.migrate.planner import plan
+from atif_spec.stash import StashError
+
+__all__ = ["ChangeReport", "Item", "MigrationError", "migrate", "parse_version"]
+
+
+class _CallableModule(types.ModuleType):
+    """Lets ``atif_spec.migrate(doc, to=...)`` call :func:`migrate` although ``atif_spec.migrate``
+    is this package (the import system binds the package over any lazy attribute of that name)."""
+
+    def __call__(self, doc: Any, to: str, **options: Any) -> tuple[dict[str, Any], ChangeReport]:
+        return migrate(doc, to, **options)
+
+
+class MigrationError(ValueError):
+    """A document that was not migrated; ``report.errors`` says why."""
+
+    def __init__(self, report: ChangeReport) -> None:
+        super().__init__("; ".join(f"{f.pointer or '/'}: {f.message}" for f in report.errors))
+        self.report = report
+
+
+def parse_version(text: str) -> str:
+    """``v1.7`` for ``v1.7``, ``atif@v1.7``, ``ATIF-v1.7``; ValueError for anything else."""
+    from atif_spec.targets import Target, TargetError
+
+    try:
+        target = Target.parse(text)
+    except TargetError as exc:
+        raise ValueError(str(exc)) from exc
+    if target.format not in (None, "atif") or target.version not in VERSIONS:
+        raise ValueError(f"not an ATIF version: {text!r} (known: {', '.join(VERSIONS)})")
+    assert target.version is not None
+    return target.version
+
+
+def _error(code: str, message: str, ptr: str = "") -> Finding:
+    return Finding(f"migrate:{code}", code, Level.ERROR, ptr, message)
+
+
+def migrate(
+    doc: Any,
+    to: str,
+    *,
+    drop: bool = False,
+    fail_on_loss: bool = False,
+    fail_on_decision: bool = False,
+    source: str = "<object>",
+    line: int | None = None,
+    copy: bool = True,
+) -> tuple[dict[str, Any], ChangeReport]:
+    """Migrate an ATIF document to version ``to`` (``"v1.7"``, ``"atif@v1.7"``, ``"ATIF-v1.7"``).
+
+    Returns the migrated document and a :class:`ChangeReport`. The input is left unchanged;
+    the result may share unchanged values (token arrays, tool arguments, ``extra`` contents)
+    with it, so copy before mutating both. ``copy=False`` migrates in place instead (faster).
+
+    - ``drop``: discard what the target cannot hold instead of stashing it (listed in
+      ``dropped``); no stash is written.
+    - ``fail_on_loss``: refuse when a non-null value would be stashed or dropped.
+    - ``fail_on_decision``: refuse when a value would be synthesized (``decided``).
+
+    Raises :class:`MigrationError` (carrying the report) when the document is refused: not an
+    ATIF object, unknown version, a foreign value under the stash key, or one of the ``fail_on``
+    switches.
+    """
+    target = parse_version(to)
+    report = ChangeReport(source=source, line=line, to=f"atif@{target}")
+    if not isinstance(doc, dict):
+        report.errors.append(input_finding("not-an-object", "an ATIF document is a JSON object"))
+        raise MigrationError(report)
+    version = version_of(doc.get("schema_version"))
+    if version is None:
+        if "schema_version" not in doc:
+            report.errors.append(
+                input_finding("missing-schema-version", "no `schema_version`: unknown version")
+            )
+        else:
+            report.errors.append(
+                input_finding(
+                    "unknown-schema-version",
+                    f"unknown `schema_version` {doc.get('schema_version')!r}",
+                    "/schema_version",
+                )
+            )
+        raise MigrationError(report)
+    report.from_ = f"atif@{version}"
+    # The steps allocate many small objects and create no reference cycles; pausing the cyclic
+    # collector keeps it from re-scanning the (large, freshly parsed) document again and again.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        work = working_copy(doc) if copy else doc
+        for step in plan(version, target):
+            step.run(work, StepContext(step.source, step.target, report, drop), "")
+            work["schema_version"] = spelling(step.target)
+    except StashError as exc:
+        report.errors.append(_error("stash-collision", exc.message, exc.pointer))
+        raise MigrationError(report) from exc
+    finally:
+        if paused:
+            gc.enable()
+    if fail_on_loss and report.lossy:
+        first = report.lossy[0]
+        report.errors.append(
+            _error(
+                "would-lose-data",
+                f"atif@{target} cannot hold {len(report.lossy)} value(s), first {first.pointer} "
+                f"({first.reason})",
+                first.pointer,
+            )
+        )
+    if fail_on_decision and report.decided:
+        first_decided = report.decided[0]
+        report.errors.append(
+            _error(
+                "needs-decision",
+                f"{len(report.decided)} value(s) would be synthesized, first "
+                f"{first_decided.pointer} ({first_decided.reason})",
+                first_decided.pointer,
+            )
+        )
+    if report.errors:
+        raise MigrationError(report)
+    return work, report
+
+
+sys.modules[__name__].__class__ = _CallableModule

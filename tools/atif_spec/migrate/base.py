@@ -1,0 +1,247 @@
+"""What every version step shares: the step context, traversal helpers, the working copy.
+
+A step is a pair of functions ``up(doc, ctx, base)`` and ``down(doc, ctx, base)`` that change one
+trajectory node in place (the caller works on a copy). Each first undoes the stash layers its
+inverse wrote (:meth:`StepContext.restore`), then makes its own changes through
+:meth:`StepContext.owner`, which stashes and reports them. ``base`` is the node's JSON pointer in
+the whole document (``""`` for the root, ``/subagent_trajectories/0`` for an embedded one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+
+from atif_spec.changes import ChangeReport, Item
+from atif_spec.stash import Layer, Path, StashError, make_pointer, pop
+
+Doc = dict[str, Any]
+ATIF = "atif"
+
+
+def step_id(source: str, target: str) -> str:
+    """The name a step signs its stash layers with: ``atif@v1.7->atif@v1.6``."""
+    return f"{ATIF}@{source}->{ATIF}@{target}"
+
+
+class Edit:
+    """Changes below one owner object, stashed in one layer and reported.
+
+    A context manager: the layer is committed to the owner's holder when the block ends.
+    """
+
+    __slots__ = ("_holder", "base", "ctx", "layer")
+
+    def __init__(self, layer: Layer, base: str, ctx: StepContext) -> None:
+        self.layer = layer
+        self.base = base
+        """Pointer of the owner in the document."""
+        self.ctx = ctx
+        self._holder: str | None = None
+
+    @property
+    def holder(self) -> str:
+        """Pointer of the holder ``extra`` in the document."""
+        if self._holder is None:
+            self._holder = self.base + make_pointer(*self.layer.holder)
+        return self._holder
+
+    def __enter__(self) -> Edit:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if kind is None:
+            try:
+                self.layer.commit()
+            except StashError as error:  # report the pointer in the whole document
+                raise StashError(self.base + error.pointer, error.message) from None
+
+    def _last(self) -> str:
+        """The document pointer of the entry just made."""
+        relative: str = self.layer.entries[-1]["pointer"]
+        return self.base + relative
+
+    def remove(self, path: Path, reason: str, *, loss: bool | None = None) -> Any:
+        """Take out a member the target cannot hold (stashed, or dropped with ``--drop``)."""
+        value = self.layer.remove(path)
+        self.ctx.lost(self._last(), self.holder, reason, value is not None, loss)
+        return value
+
+    def replace(
+        self,
+        path: Path,
+        value: Any,
+        reason: str,
+        policy: str | None,
+        *,
+        show: bool = True,
+        loss: bool | None = None,
+    ) -> Any:
+        """Put a synthesized value in place of one the target cannot hold.
+
+        ``policy`` names the rule that chose the new value (reported as decided); None when the
+        value is forced (a subagent's version). ``show`` reports the value itself too.
+        """
+        original = self.layer.replace(path, value)
+        ptr = self._last()
+        self.ctx.lost(ptr, self.holder, reason, original is not None, loss)
+        if policy is not None:
+            self.ctx.decided(ptr, policy, value, show)
+        return original
+
+    def add(self, path: Path, value: Any, policy: str, position: int | None = None) -> None:
+        """Add a value the target requires and the source lacks."""
+        self.layer.add(path, value, position)
+        self.ctx.decided(self._last(), policy, value, True)
+
+
+@dataclass(slots=True)
+class StepContext:
+    """One step's view of the run: its name, the switches, and the report it writes to."""
+
+    source: str
+    target: str
+    report: ChangeReport
+    drop: bool = False
+
+    name: str = ""
+    """This step's signature, e.g. ``atif@v1.7->atif@v1.6``."""
+    inverse: str = ""
+    """The signature of the step this one undoes."""
+
+    def __post_init__(self) -> None:
+        self.name = step_id(self.source, self.target)
+        self.inverse = step_id(self.target, self.source)
+
+    def owner(self, obj: Doc, base: str, holder: Path = ("extra",)) -> Edit:
+        """Edit below ``obj`` (``with ctx.owner(...) as edit``); committed at the block's end."""
+        return Edit(Layer(obj, self.name, holder, keep=not self.drop), base, self)
+
+    def restore(self, obj: Any, base: str, holder: Path = ("extra",)) -> bool:
+        """Undo the layers the inverse step left below ``obj``; True when there were any."""
+        changes = pop(obj, self.inverse, holder)
+        for change in changes:
+            if change.conflict is None:
+                continue
+            ptr = base + make_pointer(*change.path)
+            if change.op == "added":
+                self.decided(ptr, f"kept the edited value ({change.conflict})", None, False)
+            else:
+                self.report.dropped.append(
+                    Item(ptr, self.name, f"stashed value discarded: {change.conflict}")
+                )
+        return bool(changes)
+
+    def lost(self, ptr: str, holder: str, reason: str, data: bool, loss: bool | None) -> None:
+        """Report a value the target cannot hold: stashed, or dropped with ``--drop``."""
+        counts = data if loss is None else loss
+        if self.drop:
+            self.report.dropped.append(Item(ptr, self.name, reason, loss=counts))
+        else:
+            self.report.stashed.append(Item(ptr, self.name, reason, stash=holder, loss=counts))
+
+    def decided(self, ptr: str, policy: str, value: Any, show: bool) -> None:
+        """Report a value written by policy."""
+        self.report.decided.append(Item(ptr, self.name, policy, value=value, has_value=show))
+
+
+# --- traversal ------------------------------------------------------------------------------------
+
+
+def dicts(value: Any) -> Iterator[tuple[int, Doc]]:
+    """``(index, item)`` for the object items of a list (anything else yields nothing)."""
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            if isinstance(item, dict):
+                yield i, item
+
+
+def steps(doc: Doc, base: str) -> Iterator[tuple[str, Doc]]:
+    """``(pointer, step)`` for every step object."""
+    for i, step in dicts(doc.get("steps")):
+        yield f"{base}/steps/{i}", step
+
+
+def results(step: Doc) -> Iterator[tuple[int, Doc]]:
+    """``(index, result)`` for every observation result of a step."""
+    observation = step.get("observation")
+    if isinstance(observation, dict):
+        yield from dicts(observation.get("results"))
+
+
+def refs(step: Doc, step_ptr: str) -> Iterator[tuple[str, Doc]]:
+    """``(pointer, ref)`` for every subagent reference below a step."""
+    for k, result in results(step):
+        for r, ref in dicts(result.get("subagent_trajectory_ref")):
+            yield f"{step_ptr}/observation/results/{k}/subagent_trajectory_ref/{r}", ref
+
+
+def subagents(doc: Doc, base: str) -> Iterator[tuple[str, Doc]]:
+    """``(pointer, trajectory)`` for the embedded subagents directly below ``doc``."""
+    for i, sub in dicts(doc.get("subagent_trajectories")):
+        yield f"{base}/subagent_trajectories/{i}", sub
+
+
+def position_after(obj: Doc, key: str) -> int:
+    """Key position just after ``key`` (0 when ``key`` is absent)."""
+    keys = list(obj)
+    return keys.index(key) + 1 if key in obj else 0
+
+
+# --- the working copy -----------------------------------------------------------------------------
+
+
+def working_copy(doc: Doc) -> Doc:
+    """Copy every container a step may change in place; share the rest with ``doc``.
+
+    Steps edit trajectories, steps, tool calls, observations, results, references, metrics,
+    content lists and the agent in place, and replace ``extra`` objects rather than editing them,
+    so copying that skeleton keeps the caller's document intact without copying token arrays,
+    tool arguments or free-form ``extra`` content.
+    """
+    out = dict(doc)
+    agent = out.get("agent")
+    if isinstance(agent, dict):
+        out["agent"] = dict(agent)
+    if isinstance(out.get("steps"), list):
+        out["steps"] = [_step_copy(s) if isinstance(s, dict) else s for s in out["steps"]]
+    subs = out.get("subagent_trajectories")
+    if isinstance(subs, list):
+        out["subagent_trajectories"] = [working_copy(s) if isinstance(s, dict) else s for s in subs]
+    return out
+
+
+def _step_copy(step: Doc) -> Doc:
+    out = dict(step)
+    if isinstance(out.get("message"), list):
+        out["message"] = list(out["message"])
+    calls = out.get("tool_calls")
+    if isinstance(calls, list):
+        out["tool_calls"] = [dict(c) if isinstance(c, dict) else c for c in calls]
+    if isinstance(out.get("metrics"), dict):
+        out["metrics"] = dict(out["metrics"])
+    observation = out.get("observation")
+    if isinstance(observation, dict):
+        observation = out["observation"] = dict(observation)
+        if isinstance(observation.get("results"), list):
+            observation["results"] = [
+                _result_copy(r) if isinstance(r, dict) else r for r in observation["results"]
+            ]
+    return out
+
+
+def _result_copy(result: Doc) -> Doc:
+    out = dict(result)
+    if isinstance(out.get("content"), list):
+        out["content"] = list(out["content"])
+    refs_ = out.get("subagent_trajectory_ref")
+    if isinstance(refs_, list):
+        out["subagent_trajectory_ref"] = [dict(r) if isinstance(r, dict) else r for r in refs_]
+    return out

@@ -1,0 +1,38 @@
+"""ATIF v1.4 <-> v1.5.
+
+Changes: v1.5 adds ``Agent.tool_definitions``, ``Step.is_copied_context`` and
+``Trajectory.continued_trajectory_ref`` (DECISIONS 6.2: the reference code dates all three to v1.5).
+
+- ``down``: each is stashed in its own object's ``extra`` (agent, step, trajectory).
+- ``up``: restores them.
+"""
+
+from __future__ import annotations
+
+from atif_spec.migrate.base import Doc, StepContext, steps
+
+LOWER, UPPER = "v1.4", "v1.5"
+
+
+def up(doc: Doc, ctx: StepContext, base: str = "") -> None:
+    """v1.4 -> v1.5."""
+    ctx.restore(doc, base)
+    if isinstance(doc.get("agent"), dict):
+        ctx.restore(doc["agent"], base + "/agent")
+    for ptr, step in steps(doc, base):
+        ctx.restore(step, ptr)
+
+
+def down(doc: Doc, ctx: StepContext, base: str = "") -> None:
+    """v1.5 -> v1.4."""
+    if "continued_trajectory_ref" in doc:
+        with ctx.owner(doc, base) as edit:
+            edit.remove(("continued_trajectory_ref",), "v1.4 has no continued_trajectory_ref")
+    agent = doc.get("agent")
+    if isinstance(agent, dict) and "tool_definitions" in agent:
+        with ctx.owner(agent, base + "/agent") as edit:
+            edit.remove(("tool_definitions",), "v1.4 has no Agent.tool_definitions")
+    for ptr, step in steps(doc, base):
+        if "is_copied_context" in step:
+            with ctx.owner(step, ptr) as edit:
+                edit.remove(("is_copied_context",), "v1.4 has no Step.is_copied_context")

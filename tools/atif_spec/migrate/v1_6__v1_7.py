@@ -1,0 +1,188 @@
+"""ATIF v1.6 <-> v1.7.
+
+Changes: v1.7 adds ``Trajectory.trajectory_id``, ``Trajectory.subagent_trajectories`` (embedded
+subagents), ``SubagentTrajectoryRef.trajectory_id``, ``Step.llm_call_count``, ``ToolCall.extra`` and
+``ObservationResult.extra``. ``Trajectory.session_id`` and ``SubagentTrajectoryRef.session_id``
+become optional (and nullable), and a reference must set ``trajectory_id`` or ``trajectory_path``.
+
+- ``down``:
+
+  - the trajectory's ``trajectory_id`` and ``subagent_trajectories`` are stashed in its ``extra``
+    (embedded subagents go whole, stashes included);
+  - ``llm_call_count``, ``ToolCall.extra`` and ``ObservationResult.extra`` are stashed in the
+    step's ``extra``;
+  - a reference's ``trajectory_id`` is stashed in the reference's own ``extra``;
+  - a missing or null root ``session_id`` is synthesized (decided): the ``trajectory_id`` when it
+    is a non-empty string, else ``sha256-`` and the first 16 hex digits of the SHA-256 of the
+    trajectory serialized with sorted keys;
+  - a missing or null reference ``session_id`` is synthesized (decided): the ``session_id`` of the
+    embedded subagent the reference names, else its ``trajectory_id``, else its
+    ``trajectory_path``, else ``""``.
+
+- ``up``: restores all of that, then gives every reference that has only a ``session_id`` (valid
+  in v1.6, not in v1.7) a synthesized ``trajectory_path`` (decided):
+  ``atif-session://`` followed by the percent-encoded ``session_id``. A URL is never opened by
+  the validator, so the locator says "resolve through the session id" without pretending to be a
+  file. ``--fail-on-decision`` refuses such documents instead.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+from urllib.parse import quote
+
+from atif_spec.migrate.base import (
+    Doc,
+    StepContext,
+    dicts,
+    position_after,
+    refs,
+    results,
+    steps,
+    subagents,
+)
+from atif_spec.stash import canonical_json
+
+LOWER, UPPER = "v1.6", "v1.7"
+SESSION_SCHEME = "atif-session://"
+
+ROOT_SESSION_POLICY = (
+    "session_id is required below v1.7: the trajectory_id, else sha256- and 16 hex digits of "
+    "the trajectory's SHA-256"
+)
+REF_SESSION_POLICY = (
+    "a reference's session_id is required below v1.7: the embedded subagent's session_id, else "
+    "the trajectory_id, else the trajectory_path"
+)
+REF_PATH_POLICY = (
+    "a v1.7 reference needs trajectory_id or trajectory_path: atif-session:// and the "
+    "percent-encoded session_id"
+)
+
+
+def up(doc: Doc, ctx: StepContext, base: str = "") -> None:
+    """v1.6 -> v1.7."""
+    _restore_all(doc, ctx, base)
+    for ptr, ref in _all_refs(doc, base):
+        if ref.get("trajectory_id") is None and ref.get("trajectory_path") is None:
+            session = ref.get("session_id")
+            path = SESSION_SCHEME + quote(session if isinstance(session, str) else "", safe="")
+            with ctx.owner(ref, ptr) as edit:
+                if "trajectory_path" in ref:
+                    edit.replace(
+                        ("trajectory_path",),
+                        path,
+                        "a null trajectory_path does not resolve in v1.7",
+                        REF_PATH_POLICY,
+                        loss=False,
+                    )
+                else:
+                    edit.add(
+                        ("trajectory_path",),
+                        path,
+                        REF_PATH_POLICY,
+                        position_after(ref, "session_id"),
+                    )
+
+
+def down(doc: Doc, ctx: StepContext, base: str = "") -> None:
+    """v1.7 -> v1.6."""
+    _restore_all(doc, ctx, base)
+    embedded_sessions = {
+        sub["trajectory_id"]: sub.get("session_id")
+        for _, sub in subagents(doc, base)
+        if isinstance(sub.get("trajectory_id"), str)
+    }
+    _root_down(doc, ctx, base)
+    for ptr, step in steps(doc, base):
+        _step_down(step, ptr, ctx)
+    for ptr, ref in _all_refs(doc, base):
+        _ref_down(ref, ptr, ctx, embedded_sessions)
+
+
+def _restore_all(doc: Doc, ctx: StepContext, base: str) -> None:
+    ctx.restore(doc, base)
+    for ptr, step in steps(doc, base):
+        ctx.restore(step, ptr)
+    for ptr, ref in _all_refs(doc, base):
+        ctx.restore(ref, ptr)
+
+
+def _all_refs(doc: Doc, base: str) -> list[tuple[str, Doc]]:
+    return [pair for ptr, step in steps(doc, base) for pair in refs(step, ptr)]
+
+
+def _root_down(doc: Doc, ctx: StepContext, base: str) -> None:
+    session = doc.get("session_id")
+    needs_session = session is None
+    if not (needs_session or "trajectory_id" in doc or "subagent_trajectories" in doc):
+        return
+    with ctx.owner(doc, base) as edit:
+        if needs_session:
+            tid = doc.get("trajectory_id")
+            value = tid if isinstance(tid, str) and tid else _digest_id(doc)
+            if "session_id" in doc:
+                edit.replace(
+                    ("session_id",), value, "v1.6 requires a string session_id", ROOT_SESSION_POLICY
+                )
+            else:
+                edit.add(
+                    ("session_id",),
+                    value,
+                    ROOT_SESSION_POLICY,
+                    position_after(doc, "schema_version"),
+                )
+        if "trajectory_id" in doc:
+            edit.remove(("trajectory_id",), "v1.6 has no Trajectory.trajectory_id")
+        if "subagent_trajectories" in doc:
+            edit.remove(("subagent_trajectories",), "v1.6 cannot embed subagent trajectories")
+
+
+def _digest_id(doc: Doc) -> str:
+    digest = hashlib.sha256(canonical_json(doc)).hexdigest()
+    return "sha256-" + digest[:16]
+
+
+def _step_down(step: Doc, ptr: str, ctx: StepContext) -> None:
+    calls = [j for j, call in dicts(step.get("tool_calls")) if "extra" in call]
+    extras = [k for k, result in results(step) if "extra" in result]
+    if not ("llm_call_count" in step or calls or extras):
+        return
+    with ctx.owner(step, ptr) as edit:
+        if "llm_call_count" in step:
+            edit.remove(("llm_call_count",), "v1.6 has no Step.llm_call_count")
+        for j in calls:
+            edit.remove(("tool_calls", j, "extra"), "v1.6 has no ToolCall.extra")
+        for k in extras:
+            edit.remove(
+                ("observation", "results", k, "extra"), "v1.6 has no ObservationResult.extra"
+            )
+
+
+def _ref_down(ref: Doc, ptr: str, ctx: StepContext, sessions: dict[str, Any]) -> None:
+    session = ref.get("session_id")
+    if session is not None and "trajectory_id" not in ref:
+        return
+    with ctx.owner(ref, ptr) as edit:
+        if session is None:
+            value = _ref_session(ref, sessions)
+            if "session_id" in ref:
+                edit.replace(
+                    ("session_id",), value, "v1.6 requires a string session_id", REF_SESSION_POLICY
+                )
+            else:
+                edit.add(("session_id",), value, REF_SESSION_POLICY, 0)
+        if "trajectory_id" in ref:
+            edit.remove(("trajectory_id",), "v1.6 has no SubagentTrajectoryRef.trajectory_id")
+
+
+def _ref_session(ref: Doc, sessions: dict[str, Any]) -> str:
+    tid = ref.get("trajectory_id")
+    if isinstance(tid, str):
+        embedded = sessions.get(tid)
+        if isinstance(embedded, str):
+            return embedded
+        return tid
+    path = ref.get("trajectory_path")
+    return path if isinstance(path, str) else ""

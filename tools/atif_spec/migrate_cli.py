@@ -1,0 +1,398 @@
+"""``atif migrate``: move trajectories between ATIF versions (register with ``main.add_command``).
+
+Reads like ``atif validate`` (files, directories, JSON Lines, stdin), migrates every document,
+validates the result against the target version (schema and rules) and writes only documents
+that pass. A file is written all or nothing, atomically (temporary file, fsync, ``os.replace``),
+so an interrupted run leaves every original intact.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import click
+import orjson
+
+from atif_spec.reader import STDIN, RawDocument
+
+BATCH_DOCUMENTS = 64
+IN_FLIGHT_PER_JOB = 3
+
+
+@dataclass(frozen=True, slots=True)
+class MigrateOptions:
+    """The switches of ``atif migrate`` as plain data (picklable for worker processes)."""
+
+    to: str
+    drop: bool = False
+    fail_on_loss: bool = False
+    fail_on_decision: bool = False
+    max_bytes: int = 512 * 1024 * 1024
+
+
+@dataclass(slots=True)
+class Outcome:
+    """One document's report (JSON form) and, when it may be written, its bytes."""
+
+    source: str
+    line: int | None
+    report: dict[str, Any]
+    data: bytes | None
+
+
+def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
+    """Parse, migrate, check and serialize one document (worker entry point)."""
+    from atif_spec.changes import ChangeReport
+    from atif_spec.findings import Level
+    from atif_spec.migrate import MigrationError, migrate
+    from atif_spec.reader import parse
+    from atif_spec.validation import Options, validate_document
+
+    doc, problems = parse(raw, options.max_bytes)
+    if any(p.level is Level.ERROR for p in problems):
+        report = ChangeReport(source=raw.source, line=raw.line, to=f"atif@{options.to}")
+        report.errors.extend(problems)
+        return Outcome(raw.source, raw.line, report.to_dict(), None)
+    try:
+        out, report = migrate(
+            doc,
+            options.to,
+            drop=options.drop,
+            fail_on_loss=options.fail_on_loss,
+            fail_on_decision=options.fail_on_decision,
+            source=raw.source,
+            line=raw.line,
+            copy=False,
+        )
+    except MigrationError as exc:
+        return Outcome(raw.source, raw.line, exc.report.to_dict(), None)
+    check = validate_document(
+        out, source=raw.source, line=raw.line, options=Options(check_files=False)
+    )
+    report.errors.extend(check.errors)
+    if not report.ok:
+        return Outcome(raw.source, raw.line, report.to_dict(), None)
+    option = orjson.OPT_INDENT_2 if raw.line is None else 0
+    return Outcome(raw.source, raw.line, report.to_dict(), orjson.dumps(out, option=option))
+
+
+def migrate_batch(batch: list[RawDocument], options: MigrateOptions) -> list[Outcome]:
+    """Migrate a batch of documents (worker entry point)."""
+    return [migrate_raw(raw, options) for raw in batch]
+
+
+def outcomes(docs: Iterable[RawDocument], options: MigrateOptions, jobs: int) -> Iterator[Outcome]:
+    """Every document's outcome, in input order, in this process or in ``jobs`` processes."""
+    if jobs == 1:
+        for raw in docs:
+            yield migrate_raw(raw, options)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: deque[Future[list[Outcome]]] = deque()
+        batch: list[RawDocument] = []
+        for raw in docs:
+            batch.append(raw)
+            if len(batch) >= BATCH_DOCUMENTS:
+                pending.append(pool.submit(migrate_batch, batch, options))
+                batch = []
+                while len(pending) >= jobs * IN_FLIGHT_PER_JOB:
+                    yield from pending.popleft().result()
+        if batch:
+            pending.append(pool.submit(migrate_batch, batch, options))
+        while pending:
+            yield from pending.popleft().result()
+
+
+# --- writing --------------------------------------------------------------------------------------
+
+
+class AtomicFile:
+    """A file written to a temporary sibling and renamed over the target on :meth:`commit`."""
+
+    def __init__(self, target: Path, mode_from: Path | None = None) -> None:
+        self.target = target
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        self.temp = Path(name)
+        self._fh: IO[bytes] = os.fdopen(fd, "wb")
+        source = mode_from if mode_from is not None else target
+        if source.exists():
+            os.chmod(self.temp, source.stat().st_mode & 0o7777)
+        else:
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(self.temp, 0o666 & ~mask)
+
+    def write(self, data: bytes) -> None:
+        """Append bytes to the temporary file."""
+        self._fh.write(data)
+
+    def commit(self) -> None:
+        """Flush, fsync and rename over the target (atomic on POSIX)."""
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+        self._fh.close()
+        os.replace(self.temp, self.target)
+        try:
+            dir_fd = os.open(self.target.parent, os.O_RDONLY)
+        except OSError:  # pragma: no cover - platforms without directory fds
+            return
+        try:
+            os.fsync(dir_fd)
+        except OSError:  # pragma: no cover
+            pass
+        finally:
+            os.close(dir_fd)
+
+    def abort(self) -> None:
+        """Discard the temporary file; the target is untouched."""
+        if not self._fh.closed:
+            self._fh.close()
+        self.temp.unlink(missing_ok=True)
+
+
+@dataclass(slots=True)
+class Destinations:
+    """Where each input's documents go: stdout, one file, a directory, or back in place."""
+
+    in_place: bool = False
+    out: Path | None = None
+    directory: bool = False
+    roots: dict[str, tuple[Path, bool]] = field(default_factory=dict)
+    """Expanded file -> (the input it came from, whether that input is a directory)."""
+
+    def target_of(self, source: str) -> Path | None:
+        """The file the documents of ``source`` go to (None: stdout)."""
+        if self.in_place:
+            return Path(source)
+        if self.out is None:
+            return None
+        if not self.directory:
+            return self.out
+        root, is_dir = self.roots.get(source, (Path(source), False))
+        name = "stdin.json" if source == "<stdin>" else Path(source).name
+        relative = Path(source).relative_to(root) if is_dir else Path(name)
+        return self.out / relative
+
+
+class Writer:
+    """Writes outcomes in order; each target file is committed only if all its documents pass."""
+
+    def __init__(self, dest: Destinations) -> None:
+        self.dest = dest
+        self._current: str | None = None
+        self._file: AtomicFile | None = None
+        self._failed = False
+        self._count = 0
+        self._shared: AtomicFile | None = None
+        self._shared_failed = False
+        self._pending_newline = False
+
+    def add(self, outcome: Outcome) -> str | None:
+        """Write one outcome; returns where it will be written (None when it is not)."""
+        target = self.dest.target_of(outcome.source)
+        if target is None:
+            if outcome.data is not None:
+                out = sys.stdout.buffer
+                out.write(outcome.data)
+                out.write(b"\n")
+                out.flush()
+                return "<stdout>"
+            return None
+        if self.dest.in_place or self.dest.directory:
+            if outcome.source != self._current:
+                self._finish_source()
+                self._current = outcome.source
+                mode = Path(outcome.source) if self.dest.in_place else None
+                self._file = AtomicFile(target, mode)
+            assert self._file is not None
+            return self._put(self._file, outcome, target, per_source=True)
+        if self._shared is None:
+            self._shared = AtomicFile(target)
+        return self._put(self._shared, outcome, target, per_source=False)
+
+    def _put(self, fh: AtomicFile, outcome: Outcome, target: Path, per_source: bool) -> str | None:
+        if outcome.data is None:
+            if per_source:
+                self._failed = True
+            else:
+                self._shared_failed = True
+            return None
+        fh.write(outcome.data)
+        fh.write(b"\n")
+        return str(target)
+
+    def _finish_source(self) -> None:
+        if self._file is not None:
+            if self._failed:
+                self._file.abort()
+            else:
+                self._file.commit()
+        self._file, self._failed = None, False
+
+    def close(self) -> None:
+        """Commit every file whose documents all passed."""
+        self._finish_source()
+        if self._shared is not None:
+            if self._shared_failed:
+                self._shared.abort()
+            else:
+                self._shared.commit()
+
+    def abort(self) -> None:
+        """Discard every temporary file (an interrupted run)."""
+        for fh in (self._file, self._shared):
+            if fh is not None:
+                fh.abort()
+
+
+# --- the command ----------------------------------------------------------------------------------
+
+
+def _roots(inputs: tuple[str, ...]) -> dict[str, tuple[Path, bool]]:
+    from atif_spec.reader import expand
+
+    roots: dict[str, tuple[Path, bool]] = {}
+    for item in inputs:
+        is_dir = item != STDIN and Path(item).is_dir()
+        for f in expand([item]):
+            roots.setdefault(f, (Path(item), is_dir))
+    return roots
+
+
+def _text_line(report: dict[str, Any]) -> str:
+    where = report["source"] + (f":{report['line']}" if report["line"] is not None else "")
+    head = f"{where}: {report['from'] or '?'} -> {report['to']}"
+    if not report["ok"]:
+        first = report["errors"][0]
+        more = len(report["errors"]) - 1
+        extra = f" (and {more} more)" if more else ""
+        return (
+            f"{head}: not written: {first['pointer'] or '/'} {first['code']}: "
+            f"{first['message']}{extra}"
+        )
+    counts = ", ".join(f"{len(report[k])} {k}" for k in ("stashed", "dropped", "decided"))
+    return f"{head}: {counts}"
+
+
+@click.command("migrate")
+@click.argument("inputs", nargs=-1, required=True)
+@click.option("--to", "to", required=True, metavar="VERSION", help="Target version, e.g. v1.7.")
+@click.option(
+    "-o",
+    "--output",
+    "output",
+    type=click.Path(path_type=Path),
+    help="Output file, or directory (several inputs, a directory input, or an existing folder).",
+)
+@click.option("--in-place", is_flag=True, help="Rewrite each input file (atomically).")
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Migrate in N processes.",
+)
+@click.option(
+    "--report",
+    "report_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="json: one JSON report line per document (stdout, or stderr when documents go there).",
+)
+@click.option("--drop", is_flag=True, help="Discard what the target cannot hold (no stash).")
+@click.option("--fail-on-loss", is_flag=True, help="Refuse documents the target cannot hold.")
+@click.option(
+    "--fail-on-decision", is_flag=True, help="Refuse documents that need a synthesized value."
+)
+@click.option(
+    "--lines/--no-lines",
+    default=None,
+    help="Read inputs as JSON Lines (default: by extension; stdin: detected).",
+)
+@click.option(
+    "--max-bytes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Largest document to load (default 512 MiB).",
+)
+def migrate(
+    inputs: tuple[str, ...],
+    to: str,
+    output: Path | None,
+    in_place: bool,
+    jobs: int,
+    report_format: str,
+    drop: bool,
+    fail_on_loss: bool,
+    fail_on_decision: bool,
+    lines: bool | None,
+    max_bytes: int | None,
+) -> None:
+    """Migrate ATIF documents to another version, keeping what the target cannot hold in a stash.
+
+    INPUT is a file, a directory (recursively: *.json, *.jsonl) or - for stdin. Without -o or
+    --in-place, migrated documents go to stdout. Every result is validated against the target
+    version before it is written; a file is written only when all its documents pass.
+
+    Exit status: 0 when every document was migrated, 1 when any was refused or invalid,
+    2 for usage errors and unreadable paths.
+    """
+    from atif_spec.migrate import parse_version
+    from atif_spec.reader import DEFAULT_MAX_BYTES, UnreadablePath, check_paths
+    from atif_spec.runner import documents
+
+    try:
+        target = parse_version(to)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
+    if in_place and output is not None:
+        raise click.UsageError("--in-place and -o/--output are mutually exclusive")
+    if in_place and STDIN in inputs:
+        raise click.UsageError("--in-place cannot rewrite stdin")
+    try:
+        files = check_paths(inputs)
+        roots = _roots(inputs)
+    except UnreadablePath as exc:
+        click.echo(f"atif: {exc}", err=True)
+        sys.exit(2)
+    directory = output is not None and (
+        output.is_dir() or len(files) > 1 or any(is_dir for _, is_dir in roots.values())
+    )
+    dest = Destinations(in_place=in_place, out=output, directory=directory, roots=roots)
+    options = MigrateOptions(
+        target, drop, fail_on_loss, fail_on_decision, max_bytes or DEFAULT_MAX_BYTES
+    )
+    to_stdout = output is None and not in_place
+    report_stream = sys.stderr if to_stdout else sys.stdout
+    writer = Writer(dest)
+    total = failed = 0
+    try:
+        for outcome in outcomes(documents(files, lines, options.max_bytes), options, jobs):
+            where = writer.add(outcome)
+            report = outcome.report
+            report["output"] = where if report["ok"] else None
+            total += 1
+            failed += not report["ok"]
+            if report_format == "json":
+                report_stream.write(orjson.dumps(report).decode() + "\n")
+            else:
+                report_stream.write(_text_line(report) + "\n")
+        writer.close()
+    except BaseException:
+        writer.abort()
+        raise
+    if report_format == "text":
+        report_stream.write(f"{total} document(s): {total - failed} migrated, {failed} not\n")
+    report_stream.flush()
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,367 @@
+"""The stash: where a migration or conversion keeps what its target cannot hold.
+
+One convention for every lossy-by-default transform (ATIF version steps, format conversions).
+Normative text: ``RFC.md §4.5``; JSON Schema: ``spec/atif-spec/v1/stash.schema.json``.
+
+- One reserved key, :data:`STASH_KEY`, inside an ``extra`` object of the target document.
+- Its value is ``{"version": 1, "layers": [...]}``: a stack. Each transform step that changes
+  things below one *owner* object pushes one layer onto the stash of the owner's nearest ``extra``
+  (its *holder*); the inverse step pops exactly the layers on top that name it, and only those.
+- A layer lists entries in the order they were made; undoing them in reverse order restores the
+  owner exactly, including key order. Entry pointers are relative to the owner, so a layer stays
+  correct when its owner moves (a subagent stashed whole, a root ``extra`` moved to ``agent``).
+- ``removed`` entries hold a value the target cannot hold; ``added`` and ``replaced`` entries mark
+  values a step synthesized (with a fingerprint of what it wrote), so the way back removes them.
+
+This module is generic: callers say which object owns a change and where its holder is
+(``("extra",)`` for most objects; ``("agent", "extra")`` for an ATIF v1.0 root).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeGuard
+
+import orjson
+
+STASH_KEY = "_atif_stash"
+"""The reserved key, inside an ``extra`` object, that holds a stash."""
+STASH_VERSION = 1
+"""Version of the stash structure written by this module."""
+
+Path = tuple[str | int, ...]
+Op = Literal["removed", "added", "replaced"]
+
+
+class StashError(ValueError):
+    """The stash cannot be written: the holder is not an object, or the key holds foreign data."""
+
+    def __init__(self, pointer: str, message: str) -> None:
+        super().__init__(message)
+        self.pointer = pointer
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One entry made (or undone) below an owner, for the caller's report."""
+
+    op: Op
+    path: Path
+    """Path from the owner to the changed location."""
+    value: Any = None
+    """Removed value (``removed``), original value (``replaced``) or written value (``added``)."""
+    conflict: str | None = None
+    """When undoing: why the entry could not be undone (the document was edited meanwhile)."""
+
+
+def make_pointer(*tokens: str | int) -> str:
+    """An RFC 6901 pointer from raw tokens (a fast path of :func:`atif_spec.findings.pointer`)."""
+    out = ""
+    for token in tokens:
+        if isinstance(token, int):
+            out += "/" + str(token)
+        elif "~" in token or "/" in token:
+            out += "/" + token.replace("~", "~0").replace("/", "~1")
+        else:
+            out += "/" + token
+    return out
+
+
+def canonical_json(value: Any) -> bytes:
+    """Compact JSON with sorted keys (orjson; the standard library beyond 64-bit integers)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        import json
+
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return text.encode()
+
+
+def fingerprint(value: Any) -> str:
+    """Short, deterministic fingerprint of a JSON value (SHA-256 of its sorted-key JSON)."""
+    return "sha256:" + hashlib.sha256(canonical_json(value)).hexdigest()[:16]
+
+
+def parse_pointer(ptr: str) -> list[str]:
+    """The raw reference tokens of an RFC 6901 pointer."""
+    if not ptr:
+        return []
+    return [t.replace("~1", "/").replace("~0", "~") for t in ptr[1:].split("/")]
+
+
+def is_stash(value: Any) -> TypeGuard[dict[str, Any]]:
+    """True when ``value`` has the structure of a stash (the checks a writer relies on)."""
+    if not isinstance(value, dict) or value.get("version") != STASH_VERSION:
+        return False
+    layers = value.get("layers")
+    return isinstance(layers, list) and all(
+        isinstance(layer, dict)
+        and isinstance(layer.get("by"), str)
+        and isinstance(layer.get("entries"), list)
+        for layer in layers
+    )
+
+
+def _copy(value: Any) -> Any:
+    """An independent copy of a JSON value (restored values must not alias the input)."""
+    if isinstance(value, (dict, list)):
+        try:
+            return orjson.loads(orjson.dumps(value))
+        except TypeError:  # integers beyond 64 bits
+            import copy
+
+            return copy.deepcopy(value)
+    return value
+
+
+def _resolve(owner: Any, path: Sequence[str | int]) -> Any:
+    node = owner
+    for token in path:
+        if isinstance(node, dict) and isinstance(token, str) and token in node:  # noqa: SIM114
+            node = node[token]
+        elif isinstance(node, list) and isinstance(token, int) and 0 <= token < len(node):
+            node = node[token]
+        else:
+            raise LookupError(token)
+    return node
+
+
+def _tokens(container: Any, raw: list[str]) -> Path | None:
+    """Typed tokens for ``raw`` below ``container`` (list indexes as ints), or None."""
+    out: list[str | int] = []
+    node = container
+    for token in raw:
+        if isinstance(node, list):
+            if not token.isdigit():
+                return None
+            index = int(token)
+            out.append(index)
+            node = node[index] if index < len(node) else None
+        elif isinstance(node, dict):
+            out.append(token)
+            node = node.get(token)
+        else:
+            return None
+    return tuple(out)
+
+
+def insert_key(obj: dict[str, Any], key: str, value: Any, position: int) -> None:
+    """Insert ``key`` into ``obj`` in place so that it becomes the ``position``-th key."""
+    if position >= len(obj):
+        obj[key] = value
+        return
+    tail = [(k, obj.pop(k)) for k in list(obj)[position:]]
+    obj[key] = value
+    obj.update(tail)
+
+
+@dataclass(slots=True)
+class Layer:
+    """The entries one step makes below one owner; written into the holder by :meth:`commit`."""
+
+    owner: dict[str, Any]
+    by: str
+    holder: Path = ("extra",)
+    keep: bool = True
+    """False with ``--drop``: make the changes but write no stash."""
+    entries: list[dict[str, Any]] = field(default_factory=list)
+
+    def remove(self, path: Path) -> Any:
+        """Remove the member or element at ``path`` and stash it."""
+        if path and tuple(path[: len(self.holder)]) == self.holder:
+            raise ValueError("cannot stash the holder itself")
+        parent = _resolve(self.owner, path[:-1])
+        last = path[-1]
+        if isinstance(parent, dict):
+            assert isinstance(last, str)
+            position = list(parent).index(last)
+            value = parent.pop(last)
+            entry = {"op": "removed", "pointer": make_pointer(*path), "position": position}
+        else:
+            assert isinstance(last, int)
+            value = parent.pop(last)
+            entry = {"op": "removed", "pointer": make_pointer(*path)}
+        entry["value"] = value
+        self.entries.append(entry)
+        return value
+
+    def replace(self, path: Path, value: Any) -> Any:
+        """Replace the value at ``path`` by a synthesized one; the original is stashed."""
+        parent = _resolve(self.owner, path[:-1])
+        original = parent[path[-1]]
+        parent[path[-1]] = value
+        self.entries.append(
+            {
+                "op": "replaced",
+                "pointer": make_pointer(*path),
+                "value": original,
+                "check": fingerprint(value),
+            }
+        )
+        return original
+
+    def add(self, path: Path, value: Any, position: int | None = None) -> None:
+        """Add a synthesized member at ``path`` (at key ``position``, default last)."""
+        parent = _resolve(self.owner, path[:-1])
+        last = path[-1]
+        if isinstance(parent, dict):
+            assert isinstance(last, str)
+            insert_key(parent, last, value, len(parent) if position is None else position)
+        else:
+            assert isinstance(last, int)
+            parent.insert(last, value)
+        self.entries.append(
+            {"op": "added", "pointer": make_pointer(*path), "check": fingerprint(value)}
+        )
+
+    def commit(self) -> None:
+        """Push the layer onto the holder's stash (creating ``extra`` when needed)."""
+        if not self.entries or not self.keep:
+            return
+        layer: dict[str, Any] = {
+            "by": self.by,
+            "holder": make_pointer(*self.holder),
+            "entries": self.entries,
+        }
+        parent = _holder_parent(self.owner, self.holder)
+        key = self.holder[-1]
+        assert isinstance(key, str)
+        extra = parent.get(key, _ABSENT)
+        if extra is _ABSENT or extra is None:
+            layer["created"] = "absent" if extra is _ABSENT else "null"
+            parent[key] = {STASH_KEY: {"version": STASH_VERSION, "layers": [layer]}}
+            return
+        if not isinstance(extra, dict):
+            raise StashError(make_pointer(*self.holder), "the extra object is not an object")
+        current = extra.get(STASH_KEY, _ABSENT)
+        if current is _ABSENT:
+            layers = [layer]
+        elif is_stash(current):
+            layers = [*current["layers"], layer]
+        else:
+            raise StashError(
+                make_pointer(*self.holder, STASH_KEY),
+                f"the reserved key {STASH_KEY!r} holds data that is not a stash",
+            )
+        # never mutate the existing extra in place: it may be shared with the caller's input
+        parent[key] = {**extra, STASH_KEY: {"version": STASH_VERSION, "layers": layers}}
+
+
+_ABSENT: Any = object()
+
+
+def _holder_parent(owner: dict[str, Any], holder: Path) -> dict[str, Any]:
+    try:
+        parent = _resolve(owner, holder[:-1]) if len(holder) > 1 else owner
+    except LookupError:
+        raise StashError(make_pointer(*holder[:-1]), "the holder's parent is missing") from None
+    if not isinstance(parent, dict):
+        raise StashError(make_pointer(*holder[:-1]), "the holder's parent is not an object")
+    return parent
+
+
+@contextmanager
+def layer(
+    owner: dict[str, Any], by: str, holder: Path = ("extra",), *, keep: bool = True
+) -> Iterator[Layer]:
+    """A :class:`Layer` committed when the block ends without an exception."""
+    current = Layer(owner, by, holder, keep)
+    yield current
+    current.commit()
+
+
+def top_layer(owner: Any, holder: Path = ("extra",)) -> dict[str, Any] | None:
+    """The top layer of the stash held for ``owner``, if any."""
+    if len(holder) == 1:  # the common case, kept cheap: most objects hold no stash
+        extra = owner.get(holder[0]) if isinstance(owner, dict) else None
+    else:
+        try:
+            extra = _resolve(owner, holder)
+        except LookupError:
+            return None
+    if not isinstance(extra, dict) or STASH_KEY not in extra:
+        return None
+    stash = extra[STASH_KEY]
+    if not is_stash(stash) or not stash["layers"]:
+        return None
+    top: dict[str, Any] = stash["layers"][-1]
+    return top
+
+
+def pop(owner: Any, by: str, holder: Path = ("extra",)) -> list[Change]:
+    """Undo every layer on top of the owner's stash written by ``by``; returns what was undone.
+
+    Entries are undone in reverse order. An entry whose location was edited since (a value in
+    the way, a fingerprint that no longer matches, a path that no longer resolves) is not undone;
+    it comes back with ``conflict`` set and the document keeps its current value.
+    """
+    undone: list[Change] = []
+    if not isinstance(owner, dict):
+        return undone
+    while True:
+        top = top_layer(owner, holder)
+        if top is None or top["by"] != by or top.get("holder") != make_pointer(*holder):
+            return undone
+        _drop_top(owner, holder, top)
+        for entry in reversed(top["entries"]):
+            undone.append(_undo(owner, entry))
+
+
+def _drop_top(owner: dict[str, Any], holder: Path, top: dict[str, Any]) -> None:
+    parent = _holder_parent(owner, holder)
+    key = holder[-1]
+    assert isinstance(key, str)
+    extra: dict[str, Any] = parent[key]
+    layers = extra[STASH_KEY]["layers"][:-1]
+    rest = {k: v for k, v in extra.items() if k != STASH_KEY}
+    if layers:
+        parent[key] = {**extra, STASH_KEY: {**extra[STASH_KEY], "layers": layers}}
+    elif rest or top.get("created") not in ("absent", "null"):
+        parent[key] = rest
+    elif top.get("created") == "null":
+        parent[key] = None
+    else:
+        del parent[key]
+
+
+def _undo(owner: dict[str, Any], entry: Any) -> Change:
+    if not isinstance(entry, dict) or not isinstance(entry.get("pointer"), str):
+        return Change("removed", (), None, "malformed stash entry")
+    raw = parse_pointer(entry["pointer"])
+    op = entry.get("op")
+    value = entry.get("value")
+    path = _tokens(owner, raw)
+    if op not in ("removed", "added", "replaced") or path is None or not path:
+        return Change("removed", tuple(raw), value, "the location no longer exists")
+    try:
+        parent = _resolve(owner, path[:-1])
+    except LookupError:
+        return Change(op, path, value, "the location no longer exists")
+    last = path[-1]
+    if op == "removed":
+        if isinstance(parent, dict) and isinstance(last, str):
+            if last in parent:
+                return Change(op, path, value, "the document has a value there again")
+            position = entry.get("position")
+            at = position if isinstance(position, int) and position >= 0 else len(parent)
+            insert_key(parent, last, _copy(value), at)
+        elif isinstance(parent, list) and isinstance(last, int):
+            parent.insert(min(last, len(parent)), _copy(value))
+        else:
+            return Change(op, path, value, "the location no longer exists")
+        return Change(op, path, value)
+    present = (isinstance(parent, dict) and last in parent) or (
+        isinstance(parent, list) and isinstance(last, int) and last < len(parent)
+    )
+    if not present or fingerprint(parent[last]) != entry.get("check"):
+        return Change(op, path, value, "the synthesized value was edited; it is kept")
+    if op == "added":
+        current = parent.pop(last)
+        return Change(op, path, current)
+    parent[last] = _copy(value)
+    return Change(op, path, value)
