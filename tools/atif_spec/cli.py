@@ -339,18 +339,22 @@ def _entry(target: str, name: str | None) -> Any:
         raise click.UsageError(str(exc)) from exc
 
 
+def _schema_file(target: str, name: str | None) -> Any:
+    """The packaged file (a Traversable) of the schema a target names."""
+    from atif_spec.catalog import spec_root
+
+    node = spec_root()
+    for part in _entry(target, name).path.split("/"):
+        node = node.joinpath(part)
+    return node
+
+
 @schema.command("show")
 @click.argument("target")
 @click.option("--name", help="Which schema of that version (when a version has several).")
 def schema_show(target: str, name: str | None) -> None:
     """Print the schema of FORMAT@VERSION (a bare FORMAT prints its any-version schema)."""
-    from atif_spec.catalog import spec_root
-
-    entry = _entry(target, name)
-    node = spec_root()
-    for part in entry.path.split("/"):
-        node = node.joinpath(part)
-    click.echo(node.read_text(encoding="utf-8"), nl=False)
+    click.echo(_schema_file(target, name).read_text(encoding="utf-8"), nl=False)
 
 
 @schema.command("path")
@@ -360,13 +364,7 @@ def schema_path(target: str, name: str | None) -> None:
     """Print the file path of a schema (for check-jsonschema --schemafile)."""
     from importlib.resources import as_file
 
-    from atif_spec.catalog import spec_root
-
-    entry = _entry(target, name)
-    node = spec_root()
-    for part in entry.path.split("/"):
-        node = node.joinpath(part)
-    with as_file(node) as p:
+    with as_file(_schema_file(target, name)) as p:
         click.echo(str(p))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections.abc import Iterable
@@ -18,6 +19,8 @@ from atif_spec.codegen.prepare import Document
 
 GENERATOR = "datamodel-code-generator"
 GENERATOR_VERSION = "0.89.0"
+FORMATTER_VERSION = "0.17.6"
+"""The ruff that formats the models (pinned: another version may format differently)."""
 """The exact version the committed models come from (other versions write other code)."""
 
 RUFF_CONFIG = 'line-length = 100\n\n[lint]\nselect = ["F401", "I"]\n'
@@ -30,8 +33,32 @@ class GeneratorError(RuntimeError):
     """The generator is missing, the wrong version, or failed."""
 
 
+def _environment() -> dict[str, str]:
+    """The environment of the generator: this interpreter's scripts folder first on PATH, so
+    that the formatter installed beside the generator is the one it runs."""
+    env = dict(os.environ)
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    return env
+
+
+def check_formatter() -> None:
+    """Refuse to run without the pinned ruff (the generator would silently skip formatting)."""
+    try:
+        done = subprocess.run(
+            ["ruff", "--version"], capture_output=True, text=True, check=False, env=_environment()
+        )
+    except FileNotFoundError as exc:
+        raise GeneratorError(f"ruff=={FORMATTER_VERSION} is not installed") from exc
+    found = done.stdout.strip().removeprefix("ruff ").strip()
+    if done.returncode != 0 or found != FORMATTER_VERSION:
+        raise GeneratorError(
+            f"ruff {found or '(unknown)'} is installed; the bindings need {FORMATTER_VERSION}"
+        )
+
+
 def check_generator() -> None:
-    """Refuse to run with a generator other than the pinned one."""
+    """Refuse to run with a generator or formatter other than the pinned ones."""
+    check_formatter()
     try:
         found = metadata.version(GENERATOR)
     except metadata.PackageNotFoundError as exc:
@@ -74,7 +101,7 @@ def _run(doc: Document, schema_file: Path, out_file: Path, options: dict[str, An
         header(doc),
         "--disable-warnings",
     ]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=_environment())
     if done.returncode != 0 or not out_file.is_file():
         raise GeneratorError(f"{GENERATOR} failed on spec/{doc.path}:\n{done.stderr.strip()}")
 
