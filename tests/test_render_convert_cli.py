@@ -42,10 +42,25 @@ def test_render_atif_trajectory(tmp_path: Path) -> None:
     assert "S2" in result.output and "S2.1" in result.output
 
 
-def test_convert_refuses_unavailable_pairs(tmp_path: Path) -> None:
+def test_convert_reports_a_refused_document(tmp_path: Path) -> None:
+    """A conversion that has no route is refused per document (exit 1, reported, not written)."""
+    doc = next((ROOT / "conformance" / "tao" / "v0.2.0" / "valid").glob("*.json"))
+    out = tmp_path / "out.json"
+    result = CliRunner().invoke(
+        main, ["convert", str(doc), "--to", "tao@v0.1.0", "-o", str(out), "--report", "json"]
+    )
+    assert result.exit_code == 1
+    report = json.loads(result.output.splitlines()[0])
+    assert report["ok"] is False and report["errors"][0]["code"] == "convert:no-conversion"
+    assert not out.exists()
+
+
+def test_convert_atif_to_atif_migrates(tmp_path: Path) -> None:
     doc = ROOT / "conformance" / "atif" / "v1.5" / "warning" / "rfc-example.json"
-    result = CliRunner().invoke(main, ["convert", str(doc), "--to", "tao@v0.2.0"])
-    assert result.exit_code == 2 and "not available" in result.output
+    out = tmp_path / "out.json"
+    result = CliRunner().invoke(main, ["convert", str(doc), "--to", "atif@v1.8", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["schema_version"] == "ATIF-v1.8"
 
 
 def test_render_unreadable_and_unrenderable(tmp_path: Path) -> None:

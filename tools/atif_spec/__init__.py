@@ -4,6 +4,7 @@ The public API is imported lazily so that ``atif`` starts fast:
 
 - :func:`validate` — validate a document, JSON text or file; returns a :class:`Report`.
 - :func:`migrate` — move an ATIF document to another version; returns ``(doc, ChangeReport)``.
+- :func:`convert` — convert a document to another format (``FORMAT@VERSION``), the same way.
 - :class:`Report`, :class:`Finding`, :class:`Level` — the one report and findings shape.
 """
 
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from atif_spec.convert import convert
     from atif_spec.findings import Finding, Level, Report
     from atif_spec.migrate import migrate
     from atif_spec.validation import validate
@@ -24,9 +26,10 @@ _LAZY = {
     "Finding": ("atif_spec.findings", "Finding"),
     "Level": ("atif_spec.findings", "Level"),
     "migrate": ("atif_spec.migrate", "migrate"),
+    "convert": ("atif_spec.convert", "convert"),
 }
 
-__all__ = ["Finding", "Level", "Report", "__version__", "migrate", "validate"]
+__all__ = ["Finding", "Level", "Report", "__version__", "convert", "migrate", "validate"]
 
 
 def __getattr__(name: str) -> Any:

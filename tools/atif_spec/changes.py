@@ -58,6 +58,8 @@ class ChangeReport:
     dropped: list[Item] = field(default_factory=list)
     decided: list[Item] = field(default_factory=list)
     errors: list[Finding] = field(default_factory=list)
+    warnings: list[Finding] = field(default_factory=list)
+    """Warnings about the input or the written document (e.g. a legacy event with no time)."""
     output: str | None = None
     """Where the result was written (CLI), when it was."""
 
@@ -84,4 +86,5 @@ class ChangeReport:
             "dropped": [i.to_dict() for i in self.dropped],
             "decided": [i.to_dict() for i in self.decided],
             "errors": [f.to_dict() for f in self.errors],
+            "warnings": [f.to_dict() for f in self.warnings],
         }

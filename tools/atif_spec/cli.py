@@ -178,7 +178,7 @@ def _version_span(versions: tuple[str, ...]) -> str:
     return versions[0] if len(versions) == 1 else f"{versions[0]}..{versions[-1]}"
 
 
-# --------------------------------------------------------------------------- render / convert
+# --------------------------------------------------------------------------- render
 
 
 def _load_input(path: str) -> Any:
@@ -237,59 +237,6 @@ def render(input_path: str, verbose: bool) -> None:
     console = Console(highlight=False, soft_wrap=True)
     for line in lines:
         console.print(line)
-
-
-@main.command()
-@click.argument("input_path", metavar="INPUT")
-@click.option(
-    "--to", "target", required=True, metavar="FORMAT@VERSION", help="Target format and version."
-)
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False),
-    help="Write here (atomically) instead of stdout.",
-)
-def convert(input_path: str, target: str, output: str | None) -> None:
-    """Convert a document to another format.
-
-    Available now: legacy turn logs (Codex, Claude and Gemini JSON Lines streams, or normalized
-    legacy events) to step-substep@v1.0. Warnings go to stderr; the output is validated first.
-    """
-    from atif_spec.targets import Target, TargetError
-
-    try:
-        t = Target.parse(target)
-    except TargetError as exc:
-        raise click.UsageError(str(exc)) from exc
-    value = _load_input(input_path)
-    from atif_spec.stepsubstep.cli_hooks import dumps, is_legacy_log, to_run_log
-
-    if not (t.format == "step-substep" and t.version in (None, "v1.0") and is_legacy_log(value)):
-        click.echo(
-            f"atif: converting this input to {t} is not available (only legacy turn logs to "
-            "step-substep@v1.0 so far)",
-            err=True,
-        )
-        sys.exit(2)
-    doc, notes = to_run_log(value)
-    from atif_spec.validation import validate_document
-
-    report = validate_document(doc)
-    for f in [*notes, *report.findings]:
-        click.echo(
-            f"{input_path}: {f.level} {f.pointer or '/'} {f.code} {f.name}: {f.message}", err=True
-        )
-    if not report.valid:
-        click.echo("atif: the converted document is not valid; nothing written", err=True)
-        sys.exit(1)
-    text = dumps(doc)
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    from atif_spec.atomic import write_atomic
-
-    write_atomic(output, text.encode())
 
 
 # --------------------------------------------------------------------------- schema
@@ -371,10 +318,11 @@ def schema_path(target: str, name: str | None) -> None:
 def _register_subcommands() -> None:
     """Commands that live in their own modules."""
     from atif_spec.conformance.cli import conformance
-    from atif_spec.migrate_cli import migrate as migrate_command
+    from atif_spec.transform_cli import convert, migrate
 
     main.add_command(conformance)
-    main.add_command(migrate_command)
+    main.add_command(migrate)
+    main.add_command(convert)
 
 
 _register_subcommands()

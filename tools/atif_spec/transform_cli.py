@@ -1,0 +1,506 @@
+"""``atif migrate`` and ``atif convert``: transform documents and write them safely.
+
+Both read like ``atif validate`` (files, directories, JSON Lines, stdin), transform every
+document (a migration between ATIF versions, or a conversion between formats through
+:func:`atif_spec.convert.convert`), validate the result against its target (schema and rules) and
+write only documents that pass. A file is written all or nothing, atomically (temporary file,
+fsync, ``os.replace``), so an interrupted run leaves every original intact.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import click
+import orjson
+
+from atif_spec.atomic import AtomicFile
+from atif_spec.reader import STDIN, RawDocument
+
+BATCH_DOCUMENTS = 64
+IN_FLIGHT_PER_JOB = 3
+
+
+@dataclass(frozen=True, slots=True)
+class MigrateOptions:
+    """The switches of ``atif migrate``/``atif convert`` as plain data (picklable for workers)."""
+
+    to: str
+    drop: bool = False
+    fail_on_loss: bool = False
+    fail_on_decision: bool = False
+    max_bytes: int = 512 * 1024 * 1024
+    convert: bool = False
+    """Convert between formats (``to`` is ``FORMAT@VERSION``) instead of migrating ATIF."""
+    whole_files: frozenset[str] = frozenset()
+    """Sources whose whole content is one legacy turn log (converted to a step-substep run log)."""
+
+
+@dataclass(slots=True)
+class Outcome:
+    """One document's report (JSON form) and, when it may be written, its bytes."""
+
+    source: str
+    line: int | None
+    report: dict[str, Any]
+    data: bytes | None
+
+
+def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
+    """Parse, transform, check and serialize one document (worker entry point)."""
+    from atif_spec.changes import ChangeReport
+    from atif_spec.convert import ConversionError, convert
+    from atif_spec.findings import Level
+    from atif_spec.migrate import MigrationError, migrate
+    from atif_spec.reader import parse
+    from atif_spec.validation import Options, validate_document
+
+    if raw.source in options.whole_files:
+        return _legacy_outcome(raw, options)
+    doc, problems = parse(raw, options.max_bytes)
+    if any(p.level is Level.ERROR for p in problems):
+        to = options.to if options.convert else f"atif@{options.to}"
+        report = ChangeReport(source=raw.source, line=raw.line, to=to)
+        report.errors.extend(problems)
+        return Outcome(raw.source, raw.line, report.to_dict(), None)
+    try:
+        if options.convert:
+            out, report = convert(
+                doc,
+                options.to,
+                drop=options.drop,
+                fail_on_loss=options.fail_on_loss,
+                fail_on_decision=options.fail_on_decision,
+                source=raw.source,
+                line=raw.line,
+            )
+        else:
+            out, report = migrate(
+                doc,
+                options.to,
+                drop=options.drop,
+                fail_on_loss=options.fail_on_loss,
+                fail_on_decision=options.fail_on_decision,
+                source=raw.source,
+                line=raw.line,
+                copy=False,
+            )
+    except (MigrationError, ConversionError) as exc:
+        return Outcome(raw.source, raw.line, exc.report.to_dict(), None)
+    check = validate_document(
+        out, source=raw.source, line=raw.line, options=Options(check_files=False)
+    )
+    report.errors.extend(check.errors)
+    report.warnings.extend(check.warnings)
+    if not report.ok:
+        return Outcome(raw.source, raw.line, report.to_dict(), None)
+    option = orjson.OPT_INDENT_2 if raw.line is None else 0
+    return Outcome(raw.source, raw.line, report.to_dict(), orjson.dumps(out, option=option))
+
+
+def _legacy_outcome(raw: RawDocument, options: MigrateOptions) -> Outcome:
+    """A whole legacy turn log (provider JSON Lines stream) → one step-substep run log."""
+    from atif_spec.changes import ChangeReport
+    from atif_spec.stepsubstep.cli_hooks import dumps, parse_jsonl, to_run_log
+    from atif_spec.validation import validate_document
+
+    report = ChangeReport(source=raw.source, line=None, from_="legacy-turn-log", to=options.to)
+    try:
+        events = parse_jsonl(raw.data)
+    except ValueError as exc:
+        from atif_spec.findings import input_finding
+
+        report.errors.append(input_finding("invalid-json", str(exc)))
+        return Outcome(raw.source, None, report.to_dict(), None)
+    doc, notes = to_run_log(events)
+    check = validate_document(doc, source=raw.source)
+    report.errors.extend(check.errors)
+    report.warnings.extend([*notes, *check.warnings])
+    data = dumps(doc).rstrip("\n").encode() if report.ok else None
+    return Outcome(raw.source, None, report.to_dict(), data)
+
+
+def migrate_batch(batch: list[RawDocument], options: MigrateOptions) -> list[Outcome]:
+    """Migrate a batch of documents (worker entry point)."""
+    return [migrate_raw(raw, options) for raw in batch]
+
+
+def outcomes(docs: Iterable[RawDocument], options: MigrateOptions, jobs: int) -> Iterator[Outcome]:
+    """Every document's outcome, in input order, in this process or in ``jobs`` processes."""
+    if jobs == 1:
+        for raw in docs:
+            yield migrate_raw(raw, options)
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: deque[Future[list[Outcome]]] = deque()
+        batch: list[RawDocument] = []
+        for raw in docs:
+            batch.append(raw)
+            if len(batch) >= BATCH_DOCUMENTS:
+                pending.append(pool.submit(migrate_batch, batch, options))
+                batch = []
+                while len(pending) >= jobs * IN_FLIGHT_PER_JOB:
+                    yield from pending.popleft().result()
+        if batch:
+            pending.append(pool.submit(migrate_batch, batch, options))
+        while pending:
+            yield from pending.popleft().result()
+
+
+# --- writing --------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Destinations:
+    """Where each input's documents go: stdout, one file, a directory, or back in place."""
+
+    in_place: bool = False
+    out: Path | None = None
+    directory: bool = False
+    roots: dict[str, tuple[Path, bool]] = field(default_factory=dict)
+    """Expanded file -> (the input it came from, whether that input is a directory)."""
+
+    def target_of(self, source: str) -> Path | None:
+        """The file the documents of ``source`` go to (None: stdout)."""
+        if self.in_place:
+            return Path(source)
+        if self.out is None:
+            return None
+        if not self.directory:
+            return self.out
+        root, is_dir = self.roots.get(source, (Path(source), False))
+        name = "stdin.json" if source == "<stdin>" else Path(source).name
+        relative = Path(source).relative_to(root) if is_dir else Path(name)
+        return self.out / relative
+
+
+class Writer:
+    """Writes outcomes in order; each target file is committed only if all its documents pass."""
+
+    def __init__(self, dest: Destinations) -> None:
+        self.dest = dest
+        self._current: str | None = None
+        self._file: AtomicFile | None = None
+        self._failed = False
+        self._count = 0
+        self._shared: AtomicFile | None = None
+        self._shared_failed = False
+        self._pending_newline = False
+
+    def add(self, outcome: Outcome) -> str | None:
+        """Write one outcome; returns where it will be written (None when it is not)."""
+        target = self.dest.target_of(outcome.source)
+        if target is None:
+            if outcome.data is not None:
+                out = sys.stdout.buffer
+                out.write(outcome.data)
+                out.write(b"\n")
+                out.flush()
+                return "<stdout>"
+            return None
+        if self.dest.in_place or self.dest.directory:
+            if outcome.source != self._current:
+                self._finish_source()
+                self._current = outcome.source
+                mode = Path(outcome.source) if self.dest.in_place else None
+                self._file = AtomicFile(target, mode)
+            assert self._file is not None
+            return self._put(self._file, outcome, target, per_source=True)
+        if self._shared is None:
+            self._shared = AtomicFile(target)
+        return self._put(self._shared, outcome, target, per_source=False)
+
+    def _put(self, fh: AtomicFile, outcome: Outcome, target: Path, per_source: bool) -> str | None:
+        if outcome.data is None:
+            if per_source:
+                self._failed = True
+            else:
+                self._shared_failed = True
+            return None
+        fh.write(outcome.data)
+        fh.write(b"\n")
+        return str(target)
+
+    def _finish_source(self) -> None:
+        if self._file is not None:
+            if self._failed:
+                self._file.abort()
+            else:
+                self._file.commit()
+        self._file, self._failed = None, False
+
+    def close(self) -> None:
+        """Commit every file whose documents all passed."""
+        self._finish_source()
+        if self._shared is not None:
+            if self._shared_failed:
+                self._shared.abort()
+            else:
+                self._shared.commit()
+
+    def abort(self) -> None:
+        """Discard every temporary file (an interrupted run)."""
+        for fh in (self._file, self._shared):
+            if fh is not None:
+                fh.abort()
+
+
+# --- the command ----------------------------------------------------------------------------------
+
+
+def _roots(inputs: tuple[str, ...]) -> dict[str, tuple[Path, bool]]:
+    from atif_spec.reader import expand
+
+    roots: dict[str, tuple[Path, bool]] = {}
+    for item in inputs:
+        is_dir = item != STDIN and Path(item).is_dir()
+        for f in expand([item]):
+            roots.setdefault(f, (Path(item), is_dir))
+    return roots
+
+
+def _text_line(report: dict[str, Any]) -> str:
+    where = report["source"] + (f":{report['line']}" if report["line"] is not None else "")
+    head = f"{where}: {report['from'] or '?'} -> {report['to']}"
+    if not report["ok"]:
+        first = report["errors"][0]
+        more = len(report["errors"]) - 1
+        extra = f" (and {more} more)" if more else ""
+        return (
+            f"{head}: not written: {first['pointer'] or '/'} {first['code']}: "
+            f"{first['message']}{extra}"
+        )
+    counts = ", ".join(f"{len(report[k])} {k}" for k in ("stashed", "dropped", "decided"))
+    return f"{head}: {counts}"
+
+
+_SHARED_OPTIONS = [
+    click.option(
+        "-o",
+        "--output",
+        "output",
+        type=click.Path(path_type=Path),
+        help="Output file, or directory (several inputs, a directory input, or an existing one).",
+    ),
+    click.option("--in-place", is_flag=True, help="Rewrite each input file (atomically)."),
+    click.option(
+        "-j",
+        "--jobs",
+        type=click.IntRange(min=1),
+        default=1,
+        show_default=True,
+        help="Work in N processes.",
+    ),
+    click.option(
+        "--report",
+        "report_format",
+        type=click.Choice(["text", "json"]),
+        default="text",
+        show_default=True,
+        help="json: one JSON report line per document (stdout; stderr when documents go there).",
+    ),
+    click.option("--drop", is_flag=True, help="Discard what the target cannot hold (no stash)."),
+    click.option("--fail-on-loss", is_flag=True, help="Refuse documents the target cannot hold."),
+    click.option(
+        "--fail-on-decision", is_flag=True, help="Refuse documents that need a synthesized value."
+    ),
+    click.option(
+        "--lines/--no-lines",
+        default=None,
+        help="Read inputs as JSON Lines (default: by extension; stdin: detected).",
+    ),
+    click.option(
+        "--max-bytes",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Largest document to load (default 512 MiB).",
+    ),
+]
+
+
+def _shared_options(command: Any) -> Any:
+    """The options ``atif migrate`` and ``atif convert`` share (output, jobs, reports, loss)."""
+    for option in reversed(_SHARED_OPTIONS):
+        command = option(command)
+    return command
+
+
+def _legacy_logs(files: list[str]) -> frozenset[str]:
+    """The inputs that are one legacy turn log each (provider JSON Lines streams)."""
+    from atif_spec.stepsubstep.cli_hooks import is_legacy_log
+
+    found = set()
+    for name in files:
+        if name == STDIN or not name.lower().endswith((".jsonl", ".ndjson")):
+            continue
+        events = []
+        with open(name, "rb") as fh:
+            for raw_line in fh:
+                if raw_line.strip():
+                    try:
+                        events.append(orjson.loads(raw_line))
+                    except orjson.JSONDecodeError:
+                        break
+                if len(events) >= 20:
+                    break
+        if events and is_legacy_log(events):
+            found.add(name)
+    return frozenset(found)
+
+
+def _documents(
+    files: list[str], lines: bool | None, max_bytes: int, whole: frozenset[str]
+) -> Iterator[RawDocument]:
+    from atif_spec.reader import read_file
+
+    for name in files:
+        if name in whole:
+            yield RawDocument(name, Path(name).read_bytes(), None, Path(name))
+        else:
+            yield from read_file(name, max_bytes, lines)
+
+
+def _run(
+    inputs: tuple[str, ...],
+    options: MigrateOptions,
+    output: Path | None,
+    in_place: bool,
+    jobs: int,
+    report_format: str,
+    lines: bool | None,
+    done: str,
+) -> None:
+    """Read, transform, check, write and report; exits with the command's status."""
+    from atif_spec.reader import UnreadablePath, check_paths
+
+    if in_place and output is not None:
+        raise click.UsageError("--in-place and -o/--output are mutually exclusive")
+    if in_place and STDIN in inputs:
+        raise click.UsageError("--in-place cannot rewrite stdin")
+    try:
+        files = check_paths(inputs)
+        roots = _roots(inputs)
+    except UnreadablePath as exc:
+        click.echo(f"atif: {exc}", err=True)
+        sys.exit(2)
+    if options.convert:
+        options = replace(options, whole_files=_legacy_logs(files))
+    directory = output is not None and (
+        output.is_dir() or len(files) > 1 or any(is_dir for _, is_dir in roots.values())
+    )
+    dest = Destinations(in_place=in_place, out=output, directory=directory, roots=roots)
+    to_stdout = output is None and not in_place
+    report_stream = sys.stderr if to_stdout else sys.stdout
+    writer = Writer(dest)
+    total = failed = 0
+    docs = _documents(files, lines, options.max_bytes, options.whole_files)
+    try:
+        for outcome in outcomes(docs, options, jobs):
+            where = writer.add(outcome)
+            report = outcome.report
+            report["output"] = where if report["ok"] else None
+            total += 1
+            failed += not report["ok"]
+            if report_format == "json":
+                report_stream.write(orjson.dumps(report).decode() + "\n")
+            else:
+                report_stream.write(_text_line(report) + "\n")
+        writer.close()
+    except BaseException:
+        writer.abort()
+        raise
+    if report_format == "text":
+        report_stream.write(f"{total} document(s): {total - failed} {done}, {failed} not\n")
+    report_stream.flush()
+    sys.exit(1 if failed else 0)
+
+
+@click.command("migrate")
+@click.argument("inputs", nargs=-1, required=True)
+@click.option("--to", "to", required=True, metavar="VERSION", help="Target version, e.g. v1.7.")
+@_shared_options
+def migrate(
+    inputs: tuple[str, ...],
+    to: str,
+    output: Path | None,
+    in_place: bool,
+    jobs: int,
+    report_format: str,
+    drop: bool,
+    fail_on_loss: bool,
+    fail_on_decision: bool,
+    lines: bool | None,
+    max_bytes: int | None,
+) -> None:
+    """Migrate ATIF documents to another version, keeping what the target cannot hold in a stash.
+
+    INPUT is a file, a directory (recursively: *.json, *.jsonl) or - for stdin. Without -o or
+    --in-place, migrated documents go to stdout. Every result is validated against the target
+    version before it is written; a file is written only when all its documents pass.
+
+    Exit status: 0 when every document was migrated, 1 when any was refused or invalid,
+    2 for usage errors and unreadable paths.
+    """
+    from atif_spec.migrate import parse_version
+    from atif_spec.reader import DEFAULT_MAX_BYTES
+
+    try:
+        target = parse_version(to)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from exc
+    options = MigrateOptions(
+        target, drop, fail_on_loss, fail_on_decision, max_bytes or DEFAULT_MAX_BYTES
+    )
+    _run(inputs, options, output, in_place, jobs, report_format, lines, "migrated")
+
+
+@click.command("convert")
+@click.argument("inputs", nargs=-1, required=True)
+@click.option(
+    "--to",
+    "to",
+    required=True,
+    metavar="FORMAT@VERSION",
+    help="Target, e.g. atif@v1.7, tao@v0.2.0, step-substep@v1.0, trajectory-sdk@v0.4.",
+)
+@_shared_options
+def convert(
+    inputs: tuple[str, ...],
+    to: str,
+    output: Path | None,
+    in_place: bool,
+    jobs: int,
+    report_format: str,
+    drop: bool,
+    fail_on_loss: bool,
+    fail_on_decision: bool,
+    lines: bool | None,
+    max_bytes: int | None,
+) -> None:
+    """Convert documents to another format (the source format is detected from each document).
+
+    Conversions go through ATIF: TAO, step-substep run logs and trajectory-sdk files convert to
+    and from ATIF, and ATIF versions are migrated on the way as needed. Legacy turn logs
+    (Codex, Claude or Gemini JSON Lines streams) convert to step-substep@v1.0, one run log per
+    file. What a target cannot hold is kept in a stash (RFC.md §4.5) unless --drop.
+
+    Exit status: 0 when every document was converted, 1 when any was refused or invalid,
+    2 for usage errors and unreadable paths.
+    """
+    from atif_spec.reader import DEFAULT_MAX_BYTES
+    from atif_spec.targets import Target, TargetError
+
+    try:
+        Target.parse(to)
+    except TargetError as exc:
+        raise click.UsageError(str(exc)) from exc
+    options = MigrateOptions(
+        to, drop, fail_on_loss, fail_on_decision, max_bytes or DEFAULT_MAX_BYTES, convert=True
+    )
+    _run(inputs, options, output, in_place, jobs, report_format, lines, "converted")
