@@ -30,6 +30,7 @@ GROUPS: list[tuple[str, str]] = [
     ("v17-ref-rule-applied-to-old-versions", r"ref-session-id-only"),
     ("timestamp-syntax", r"timestamp-space-separator|timestamp-date-only"),
     ("embedded-subagent-versions", r"embedded-subagent-(newer-version|pre-v1-7)"),
+    ("embedded-subagent-schema-version-defaulted", r"embedded-subagent-missing-schema-version"),
     ("empty-trajectory-id", r"trajectory-id-empty"),
     ("audio-media-type-alias", r"audio-media-type-alias"),
 ]

@@ -25,9 +25,8 @@ CASES = [(m, case) for m in MANIFESTS for case in json.loads(m.read_text())["cas
 @pytest.mark.parametrize(("manifest", "case"), CASES, ids=[c["id"] for _, c in CASES])
 def test_case_has_exactly_the_expected_findings(manifest: Path, case: dict[str, Any]) -> None:
     path = manifest.parent / case["path"]
-    report = validate_raw(
-        RawDocument(str(path), path.read_bytes(), None, path), Options(as_target=case.get("target"))
-    )
+    options = Options(as_target=case.get("target"), **case.get("options", {}))
+    report = validate_raw(RawDocument(str(path), path.read_bytes(), None, path), options)
     got = Counter((f.code, f.pointer) for f in report.findings)
     expected = Counter((e["code"], e["pointer"]) for e in case.get("expected", []))
     assert got == expected

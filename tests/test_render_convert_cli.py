@@ -88,3 +88,32 @@ def test_write_atomic_keeps_the_original_on_failure(
     monkeypatch.undo()
     write_atomic(target, b"new contents")
     assert target.read_bytes() == b"new contents"
+
+
+def test_convert_legacy_log_onward_to_atif(tmp_path: Path) -> None:
+    """A legacy stream goes to a run log first, then through the run-log lens to ATIF."""
+    out = tmp_path / "atif.json"
+    case = CASES[0]
+    result = CliRunner().invoke(
+        main, ["convert", str(LEGACY / case["input"]), "--to", "atif@v1.7", "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    doc = json.loads(out.read_text())
+    assert doc["schema_version"] == "ATIF-v1.7"
+    from atif_spec import validate
+
+    assert validate(doc).valid
+
+
+def test_convert_atif_to_trajectory_sdk_and_back(tmp_path: Path) -> None:
+    """ATIF -> trajectory-sdk (written in pieces) -> ATIF gives the original document back."""
+    source = ROOT / "conformance" / "atif" / "v1.7" / "valid"
+    doc_path = sorted(source.glob("*.json"))[0]
+    sdk, back = tmp_path / "sdk.json", tmp_path / "back.json"
+    first = CliRunner().invoke(
+        main, ["convert", str(doc_path), "--to", "trajectory-sdk@v0.4", "-o", str(sdk)]
+    )
+    assert first.exit_code == 0, first.output
+    second = CliRunner().invoke(main, ["convert", str(sdk), "--to", "atif@v1.7", "-o", str(back)])
+    assert second.exit_code == 0, second.output
+    assert json.loads(back.read_text()) == json.loads(doc_path.read_text())

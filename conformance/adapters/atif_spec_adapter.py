@@ -4,8 +4,8 @@
 Run by the conformance runner as ``python conformance/adapters/atif_spec_adapter.py`` with
 atif-spec installed. Speaks the protocol of ``conformance/PROTOCOL.md``: one JSON request per
 line on stdin, one JSON response per line on stdout. It validates the case's file (so input
-checks see the exact bytes and media paths resolve next to it), implements every profile
-and reports findings.
+checks see the exact bytes and media paths resolve next to it), with the case's target and
+options (``follow_refs``), implements every profile and reports findings.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from typing import Any
 import atif_spec
 from atif_spec.catalog import UnknownSchemaError, load_catalog
 from atif_spec.formats import all_formats
+
+SUPPORTED_OPTIONS = {"follow_refs"}
 
 
 def supported_formats() -> list[str]:
@@ -53,7 +55,13 @@ def started() -> dict[str, Any]:
 
 def run(request: dict[str, Any]) -> dict[str, Any]:
     path = Path(request["folder"]) / request["filename"]
-    report = atif_spec.validate(path, as_target=request.get("target"))
+    options = request.get("options", {})
+    unknown = sorted(set(options) - SUPPORTED_OPTIONS)
+    if unknown:
+        return {"id": request["id"], "skipped": f"option {', '.join(unknown)} not supported"}
+    report = atif_spec.validate(
+        path, as_target=request.get("target"), follow_refs=bool(options.get("follow_refs"))
+    )
     return {
         "id": request["id"],
         "valid": report.valid,

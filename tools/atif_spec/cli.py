@@ -318,9 +318,11 @@ def schema_path(target: str, name: str | None) -> None:
 def _register_subcommands() -> None:
     """Commands that live in their own modules."""
     from atif_spec.conformance.cli import conformance
+    from atif_spec.sft_cli import export_sft
     from atif_spec.transform_cli import convert, migrate
 
     main.add_command(conformance)
+    main.add_command(export_sft)
     main.add_command(migrate)
     main.add_command(convert)
 

@@ -7,13 +7,14 @@ A region sits between ``<!-- BEGIN GENERATED: name (python -m atif_spec.docgen) 
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from atif_spec.catalog import load_catalog
+from atif_spec.catalog import load_catalog, spec_root
 from atif_spec.schemas import schema_by_id
 
 _REGION = re.compile(
@@ -98,9 +99,62 @@ def field_tables(target: str) -> str:
     return "".join(chunks)
 
 
+def version_deltas(fmt: str) -> str:
+    """Table of ``atif spec diff`` between consecutive versions of a format's document schema."""
+    from atif_spec.specdiff import diff_targets
+
+    catalog = load_catalog()
+    versions = catalog.versions(fmt)
+    lines = [
+        "| Step | `atif spec diff` classification | Changes (where in a document; kind) |",
+        "|---|---|---|",
+    ]
+    for old, new in itertools.pairwise(versions):
+        diff = diff_targets(f"{fmt}@{old}", f"{fmt}@{new}")
+        shown = [c for c in diff.significant() if not c.kind.startswith("conditional-")]
+        cells = [f"`{c.location or '/'}` {c.kind}" for c in shown]
+        lines.append(
+            f"| {old} → {new} | {diff.classification} | "
+            f"{_cell('; '.join(cells)) if cells else 'documentation only'} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def sibling_formats() -> str:
+    """Table of the formats other than ATIF: versions, schemas, rules, mapping and decisions."""
+    from atif_spec.rules import REGISTRY
+
+    catalog = load_catalog()
+    lines = [
+        "| Format | Versions | Schemas | Rules | Mapping to ATIF | Decisions |",
+        "|---|---|---|---|---|---|",
+    ]
+    root = spec_root()
+    for name, info in catalog.formats.items():
+        if name == "atif":
+            continue
+        entries = [e for e in catalog if e.format == name and e.kind == "document"]
+        schemas = ", ".join(f"`{e.target}/{e.name}`" for e in entries)
+        codes = [r.code for r in REGISTRY if r.format == name]
+        rules = f"`{codes[0]}` to `{codes[-1]}` ({len(codes)})" if codes else "none"
+        mapping = (
+            f"[spec/{name}/MAPPING.md](spec/{name}/MAPPING.md)"
+            if root.joinpath(name).joinpath("MAPPING.md").is_file()
+            else "—"
+        )
+        decisions = f"[spec/{name}/DECISIONS.md](spec/{name}/DECISIONS.md)"
+        lines.append(
+            f"| `{name}` — {_cell(info.title)} | {', '.join(catalog.versions(name))} | "
+            f"{schemas} | {rules} | {mapping} | {decisions} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 GENERATORS: dict[str, Callable[[], str]] = {
     "rule-table": rule_table,
     "atif-fields": lambda: field_tables("atif"),
+    "atif-version-deltas": lambda: version_deltas("atif"),
+    "sibling-formats": sibling_formats,
 }
 
 

@@ -50,6 +50,24 @@ class Outcome:
     line: int | None
     report: dict[str, Any]
     data: bytes | None
+    streamed: Any = None
+    """A trajectory-sdk document, written in pieces instead of ``data``: its snapshots repeat
+    the conversation, so the text grows quadratically while the document (sharing its message
+    objects, also across processes: pickle keeps shared references) stays linear."""
+
+    @property
+    def writable(self) -> bool:
+        """True when the document passed and has something to write."""
+        return self.data is not None or self.streamed is not None
+
+    def chunks(self) -> Iterator[bytes]:
+        """The bytes to write, in pieces."""
+        if self.streamed is not None:
+            from atif_spec.convert.trajectory_sdk import json_chunks
+
+            yield from json_chunks(self.streamed)
+        elif self.data is not None:
+            yield self.data
 
 
 def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
@@ -100,29 +118,57 @@ def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
     report.warnings.extend(check.warnings)
     if not report.ok:
         return Outcome(raw.source, raw.line, report.to_dict(), None)
+    if options.convert and (report.to or "").startswith("trajectory-sdk@"):
+        return Outcome(raw.source, raw.line, report.to_dict(), None, streamed=out)
     option = orjson.OPT_INDENT_2 if raw.line is None else 0
     return Outcome(raw.source, raw.line, report.to_dict(), orjson.dumps(out, option=option))
 
 
 def _legacy_outcome(raw: RawDocument, options: MigrateOptions) -> Outcome:
-    """A whole legacy turn log (provider JSON Lines stream) → one step-substep run log."""
+    """A whole legacy turn log (provider JSON Lines stream) → a step-substep run log, then on
+    to the requested target through :func:`atif_spec.convert.convert` when it is another one."""
     from atif_spec.changes import ChangeReport
+    from atif_spec.convert import ConversionError, convert
+    from atif_spec.findings import input_finding
     from atif_spec.stepsubstep.cli_hooks import dumps, parse_jsonl, to_run_log
+    from atif_spec.targets import Target
     from atif_spec.validation import validate_document
 
     report = ChangeReport(source=raw.source, line=None, from_="legacy-turn-log", to=options.to)
     try:
         events = parse_jsonl(raw.data)
     except ValueError as exc:
-        from atif_spec.findings import input_finding
-
         report.errors.append(input_finding("invalid-json", str(exc)))
         return Outcome(raw.source, None, report.to_dict(), None)
     doc, notes = to_run_log(events)
+    report.warnings.extend(notes)
+    target = Target.parse(options.to)
+    if target.format != "step-substep":
+        try:
+            doc, onward = convert(
+                doc,
+                options.to,
+                drop=options.drop,
+                fail_on_loss=options.fail_on_loss,
+                fail_on_decision=options.fail_on_decision,
+                source=raw.source,
+            )
+        except ConversionError as exc:
+            report.errors.extend(exc.report.errors)
+            return Outcome(raw.source, None, report.to_dict(), None)
+        report.to = onward.to
+        report.stashed.extend(onward.stashed)
+        report.dropped.extend(onward.dropped)
+        report.decided.extend(onward.decided)
     check = validate_document(doc, source=raw.source)
     report.errors.extend(check.errors)
-    report.warnings.extend([*notes, *check.warnings])
-    data = dumps(doc).rstrip("\n").encode() if report.ok else None
+    report.warnings.extend(check.warnings)
+    if not report.ok:
+        return Outcome(raw.source, None, report.to_dict(), None)
+    if target.format == "step-substep":
+        data = dumps(doc).rstrip("\n").encode()
+    else:
+        data = orjson.dumps(doc, option=orjson.OPT_INDENT_2)
     return Outcome(raw.source, None, report.to_dict(), data)
 
 
@@ -197,9 +243,10 @@ class Writer:
         """Write one outcome; returns where it will be written (None when it is not)."""
         target = self.dest.target_of(outcome.source)
         if target is None:
-            if outcome.data is not None:
+            if outcome.writable:
                 out = sys.stdout.buffer
-                out.write(outcome.data)
+                for chunk in outcome.chunks():
+                    out.write(chunk)
                 out.write(b"\n")
                 out.flush()
                 return "<stdout>"
@@ -217,13 +264,14 @@ class Writer:
         return self._put(self._shared, outcome, target, per_source=False)
 
     def _put(self, fh: AtomicFile, outcome: Outcome, target: Path, per_source: bool) -> str | None:
-        if outcome.data is None:
+        if not outcome.writable:
             if per_source:
                 self._failed = True
             else:
                 self._shared_failed = True
             return None
-        fh.write(outcome.data)
+        for chunk in outcome.chunks():
+            fh.write(chunk)
         fh.write(b"\n")
         return str(target)
 

@@ -113,7 +113,9 @@ def _validator_problems(m: Manifest) -> Iterator[Problem]:
     for c in m.cases:
         if not c.document.is_file():
             continue
-        report = atif_spec.validate(c.document, as_target=c.target)
+        report = atif_spec.validate(
+            c.document, as_target=c.target, follow_refs=bool(c.options.get("follow_refs"))
+        )
         if report.valid != c.expected_valid:
             verdict = "valid" if report.valid else "invalid"
             yield Problem("our-validator", c.id, f"is {verdict} under atif_spec.validate")

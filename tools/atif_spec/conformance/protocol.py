@@ -110,6 +110,8 @@ def run_request(case: Case, document: Any) -> dict[str, Any]:
     }
     if case.target:
         request["target"] = case.target
+    if case.options:
+        request["options"] = dict(case.options)
     return request
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,10 @@ class Case:
     document: Path
     """Absolute path of the case's document."""
     manifest: Path
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """Validator switches the case needs (``{"follow_refs": true}``); empty for most cases."""
+    boundary_of: tuple[str, ...] = ()
+    """For a valid case: the rule codes whose boundary it sits on."""
 
     @property
     def suite_target(self) -> str:
@@ -88,6 +92,8 @@ def cases_of(path: Path, data: dict[str, Any]) -> list[Case]:
                 target=c.get("target"),
                 document=(path.parent / str(c["path"])).resolve(),
                 manifest=path,
+                options=dict(c.get("options", {})),
+                boundary_of=tuple(c.get("boundary_of", ())),
             )
             for c in data["cases"]
         ]

@@ -3,7 +3,9 @@
 Sections cite the reference sheet (``ref §5``) and ``spec/trajectory-sdk/DECISIONS.md``
 (``D3``). Checks read the document as it is; a field of the wrong type is skipped here and left
 to the schema. The *transcript* is the last step's ``messages``: it holds every message of the
-conversation (only system messages replaced mid-way are missing from it).
+conversation (only system messages replaced mid-way are missing from it). When the context
+restarts after a ``summarization_boundary`` step (D18), the transcript is the boundary step's
+messages followed by the last step's (one segment per restart).
 """
 
 from __future__ import annotations
@@ -151,16 +153,61 @@ def _pairs(ctx: RuleContext) -> Iterator[_Pair]:
         prev = cur
 
 
-def _transcript(ctx: RuleContext) -> tuple[list[Any], str] | None:
-    """The last step's messages and their pointer."""
+BOUNDARY = "summarization_boundary"
+"""The trainable status of the last snapshot before a context restart (DECISIONS D18)."""
+
+
+def compare_snapshots(prev: list[Any], cur: list[Any]) -> tuple[int | None, bool]:
+    """Public name of :func:`_compare` (shared with the trajectory-sdk lens)."""
+    return _compare(prev, cur)
+
+
+def leading_system(messages: list[Any]) -> int:
+    """Public name of :func:`_leading_system` (shared with the trajectory-sdk lens)."""
+    return _leading_system(messages)
+
+
+def is_restart(prev_step: Any, prev: list[Any], cur: list[Any]) -> bool:
+    """Does ``cur`` start afresh after a ``summarization_boundary`` snapshot? (D18)."""
+    return (
+        isinstance(prev_step, dict)
+        and prev_step.get("trainable_status") == BOUNDARY
+        and _compare(prev, cur)[0] is None
+    )
+
+
+def _segments(ctx: RuleContext) -> list[tuple[list[Any], str]]:
+    """The transcript, as the messages and pointer of the last step of each context segment.
+
+    Without restarts this is just the last step. A step that starts afresh after a
+    ``summarization_boundary`` step (D18) closes a segment: the boundary step holds the
+    messages before the restart.
+    """
     steps = _steps(ctx)
     if not steps:
-        return None
+        return []
+    out: list[tuple[list[Any], str]] = []
+    prev: list[Any] | None = None
+    for i, step in enumerate(steps):
+        cur = step.get("messages") if isinstance(step, dict) else None
+        if not isinstance(cur, list):
+            prev = None
+            continue
+        if prev is not None and is_restart(steps[i - 1], prev, cur):
+            out.append((prev, join(ctx.base, "steps", i - 1, "messages")))
+        prev = cur
     last = len(steps) - 1
     messages = steps[last].get("messages") if isinstance(steps[last], dict) else None
-    if not isinstance(messages, list):
-        return None
-    return messages, join(ctx.base, "steps", last, "messages")
+    if isinstance(messages, list):
+        out.append((messages, join(ctx.base, "steps", last, "messages")))
+    return out
+
+
+def _transcript(ctx: RuleContext) -> Iterator[tuple[list[Any], str, int, Any]]:
+    """``(segment messages, their pointer, index, message)`` for every transcript message."""
+    for messages, where in _segments(ctx):
+        for k, m in enumerate(messages):
+            yield messages, where, k, m
 
 
 # --- TSDK1xx: cumulative snapshots -----------------------------------------------------------
@@ -172,7 +219,7 @@ def _transcript(ctx: RuleContext) -> tuple[list[Any], str] | None:
     level=Level.ERROR,
     format=FORMAT,
     versions=VERSIONS,
-    section="ref §5 (code column); DECISIONS D1, D3",
+    section="ref §5 (code column); DECISIONS D1, D3, D18",
     summary="A step does not start with every message of the step before it.",
 )
 def broken_cumulative_prefix(ctx: RuleContext) -> Found:
@@ -196,7 +243,10 @@ def broken_cumulative_prefix(ctx: RuleContext) -> Found:
     *Valid instead*: step 2 is ``[system, user "Hi", assistant, tool]``, or
     ``[system2, user "Hi", assistant, tool]`` when a new system prompt arrived.
 
-    *Spec*: reference sheet §5 (code column, 0.4 copy-on-write); DECISIONS D1, D3.
+    A step after a step whose ``trainable_status`` is ``summarization_boundary`` may instead
+    start afresh (a context restart, DECISIONS D18): it need not repeat anything.
+
+    *Spec*: reference sheet §5 (code column, 0.4 copy-on-write); DECISIONS D1, D3, D18.
     """
     steps = _steps(ctx)
     if not steps:
@@ -209,7 +259,7 @@ def broken_cumulative_prefix(ctx: RuleContext) -> Found:
             continue
         if prev is not None:
             new_from, _ = _compare(prev, cur)
-            if new_from is None:
+            if new_from is None and not is_restart(steps[i - 1], prev, cur):
                 yield _broken(ctx, i, prev, cur)
         prev = cur
 
@@ -438,13 +488,9 @@ def tool_response_without_call(ctx: RuleContext) -> Found:
 
     *Spec*: reference sheet §3.5 (ToolResponse.id is the call id being answered); DECISIONS D12.
     """
-    found = _transcript(ctx)
-    if found is None:
-        return
-    messages, where = found
     calls: dict[str, Any] = {}
     unnamed: set[Any] = set()
-    for k, m in enumerate(messages):
+    for _messages, where, k, m in _transcript(ctx):
         if not isinstance(m, dict):
             continue
         role = m.get("role")
@@ -506,13 +552,9 @@ def tool_response_name_mismatch(ctx: RuleContext) -> Found:
 
     *Spec*: reference sheet §3.5 (ToolResponse.id and name identify the answered call).
     """
-    found = _transcript(ctx)
-    if found is None:
-        return
-    messages, where = found
     calls: dict[str, Any] = {}
     unnamed: set[Any] = set()
-    for k, m in enumerate(messages):
+    for _messages, where, k, m in _transcript(ctx):
         if not isinstance(m, dict):
             continue
         role = m.get("role")
@@ -557,11 +599,7 @@ def tool_message_without_response(ctx: RuleContext) -> Found:
     *Spec*: reference sheet §3.4 (tool_response is carried by tool messages) and §9 (the
     input recipes fill it for every tool message).
     """
-    found = _transcript(ctx)
-    if found is None:
-        return
-    messages, where = found
-    for k, m in enumerate(messages):
+    for _messages, where, k, m in _transcript(ctx):
         if isinstance(m, dict) and m.get("role") == "tool" and m.get("tool_response") is None:
             yield join(where, k), "tool message without a tool_response linking it to its call"
 
@@ -591,11 +629,7 @@ def tool_field_on_wrong_role(ctx: RuleContext) -> Found:
     *Spec*: reference sheet §3.4 (tool_calls on assistant messages, tool_response on tool
     messages) and §3.7 (counting).
     """
-    found = _transcript(ctx)
-    if found is None:
-        return
-    messages, where = found
-    for k, m in enumerate(messages):
+    for _messages, where, k, m in _transcript(ctx):
         if not isinstance(m, dict):
             continue
         role = m.get("role")
@@ -668,15 +702,15 @@ def tool_call_count_mismatch(ctx: RuleContext) -> Found:
     *Spec*: reference sheet §3.7 (num_tool_calls).
     """
     metrics = _dict(ctx.node, "metrics")
-    found = _transcript(ctx)
-    if metrics is None or found is None:
+    found = _segments(ctx)
+    if metrics is None or not found:
         return
     value = _int(metrics.get("num_tool_calls"))
     if value is None:
         return
     actual = sum(
         len(m["tool_calls"])
-        for m in found[0]
+        for _messages, _where, _k, m in _transcript(ctx)
         if _role(m) == "assistant" and isinstance(m.get("tool_calls"), list)
     )
     if value != actual:
@@ -710,14 +744,14 @@ def tool_failure_count_mismatch(ctx: RuleContext) -> Found:
     not a failure).
     """
     metrics = _dict(ctx.node, "metrics")
-    found = _transcript(ctx)
-    if metrics is None or found is None:
+    found = _segments(ctx)
+    if metrics is None or not found:
         return
     value = _int(metrics.get("num_tool_failures"))
     if value is None:
         return
     actual = 0
-    for m in found[0]:
+    for _messages, _where, _k, m in _transcript(ctx):
         if _role(m) == "tool":
             response = m.get("tool_response")
             if isinstance(response, dict) and isinstance(response.get("error"), str):

@@ -1,0 +1,482 @@
+"""Run log (step-substep@v1.0) ↔ ATIF v1.7: round trips, native mapping, reports, refusals."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from atif_spec.convert import ConversionError, convert
+from atif_spec.convert.step_substep import (
+    NO_MESSAGE_SUMMARY,
+    TO_ATIF,
+    TO_SSL,
+    interleave,
+    plain_text,
+)
+from atif_spec.formats import detect
+from atif_spec.schemas import rs_validator
+from atif_spec.stash import STASH_KEY
+from atif_spec.validation import Options, validate_document
+
+from conftest import ATIF_VERSIONS, ROOT
+from strategies import free_objects, json_values, nonempty, shuffled, text, trajectories
+
+SSL = "step-substep@v1.0"
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SSL_DIR = ROOT / "conformance" / "step-substep" / "v1.0"
+
+
+def _cases(fmt: str, version: str) -> list[Path]:
+    """Valid and warning fixtures of a format version, from its manifest."""
+    base = ROOT / "conformance" / fmt / version
+    manifest = json.loads((base / "manifest.json").read_text())
+    return [
+        base / case["path"]
+        for case in manifest["cases"]
+        if case["category"] in ("valid", "warning")
+    ]
+
+
+SSL_FIXTURES = _cases("step-substep", "v1.0") + sorted((SSL_DIR / "legacy").glob("*.run-log.json"))
+ATIF_FIXTURES = [p for v in ATIF_VERSIONS for p in _cases("atif", v)]
+
+
+def _load(path: Path) -> Any:
+    return json.loads(path.read_text())
+
+
+def _errors(doc: Any, target: str) -> list[str]:
+    """Error findings of ``doc`` validated as ``target`` (schema and rules)."""
+    report = validate_document(doc, options=Options(as_target=target, check_files=False))
+    return [f"{f.code} {f.pointer}" for f in report.findings if f.level.value == "error"]
+
+
+def _text(doc: Any) -> bytes:
+    return orjson.dumps(doc)
+
+
+STASH_SCHEMA = "https://atif-spec.org/schemas/atif-spec/v1/stash.schema.json"
+
+
+def _stash_ok(doc: dict[str, Any]) -> None:
+    """The root stash, when there is one, matches the stash schema (RFC.md §4.5.2)."""
+    extra = doc.get("extra")
+    if isinstance(extra, dict) and STASH_KEY in extra:
+        assert rs_validator(STASH_SCHEMA).is_valid(extra[STASH_KEY])
+
+
+def _round_trip_run_log(doc: dict[str, Any], **options: Any) -> dict[str, Any]:
+    before = _text(doc)
+    atif, _ = convert(doc, "atif@v1.7", **options)
+    assert _text(doc) == before, "the lens changed its input"
+    assert _errors(atif, "atif@v1.7") == []
+    _stash_ok(atif)
+    back, _ = convert(atif, SSL, **options)
+    assert _errors(back, SSL) == []
+    return back
+
+
+def _round_trip_atif(doc: dict[str, Any]) -> dict[str, Any]:
+    found = detect(doc)
+    assert found is not None and found[0] == "atif"
+    before = _text(doc)
+    run_log, _ = convert(doc, SSL)
+    assert _text(doc) == before, "the lens changed its input"
+    assert _errors(run_log, SSL) == []
+    _stash_ok(run_log)
+    back, _ = convert(run_log, f"atif@{found[1]}")
+    return back
+
+
+# --- fixtures ---------------------------------------------------------------------------------
+
+
+def test_fixture_lists_are_not_empty() -> None:
+    assert len(SSL_FIXTURES) >= 10
+    assert len(ATIF_FIXTURES) >= 100
+
+
+@pytest.mark.parametrize("path", SSL_FIXTURES, ids=lambda p: str(p.relative_to(SSL_DIR)))
+def test_run_log_fixture_to_atif_and_back_is_identical(path: Path) -> None:
+    doc = _load(path)
+    assert _text(_round_trip_run_log(doc)) == _text(doc)
+
+
+@pytest.mark.parametrize(
+    "path", ATIF_FIXTURES, ids=lambda p: str(p.relative_to(ROOT / "conformance" / "atif"))
+)
+def test_atif_fixture_to_run_log_and_back_is_identical(path: Path) -> None:
+    doc = _load(path)
+    assert _text(_round_trip_atif(doc)) == _text(doc)
+
+
+def test_run_log_through_an_older_atif_version_and_back() -> None:
+    doc = _load(SSL_DIR / "valid" / "tool-lifecycle.json")
+    old, report = convert(doc, "atif@v1.5")
+    assert old["schema_version"] == "ATIF-v1.5"
+    assert _errors(old, "atif@v1.5") == []
+    assert {i.step for i in report.stashed} >= {TO_ATIF, "atif@v1.7->atif@v1.6"}
+    back, _ = convert(old, SSL)
+    assert _text(back) == _text(doc)
+
+
+# --- the native mapping -----------------------------------------------------------------------
+
+
+def test_run_log_steps_map_to_native_atif_fields() -> None:
+    doc = _load(SSL_DIR / "valid" / "tool-lifecycle.json")
+    atif, _ = convert(doc, "atif@v1.7")
+    assert atif["session_id"] == "run-1"
+    assert atif["agent"]["name"] == "codex"
+    assert [s["step_id"] for s in atif["steps"]] == [1, 2, 3]
+    assert [s["source"] for s in atif["steps"]] == ["agent", "agent", "agent"]
+    first, second = atif["steps"][0], atif["steps"][1]
+    assert first["message"] == ""
+    assert first["timestamp"] == "2026-02-26T10:00:00Z"
+    assert first["tool_calls"] == [
+        {"tool_call_id": "c1", "function_name": "Bash", "arguments": {"command": "ls"}}
+    ]
+    assert first["observation"] == {"results": [{"source_call_id": "c1", "content": "README.md"}]}
+    assert second["message"] == "Running the tests now."
+    assert [c["tool_call_id"] for c in second["tool_calls"]] == ["c2", "c3"]
+    assert second["tool_calls"][0]["extra"] == {"sandbox": "workspace-write"}
+    results = second["observation"]["results"]
+    assert [(r["source_call_id"], r["content"]) for r in results] == [
+        ("c2", "1 failed"),
+        ("c3", "1 passed"),
+    ]
+    assert second["extra"]["model"] == "gpt-5.2-codex"
+    assert atif["extra"]["task_prompt"] == "fix the failing test"
+
+
+def test_claude_content_parts_stay_native() -> None:
+    doc = _load(SSL_DIR / "valid" / "claude-content-results.json")
+    atif, _ = convert(doc, "atif@v1.7")
+    results = atif["steps"][0]["observation"]["results"]
+    assert results[0]["content"] == [{"type": "text", "text": "print('hi')"}]
+    assert results[1]["content"] == "exit status 1"
+
+
+def test_atif_steps_map_to_native_run_log_fields() -> None:
+    doc = {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s-9",
+        "agent": {"name": "claude", "version": "2.1"},
+        "steps": [
+            {"step_id": 1, "source": "user", "message": "list files"},
+            {
+                "step_id": 2,
+                "timestamp": "2026-03-01T09:00:00Z",
+                "source": "agent",
+                "message": "",
+                "tool_calls": [
+                    {"tool_call_id": "a", "function_name": "Bash", "arguments": {"cmd": "ls"}},
+                    {"tool_call_id": "b", "function_name": "Read", "arguments": {"p": "x"}},
+                ],
+                "observation": {
+                    "results": [
+                        {"source_call_id": "a", "content": "x"},
+                        {"source_call_id": "b", "content": "hello"},
+                    ]
+                },
+            },
+        ],
+    }
+    run_log, _ = convert(doc, SSL)
+    assert (run_log["run_id"], run_log["provider"]) == ("s-9", "claude")
+    user, agent = run_log["steps"]
+    assert (user["step_id"], user["message_role"], user["message_text"]) == (
+        "S1",
+        "user",
+        "list files",
+    )
+    assert user["substeps"] == []
+    assert agent["message_role"] == "assistant"
+    assert agent["started_at"] == "2026-03-01T09:00:00Z"
+    assert agent["summary"] == NO_MESSAGE_SUMMARY
+    assert [(s["substep_id"], s["type"], s["call_id"]) for s in agent["substeps"]] == [
+        ("S2.1", "tool_call", "a"),
+        ("S2.2", "tool_output", "a"),
+        ("S2.3", "tool_call", "b"),
+        ("S2.4", "tool_output", "b"),
+    ]
+    assert agent["substeps"][0]["payload"] == {"tool_name": "Bash", "tool_input": {"cmd": "ls"}}
+    assert agent["substeps"][3]["payload"] == {"content": "hello"}
+    assert _errors(run_log, SSL) == []
+
+
+def test_interleave_keeps_both_orders() -> None:
+    def cid(x: tuple[str, str]) -> str:
+        return x[1]
+
+    calls = [("call", "a"), ("call", "b")]
+    assert interleave(calls, [("res", "b"), ("res", "a")], cid) == [
+        ("call", "a"),
+        ("call", "b"),
+        ("res", "b"),
+        ("res", "a"),
+    ]
+    assert interleave(calls, [("res", "a"), ("res", "z"), ("res", "b")], cid) == [
+        ("call", "a"),
+        ("res", "a"),
+        ("call", "b"),
+        ("res", "z"),
+        ("res", "b"),
+    ]
+
+
+def test_plain_text_joins_text_parts() -> None:
+    parts = [
+        {"type": "text", "text": "a"},
+        {"type": "image", "source": {"media_type": "image/png", "path": "x.png"}},
+        {"type": "text", "text": "b"},
+    ]
+    assert plain_text(parts) == "a\nb"
+    assert plain_text("as is") == "as is"
+
+
+# --- reports ----------------------------------------------------------------------------------
+
+
+def test_report_of_a_minimal_run_log() -> None:
+    doc = _load(SSL_DIR / "valid" / "minimal.json")
+    atif, report = convert(doc, "atif@v1.7")
+    assert (report.from_, report.to) == (SSL, "atif@v1.7")
+    stashed = {i.pointer: i for i in report.stashed}
+    assert set(stashed) == {"/steps/0/completed_at", "/steps/0/outcome"}
+    assert all(i.step == TO_ATIF and i.stash == "/extra" for i in report.stashed)
+    assert [(i.pointer, i.value) for i in report.decided] == [("/agent/version", "unknown")]
+    assert report.dropped == []
+    layer = atif["extra"][STASH_KEY]["layers"][-1]
+    assert layer["by"] == TO_ATIF
+    assert {e["pointer"]: e.get("value") for e in layer["entries"]} == {
+        "/steps/0/completed_at": "2026-02-26T10:00:03Z",
+        "/steps/0/outcome": "completed",
+    }
+
+
+def test_report_of_retries_status_notes_and_artifacts() -> None:
+    doc = _load(SSL_DIR / "valid" / "tool-lifecycle.json")
+    _, report = convert(doc, "atif@v1.7")
+    pointers = {i.pointer for i in report.stashed}
+    assert "/steps/0/summary" in pointers  # the synthetic step's label
+    assert "/steps/1/legacy_event_id" in pointers
+    assert "/steps/1/substeps" in pointers  # retry, status note and artifact have no ATIF home
+    assert "/steps/0/substeps/0/payload/command" in pointers
+    assert ("/steps/0/message", "") in {(i.pointer, i.value) for i in report.decided}
+
+
+def test_report_of_an_atif_document_with_agent_only_fields() -> None:
+    doc = {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1", "model_name": "m"},
+        "steps": [
+            {
+                "step_id": 1,
+                "source": "agent",
+                "message": "hi",
+                "reasoning_content": "think",
+                "metrics": {"prompt_tokens": 3},
+            }
+        ],
+    }
+    run_log, report = convert(doc, SSL)
+    stashed = {i.pointer for i in report.stashed}
+    assert {"/agent/version", "/agent/model_name", "/steps/0/reasoning_content"} <= stashed
+    assert "/steps/0/metrics" in stashed
+    assert all(i.step == TO_SSL for i in report.stashed)
+    decided = {i.pointer: i.value for i in report.decided}
+    assert decided["/steps/0/outcome"] is None
+    assert decided["/steps/0/started_at"] is None
+    assert run_log["extra"][STASH_KEY]["layers"][-1]["by"] == TO_SSL
+    back, back_report = convert(run_log, "atif@v1.7")
+    assert back == doc
+    assert back_report.stashed == []
+    assert back_report.decided == []  # agent.version "unknown" was undone by the stash
+
+
+def test_drop_discards_instead_of_stashing() -> None:
+    doc = _load(SSL_DIR / "valid" / "minimal.json")
+    atif, report = convert(doc, "atif@v1.7", drop=True)
+    assert "extra" not in atif
+    assert report.stashed == []
+    assert {i.pointer for i in report.dropped} == {"/steps/0/completed_at", "/steps/0/outcome"}
+    back, _ = convert(atif, SSL)
+    assert back["steps"][0]["outcome"] is None
+
+
+def test_fail_on_loss_and_on_decision_refuse() -> None:
+    doc = _load(SSL_DIR / "valid" / "minimal.json")
+    with pytest.raises(ConversionError) as loss:
+        convert(doc, "atif@v1.7", fail_on_loss=True)
+    assert loss.value.report.errors[0].code == "convert:would-lose-data"
+    with pytest.raises(ConversionError) as decision:
+        convert(doc, "atif@v1.7", fail_on_decision=True)
+    assert decision.value.report.errors[0].code == "convert:needs-decision"
+
+
+def test_empty_run_gets_a_placeholder_step_that_goes_away() -> None:
+    doc = _load(SSL_DIR / "valid" / "empty-run.json")
+    atif, report = convert(doc, "atif@v1.7")
+    assert len(atif["steps"]) == 1
+    assert "/steps/0" in {i.pointer for i in report.decided}
+    back, _ = convert(atif, SSL)
+    assert back == doc
+
+
+# --- refusals ---------------------------------------------------------------------------------
+
+
+def test_schema_invalid_source_is_refused() -> None:
+    doc = _load(SSL_DIR / "invalid" / "unknown-outcome.json")
+    with pytest.raises(ConversionError) as exc:
+        convert(doc, "atif@v1.7")
+    codes = [f.code for f in exc.value.report.errors]
+    assert codes[0] == "convert:invalid-source"
+    assert "schema:enum" in codes
+
+
+def test_foreign_data_under_the_stash_key_is_refused() -> None:
+    doc = copy.deepcopy(_load(SSL_DIR / "valid" / "minimal.json"))
+    doc["extra"] = {STASH_KEY: "not a stash"}
+    with pytest.raises(ConversionError) as exc:
+        convert(doc, "atif@v1.7")
+    assert exc.value.report.errors[0].code == "convert:stash-collision"
+
+
+# --- properties -------------------------------------------------------------------------------
+
+timestamps = st.builds(
+    lambda d, h, s, frac, t, off: f"2026-02-{d:02d}{t}{h:02d}:15:{s:02d}{frac}{off}",
+    st.integers(1, 28),
+    st.integers(0, 23),
+    st.integers(0, 60),
+    st.sampled_from(["", ".25"]),
+    st.sampled_from(["T", "t"]),
+    st.sampled_from(["Z", "z", "+00:00", "-05:30"]),
+)
+maybe_time = st.none() | timestamps
+legacy_turn = st.none() | st.integers(0, 99).map(lambda k: f"T{k}")
+legacy_event = st.none() | st.tuples(st.integers(0, 9), st.integers(0, 99)).map(
+    lambda kj: f"T{kj[0]}.{kj[1]}"
+)
+parts = st.lists(st.fixed_dictionaries({"type": st.just("text"), "text": text}), max_size=2)
+
+
+def _put(draw: Any, obj: dict[str, Any], key: str, values: st.SearchStrategy[Any]) -> None:
+    if draw(st.booleans()):
+        obj[key] = draw(values)
+
+
+@st.composite
+def substeps(draw: Any, sid: str) -> list[dict[str, Any]]:
+    """Substeps of one step: calls, their results, retries, status notes and artifacts."""
+    out: list[dict[str, Any]] = []
+    calls: list[str] = []
+    for _ in range(draw(st.integers(0, 5))):
+        kind = draw(st.sampled_from(["call", "result", "retry", "status", "artifact"]))
+        call_id: Any = None
+        if kind == "call":
+            call_id = draw(st.none() | nonempty)
+            payload: dict[str, Any] = {"tool_name": draw(text)}
+            _put(draw, payload, "command", text)
+            _put(draw, payload, "tool_input", free_objects | json_values)
+            type_ = "tool_call"
+            if isinstance(call_id, str):
+                calls.append(call_id)
+        elif kind == "result":
+            call_id = draw(st.sampled_from(calls)) if calls and draw(st.booleans()) else None
+            type_ = draw(st.sampled_from(["tool_output", "tool_error"]))
+            if draw(st.booleans()):
+                payload = {"exit_code": draw(st.integers(0, 3)), "output": draw(text)}
+            else:
+                payload = {
+                    "content": draw(text | parts | json_values),
+                    "is_error": draw(st.booleans()),
+                }
+        elif kind == "retry":
+            type_, call_id = "tool_retry", draw(st.none() | nonempty)
+            payload = {"retry_of_call_id": draw(st.none() | nonempty)}
+        elif kind == "status":
+            type_, payload = "status_update", {"message": draw(text)}
+        else:
+            type_, payload = "artifact", {"path": draw(text)}
+        m = len(out) + 1
+        sub: dict[str, Any] = {
+            "substep_id": f"{sid}.{m}",
+            "substep_index": m,
+            "type": type_,
+            "source": draw(st.sampled_from(["runner", "provider", "tool"])),
+        }
+        if call_id is not None or draw(st.booleans()):
+            sub["call_id"] = call_id
+        sub["payload"] = shuffled(draw, payload)
+        sub["timestamp"] = draw(maybe_time)
+        _put(draw, sub, "legacy_turn_id", legacy_turn)
+        _put(draw, sub, "legacy_event_id", legacy_event)
+        _put(draw, sub, "extra", free_objects)
+        out.append(shuffled(draw, sub))
+    return out
+
+
+@st.composite
+def run_logs(draw: Any) -> dict[str, Any]:
+    """Rule-valid run logs with every optional field sometimes absent, null or set."""
+    provider = draw(nonempty)
+    steps = []
+    for n in range(1, draw(st.integers(0, 4)) + 1):
+        sid = f"S{n}"
+        step: dict[str, Any] = {
+            "step_id": sid,
+            "step_index": n,
+            "provider": draw(st.just(provider) | nonempty),
+            "message_role": draw(st.sampled_from(["assistant", "user", "system", "runner"])),
+        }
+        _put(draw, step, "message_text", st.none() | text)
+        step["started_at"] = draw(maybe_time)
+        _put(draw, step, "completed_at", maybe_time)
+        step["outcome"] = draw(
+            st.sampled_from([None, "completed", "failed", "interrupted", "timeout"])
+        )
+        _put(draw, step, "summary", st.none() | text)
+        _put(draw, step, "legacy_turn_id", legacy_turn)
+        _put(draw, step, "legacy_event_id", legacy_event)
+        step["substeps"] = draw(substeps(sid))
+        _put(draw, step, "extra", free_objects)
+        blank = not (step.get("message_text") or "").strip()
+        if blank and not (step.get("summary") or "").strip() and step["substeps"]:
+            step["summary"] = "Pre-message tool activity"
+        steps.append(shuffled(draw, step))
+    doc: dict[str, Any] = {"run_id": draw(nonempty), "provider": provider, "steps": steps}
+    _put(draw, doc, "extra", free_objects)
+    return shuffled(draw, doc)
+
+
+@SETTINGS
+@given(run_logs())
+def test_any_run_log_round_trips_through_atif(doc: dict[str, Any]) -> None:
+    assert _errors(doc, SSL) == []  # the strategy draws valid run logs
+    assert _text(_round_trip_run_log(doc)) == _text(doc)
+
+
+@SETTINGS
+@given(st.sampled_from(ATIF_VERSIONS).flatmap(trajectories))
+def test_any_atif_document_round_trips_through_a_run_log(doc: dict[str, Any]) -> None:
+    assert _text(_round_trip_atif(doc)) == _text(doc)
+
+
+@SETTINGS
+@given(trajectories("v1.7"))
+def test_dropping_gives_valid_run_logs_without_a_stash(doc: dict[str, Any]) -> None:
+    run_log, report = convert(doc, SSL, drop=True)
+    assert _errors(run_log, SSL) == []
+    assert STASH_KEY not in json.dumps(run_log)
+    assert report.stashed == []

@@ -1,0 +1,708 @@
+"""TAO trace records ↔ ATIF v1.7: fixtures, a realistic session, tokens, stash, properties."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from atif_spec import validate
+from atif_spec.cli import main
+from atif_spec.convert import ConversionError, convert
+from atif_spec.convert.residual import apply_layers, commit, detach, diff
+from atif_spec.convert.tao import INTO_ATIF, INTO_TAO, anthropic_usage, prompt_key
+from atif_spec.formats.tao import content_hash
+from atif_spec.stash import STASH_KEY
+
+from conftest import ROOT
+from strategies import VERSIONS, free_objects, nonempty, put, shuffled, text, timestamps
+from strategies import trajectories as atif_trajectories
+
+CONFORMANCE = ROOT / "conformance"
+SESSION = CONFORMANCE / "tao" / "v0.2.0" / "valid" / "coding-session.json"
+
+
+def _cases(fmt: str) -> list[Path]:
+    """Every valid and warning fixture of a format (documents that validate)."""
+    found = []
+    for manifest in sorted((CONFORMANCE / fmt).glob("*/manifest.json")):
+        for case in json.loads(manifest.read_text())["cases"]:
+            if case["category"] in ("valid", "warning"):
+                found.append(manifest.parent / case["path"])
+    return found
+
+
+def _load(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def errors(doc: Any) -> list[dict[str, Any]]:
+    return [f.to_dict() for f in validate(doc, check_files=False).errors]
+
+
+def round_trip(doc: dict[str, Any], there: str, back: str) -> dict[str, Any]:
+    """Convert there and back; assert validity, an untouched input and the identity."""
+    original = orjson.dumps(doc)
+    out, report = convert(doc, to=there)
+    assert orjson.dumps(doc) == original, "the input was modified"
+    assert not errors(out), report.to_dict()
+    returned, _ = convert(out, to=back)
+    assert not errors(returned)
+    assert orjson.dumps(returned) == original
+    return out
+
+
+def _id(path: Path) -> str:
+    return str(path.relative_to(CONFORMANCE))
+
+
+# --- fixtures -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", _cases("tao"), ids=_id)
+def test_tao_fixture_round_trips_through_atif(path: Path) -> None:
+    out = round_trip(_load(path), "atif@v1.7", "tao@v0.2.0")
+    assert out["schema_version"] == "ATIF-v1.7"
+
+
+@pytest.mark.parametrize("path", _cases("atif"), ids=_id)
+def test_atif_fixture_round_trips_through_tao(path: Path) -> None:
+    doc = _load(path)
+    version = doc["schema_version"].removeprefix("ATIF-")
+    out = round_trip(doc, "tao@v0.2.0", f"atif@{version}")
+    assert out["schema_version"] == "0.2.0"
+
+
+# --- the realistic coding session -----------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def session() -> tuple[dict[str, Any], dict[str, Any], Any]:
+    doc = _load(SESSION)
+    out, report = convert(doc, to="atif@v1.7")
+    return doc, out, report
+
+
+def _stash(obj: dict[str, Any]) -> list[dict[str, Any]]:
+    """The entries of the single layer in an object's extra."""
+    layers = obj["extra"][STASH_KEY]["layers"]
+    assert len(layers) == 1
+    assert layers[0]["by"] == INTO_ATIF
+    entries: list[dict[str, Any]] = layers[0]["entries"]
+    return entries
+
+
+def _removed(obj: dict[str, Any]) -> dict[str, Any]:
+    return {e["pointer"]: e["value"] for e in _stash(obj) if e["op"] == "removed"}
+
+
+def test_session_system_prompts_become_system_steps(session: Any) -> None:
+    doc, out, _ = session
+    sources = [s["source"] for s in out["steps"]]
+    assert sources == ["user", "system"] + ["agent"] * 7
+    assert out["steps"][1]["message"] == doc["system_prompts"]["eb26305a5e9adbb5"]
+    sub = out["subagent_trajectories"][0]
+    assert sub["steps"][0] == {
+        "step_id": 1,
+        "source": "system",
+        "message": doc["system_prompts"]["b8f73e50c5f5241d"],
+    }
+    assert [s["step_id"] for s in out["steps"]] == list(range(1, 10))
+
+
+def test_session_subagent_is_embedded_and_referenced(session: Any) -> None:
+    _, out, _ = session
+    (sub,) = out["subagent_trajectories"]
+    assert sub["trajectory_id"] == "agent-5c0e9d21"
+    assert sub["schema_version"] == "ATIF-v1.7"
+    assert [s["source"] for s in sub["steps"]] == ["system", "agent", "agent", "agent"]
+    launcher = out["steps"][3]
+    assert launcher["tool_calls"][0]["function_name"] == "Task"
+    result = launcher["observation"]["results"][0]
+    assert result["subagent_trajectory_ref"] == [{"trajectory_id": "agent-5c0e9d21"}]
+    # TAO-only step fields travel in the step's stash: the role of the sub-agent
+    assert _removed(sub["steps"][1])["/agent_role"] == "explore"
+
+
+def test_session_warm_up_call_is_kept_as_an_agent_step(session: Any) -> None:
+    _, out, report = session
+    warm = out["steps"][2]
+    assert warm["source"] == "agent"
+    assert warm["message"] == ""
+    assert warm["metrics"] == {
+        "prompt_tokens": 11877,
+        "completion_tokens": 1,
+        "extra": {"cache_creation_input_tokens": 11873},
+    }
+    replaced = {e["pointer"]: e["value"] for e in _stash(warm) if e["op"] == "replaced"}
+    assert replaced == {"/content": None, "/call_type": "warmup"}
+    assert "/steps/2/message" in [i.pointer for i in report.decided]
+
+
+def test_session_tool_errors_and_tool_metadata_are_stashed_where_they_belong(
+    session: Any,
+) -> None:
+    _, out, report = session
+    result = out["steps"][4]["observation"]["results"][0]
+    assert set(result) == {"source_call_id", "content", "extra"}
+    assert _removed(result) == {
+        "/error": "exit_code:1",
+        "/output_summary": result["content"],
+    }
+    call = out["steps"][4]["tool_calls"][0]
+    assert _removed(call) == {"/duration_ms": 2310}
+    assert _removed(out["steps"][6])["/snippets"][0]["source_step"] == 5
+    stashed = {i.pointer: i for i in report.stashed}
+    assert stashed["/steps/3/observations/0/error"].stash == "/steps/4/observation/results/0/extra"
+    assert stashed["/steps/5/snippets"].stash == "/steps/6/extra"
+
+
+def test_session_outcome_and_provenance_go_to_the_root_stash(session: Any) -> None:
+    doc, out, _ = session
+    removed = _removed(out)
+    assert removed["/outcome"]["reward"] == 0.9
+    assert removed["/outcome"]["terminal_state"] == "goal_reached"
+    for key in ("content_hash", "task", "environment", "security", "attribution", "metadata"):
+        assert removed[f"/{key}"] == doc[key]
+    assert out["trajectory_id"] == doc["trace_id"]
+    assert out["session_id"] == doc["session_id"]
+
+
+def test_session_final_metrics_are_recomputed(session: Any) -> None:
+    doc, out, _ = session
+    final = out["final_metrics"]
+    assert final["total_steps"] == len(out["steps"])
+    every = out["steps"] + out["subagent_trajectories"][0]["steps"]
+    assert final["total_prompt_tokens"] == sum(
+        s["metrics"]["prompt_tokens"] for s in every if "metrics" in s
+    )
+    assert _removed(final) == {
+        "/total_duration_s": 132.0,
+        "/cache_hit_rate": 0.83,
+        "/estimated_cost_usd": 0.0712,
+    }
+    replaced = {e["pointer"]: e["value"] for e in _stash(final) if e["op"] == "replaced"}
+    assert replaced == {}  # TAO's totals equal what ATIF → TAO recomputes
+    assert doc["metrics"]["total_steps"] == 11
+
+
+def test_session_passes_atif_validate_and_comes_back(session: Any, tmp_path: Path) -> None:
+    doc, out, _ = session
+    path = tmp_path / "session.atif.json"
+    path.write_text(json.dumps(out), encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(path)])
+    assert result.exit_code == 0, result.output
+    assert "0 error(s)" in result.output
+    back, report = convert(out, to="tao@v0.2.0")
+    assert back == doc
+    assert orjson.dumps(back) == orjson.dumps(doc)
+    assert not report.stashed and not report.decided and not report.dropped
+    assert not errors(back)
+
+
+def test_session_converts_with_the_cli(tmp_path: Path) -> None:
+    atif = tmp_path / "session.atif.json"
+    tao = tmp_path / "session.tao.json"
+    result = CliRunner().invoke(
+        main, ["convert", str(SESSION), "--to", "atif@v1.7", "-o", str(atif)]
+    )
+    assert result.exit_code == 0, result.output
+    result = CliRunner().invoke(main, ["convert", str(atif), "--to", "tao@v0.2.0", "-o", str(tao)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(tao.read_text()) == _load(SESSION)
+
+
+# --- token accounting -----------------------------------------------------------------------------
+
+
+def _record(usage: dict[str, Any], model: str | None, name: str = "agent-x") -> dict[str, Any]:
+    step: dict[str, Any] = {"step_index": 0, "role": "agent", "content": "ok"}
+    if model is not None:
+        step["model"] = model
+    step["token_usage"] = usage
+    return {
+        "schema_version": "0.2.0",
+        "trace_id": "t-1",
+        "session_id": "s-1",
+        "agent": {"name": name, "version": "1"},
+        "steps": [step],
+    }
+
+
+ANTHROPIC_USAGE = {
+    "input_tokens": 9,
+    "output_tokens": 164,
+    "cache_read_tokens": 11873,
+    "cache_write_tokens": 310,
+}
+
+
+@pytest.mark.parametrize(
+    ("model", "name", "expected"),
+    [
+        (
+            "anthropic/claude-sonnet-4-20250514",
+            "agent-x",
+            {
+                "prompt_tokens": 12192,
+                "completion_tokens": 164,
+                "cached_tokens": 11873,
+                "extra": {"cache_creation_input_tokens": 310},
+            },
+        ),
+        (
+            None,
+            "claude-code",
+            {
+                "prompt_tokens": 12192,
+                "completion_tokens": 164,
+                "cached_tokens": 11873,
+                "extra": {"cache_creation_input_tokens": 310},
+            },
+        ),
+        (
+            "openai/gpt-4o",
+            "codex-cli",
+            {
+                "prompt_tokens": 9,
+                "completion_tokens": 164,
+                "cached_tokens": 11873,
+                "extra": {"cache_creation_input_tokens": 310},
+            },
+        ),
+    ],
+    ids=["anthropic-model", "claude-agent", "openai"],
+)
+def test_token_usage_is_converted_not_copied(
+    model: str | None, name: str, expected: dict[str, Any]
+) -> None:
+    doc = _record(dict(ANTHROPIC_USAGE), model, name)
+    out, _ = convert(doc, to="atif@v1.7")
+    assert out["steps"][0]["metrics"] == expected
+    back, _ = convert(out, to="tao@v0.2.0")
+    assert back == doc
+
+
+def test_anthropic_prompt_tokens_include_cached_tokens() -> None:
+    """The upstream exporter's bug: cached_tokens above prompt_tokens (ATIF301) never happens."""
+    doc = _record({"input_tokens": 3, "cache_read_tokens": 5000}, "anthropic/claude-opus-4")
+    out, _ = convert(doc, to="atif@v1.7")
+    metrics = out["steps"][0]["metrics"]
+    assert metrics == {"prompt_tokens": 5003, "cached_tokens": 5000}
+    assert not validate(out, check_files=False).findings
+
+
+def test_prefix_reuse_tokens_go_to_the_metrics_stash() -> None:
+    doc = _record({"input_tokens": 1, "prefix_reuse_tokens": 7}, "anthropic/claude-opus-4")
+    out, _ = convert(doc, to="atif@v1.7")
+    metrics = out["steps"][0]["metrics"]
+    assert metrics["prompt_tokens"] == 1
+    assert _removed(metrics) == {"/prefix_reuse_tokens": 7}
+    assert convert(out, to="tao@v0.2.0")[0] == doc
+
+
+def test_atif_metrics_become_tao_usage() -> None:
+    doc = {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "claude-code", "version": "1"},
+        "steps": [
+            {
+                "step_id": 1,
+                "source": "agent",
+                "message": "m",
+                "metrics": {
+                    "prompt_tokens": 1000,
+                    "completion_tokens": 20,
+                    "cached_tokens": 900,
+                    "extra": {"cache_creation_input_tokens": 60},
+                },
+            }
+        ],
+    }
+    out, _ = convert(doc, to="tao@v0.2.0")
+    assert out["steps"][0]["token_usage"] == {
+        "input_tokens": 40,
+        "output_tokens": 20,
+        "cache_read_tokens": 900,
+        "cache_write_tokens": 60,
+    }
+    other = copy.deepcopy(doc)
+    other["agent"] = {"name": "codex", "version": "1", "model_name": "openai/gpt-5"}
+    out, _ = convert(other, to="tao@v0.2.0")
+    assert out["steps"][0]["token_usage"]["input_tokens"] == 1000
+
+
+def test_usage_convention_inference() -> None:
+    assert anthropic_usage("anthropic/claude-3-5-haiku", None, "x")
+    assert anthropic_usage(None, "claude-sonnet-4", "x")
+    assert anthropic_usage(None, None, "claude-code")
+    assert not anthropic_usage("openai/gpt-4o", None, "claude-code")
+    assert not anthropic_usage(None, None, "hermes-agent")
+
+
+# --- policies, stash placement and the report -----------------------------------------------------
+
+
+def test_missing_required_values_are_synthesized_and_reported() -> None:
+    doc = {"trace_id": "t", "session_id": "s", "agent": {"name": "a", "version": None}}
+    out, report = convert(doc, to="atif@v1.7")
+    assert out["agent"]["version"] == "unknown"
+    assert out["steps"] == [{"step_id": 1, "source": "system", "message": ""}]
+    decided = {i.pointer: i.value for i in report.decided}
+    assert decided == {"/agent/version": "unknown", "/steps/0": out["steps"][0]}
+    with pytest.raises(ConversionError) as caught:
+        convert(doc, to="atif@v1.7", fail_on_decision=True)
+    assert caught.value.report.errors[0].code == "convert:needs-decision"
+    assert convert(out, to="tao@v0.2.0")[0] == doc
+
+
+def test_atif_without_ids_gets_a_deterministic_trace_id() -> None:
+    doc = {
+        "schema_version": "ATIF-v1.7",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [{"step_id": 1, "source": "user", "message": "hi"}],
+    }
+    first, report = convert(doc, to="tao@v0.2.0")
+    second, _ = convert(doc, to="tao@v0.2.0")
+    assert first["trace_id"] == second["trace_id"]
+    assert first["session_id"] == first["trace_id"]
+    assert {i.pointer for i in report.decided} == {"/trace_id", "/session_id"}
+    assert not errors(first)
+    assert convert(first, to="atif@v1.7")[0] == doc
+
+
+def test_atif_only_fields_go_to_the_tao_metadata_stash() -> None:
+    doc = {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1", "extra": {"k": 1}},
+        "notes": "n",
+        "steps": [
+            {
+                "step_id": 1,
+                "source": "agent",
+                "message": "m",
+                "llm_call_count": 2,
+                "observation": {"results": [{"content": "orphan"}]},
+            }
+        ],
+    }
+    out, report = convert(doc, to="tao@v0.2.0")
+    (layer,) = out["metadata"][STASH_KEY]["layers"]
+    assert layer["by"] == INTO_TAO
+    assert layer["holder"] == "/metadata"
+    removed = {e["pointer"]: e["value"] for e in layer["entries"] if e["op"] == "removed"}
+    assert removed == {"/notes": "n", "/agent/extra": {"k": 1}, "/steps/0/llm_call_count": 2}
+    assert out["steps"][0]["observations"] == [
+        {"source_call_id": "", "content": "orphan", "error": "unlinked_response"}
+    ]
+    assert {i.pointer for i in report.stashed} >= {"/notes", "/agent/extra"}
+    assert all(i.stash == "/metadata" for i in report.stashed)
+    assert not errors(out)
+    assert convert(out, to="atif@v1.7")[0] == doc
+
+
+def test_drop_writes_no_stash_and_reports_what_was_dropped() -> None:
+    doc = _load(SESSION)
+    out, report = convert(doc, to="atif@v1.7", drop=True)
+    assert STASH_KEY.encode() not in orjson.dumps(out)
+    assert not report.stashed
+    assert "/outcome" in {i.pointer for i in report.dropped}
+    assert not errors(out)
+    with pytest.raises(ConversionError) as caught:
+        convert(doc, to="atif@v1.7", fail_on_loss=True)
+    assert caught.value.report.errors[0].code == "convert:would-lose-data"
+
+
+def test_observation_on_the_wrong_step_is_unlinked_in_atif() -> None:
+    doc = _load(CONFORMANCE / "tao" / "v0.2.0" / "valid" / "runtime-episode.json")
+    out, _ = convert(doc, to="atif@v1.7")
+    results = out["steps"][2]["observation"]["results"]
+    assert results[1]["source_call_id"] is None
+    assert "/error" not in _removed(results[1])  # "unlinked_response" is what comes back
+    replaced = [e for e in _stash(results[1]) if e["op"] == "replaced"]
+    assert replaced == [
+        {
+            "op": "replaced",
+            "pointer": "/source_call_id",
+            "value": "tc_0_9",
+            "check": replaced[0]["check"],
+        }
+    ]
+
+
+def test_interleaved_subagent_steps_stay_inline() -> None:
+    """A sub-agent step between main steps cannot be split out and put back in place."""
+    doc = _record({}, None)
+    doc["steps"] = [
+        {"step_index": 0, "role": "agent", "content": "launch", "call_type": "main"},
+        {
+            "step_index": 1,
+            "role": "agent",
+            "content": "sub",
+            "call_type": "subagent",
+            "parent_step": 0,
+        },
+        {"step_index": 2, "role": "agent", "content": "main again", "call_type": "main"},
+    ]
+    out = round_trip(doc, "atif@v1.7", "tao@v0.2.0")
+    assert "subagent_trajectories" not in out
+    assert [s["message"] for s in out["steps"]] == ["launch", "sub", "main again"]
+
+
+def test_nested_subagents_nest_in_atif() -> None:
+    doc = _record({}, None)
+    doc["steps"] = [
+        {"step_index": 0, "role": "agent", "content": "root", "subagent_trajectory_ref": "s1"},
+        {
+            "step_index": 1,
+            "role": "agent",
+            "content": "a",
+            "call_type": "subagent",
+            "parent_step": 0,
+        },
+        {
+            "step_index": 2,
+            "role": "agent",
+            "content": "b",
+            "call_type": "subagent",
+            "parent_step": 1,
+        },
+    ]
+    out = round_trip(doc, "atif@v1.7", "tao@v0.2.0")
+    (sub,) = out["subagent_trajectories"]
+    assert sub["trajectory_id"] == "s1"
+    (inner,) = sub["subagent_trajectories"]
+    assert inner["trajectory_id"] == "subagent@step-1"
+    assert inner["steps"][0]["message"] == "b"
+
+
+def test_tao_system_role_step_stays_a_step() -> None:
+    doc = _record({}, None)
+    doc["system_prompts"] = {prompt_key("p"): "p"}
+    doc["steps"] = [
+        {"step_index": 0, "role": "system", "content": "a system message"},
+        {"step_index": 1, "role": "agent", "content": "x", "system_prompt_hash": prompt_key("p")},
+    ]
+    out = round_trip(doc, "atif@v1.7", "tao@v0.2.0")
+    assert [s["source"] for s in out["steps"]] == ["system", "system", "agent"]
+
+
+def test_invalid_source_is_refused() -> None:
+    doc = {"trace_id": "t", "session_id": "s", "agent": {"name": "a"}, "steps": [{"role": "x"}]}
+    with pytest.raises(ConversionError) as caught:
+        convert(doc, to="atif@v1.7")
+    codes = [f.code for f in caught.value.report.errors]
+    assert "convert:invalid-source" in codes
+    assert any(code.startswith("schema:") for code in codes)
+
+
+def test_v0_1_0_records_come_back_as_v0_1_0() -> None:
+    doc = _load(CONFORMANCE / "tao" / "v0.1.0" / "valid" / "devtime-session.json")
+    out, report = convert(doc, to="atif@v1.7")
+    assert report.from_ == "tao@v0.1.0"
+    back, _ = convert(out, to="tao@v0.2.0")
+    assert back["schema_version"] == "0.1.0"
+    assert back == doc
+
+
+# --- the residual diff ----------------------------------------------------------------------------
+
+
+def _undo(source: Any, rebuilt: Any) -> Any:
+    """Stash the diff on a holder and undo it on the rebuilt value."""
+    target: dict[str, Any] = {}
+    commit(target, "extra", "a->b", diff(source, rebuilt), keep=True)
+    layers = detach(target, "extra", "a->b")
+    assert target == {}
+    work = copy.deepcopy(rebuilt)
+    assert not [c for c in apply_layers(work, layers) if c.conflict]
+    return work
+
+
+@pytest.mark.parametrize(
+    ("source", "rebuilt"),
+    [
+        ({"a": 1, "b": 2, "c": 3}, {"c": 3, "a": 1, "b": 2}),
+        ({"a": 1, "b": None}, {"a": 1.0, "z": 0}),
+        ({"l": [1, 2, 3, 4]}, {"l": [0, 2, 4]}),
+        ({"l": [{"x": 1}, {"y": 2}]}, {"l": [{"y": 2}, {"x": 1, "q": 3}, {"n": 1}]}),
+        ({"deep": {"k": [True, {"m": "v"}]}}, {"deep": {"k": [1, {"m": "w"}]}, "e": []}),
+    ],
+)
+def test_residual_diff_restores_the_source_exactly(source: Any, rebuilt: Any) -> None:
+    assert orjson.dumps(_undo(source, rebuilt)) == orjson.dumps(source)
+
+
+# --- properties -----------------------------------------------------------------------------------
+
+SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SMALL = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+counts = st.integers(min_value=-5, max_value=2**40) | st.integers(0, 100).map(float)
+ids = st.text(alphabet="abcdefghijk0123456789_-", min_size=1, max_size=6)
+MODELS = ["anthropic/claude-sonnet-4-20250514", "openai/gpt-4o", "claude-3-opus", "local-model"]
+UNKNOWN_KEYS = ["x_note", "extra", "tier"]
+
+
+@st.composite
+def tao_steps(
+    draw: Any, index: int, earlier: list[int], prompts: list[str], roles: list[str]
+) -> dict[str, Any]:
+    step: dict[str, Any] = {"step_index": index, "role": draw(st.sampled_from(roles))}
+    put(draw, step, "content", text)
+    put(draw, step, "reasoning_content", text)
+    put(draw, step, "model", st.sampled_from(MODELS))
+    if prompts:
+        put(draw, step, "system_prompt_hash", st.sampled_from(prompts))
+    put(draw, step, "agent_role", st.sampled_from(["main", "explore", "plan"]))
+    if earlier and draw(st.booleans()):
+        step["parent_step"] = draw(st.sampled_from(earlier))
+        step["call_type"] = draw(st.sampled_from(["subagent", "subagent", "main"]))
+    else:
+        put(draw, step, "call_type", st.sampled_from(["main", "warmup", "subagent"]))
+    put(draw, step, "subagent_trajectory_ref", ids)
+    put(draw, step, "tools_available", st.lists(text, max_size=2), nullable=False)
+    calls = []
+    for k in range(draw(st.integers(0, 2))):
+        call: dict[str, Any] = {"tool_call_id": f"c{index}_{k}", "tool_name": draw(text)}
+        put(draw, call, "input", free_objects, nullable=False)
+        put(draw, call, "duration_ms", counts)
+        calls.append(shuffled(draw, call))
+    if calls or draw(st.booleans()):
+        step["tool_calls"] = calls
+    observations = []
+    for _ in range(draw(st.integers(0, 2))):
+        linked = calls and draw(st.booleans())
+        obs: dict[str, Any] = {
+            "source_call_id": draw(st.sampled_from([c["tool_call_id"] for c in calls]))
+            if linked
+            else draw(ids)
+        }
+        put(draw, obs, "content", text)
+        put(draw, obs, "output_summary", text)
+        if linked:
+            put(draw, obs, "error", st.sampled_from(["tool_error", "exit_code:1", "no_result"]))
+        else:
+            obs["error"] = "unlinked_response"
+        observations.append(shuffled(draw, obs))
+    put(draw, step, "observations", st.just(observations), nullable=False)
+    if draw(st.booleans()):
+        step["snippets"] = [{"file_path": draw(text), "start_line": draw(counts | st.none())}]
+    if draw(st.booleans()):
+        usage: dict[str, Any] = {}
+        for key in (
+            "input_tokens",
+            "output_tokens",
+            "cache_read_tokens",
+            "cache_write_tokens",
+            "prefix_reuse_tokens",
+        ):
+            put(draw, usage, key, counts, nullable=False)
+        step["token_usage"] = shuffled(draw, usage)
+    put(draw, step, "timestamp", timestamps | st.just("ISO8601"))
+    if draw(st.integers(0, 5)) == 0:
+        step[draw(st.sampled_from(UNKNOWN_KEYS))] = draw(free_objects)
+    return shuffled(draw, step) if draw(st.integers(0, 4)) == 0 else step
+
+
+@st.composite
+def tao_records(draw: Any, version: str = "v0.2.0") -> dict[str, Any]:
+    """A TAO record that passes its version's schema and the error-level rules."""
+    doc: dict[str, Any] = {}
+    if version == "v0.1.0":
+        doc["schema_version"] = draw(st.sampled_from(["0.1.0", "0.1.1"]))
+    else:
+        put(draw, doc, "schema_version", st.just("0.2.0"), nullable=False)
+    doc["trace_id"] = draw(text)
+    doc["session_id"] = draw(text)
+    put(draw, doc, "timestamp_start", timestamps)
+    if version == "v0.2.0":
+        put(draw, doc, "execution_context", st.sampled_from(["devtime", "runtime"]))
+    if draw(st.booleans()):
+        doc["task"] = {"description": draw(text | st.none()), "repository": "o/r"}
+    agent: dict[str, Any] = {"name": draw(st.sampled_from(["claude-code", "codex-cli", "x"]))}
+    put(draw, agent, "version", text)
+    put(draw, agent, "model", st.sampled_from(MODELS))
+    doc["agent"] = shuffled(draw, agent)
+    prompts = draw(st.dictionaries(ids, text, max_size=3))
+    if prompts or draw(st.booleans()):
+        doc["system_prompts"] = prompts
+    put(draw, doc, "tool_definitions", st.lists(free_objects, max_size=2), nullable=False)
+    roles = draw(st.sampled_from([["agent"], ["user", "agent"], ["system", "user", "agent"]]))
+    steps: list[dict[str, Any]] = []
+    index = draw(st.integers(0, 3))
+    for _ in range(draw(st.integers(0, 6))):
+        earlier = [s["step_index"] for s in steps]
+        steps.append(draw(tao_steps(index, earlier, list(prompts), roles)))
+        index += draw(st.sampled_from([1, 1, 1, 2, 0, -1]))
+    if steps or draw(st.booleans()):
+        doc["steps"] = steps
+    if draw(st.booleans()):
+        outcome: dict[str, Any] = {"success": draw(st.booleans() | st.none())}
+        if version == "v0.2.0":
+            put(draw, outcome, "reward", st.floats(-1, 1) | st.none())
+            put(draw, outcome, "terminal_state", st.sampled_from(["goal_reached", "error"]))
+        doc["outcome"] = outcome
+    if draw(st.booleans()):
+        metrics: dict[str, Any] = {}
+        for key in ("total_steps", "total_input_tokens", "total_output_tokens"):
+            put(draw, metrics, key, st.integers(0, 50), nullable=False)
+        put(draw, metrics, "estimated_cost_usd", st.floats(0, 10))
+        doc["metrics"] = metrics
+    put(draw, doc, "metadata", free_objects, nullable=False)
+    if draw(st.integers(0, 3)) == 0:
+        doc["x_custom"] = draw(free_objects)
+    doc = shuffled(draw, doc) if draw(st.integers(0, 4)) == 0 else doc
+    if draw(st.booleans()):
+        doc["content_hash"] = content_hash(doc, version)
+    return doc
+
+
+@pytest.mark.parametrize("version", ["v0.1.0", "v0.2.0"])
+@SETTINGS
+@given(data=st.data())
+def test_tao_round_trip_is_identity_and_atif_is_valid(version: str, data: st.DataObject) -> None:
+    doc = data.draw(tao_records(version))
+    assert not errors(doc)
+    round_trip(doc, "atif@v1.7", "tao@v0.2.0")
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+@SMALL
+@given(data=st.data())
+def test_atif_round_trip_is_identity_and_tao_is_valid(version: str, data: st.DataObject) -> None:
+    doc = data.draw(atif_trajectories(version))
+    assert not errors(doc)
+    round_trip(doc, "tao@v0.2.0", f"atif@{version}")
+
+
+@SETTINGS
+@given(doc=atif_trajectories("v1.7"))
+def test_atif_v1_7_round_trip_property(doc: dict[str, Any]) -> None:
+    round_trip(doc, "tao@v0.2.0", "atif@v1.7")
+
+
+@SMALL
+@given(doc=tao_records())
+def test_drop_outputs_are_valid_without_stash(doc: dict[str, Any]) -> None:
+    out, report = convert(doc, to="atif@v1.7", drop=True)
+    assert not errors(out)
+    assert STASH_KEY.encode() not in orjson.dumps(out)
+    assert not report.stashed
+
+
+@SMALL
+@given(doc=atif_trajectories("v1.7"), nonce=nonempty)
+def test_atif_drop_outputs_are_valid(doc: dict[str, Any], nonce: str) -> None:
+    out, _ = convert(doc, to="tao@v0.2.0", drop=True)
+    assert not errors(out)
+    assert "metadata" not in out or STASH_KEY not in out["metadata"]

@@ -1,0 +1,359 @@
+"""ATIF ↔ trajectory-sdk conversion: round trips, the mapping's choices, refusals, the rules."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from atif_spec.convert import ConversionError, convert
+from atif_spec.convert.trajectory_sdk import (
+    SDK_HOLDER,
+    TO_ATIF,
+    TO_SDK,
+    content_hash,
+    cut,
+    json_chunks,
+)
+from atif_spec.stash import STASH_KEY
+from atif_spec.validation import Options, validate_document
+
+from conftest import ROOT
+from strategies import VERSIONS, free_objects, text, trajectories
+
+SDK_DIR = ROOT / "conformance" / "trajectory-sdk" / "v0.4"
+SDK_FIXTURES = sorted(p for p in SDK_DIR.glob("*/*.json") if p.parent.name != "invalid")
+ATIF_FIXTURES = sorted(
+    p
+    for p in (ROOT / "conformance" / "atif").glob("*/*/*.json")
+    if p.parent.name in ("valid", "warning") and not p.name.startswith("large-")
+)
+GOLDEN = sorted((ROOT / "conformance" / "sft").glob("*.atif.json"))
+
+
+def ids(p: Path) -> str:
+    return "/".join(p.parts[-3:])
+
+
+def dumps(doc: Any) -> bytes:
+    return orjson.dumps(doc)
+
+
+def errors(doc: Any) -> list[tuple[str, str]]:
+    report = validate_document(doc, options=Options(check_files=False))
+    return [(f.code, f.pointer) for f in report.errors]
+
+
+def atif_version(doc: dict[str, Any]) -> str:
+    return "atif@" + str(doc["schema_version"]).removeprefix("ATIF-")
+
+
+@pytest.mark.parametrize("path", [*ATIF_FIXTURES, *GOLDEN], ids=ids)
+def test_atif_round_trip_is_identity(path: Path) -> None:
+    doc = json.loads(path.read_text())
+    before = dumps(doc)
+    sdk, _ = convert(doc, "trajectory-sdk@v0.4")
+    assert dumps(doc) == before  # the input is untouched
+    assert errors(sdk) == []
+    back, back_report = convert(sdk, atif_version(doc), fail_on_decision=True)
+    assert dumps(back) == before
+    assert back_report.stashed == [] and back_report.dropped == []
+
+
+@pytest.mark.parametrize("path", SDK_FIXTURES, ids=ids)
+def test_sdk_round_trip_is_identity(path: Path) -> None:
+    doc = json.loads(path.read_text())
+    before = dumps(doc)
+    atif, _ = convert(doc, "atif@v1.7")
+    assert errors(atif) == []
+    back, back_report = convert(atif, "trajectory-sdk@v0.4")
+    assert dumps(back) == before
+    assert back_report.stashed == [] and back_report.decided == []
+    # through another ATIF version as well
+    atif8, _ = convert(doc, "atif@v1.8")
+    assert dumps(convert(atif8, "trajectory-sdk@v0.4")[0]) == before
+
+
+def test_weather_example_becomes_atif_steps() -> None:
+    doc = json.loads((SDK_DIR / "valid" / "weather-example.json").read_text())
+    atif, report = convert(doc, "atif@v1.7")
+    steps = atif["steps"]
+    assert [s["source"] for s in steps] == ["system", "user", "agent", "agent"]
+    call = steps[2]["tool_calls"][0]
+    assert steps[2]["observation"]["results"][0]["source_call_id"] == call["tool_call_id"]
+    assert atif["agent"]["name"] == "unknown"
+    decided = {i.pointer for i in report.decided}
+    assert {"/agent/name", "/agent/version"} <= decided
+    stash = atif["extra"][STASH_KEY]["layers"][-1]
+    assert stash["by"] == TO_ATIF and stash["holder"] == "/extra"
+    # reward and task data are kept
+    pointers = {e["pointer"] for e in stash["entries"]}
+    assert "/task/data_source" in pointers
+
+
+def test_snapshots_are_cut_as_the_sdk_code_does() -> None:
+    """ref §5 worked example: system, user, assistant(call), tool, assistant → 2, 4, 5."""
+    doc = {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [
+            {"step_id": 1, "source": "system", "message": "sys"},
+            {"step_id": 2, "source": "user", "message": "hi"},
+            {
+                "step_id": 3,
+                "source": "agent",
+                "message": "",
+                "tool_calls": [{"tool_call_id": "c", "function_name": "f", "arguments": {}}],
+                "observation": {"results": [{"source_call_id": "c", "content": "r"}]},
+            },
+            {"step_id": 4, "source": "agent", "message": "done"},
+        ],
+    }
+    sdk, _ = convert(doc, "trajectory-sdk@v0.4")
+    assert [len(s["messages"]) for s in sdk["steps"]] == [2, 4, 5]
+    assert sdk["steps"][1]["messages"][2]["content"] is None  # "" with tool calls
+    assert sdk["steps"][1]["messages"][3]["tool_response"] == {
+        "id": "c",
+        "name": "f",
+        "arguments": {},
+        "response": "r",
+        "error": None,
+        "metadata": None,
+    }
+    assert sdk["task"] == {
+        "id": "atif:s",
+        "data_source": "atif",
+        "conversation_id": "s",
+        "num_turns": 1,
+        "num_steps": 3,
+        "total_tokens": None,
+        "total_cost": None,
+    }
+    assert sdk["telemetry"]["data"]["idempotency_key"] == (
+        "atif:s:" + sdk["telemetry"]["data"]["content_hash"]
+    )
+    # snapshots share message objects: memory stays linear
+    assert sdk["steps"][2]["messages"][0] is sdk["steps"][0]["messages"][0]
+
+
+def test_training_targets_follow_atif_rules() -> None:
+    copied = json.loads((ROOT / "conformance/sft/copied-context.atif.json").read_text())
+    sdk, _ = convert(copied, "trajectory-sdk@v0.4")
+    last = sdk["steps"][-1]["messages"]
+    assistants = [m["trainable_status"] for m in last if m["role"] == "assistant"]
+    assert assistants == ["not_trainable", "trainable", "trainable"]
+    dispatch = json.loads((ROOT / "conformance/sft/deterministic-dispatch.atif.json").read_text())
+    sdk, _ = convert(dispatch, "trajectory-sdk@v0.4")
+    last = sdk["steps"][-1]["messages"]
+    assistants = [m["trainable_status"] for m in last if m["role"] == "assistant"]
+    assert assistants == ["not_trainable", "trainable", "trainable", "not_trainable"]
+    assert sdk["steps"][0]["trainable_status"] == "not_trainable"
+
+
+def test_replace_boundary_restarts_the_snapshots() -> None:
+    doc = json.loads((ROOT / "conformance/sft/replace-boundary.atif.json").read_text())
+    sdk, _ = convert(doc, "trajectory-sdk@v0.4")
+    statuses = [s["trainable_status"] for s in sdk["steps"]]
+    assert statuses == [
+        "not_trainable",
+        "trainable",
+        "summarization_boundary",
+        "trainable",
+        "trainable",
+    ]
+    restart = sdk["steps"][3]["messages"]
+    assert restart[0]["role"] == "system"
+    assert restart[0]["content"].startswith("Summary:")
+    assert [m["role"] for m in restart] == ["system", "assistant", "tool"]
+    # all five tool calls of the transcript are counted across the restart
+    assert sdk["metrics"]["num_tool_calls"] == 2
+    report = validate_document(sdk, options=Options(check_files=False))
+    assert report.errors == [] and report.warnings == []
+    # a raw SDK file with a restart becomes a compaction boundary
+    bare = json.loads(json.dumps(sdk))
+    del bare["telemetry"]["data"][STASH_KEY]
+    atif, atif_report = convert(bare, "atif@v1.7")
+    boundary = [s for s in atif["steps"] if s.get("extra", {}).get("context_management")]
+    assert len(boundary) == 1
+    assert boundary[0]["observation"]["results"][0]["content"].startswith("Summary:")
+    assert any(i.pointer.endswith("/extra/context_management") for i in atif_report.decided)
+
+
+def test_mid_run_system_message_replaces_the_prefix() -> None:
+    doc = json.loads((ROOT / "conformance/sft/mid-run-system.atif.json").read_text())
+    sdk, _ = convert(doc, "trajectory-sdk@v0.4")
+    firsts = [s["messages"][0]["content"] for s in sdk["steps"]]
+    assert firsts[0] == "You are a helpful assistant."
+    assert firsts[-1] == "From now on, answer in French."
+    report = validate_document(sdk, options=Options(check_files=False))
+    assert report.errors == [] and report.warnings == []
+
+
+def test_drop_writes_no_stash_and_reports_every_item() -> None:
+    doc = json.loads((ROOT / "conformance/sft/copied-context.atif.json").read_text())
+    sdk, report = convert(doc, "trajectory-sdk@v0.4", drop=True)
+    assert STASH_KEY not in sdk["telemetry"]["data"]
+    assert report.stashed == []
+    dropped = {i.pointer for i in report.dropped}
+    assert "/agent/name" in dropped and "/steps/0/is_copied_context" in dropped
+    with pytest.raises(ConversionError) as info:
+        convert(doc, "trajectory-sdk@v0.4", fail_on_loss=True)
+    assert info.value.report.errors[0].code == "convert:would-lose-data"
+
+
+def test_stash_layer_shape() -> None:
+    doc = json.loads((ROOT / "conformance/sft/copied-context.atif.json").read_text())
+    sdk, report = convert(doc, "trajectory-sdk@v0.4")
+    layer = sdk["telemetry"]["data"][STASH_KEY]["layers"][-1]
+    assert layer["by"] == TO_SDK and layer["holder"] == SDK_HOLDER.pointer
+    by_pointer = {e["pointer"]: e for e in layer["entries"]}
+    assert by_pointer["/agent/name"]["op"] == "replaced"  # the way back writes "unknown"
+    assert by_pointer["/agent/name"]["value"] == "terminus-2"
+    assert by_pointer["/steps/0/is_copied_context"] == {
+        "op": "removed",
+        "pointer": "/steps/0/is_copied_context",
+        "position": 3,
+        "value": True,
+    }
+    assert all(i.stash == "/telemetry/data" for i in report.stashed)
+
+
+def test_unlinked_tool_response_is_refused() -> None:
+    doc = json.loads((SDK_DIR / "invalid" / "tool-response-without-call.json").read_text())
+    with pytest.raises(ConversionError) as info:
+        convert(doc, "atif@v1.7")
+    assert info.value.report.errors[0].code == "convert:unlinked-tool-response"
+
+
+def test_broken_prefix_is_refused() -> None:
+    doc = json.loads((SDK_DIR / "invalid" / "broken-prefix.json").read_text())
+    with pytest.raises(ConversionError) as info:
+        convert(doc, "atif@v1.7")
+    assert info.value.report.errors[0].code == "convert:broken-prefix"
+
+
+def test_restart_needs_a_summarization_boundary() -> None:
+    good = json.loads((SDK_DIR / "valid" / "restart-after-summarization-boundary.json").read_text())
+    assert errors(good) == []
+    bad = json.loads(
+        (SDK_DIR / "invalid" / "restart-without-summarization-boundary.json").read_text()
+    )
+    assert errors(bad) == [("TSDK101", "/steps/3/messages/1")]
+
+
+def test_json_chunks_and_content_hash() -> None:
+    doc = json.loads((ROOT / "conformance/sft/replace-boundary.atif.json").read_text())
+    sdk, _ = convert(doc, "trajectory-sdk@v0.4")
+    assert orjson.loads(b"".join(json_chunks(sdk))) == orjson.loads(dumps(sdk))
+
+    def canon(v: Any) -> Any:
+        if isinstance(v, dict):
+            return {k: canon(x) for k, x in v.items() if x is not None and k != "idx"}
+        return [canon(x) for x in v] if isinstance(v, list) else v
+
+    reduced = {k: sdk[k] for k in ("task", "steps", "reward", "metrics", "execution_metrics")}
+    reduced["model_id"] = sdk["model_id"]
+    expected = hashlib.sha256(
+        json.dumps(
+            canon(reduced), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        ).encode()
+    ).hexdigest()
+    assert content_hash(sdk) == expected == sdk["telemetry"]["data"]["content_hash"]
+
+
+# --- properties --------------------------------------------------------------------------------
+
+
+@settings(max_examples=150, suppress_health_check=list(HealthCheck), deadline=None)
+@given(st.sampled_from(VERSIONS).flatmap(lambda v: trajectories(v)))
+def test_atif_round_trip_property(doc: dict[str, Any]) -> None:
+    before = dumps(doc)
+    sdk, _ = convert(doc, "trajectory-sdk@v0.4")
+    assert errors(sdk) == []
+    back, report = convert(sdk, atif_version(doc))
+    assert dumps(back) == before
+    assert report.stashed == []
+
+
+def _msg(role: str, draw: Any, omit: bool, **fields: Any) -> dict[str, Any]:
+    m: dict[str, Any] = {"role": role, "content": fields.pop("content", draw(text))}
+    for key in ("tool_calls", "tool_response", "usage", "finish_reason", "metadata", "reasoning"):
+        value = fields.get(key)
+        if key == "metadata" and draw(st.booleans()):
+            value = draw(free_objects)
+        if key == "finish_reason" and role == "assistant" and draw(st.booleans()):
+            value = "stop"
+        if value is not None or not (omit and draw(st.booleans())):
+            m[key] = value
+    if not omit:
+        m["trainable_status"] = draw(st.sampled_from(("not_trainable", "trainable")))
+    return m
+
+
+@st.composite
+def sdk_documents(draw: Any) -> dict[str, Any]:
+    """A valid trajectory-sdk file: a random conversation cut as the builder cuts it."""
+    omit = draw(st.booleans())
+    items: list[tuple[str, Any]] = [("message", _msg("system", draw, omit))]
+    n_calls = 0
+    for _ in range(draw(st.integers(1, 4))):
+        items.append(("message", _msg("user", draw, omit)))
+        for _ in range(draw(st.integers(0, 2))):
+            calls = []
+            for _ in range(draw(st.integers(1, 2))):
+                n_calls += 1
+                cid = None if draw(st.integers(0, 4)) == 0 else f"call_{n_calls}"
+                calls.append({"name": f"f{n_calls}", "arguments": draw(free_objects), "id": cid})
+            usage = {"prompt_tokens": 3, "completion_tokens": 2} if draw(st.booleans()) else None
+            items.append(
+                (
+                    "message",
+                    _msg("assistant", draw, omit, content=None, tool_calls=calls, usage=usage),
+                )
+            )
+            for c in calls:
+                response = {"id": c["id"] or "x", "name": c["name"], "arguments": {}}
+                if draw(st.booleans()):
+                    response["error"] = draw(st.sampled_from(("", "boom")))
+                items.append(("message", _msg("tool", draw, omit, tool_response=response)))
+        items.append(("message", _msg("assistant", draw, omit)))
+        if draw(st.integers(0, 5)) == 0:
+            items.append(("message", _msg("system", draw, omit)))
+    steps = cut(items)
+    for step in steps:
+        step["messages"] = [dict(m) for m in step["messages"]]
+        if omit:
+            step.pop("trainable_status")
+            step.pop("info")
+        if draw(st.booleans()):
+            step["reward"] = {"aggregated_value": 1.0, "aggregation_method": "identity"}
+    doc: dict[str, Any] = {
+        "task": {"id": "src:c", "data_source": "src", "conversation_id": "c"},
+        "steps": steps,
+    }
+    if draw(st.booleans()):
+        doc["reward"] = {"aggregated_value": 0.5, "components": [{"name": "score", "value": 0.5}]}
+    if draw(st.booleans()):
+        doc["telemetry"] = {"source": "src", "data": draw(free_objects)}
+    if draw(st.booleans()):
+        doc["model_id"] = draw(text)
+    return doc
+
+
+@settings(max_examples=150, suppress_health_check=list(HealthCheck), deadline=None)
+@given(sdk_documents())
+def test_sdk_round_trip_property(doc: dict[str, Any]) -> None:
+    assert errors(doc) == []
+    before = dumps(doc)
+    atif, _ = convert(doc, "atif@v1.7")
+    assert errors(atif) == []
+    back, report = convert(atif, "trajectory-sdk@v0.4")
+    assert dumps(back) == before
+    assert report.stashed == [] and report.decided == []

@@ -1,0 +1,878 @@
+"""opentraces TAO trace records ↔ ATIF v1.7 (the mapping is ``spec/tao/MAPPING.md``).
+
+Two native mappings, :func:`to_atif` and :func:`to_tao`, fill every field the other format
+has a place for. The lenses stash the rest (RFC.md §4.5) by comparing the source with what the
+inverse mapping rebuilds from the result (:mod:`atif_spec.convert.residual`), so that
+TAO → ATIF → TAO and ATIF → TAO → ATIF give back the original byte for byte.
+
+Holders: TAO → ATIF stashes below each ATIF object that has a TAO counterpart (trajectory,
+agent, final metrics, step, tool call, observation result, metrics) in that object's ``extra``;
+ATIF → TAO stashes everything in the record's root ``metadata``, TAO's only open object.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import hashlib
+import re
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from atif_spec.changes import ChangeReport, Item
+from atif_spec.convert import ConversionError, Lens, LensOptions
+from atif_spec.convert.residual import Residual, apply_layers, commit, detach, diff
+from atif_spec.findings import Finding, Level
+from atif_spec.stash import (
+    STASH_KEY,
+    Change,
+    StashError,
+    fingerprint,
+    insert_key,
+    make_pointer,
+)
+
+Doc = dict[str, Any]
+
+TAO = "tao@v0.2.0"
+ATIF = "atif@v1.7"
+INTO_ATIF = f"{TAO}->{ATIF}"
+"""Signature of the TAO → ATIF lens (its stash layers carry it in ``by``)."""
+INTO_TAO = f"{ATIF}->{TAO}"
+"""Signature of the ATIF → TAO lens."""
+
+UNKNOWN_VERSION = "unknown"
+"""``agent.version`` written when a TAO record has none (ATIF requires a string)."""
+UNLINKED = "unlinked_response"
+"""TAO's marker for an observation that answers no tool call of its step."""
+LAUNCHERS = frozenset({"task", "agent"})
+"""Tool names (lower case) of calls that launch a sub-agent; its reference goes on their result."""
+ATIF_HOLDER = "extra"
+TAO_HOLDER = "metadata"
+
+
+# --- small helpers ------------------------------------------------------------------------------
+
+
+def _count(value: Any) -> int | float | None:
+    """A token count (an integer, or a float with no fraction), else None."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return value
+    return None
+
+
+def _dicts(value: Any) -> Iterator[tuple[int, Doc]]:
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            if isinstance(item, dict):
+                yield i, item
+
+
+@functools.cache
+def _timestamp_pattern() -> re.Pattern[str]:
+    from atif_spec.catalog import read_spec_json
+
+    schema = read_spec_json("atif/v1.7/trajectory.schema.json")
+    pattern: str = schema["$defs"]["Step"]["properties"]["timestamp"]["pattern"]
+    if pattern.endswith("$"):  # ECMA-262 `$` does not match before a final newline
+        pattern = pattern[:-1] + r"\Z"
+    return re.compile(pattern)
+
+
+def _atif_timestamp(value: Any) -> bool:
+    """Whether ATIF v1.7 can hold this TAO timestamp (null, or ISO 8601 as its schema says)."""
+    return value is None or (isinstance(value, str) and bool(_timestamp_pattern().search(value)))
+
+
+def prompt_key(text: str) -> str:
+    """The ``system_prompts`` key of a prompt: the first 16 hex digits of its SHA-256."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def anthropic_usage(step_model: Any, agent_model: Any, agent_name: Any) -> bool:
+    """Whether token usage follows Anthropic's convention (input excludes cache reads/writes).
+
+    Decided by the step's model, else the agent's model (``anthropic/…`` or a Claude model),
+    else the agent's name (``claude…``); otherwise input is taken to include cached tokens.
+    """
+    model = step_model if isinstance(step_model, str) and step_model else None
+    if model is None and isinstance(agent_model, str) and agent_model:
+        model = agent_model
+    if model is not None:
+        lowered = model.lower()
+        return lowered.startswith("anthropic/") or "claude" in lowered
+    return isinstance(agent_name, str) and agent_name.lower().startswith("claude")
+
+
+def _text(content: Any) -> Any:
+    """A TAO text for an ATIF message or result content (text parts joined by newlines)."""
+    if isinstance(content, list):
+        return "\n".join(
+            p["text"]
+            for _, p in _dicts(content)
+            if p.get("type") == "text" and isinstance(p.get("text"), str)
+        )
+    return content
+
+
+@dataclass(slots=True)
+class _Owner:
+    """An object of the result that has a counterpart in the source (it holds their stash)."""
+
+    target: Doc
+    source: Doc
+    target_ptr: str
+    source_ptr: str
+    parent: _Owner | None = None
+
+
+@dataclass(slots=True)
+class _Decision:
+    pointer: str
+    policy: str
+    value: Any
+
+
+@dataclass(slots=True)
+class Built:
+    """A native mapping's result and what the lens needs to stash and report."""
+
+    doc: Doc
+    owners: list[_Owner] = field(default_factory=list)
+    """Result objects paired with their source objects, parents before children."""
+    decisions: list[_Decision] = field(default_factory=list)
+    pairs: dict[int, Doc] = field(default_factory=dict)
+    """``id(source object)`` → the result object made from it."""
+    made_from: dict[int, Doc] = field(default_factory=dict)
+    """``id(result object)`` → the source object it was made from."""
+
+    def pair(self, source: Doc, result: Doc) -> None:
+        self.pairs[id(source)] = result
+        self.made_from[id(result)] = source
+
+    def origin(self, result: Any) -> Doc | None:
+        """The source object a result object was made from."""
+        return self.made_from.get(id(result))
+
+
+# --- TAO → ATIF ---------------------------------------------------------------------------------
+
+
+def _groups(steps: list[Doc]) -> tuple[dict[int, int], list[int]]:
+    """Sub-agent grouping and the order ATIF → TAO writes the steps back in.
+
+    Returns position → position of the parent step (for ``call_type: "subagent"`` steps whose
+    ``parent_step`` names an earlier step; the nearest one wins), and the positions in the order
+    :func:`to_tao` would write them: a trajectory's own steps, then each of its sub-agents (in the
+    order of their first step), depth first.
+    """
+    parent_of: dict[int, int] = {}
+    for p, step in enumerate(steps):
+        parent = step.get("parent_step")
+        if step.get("call_type") != "subagent" or _count(parent) is None:
+            continue
+        for q in range(p - 1, -1, -1):
+            index = steps[q].get("step_index")
+            if _count(index) is not None and index == parent:
+                parent_of[p] = q
+                break
+    members: dict[int | None, list[int]] = {}
+    for p in range(len(steps)):
+        members.setdefault(parent_of.get(p), []).append(p)
+    order: list[int] = []
+
+    def emit(key: int | None) -> None:
+        own = members.get(key, [])
+        order.extend(own)
+        for child in sorted(
+            (k for k in members if k is not None and k in own), key=lambda k: members[k][0]
+        ):
+            emit(child)
+
+    emit(None)
+    return parent_of, order
+
+
+class _ToAtif:
+    """TAO record → ATIF v1.7 trajectory (native fields only)."""
+
+    def __init__(self, record: Doc, split: bool) -> None:
+        self.record = record
+        self.split = split
+        self.steps = [s for _, s in _dicts(record.get("steps"))]
+        prompts = record.get("system_prompts")
+        self.prompts: dict[str, Any] = prompts if isinstance(prompts, dict) else {}
+        agent = record.get("agent")
+        self.agent: Doc = agent if isinstance(agent, dict) else {}
+        self.built = Built({})
+        self.positions: dict[int, int] = {id(s): p for p, s in enumerate(self.steps)}
+        self.step_ptr: dict[int, str] = {
+            id(s): f"/steps/{i}" for i, s in _dicts(record.get("steps"))
+        }
+        self.atif_steps: dict[int, tuple[Doc, str]] = {}  # position → (ATIF step, pointer)
+
+    def run(self) -> Built:
+        record = self.record
+        out: Doc = {"schema_version": "ATIF-v1.7"}
+        root = _Owner(out, record, "", "")
+        self.built.doc = out
+        self.built.owners.append(root)
+        self.built.pair(record, out)
+        out["session_id"] = record.get("session_id")
+        trace_id = record.get("trace_id")
+        if isinstance(trace_id, str) and trace_id:
+            out["trajectory_id"] = trace_id
+        out["agent"] = self._agent(root)
+        parent_of, order = _groups(self.steps)
+        if not self.split or order != list(range(len(self.steps))):
+            parent_of = {}
+        self.parent_of = parent_of
+        steps, subs = self._trajectory(None, "", root)
+        if not steps:
+            text = next((v for v in self.prompts.values() if isinstance(v, str)), "")
+            steps.append({"step_id": 1, "source": "system", "message": text})
+            policy = "a trajectory has at least one step: a system step with the first prompt"
+            self._decide("/steps/0", policy, dict(steps[0]))
+        out["steps"] = steps
+        metrics = record.get("metrics")
+        if isinstance(metrics, dict):
+            final = self._final_metrics(out, subs)
+            out["final_metrics"] = final
+            self._own(final, metrics, "/final_metrics", "/metrics", root)
+        if subs:
+            out["subagent_trajectories"] = subs
+        return self.built
+
+    def _own(self, target: Doc, source: Doc, tptr: str, sptr: str, parent: _Owner) -> _Owner:
+        owner = _Owner(target, source, tptr, sptr, parent)
+        self.built.owners.append(owner)
+        self.built.pair(source, target)
+        return owner
+
+    def _decide(self, ptr: str, policy: str, value: Any) -> None:
+        self.built.decisions.append(_Decision(ptr, policy, value))
+
+    def _agent(self, root: _Owner) -> Doc:
+        source = self.agent
+        agent: Doc = {"name": source.get("name")}
+        version = source.get("version")
+        if isinstance(version, str):
+            agent["version"] = version
+        else:
+            agent["version"] = UNKNOWN_VERSION
+            self._decide("/agent/version", "agent.version is required: 'unknown'", UNKNOWN_VERSION)
+        if "model" in source:
+            agent["model_name"] = source["model"]
+        definitions = self.record.get("tool_definitions")
+        if isinstance(definitions, list):
+            agent["tool_definitions"] = definitions
+        self._own(agent, source, "/agent", "/agent", root)
+        return agent
+
+    def _trajectory(
+        self, parent_pos: int | None, base: str, root: _Owner
+    ) -> tuple[list[Doc], list[Doc]]:
+        """The ATIF steps and embedded subagents of one trajectory."""
+        positions = [p for p in range(len(self.steps)) if self.parent_of.get(p) == parent_pos]
+        out: list[Doc] = []
+        current: str | None = None
+        for p in positions:
+            step = self.steps[p]
+            key = step.get("system_prompt_hash")
+            if isinstance(key, str) and isinstance(self.prompts.get(key), str) and key != current:
+                out.append(
+                    {"step_id": len(out) + 1, "source": "system", "message": self.prompts[key]}
+                )
+                current = key
+            ptr = f"{base}/steps/{len(out)}"
+            out.append(self._step(step, len(out) + 1, ptr, root))
+            self.atif_steps[p] = (out[-1], ptr)
+        subs: list[Doc] = []
+        children = sorted(
+            {self.parent_of[p] for p in self.parent_of if self.parent_of[p] in positions}
+        )
+        children.sort(key=lambda q: min(p for p in self.parent_of if self.parent_of[p] == q))
+        ids: set[str] = set()
+        for q in children:
+            sub_base = f"{base}/subagent_trajectories/{len(subs)}"
+            tid = self._subagent_id(q, ids)
+            sub: Doc = {"schema_version": "ATIF-v1.7", "trajectory_id": tid}
+            agent = {k: v for k, v in self.built.doc["agent"].items() if k != "tool_definitions"}
+            sub["agent"] = agent
+            sub_steps, sub_subs = self._trajectory(q, sub_base, root)
+            sub["steps"] = sub_steps
+            if sub_subs:
+                sub["subagent_trajectories"] = sub_subs
+            subs.append(sub)
+            self._reference(q, tid)
+        return out, subs
+
+    def _subagent_id(self, q: int, taken: set[str]) -> str:
+        ref = self.steps[q].get("subagent_trajectory_ref")
+        if isinstance(ref, str) and ref and ref not in taken:
+            taken.add(ref)
+            return ref
+        stem = ref if isinstance(ref, str) and ref else "subagent"
+        index = self.steps[q].get("step_index")
+        tid = f"{stem}@step-{index}"
+        n = 2
+        while tid in taken:
+            tid = f"{stem}@step-{index}-{n}"
+            n += 1
+        taken.add(tid)
+        _, ptr = self.atif_steps[q]
+        self._decide(ptr, "an embedded subagent needs a trajectory_id", tid)
+        return tid
+
+    def _reference(self, q: int, tid: str) -> None:
+        """Put the reference to the subagent on the launching call's result of step ``q``."""
+        step, _ = self.atif_steps[q]
+        ref = {"trajectory_id": tid}
+        calls = {
+            c.get("tool_call_id"): c.get("function_name") for _, c in _dicts(step.get("tool_calls"))
+        }
+        observation = step.get("observation")
+        results = observation.get("results") if isinstance(observation, dict) else None
+        for _, result in _dicts(results):
+            name = calls.get(result.get("source_call_id"))
+            if isinstance(name, str) and name.lower() in LAUNCHERS:
+                result["subagent_trajectory_ref"] = [ref]
+                return
+        if not isinstance(observation, dict):
+            position = list(step).index("metrics") if "metrics" in step else len(step)
+            insert_key(
+                step, "observation", {"results": [{"subagent_trajectory_ref": [ref]}]}, position
+            )
+        else:
+            observation["results"].append({"subagent_trajectory_ref": [ref]})
+
+    def _step(self, step: Doc, step_id: int, ptr: str, root: _Owner) -> Doc:
+        sptr = self.step_ptr[id(step)]
+        role = step.get("role")
+        agent = role == "agent"
+        out: Doc = {"step_id": step_id}
+        if "timestamp" in step and _atif_timestamp(step["timestamp"]):
+            out["timestamp"] = step["timestamp"]
+        out["source"] = role
+        if agent and "model" in step:
+            out["model_name"] = step["model"]
+        content = step.get("content")
+        if isinstance(content, str):
+            out["message"] = content
+        else:
+            out["message"] = ""
+            self._decide(f"{ptr}/message", "a step message is a string: ''", "")
+        if agent and "reasoning_content" in step:
+            out["reasoning_content"] = step["reasoning_content"]
+        owner = self._own(out, step, ptr, sptr, root)
+        calls_out: list[Doc] = []
+        calls = step.get("tool_calls")
+        if agent and isinstance(calls, list):
+            for k, call in _dicts(calls):
+                mapped = {
+                    "tool_call_id": call.get("tool_call_id"),
+                    "function_name": call.get("tool_name"),
+                    "arguments": call.get("input", {}),
+                }
+                calls_out.append(mapped)
+                self._own(mapped, call, f"{ptr}/tool_calls/{k}", f"{sptr}/tool_calls/{k}", owner)
+            out["tool_calls"] = calls_out
+        observations = step.get("observations")
+        if isinstance(observations, list):
+            call_ids = {c["tool_call_id"] for c in calls_out}
+            results: list[Doc] = []
+            for k, obs in _dicts(observations):
+                call_id = obs.get("source_call_id")
+                result: Doc = {"source_call_id": call_id if call_id in call_ids else None}
+                if "content" in obs:
+                    result["content"] = obs["content"]
+                results.append(result)
+                rptr = f"{ptr}/observation/results/{k}"
+                self._own(result, obs, rptr, f"{sptr}/observations/{k}", owner)
+            out["observation"] = {"results": results}
+        usage = step.get("token_usage")
+        if agent and isinstance(usage, dict):
+            style = anthropic_usage(
+                step.get("model"), self.agent.get("model"), self.agent.get("name")
+            )
+            metrics = _metrics(usage, style)
+            out["metrics"] = metrics
+            self._own(metrics, usage, f"{ptr}/metrics", f"{sptr}/token_usage", owner)
+        return out
+
+    def _final_metrics(self, doc: Doc, subs: list[Doc]) -> Doc:
+        totals = {"prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0}
+        stack: list[list[Doc]] = [doc["steps"], *[s["steps"] for s in _all_subs(subs)]]
+        for steps in stack:
+            for _, step in _dicts(steps):
+                metrics = step.get("metrics")
+                if isinstance(metrics, dict):
+                    for key in totals:
+                        value = _count(metrics.get(key))
+                        if value is not None:
+                            totals[key] += int(value)
+        return {
+            "total_prompt_tokens": totals["prompt_tokens"],
+            "total_completion_tokens": totals["completion_tokens"],
+            "total_cached_tokens": totals["cached_tokens"],
+            "total_steps": len(doc["steps"]),
+        }
+
+
+def _all_subs(subs: list[Doc]) -> Iterator[Doc]:
+    for sub in subs:
+        yield sub
+        yield from _all_subs(sub.get("subagent_trajectories") or [])
+
+
+def _metrics(usage: Doc, anthropic: bool) -> Doc:
+    """ATIF metrics for a TAO token usage (prompt tokens include cached ones in ATIF)."""
+    given = {
+        k: _count(usage.get(k))
+        for k in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
+    }
+    read, write = given["cache_read_tokens"], given["cache_write_tokens"]
+    out: Doc = {}
+    if given["input_tokens"] is not None:
+        prompt = given["input_tokens"]
+        if anthropic:
+            prompt = prompt + (read or 0) + (write or 0)
+        if prompt >= 0:
+            out["prompt_tokens"] = prompt
+    if given["output_tokens"] is not None and given["output_tokens"] >= 0:
+        out["completion_tokens"] = given["output_tokens"]
+    if read is not None and read >= 0:
+        out["cached_tokens"] = read
+    if write is not None:
+        out["extra"] = {"cache_creation_input_tokens": write}
+    return out
+
+
+def to_atif(record: Doc) -> Built:
+    """The native ATIF v1.7 form of a TAO record (sub-agent steps split out when their order
+    allows the way back to restore it, else kept inline)."""
+    return _ToAtif(record, split=True).run()
+
+
+# --- ATIF → TAO ---------------------------------------------------------------------------------
+
+
+class _ToTao:
+    """ATIF v1.7 trajectory → TAO 0.2.0 record (native fields only)."""
+
+    def __init__(self, doc: Doc) -> None:
+        self.doc = doc
+        agent = doc.get("agent")
+        self.agent: Doc = agent if isinstance(agent, dict) else {}
+        self.built = Built({})
+        self.steps: list[Doc] = []
+        self.prompts: dict[str, str] = {}
+
+    def run(self) -> Built:
+        doc = self.doc
+        out: Doc = {"schema_version": "0.2.0"}
+        self.built.doc = out
+        self.built.pair(doc, out)
+        session = doc.get("session_id")
+        trajectory = doc.get("trajectory_id")
+        if isinstance(trajectory, str) and trajectory:
+            trace_id = trajectory
+        else:
+            seed = session if isinstance(session, str) else ""
+            trace_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"atif-spec:trace:{seed}"))
+            self._decide(
+                "/trace_id", "trace_id is required: a UUID derived from session_id", trace_id
+            )
+        out["trace_id"] = trace_id
+        if isinstance(session, str):
+            out["session_id"] = session
+        else:
+            out["session_id"] = trace_id
+            self._decide("/session_id", "session_id is required: the trace_id", trace_id)
+        agent: Doc = {"name": self.agent.get("name")}
+        if "version" in self.agent:
+            agent["version"] = self.agent["version"]
+        if "model_name" in self.agent:
+            agent["model"] = self.agent["model_name"]
+        out["agent"] = agent
+        self.built.pair(self.agent, agent)
+        self._trajectory(doc, None, 0)
+        if self.prompts:
+            out["system_prompts"] = self.prompts
+        definitions = self.agent.get("tool_definitions")
+        if isinstance(definitions, list):
+            out["tool_definitions"] = definitions
+        out["steps"] = self.steps
+        final = doc.get("final_metrics")
+        if isinstance(final, dict):
+            metrics = {
+                "total_steps": len(self.steps),
+                "total_input_tokens": _total(self.steps, "input_tokens"),
+                "total_output_tokens": _total(self.steps, "output_tokens"),
+            }
+            out["metrics"] = metrics
+            self.built.pair(final, metrics)
+        return self.built
+
+    def _decide(self, ptr: str, policy: str, value: Any) -> None:
+        self.built.decisions.append(_Decision(ptr, policy, value))
+
+    def _trajectory(self, traj: Doc, parent: int | None, depth: int) -> None:
+        subs: dict[str, Doc] = {}
+        for _, sub in _dicts(traj.get("subagent_trajectories")):
+            tid = sub.get("trajectory_id")
+            if isinstance(tid, str) and tid not in subs:
+                subs[tid] = sub
+        inlined: dict[str, int] = {}
+        texts: dict[str, str] = {}  # prompts of this trajectory; written once a step uses them
+        current: str | None = None
+        fresh = False
+        for _, step in _dicts(traj.get("steps")):
+            source = step.get("source")
+            if source == "system":
+                text = _text(step.get("message"))
+                text = text if isinstance(text, str) else ""
+                current = prompt_key(text)
+                texts[current] = text
+                fresh = True
+                continue
+            index = len(self.steps)
+            out: Doc = {"step_index": index, "role": source}
+            out["content"] = _text(step.get("message"))
+            if "reasoning_content" in step:
+                out["reasoning_content"] = step["reasoning_content"]
+            if "model_name" in step:
+                out["model"] = step["model_name"]
+            if current is not None and (fresh or source == "agent"):
+                out["system_prompt_hash"] = current
+                self.prompts.setdefault(current, texts[current])
+            fresh = False
+            if depth == 0 and source == "agent":
+                out["agent_role"] = "main"
+            if parent is not None:
+                out["parent_step"] = parent
+            if depth > 0:
+                out["call_type"] = "subagent"
+            elif source == "agent":
+                out["call_type"] = "main"
+            launched = self._launched(step, subs, inlined, index)
+            if launched is not None:
+                out["subagent_trajectory_ref"] = launched
+            self._calls(step, out)
+            self._observations(step, out)
+            metrics = step.get("metrics")
+            if isinstance(metrics, dict):
+                style = anthropic_usage(
+                    step.get("model_name"), self.agent.get("model_name"), self.agent.get("name")
+                )
+                usage = _usage(metrics, style)
+                out["token_usage"] = usage
+                self.built.pair(metrics, usage)
+            if "timestamp" in step:
+                out["timestamp"] = step["timestamp"]
+            self.steps.append(out)
+            self.built.pair(step, out)
+        for tid, sub in subs.items():
+            if tid in inlined:
+                self._trajectory(sub, inlined[tid], depth + 1)
+
+    def _launched(
+        self, step: Doc, subs: dict[str, Doc], inlined: dict[str, int], index: int
+    ) -> Any:
+        """The id of the first embedded subagent this step launches (its steps are inlined)."""
+        first = None
+        observation = step.get("observation")
+        results = observation.get("results") if isinstance(observation, dict) else None
+        for _, result in _dicts(results):
+            for _, ref in _dicts(result.get("subagent_trajectory_ref")):
+                tid = ref.get("trajectory_id")
+                if isinstance(tid, str) and tid in subs and tid not in inlined:
+                    inlined[tid] = index
+                    first = tid if first is None else first
+        return first
+
+    def _calls(self, step: Doc, out: Doc) -> None:
+        calls = step.get("tool_calls")
+        if not isinstance(calls, list):
+            return
+        mapped: list[Doc] = []
+        for _, call in _dicts(calls):
+            tao = {
+                "tool_call_id": call.get("tool_call_id"),
+                "tool_name": call.get("function_name"),
+                "input": call.get("arguments"),
+            }
+            mapped.append(tao)
+            self.built.pair(call, tao)
+        out["tool_calls"] = mapped
+
+    def _observations(self, step: Doc, out: Doc) -> None:
+        observation = step.get("observation")
+        if not isinstance(observation, dict) or not isinstance(observation.get("results"), list):
+            return
+        results = observation["results"]
+        carriers = [r for _, r in _dicts(results) if list(r) == ["subagent_trajectory_ref"]]
+        if results and len(carriers) == len(results):
+            return  # only references to sub-agents, whose steps follow inline
+        mapped: list[Doc] = []
+        for _, result in _dicts(results):
+            if list(result) == ["subagent_trajectory_ref"]:
+                continue  # only carries a reference: the sub-agent's steps say it all
+            call_id = result.get("source_call_id")
+            obs: Doc = {"source_call_id": call_id if isinstance(call_id, str) else ""}
+            if "content" in result:
+                obs["content"] = _text(result["content"])
+            if not isinstance(call_id, str):
+                obs["error"] = UNLINKED
+            mapped.append(obs)
+            self.built.pair(result, obs)
+        out["observations"] = mapped
+
+
+def _usage(metrics: Doc, anthropic: bool) -> Doc:
+    """TAO token usage for ATIF metrics (the inverse of :func:`_metrics`)."""
+    prompt = _count(metrics.get("prompt_tokens"))
+    completion = _count(metrics.get("completion_tokens"))
+    cached = _count(metrics.get("cached_tokens"))
+    extra = metrics.get("extra")
+    written = _count(extra.get("cache_creation_input_tokens")) if isinstance(extra, dict) else None
+    out: Doc = {}
+    if prompt is not None:
+        out["input_tokens"] = prompt - (cached or 0) - (written or 0) if anthropic else prompt
+    if completion is not None:
+        out["output_tokens"] = completion
+    if cached is not None:
+        out["cache_read_tokens"] = cached
+    if written is not None:
+        out["cache_write_tokens"] = written
+    return out
+
+
+def _total(steps: list[Doc], key: str) -> int:
+    total = 0
+    for step in steps:
+        usage = step.get("token_usage")
+        value = _count(usage.get(key)) if isinstance(usage, dict) else None
+        if value is not None:
+            total += int(value)
+    return total
+
+
+def to_tao(doc: Doc) -> Built:
+    """The native TAO 0.2.0 form of an ATIF v1.7 trajectory (system steps become prompts)."""
+    return _ToTao(doc).run()
+
+
+# --- the lenses ---------------------------------------------------------------------------------
+
+
+def _copy(value: Any) -> Any:
+    return copy.deepcopy(value)
+
+
+def _refuse_invalid(doc: Any, fmt: str, version: str, report: ChangeReport) -> None:
+    """Refuse a source that does not validate against its schema (the mapping assumes it)."""
+    from atif_spec.catalog import load_catalog
+    from atif_spec.schema_findings import findings_from_errors
+    from atif_spec.schemas import rs_validator
+    from atif_spec.targets import Target
+
+    validator = rs_validator(load_catalog().find(Target(fmt, version)).id)
+    if validator.is_valid(doc):
+        return
+    report.errors.extend(findings_from_errors(validator.iter_errors(doc)))
+    report.errors.append(
+        Finding(
+            "convert:invalid-source",
+            "invalid-source",
+            Level.ERROR,
+            "",
+            f"the document is not a valid {fmt}@{version} document",
+        )
+    )
+    raise ConversionError(report)
+
+
+def _collision(report: ChangeReport, error: StashError, base: str) -> ConversionError:
+    report.errors.append(
+        Finding(
+            "convert:stash-collision",
+            "stash-collision",
+            Level.ERROR,
+            base + error.pointer,
+            error.message,
+        )
+    )
+    return ConversionError(report)
+
+
+def _report_residuals(
+    report: ChangeReport,
+    residuals: list[Residual],
+    step: str,
+    source_base: str,
+    holder: str,
+    target: str,
+    drop: bool,
+) -> None:
+    for residual in residuals:
+        op = residual.entry["op"]
+        if op == "added":
+            continue
+        ptr = source_base + make_pointer(*residual.source_path)
+        value = residual.entry.get("value")
+        if residual.moved:
+            reason = "kept to restore the key order"
+            loss = False
+        elif op == "removed":
+            reason = f"no place in {target}"
+            loss = value is not None
+        else:
+            reason = f"{target} holds another value here"
+            loss = value is not None
+        if drop:
+            report.dropped.append(Item(ptr, step, reason, loss=loss))
+        else:
+            report.stashed.append(Item(ptr, step, reason, stash=holder, loss=loss))
+
+
+def _report_conflicts(report: ChangeReport, changes: list[Change], step: str, base: str) -> None:
+    for change in changes:
+        if change.conflict is None:
+            continue
+        ptr = base + make_pointer(*change.path)
+        if change.op == "added":
+            report.decided.append(Item(ptr, step, f"kept the edited value ({change.conflict})"))
+        else:
+            report.dropped.append(Item(ptr, step, f"stashed value discarded: {change.conflict}"))
+
+
+def _report_decisions(report: ChangeReport, built: Built, out: Doc, step: str) -> None:
+    """Report synthesized values that are still in the result (undone ones are not decisions)."""
+    for decision in built.decisions:
+        node: Any = out
+        try:
+            for token in decision.pointer.split("/")[1:]:
+                node = node[int(token)] if isinstance(node, list) else node[token]
+        except (KeyError, IndexError, ValueError, TypeError):
+            continue
+        if fingerprint(node) == fingerprint(decision.value):
+            report.decided.append(
+                Item(decision.pointer, step, decision.policy, value=decision.value, has_value=True)
+            )
+
+
+def tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
+    """The lens ``tao@v0.2.0->atif@v1.7`` (reads TAO 0.1.0 records too)."""
+    from atif_spec.formats.tao import detect
+
+    version = detect(doc)
+    _refuse_invalid(doc, "tao", version if version in ("v0.1.0", "v0.2.0") else "v0.2.0", report)
+    record = _copy(doc)
+    back = detach(record, TAO_HOLDER, INTO_TAO)  # the way back from ATIF → TAO
+    built = to_atif(record)
+    if back:
+        _report_conflicts(report, apply_layers(built.doc, back), INTO_ATIF, "")
+    # what ATIF → TAO will make of the result: the TAO side of every owner's stash
+    rebuilt = to_tao(built.doc)
+    _stash_owners(built, rebuilt, report, options)
+    _report_decisions(report, built, built.doc, INTO_ATIF)
+    return built.doc
+
+
+def _stash_owners(built: Built, rebuilt: Built, report: ChangeReport, options: LensOptions) -> None:
+    """One layer per ATIF owner: what the TAO object has and ATIF → TAO would not rebuild."""
+    active: set[int] = {id(built.owners[0])}
+    children: dict[int, list[_Owner]] = {}
+    for owner in built.owners[1:]:
+        assert owner.parent is not None
+        children.setdefault(id(owner.parent), []).append(owner)
+    for owner in built.owners:
+        if id(owner) not in active:
+            continue  # its whole source sits in a parent's stash
+        counterpart = rebuilt.pairs.get(id(owner.target))
+        if counterpart is None:
+            continue
+        by_source = {id(c.source): c for c in children.get(id(owner), [])}
+
+        def cut(src: Any, reb: Any, by_source: dict[int, _Owner] = by_source) -> bool:
+            child = by_source.get(id(src))
+            if child is None or rebuilt.pairs.get(id(child.target)) is not reb:
+                return False
+            active.add(id(child))
+            return True
+
+        def origin(value: Any) -> Doc | None:
+            return built.origin(rebuilt.origin(value))
+
+        residuals = diff(owner.source, counterpart, cut, origin)
+        try:
+            commit(owner.target, ATIF_HOLDER, INTO_ATIF, residuals, keep=not options.drop)
+        except StashError as error:
+            raise _collision(report, error, owner.target_ptr) from None
+        holder = f"{owner.target_ptr}/{ATIF_HOLDER}"
+        _report_residuals(
+            report, residuals, INTO_ATIF, owner.source_ptr, holder, ATIF, options.drop
+        )
+
+
+def atif_to_tao(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
+    """The lens ``atif@v1.7->tao@v0.2.0``."""
+    _refuse_invalid(doc, "atif", "v1.7", report)
+    work = _copy(doc)
+    built = to_tao(work)
+    # the way back from TAO → ATIF: undo its layers, parents before children
+    for owner_obj, ptr in _atif_owners(work, ""):
+        layers = detach(owner_obj, ATIF_HOLDER, INTO_ATIF)
+        counterpart = built.pairs.get(id(owner_obj))
+        if layers and counterpart is not None:
+            _report_conflicts(report, apply_layers(counterpart, layers), INTO_TAO, ptr)
+    # what TAO → ATIF will make of the result: the stash is the difference
+    rebuilt = to_atif(built.doc)
+    residuals = diff(work, rebuilt.doc, origin=lambda v: built.origin(rebuilt.origin(v)))
+    try:
+        commit(built.doc, TAO_HOLDER, INTO_TAO, residuals, keep=not options.drop)
+    except StashError as error:
+        raise _collision(report, error, "") from None
+    _report_residuals(report, residuals, INTO_TAO, "", f"/{TAO_HOLDER}", TAO, options.drop)
+    _report_decisions(report, built, built.doc, INTO_TAO)
+    return built.doc
+
+
+def _atif_owners(traj: Doc, base: str) -> Iterator[tuple[Doc, str]]:
+    """Every ATIF object that may hold a TAO → ATIF layer, parents first."""
+    yield traj, base
+    agent = traj.get("agent")
+    if isinstance(agent, dict):
+        yield agent, f"{base}/agent"
+    final = traj.get("final_metrics")
+    if isinstance(final, dict):
+        yield final, f"{base}/final_metrics"
+    for i, step in _dicts(traj.get("steps")):
+        sptr = f"{base}/steps/{i}"
+        yield step, sptr
+        for k, call in _dicts(step.get("tool_calls")):
+            yield call, f"{sptr}/tool_calls/{k}"
+        observation = step.get("observation")
+        if isinstance(observation, dict):
+            for k, result in _dicts(observation.get("results")):
+                yield result, f"{sptr}/observation/results/{k}"
+        metrics = step.get("metrics")
+        if isinstance(metrics, dict):
+            yield metrics, f"{sptr}/metrics"
+    for i, sub in _dicts(traj.get("subagent_trajectories")):
+        yield from _atif_owners(sub, f"{base}/subagent_trajectories/{i}")
+
+
+LENSES = [
+    Lens(source=TAO, target=ATIF, run=tao_to_atif),
+    Lens(source=ATIF, target=TAO, run=atif_to_tao),
+]
+
+__all__ = ["INTO_ATIF", "INTO_TAO", "LENSES", "STASH_KEY", "anthropic_usage", "to_atif", "to_tao"]

@@ -1,0 +1,732 @@
+"""ATIF v1.7 ↔ trajectory-sdk v0.4 (``spec/trajectory-sdk/MAPPING.md``).
+
+ATIF → SDK flattens the trajectory into a transcript with :func:`atif_spec.sft.timeline` (the
+same training-target and context-boundary rules as ``atif export-sft``) and cuts it into
+cumulative snapshots the way the SDK's 0.4 builder does, restarting after a ``replace``
+boundary. SDK → ATIF rebuilds the transcript from the snapshots and turns it back into steps,
+tool calls and observation results. What a side cannot hold travels in the stash
+(:mod:`atif_spec.convert.lensdiff`): SDK files keep it in ``telemetry.data``, ATIF documents in
+the root ``extra``.
+
+Snapshots repeat every earlier message, so an SDK file grows quadratically with the length of
+the conversation. The converter shares one message object between all snapshots (memory stays
+linear) and :func:`json_chunks` writes a document piece by piece, encoding each message once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
+
+import orjson
+
+from atif_spec.changes import ChangeReport, Item
+from atif_spec.convert import ConversionError, Lens, LensOptions
+from atif_spec.convert.lensdiff import Holder, deep_copy, run_lens
+from atif_spec.findings import Finding, Level
+from atif_spec.rules.trajectory_sdk import BOUNDARY, compare_snapshots, is_restart, leading_system
+from atif_spec.sft import Turn, timeline
+from atif_spec.stash import StashError
+
+Doc = dict[str, Any]
+
+ATIF = "atif@v1.7"
+SDK = "trajectory-sdk@v0.4"
+TO_SDK = f"{ATIF}->{SDK}"
+TO_ATIF = f"{SDK}->{ATIF}"
+DATA_SOURCE = "atif"
+"""``task.data_source`` and ``telemetry.source`` of converted ATIF documents."""
+UNKNOWN = "unknown"
+"""``agent.name`` and ``agent.version`` of converted SDK files (the SDK has no agent identity)."""
+SDK_HOLDER = Holder(("telemetry", "data"))
+ATIF_HOLDER = Holder(("extra",))
+
+_STEP_KEYS = (
+    "step_id",
+    "timestamp",
+    "source",
+    "model_name",
+    "reasoning_effort",
+    "message",
+    "reasoning_content",
+    "tool_calls",
+    "observation",
+    "metrics",
+    "is_copied_context",
+    "llm_call_count",
+    "extra",
+)
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _number(value: Any) -> int | float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value if not isinstance(value, float) or math.isfinite(value) else None
+
+
+def _dicts(value: Any) -> Iterator[Doc]:
+    if isinstance(value, list):
+        for item in value:
+            if isinstance(item, dict):
+                yield item
+
+
+def _obj(value: Any) -> Doc | None:
+    """A private copy of an object value, None for anything else."""
+    return deep_copy(value) if isinstance(value, dict) else None
+
+
+def plain_text(value: Any) -> str:
+    """A message as the SDK's plain text: text parts joined with newlines, media dropped."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "\n".join(
+            p["text"]
+            for p in value
+            if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)
+        )
+    return ""
+
+
+# --- ATIF -> SDK ------------------------------------------------------------------------------
+
+
+def _message(role: str, content: str | None, **fields: Any) -> Doc:
+    """An SDK message with every key, in the dataclass order (ref §7)."""
+    return {
+        "role": role,
+        "content": content,
+        "tool_calls": fields.get("tool_calls"),
+        "tool_response": fields.get("tool_response"),
+        "tool_definitions": None,
+        "usage": fields.get("usage"),
+        "finish_reason": None,
+        "metadata": fields.get("metadata"),
+        "reasoning": fields.get("reasoning"),
+        "trainable_status": fields.get("trainable_status", "not_trainable"),
+    }
+
+
+def _usage(metrics: Any) -> Doc | None:
+    """OpenAI-style usage from ATIF step metrics."""
+    if not isinstance(metrics, dict):
+        return None
+    usage: Doc = {}
+    prompt, completion = _int(metrics.get("prompt_tokens")), _int(metrics.get("completion_tokens"))
+    if prompt is not None:
+        usage["prompt_tokens"] = prompt
+    if completion is not None:
+        usage["completion_tokens"] = completion
+    if prompt is not None and completion is not None:
+        usage["total_tokens"] = prompt + completion
+    cached = _int(metrics.get("cached_tokens"))
+    if cached is not None:
+        usage["prompt_tokens_details"] = {"cached_tokens": cached}
+    return usage or None
+
+
+def _sdk_message(turn: Turn) -> Doc:
+    step = turn.step
+    if turn.kind in ("system", "user"):
+        return _message(
+            turn.kind, plain_text(step.get("message")), metadata=_obj(step.get("extra"))
+        )
+    if turn.kind == "tool":
+        result = turn.result or {}
+        raw = result.get("content")
+        content = None if raw is None else plain_text(raw)
+        name = turn.call.get("function_name") if turn.call is not None else None
+        response: Doc = {
+            "id": result.get("source_call_id"),
+            "name": name if isinstance(name, str) else "",
+            "arguments": {},
+            "response": content,
+            "error": None,
+            "metadata": None,
+        }
+        return _message("tool", content, tool_response=response, metadata=_obj(result.get("extra")))
+    raw_calls = step.get("tool_calls")
+    calls = (
+        [
+            {
+                "name": c.get("function_name"),
+                "arguments": deep_copy(c.get("arguments")),
+                "id": c.get("tool_call_id"),
+            }
+            for c in _dicts(raw_calls)
+        ]
+        if isinstance(raw_calls, list)
+        else None
+    )
+    text = plain_text(step.get("message"))
+    reasoning = step.get("reasoning_content")
+    return _message(
+        "assistant",
+        None if text == "" and calls else text,
+        tool_calls=calls,
+        usage=_usage(step.get("metrics")),
+        metadata=_obj(step.get("extra")),
+        reasoning=reasoning if isinstance(reasoning, str) else None,
+        trainable_status="trainable" if turn.trainable else "not_trainable",
+    )
+
+
+def _tool_definitions(doc: Doc) -> list[Doc] | None:
+    """``agent.tool_definitions`` in the SDK's shape (function definitions only)."""
+    agent = doc.get("agent")
+    defs = agent.get("tool_definitions") if isinstance(agent, dict) else None
+    out: list[Doc] = []
+    for d in _dicts(defs):
+        fn = d.get("function")
+        if d.get("type") == "function" and isinstance(fn, dict) and isinstance(fn.get("name"), str):
+            description = fn.get("description")
+            parameters = fn.get("parameters")
+            out.append(
+                {
+                    "name": fn["name"],
+                    "description": description if isinstance(description, str) else "",
+                    "parameters": deep_copy(parameters) if isinstance(parameters, dict) else {},
+                }
+            )
+    return out or None
+
+
+Item_ = tuple[str, Any]
+"""A transcript item: ``("message", message)`` or ``("reset", [system messages])``."""
+
+
+def cut(items: list[Item_]) -> list[Doc]:
+    """Cumulative snapshots, as the SDK 0.4 builder cuts them (ref §5; DECISIONS D2, D3, D8,
+    D9), with a restart after each reset (D18). Snapshots share the message objects."""
+    snapshots: list[Doc] = []
+    prefix: list[Doc] = []
+    body: list[Doc] = []
+    user_seen = prev_system = pending = trainable = False
+
+    def emit() -> None:
+        nonlocal pending, trainable
+        status = "trainable" if trainable else "not_trainable"
+        snapshots.append(
+            {"messages": [*prefix, *body], "reward": None, "info": None, "trainable_status": status}
+        )
+        pending = trainable = False
+
+    for kind, value in items:
+        if kind == "reset":
+            if pending:
+                emit()
+            if snapshots:
+                snapshots[-1]["trainable_status"] = BOUNDARY
+            prefix, body = list(value), []
+            prev_system, pending, trainable = True, bool(prefix), False
+            continue
+        m: Doc = value
+        role = m.get("role")
+        if role == "system" and (user_seen or not body):
+            if user_seen and not prev_system:
+                prefix = [m]
+            else:
+                prefix.append(m)
+            prev_system = pending = True
+            continue
+        prev_system = False
+        body.append(m)
+        pending = True
+        trainable = trainable or m.get("trainable_status") == "trainable"
+        if not user_seen:
+            if role == "user":
+                user_seen = True
+                emit()
+        elif role == "tool" or (role == "assistant" and not m.get("tool_calls")):
+            emit()
+    if pending:
+        emit()
+    return snapshots
+
+
+def _seconds(value: Any) -> float | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+    except (ValueError, OverflowError):
+        return None
+
+
+def _canonical(value: Any) -> Any:
+    """The content-hash form of a value: null members and ``idx`` keys dropped (ref §8)."""
+    if isinstance(value, dict):
+        return {k: _canonical(v) for k, v in value.items() if v is not None and k != "idx"}
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    return value
+
+
+def _dumps(value: Any) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def content_hash(doc: Doc) -> str:
+    """SHA-256 of the builder's hash input (ref §8), fed snapshot by snapshot.
+
+    The input is the trajectory without telemetry, error and trace id; each message is
+    encoded once however many snapshots repeat it.
+    """
+    h = hashlib.sha256()
+    cache: dict[int, bytes] = {}
+    top = {
+        k: doc.get(k)
+        for k in ("execution_metrics", "metrics", "model_id", "reward", "steps", "task")
+        if doc.get(k) is not None
+    }
+    h.update(b"{")
+    for n, (key, value) in enumerate(top.items()):
+        h.update((b"," if n else b"") + _dumps(key) + b":")
+        if key != "steps" or not isinstance(value, list):
+            h.update(_dumps(_canonical(value)))
+            continue
+        h.update(b"[")
+        for i, step in enumerate(value):
+            h.update(b"," if i else b"")
+            rest = {k: v for k, v in step.items() if v is not None and k != "idx"}
+            h.update(b"{")
+            for j, k in enumerate(sorted(rest)):
+                h.update((b"," if j else b"") + _dumps(k) + b":")
+                if k != "messages":
+                    h.update(_dumps(_canonical(rest[k])))
+                    continue
+                h.update(b"[")
+                for q, m in enumerate(rest[k]):
+                    if id(m) not in cache:
+                        cache[id(m)] = _dumps(_canonical(m))
+                    h.update((b"," if q else b"") + cache[id(m)])
+                h.update(b"]")
+            h.update(b"}")
+        h.update(b"]")
+    h.update(b"}")
+    return h.hexdigest()
+
+
+def to_sdk(doc: Doc, report: ChangeReport | None) -> Doc:
+    """The plain mapping ATIF v1.7 → trajectory-sdk v0.4 (MAPPING §3-§5)."""
+    items: list[Item_] = []
+    for turn in timeline(doc):
+        if turn.kind == "reset":
+            items.append(("reset", [_message("system", plain_text(c)) for c in turn.replacement]))
+        else:
+            items.append(("message", _sdk_message(turn)))
+    defs = _tool_definitions(doc)
+    if defs is not None:
+        messages = [v for k, v in items if k == "message"]
+        first = next((m for m in messages if m["role"] == "system"), None) or next(
+            iter(messages), None
+        )
+        if first is not None:
+            first["tool_definitions"] = defs
+    snapshots = cut(items)
+    messages = [v for k, v in items if k == "message"]
+    assistants = [m for m in messages if m["role"] == "assistant"]
+    calls = sum(len(m["tool_calls"]) for m in assistants if m["tool_calls"])
+    prompt = sum((m["usage"] or {}).get("prompt_tokens", 0) for m in assistants)
+    completion = sum((m["usage"] or {}).get("completion_tokens", 0) for m in assistants)
+    conversation = doc.get("session_id") if isinstance(doc.get("session_id"), str) else None
+    final: Doc = doc["final_metrics"] if isinstance(doc.get("final_metrics"), dict) else {}
+    times = [
+        t for t in (_seconds(s.get("timestamp")) for s in _dicts(doc.get("steps"))) if t is not None
+    ]
+    agent: Doc = doc["agent"] if isinstance(doc.get("agent"), dict) else {}
+    out: Doc = {
+        "task": {
+            "id": f"{DATA_SOURCE}:{conversation}" if conversation is not None else None,
+            "data_source": DATA_SOURCE,
+            "conversation_id": conversation,
+            "num_turns": sum(1 for m in messages if m["role"] == "user"),
+            "num_steps": len(snapshots),
+            "total_tokens": (prompt + completion) or None,
+            "total_cost": _number(final.get("total_cost_usd")),
+        },
+        "steps": snapshots,
+        "reward": None,
+        "metrics": {
+            "steps": len(snapshots),
+            "tokens_generated": completion or None,
+            "aggregated_reward": None,
+            "num_tool_calls": calls,
+            "num_tool_failures": 0,
+            "num_tool_response_none": None,
+            "tool_error_rate": 0.0,
+        },
+        "execution_metrics": {
+            "env_time": None,
+            "llm_time": None,
+            "total_time": max(times) - min(times) if len(times) > 1 else None,
+            "termination_reason": "ENV_DONE",
+        },
+        "reference_trajectory": None,
+        "telemetry": None,
+        "idx": None,
+        "error": None,
+        "trace_id": None,
+        "model_id": agent.get("model_name") if isinstance(agent.get("model_name"), str) else None,
+    }
+    digest = content_hash(out)
+    data: Doc = {"conversation_id": conversation, "content_hash": digest}
+    if conversation is not None:
+        data["idempotency_key"] = f"{DATA_SOURCE}:{conversation}:{digest}"
+    out["telemetry"] = {"source": DATA_SOURCE, "data": data}
+    return out
+
+
+# --- SDK -> ATIF ------------------------------------------------------------------------------
+
+
+def _refuse(report: ChangeReport | None, what: str, message: str, ptr: str) -> ConversionError:
+    report = report if report is not None else ChangeReport()
+    report.errors.append(Finding(f"convert:{what}", what, Level.ERROR, ptr, message))
+    return ConversionError(report)
+
+
+def transcript(doc: Doc, report: ChangeReport | None) -> list[tuple[str, Any, str]]:
+    """The whole conversation as ``(kind, value, pointer)`` items (MAPPING §2.1).
+
+    The last snapshot of each context segment gives the messages; a replaced system prefix is
+    put back as system messages just before the messages of the snapshot that first lacks it;
+    a restart after a ``summarization_boundary`` snapshot becomes a ``reset`` item holding the
+    new snapshot's leading system messages.
+    """
+    out: list[tuple[str, Any, str]] = []
+    prev: list[Any] | None = None
+    prev_step: Any = None
+    steps = doc.get("steps")
+    for i, step in enumerate(steps if isinstance(steps, list) else []):
+        msgs = step.get("messages") if isinstance(step, dict) else None
+        if not isinstance(msgs, list):
+            continue
+        where = f"/steps/{i}/messages"
+        if prev is None:
+            out.extend(("message", m, f"{where}/{k}") for k, m in enumerate(msgs))
+        elif is_restart(prev_step, prev, msgs):
+            s = leading_system(msgs)
+            out.append(("reset", msgs[:s], where))
+            out.extend(("message", m, f"{where}/{k}") for k, m in enumerate(msgs) if k >= s)
+        else:
+            new_from, swapped = compare_snapshots(prev, msgs)
+            if new_from is None:
+                raise _refuse(
+                    report,
+                    "broken-prefix",
+                    f"step {i} does not repeat the messages of step {i - 1} (TSDK101)",
+                    where,
+                )
+            if swapped:
+                s = leading_system(msgs)
+                out.extend(("message", m, f"{where}/{k}") for k, m in enumerate(msgs[:s]))
+            out.extend(("message", m, f"{where}/{k}") for k, m in enumerate(msgs) if k >= new_from)
+        prev, prev_step = msgs, step
+    return out
+
+
+def _metrics(usage: Any) -> Doc | None:
+    """ATIF step metrics from provider usage (OpenAI or Anthropic keys; MAPPING §2.3)."""
+    if not isinstance(usage, dict):
+        return None
+    metrics: Doc = {}
+    if "input_tokens" in usage or "output_tokens" in usage:
+        parts = [
+            _int(usage.get(k))
+            for k in ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+        ]
+        if parts[0] is not None:
+            metrics["prompt_tokens"] = sum(p or 0 for p in parts)
+        if _int(usage.get("output_tokens")) is not None:
+            metrics["completion_tokens"] = usage["output_tokens"]
+        if parts[1] is not None:
+            metrics["cached_tokens"] = parts[1]
+        return metrics or None
+    for key in ("prompt_tokens", "completion_tokens"):
+        if _int(usage.get(key)) is not None:
+            metrics[key] = usage[key]
+    details = usage.get("prompt_tokens_details")
+    if isinstance(details, dict) and _int(details.get("cached_tokens")) is not None:
+        metrics["cached_tokens"] = details["cached_tokens"]
+    return metrics or None
+
+
+def _decide(report: ChangeReport | None, ptr: str, policy: str, value: Any) -> None:
+    if report is not None:
+        report.decided.append(Item(ptr, TO_ATIF, policy, value=value, has_value=True))
+
+
+class _Steps:
+    """Builds ATIF steps from transcript messages, linking tool results to their calls."""
+
+    def __init__(self, report: ChangeReport | None) -> None:
+        self.report = report
+        self.steps: list[Doc] = []
+        self.calls: dict[str, Doc] = {}
+        """Call id → the agent step that made the call (the latest one wins)."""
+        self.idless: dict[str, list[tuple[Doc, str]]] = {}
+        """Function name → (step, generated id) of calls that had no id."""
+        self.last_agent: Doc | None = None
+        self.definitions: dict[str, Doc] = {}
+
+    def _new(self, source: str, message: Any) -> Doc:
+        step: Doc = {"step_id": len(self.steps) + 1, "source": source, "message": message}
+        self.steps.append(step)
+        return step
+
+    def reset(self, messages: list[Any]) -> None:
+        step = self._new("system", "")
+        step["observation"] = {
+            "results": [
+                {"content": m.get("content") if isinstance(m.get("content"), str) else ""}
+                for m in messages
+                if isinstance(m, dict)
+            ]
+        }
+        policy = {"type": "compaction", "boundary": "replace"}
+        step["extra"] = {"context_management": policy}
+        _decide(
+            self.report,
+            f"/steps/{len(self.steps) - 1}/extra/context_management",
+            "a restart after a summarization_boundary step is a replace boundary of type "
+            "compaction (MAPPING §5)",
+            policy,
+        )
+
+    def add(self, m: Any, k: int, where: str) -> None:
+        if not isinstance(m, dict):
+            return
+        for d in _dicts(m.get("tool_definitions")):
+            if isinstance(d.get("name"), str) and d["name"] not in self.definitions:
+                self.definitions[d["name"]] = d
+        role = m.get("role")
+        content = m.get("content")
+        if role in ("system", "user", "assistant"):
+            step = self._new(
+                "agent" if role == "assistant" else role,
+                content if isinstance(content, str) else "",
+            )
+            if role == "assistant":
+                self._assistant(step, m, k)
+            if isinstance(m.get("metadata"), dict):
+                step["extra"] = deep_copy(m["metadata"])
+        elif role == "tool":
+            self._tool(m, where)
+
+    def _assistant(self, step: Doc, m: Doc, k: int) -> None:
+        self.last_agent = step
+        if isinstance(m.get("reasoning"), str):
+            step["reasoning_content"] = m["reasoning"]
+        raw = m.get("tool_calls")
+        if isinstance(raw, list):
+            calls = []
+            for j, c in enumerate(_dicts(raw)):
+                name: str = c["name"] if isinstance(c.get("name"), str) else ""
+                cid = c.get("id")
+                if not isinstance(cid, str):
+                    cid = f"tsdk-{k}-{j}"
+                    self.idless.setdefault(name, []).append((step, cid))
+                    _decide(
+                        self.report,
+                        f"/steps/{len(self.steps) - 1}/tool_calls/{j}/tool_call_id",
+                        "a tool call without an id gets tsdk-<message index>-<call index>",
+                        cid,
+                    )
+                self.calls[cid] = step
+                args = c.get("arguments")
+                calls.append(
+                    {
+                        "tool_call_id": cid,
+                        "function_name": name,
+                        "arguments": deep_copy(args) if isinstance(args, dict) else {},
+                    }
+                )
+            step["tool_calls"] = calls
+        metrics = _metrics(m.get("usage"))
+        if metrics is not None:
+            step["metrics"] = metrics
+
+    def _tool(self, m: Doc, where: str) -> None:
+        response = m.get("tool_response")
+        result: Doc = {}
+        target: Doc | None = None
+        if isinstance(response, dict):
+            rid, name = response.get("id"), response.get("name")
+            if isinstance(rid, str) and rid in self.calls:
+                target = self.calls[rid]
+                result["source_call_id"] = rid
+            elif isinstance(name, str) and self.idless.get(name):
+                target, cid = self.idless[name].pop(0)
+                result["source_call_id"] = cid
+            else:
+                raise _refuse(
+                    self.report,
+                    "unlinked-tool-response",
+                    f"tool response {rid!r} answers no earlier tool call (TSDK201)",
+                    f"{where}/tool_response/id",
+                )
+        if target is None:
+            target = self.last_agent
+        if target is None:
+            raise _refuse(
+                self.report,
+                "unlinked-tool-response",
+                "a tool message without tool_response comes before any assistant message",
+                where,
+            )
+        content = m.get("content")
+        reply = response.get("response") if isinstance(response, dict) else None
+        if isinstance(content, str):
+            result["content"] = content
+        elif isinstance(reply, str):
+            result["content"] = reply
+        elif reply is not None:
+            result["content"] = json.dumps(reply, ensure_ascii=False)
+        if isinstance(m.get("metadata"), dict):
+            result["extra"] = deep_copy(m["metadata"])
+        observation = target.setdefault("observation", {"results": []})
+        observation["results"].append(result)
+
+
+def to_atif(doc: Doc, report: ChangeReport | None) -> Doc:
+    """The plain mapping trajectory-sdk v0.4 → ATIF v1.7 (MAPPING §2)."""
+    builder = _Steps(report)
+    for kind, value, where in transcript(doc, report):
+        if kind == "reset":
+            builder.reset(value)
+        else:
+            builder.add(value, int(where.rpartition("/")[2]), where)
+    if not builder.steps:
+        builder._new("system", "")
+        _decide(report, "/steps/0", "ATIF needs one step: an empty system step", builder.steps[0])
+    task: Doc = doc["task"] if isinstance(doc.get("task"), dict) else {}
+    out: Doc = {"schema_version": "ATIF-v1.7"}
+    conversation = task.get("conversation_id")
+    task_id = task.get("id")
+    if isinstance(conversation, str):
+        out["session_id"] = conversation
+    if isinstance(task_id, str):
+        out["trajectory_id"] = task_id
+    agent: Doc = {"name": UNKNOWN, "version": UNKNOWN}
+    _decide(report, "/agent/name", "the SDK records no agent name", UNKNOWN)
+    _decide(report, "/agent/version", "the SDK records no agent version", UNKNOWN)
+    if isinstance(doc.get("model_id"), str):
+        agent["model_name"] = doc["model_id"]
+    if builder.definitions:
+        agent["tool_definitions"] = [
+            {
+                "type": "function",
+                "function": {
+                    k: deep_copy(d[k]) for k in ("name", "description", "parameters") if k in d
+                },
+            }
+            for d in builder.definitions.values()
+        ]
+    out["agent"] = agent
+    out["steps"] = [{k: s[k] for k in _STEP_KEYS if k in s} for s in builder.steps]
+    final: Doc = {}
+    metrics = [s["metrics"] for s in builder.steps if "metrics" in s]
+    for total, key in (
+        ("total_prompt_tokens", "prompt_tokens"),
+        ("total_completion_tokens", "completion_tokens"),
+        ("total_cached_tokens", "cached_tokens"),
+    ):
+        values = [m[key] for m in metrics if key in m]
+        if values:
+            final[total] = sum(values)
+    cost = _number(task.get("total_cost"))
+    if cost is not None:
+        final["total_cost_usd"] = cost
+    final["total_steps"] = len(builder.steps)
+    out["final_metrics"] = final
+    return out
+
+
+# --- the lenses -------------------------------------------------------------------------------
+
+
+def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_target: bool) -> Doc:
+    try:
+        return run_lens(
+            doc,
+            report,
+            name=TO_SDK if to_target else TO_ATIF,
+            inverse=TO_ATIF if to_target else TO_SDK,
+            forward=to_sdk if to_target else to_atif,
+            backward=to_atif if to_target else to_sdk,
+            source_holder=ATIF_HOLDER if to_target else SDK_HOLDER,
+            target_holder=SDK_HOLDER if to_target else ATIF_HOLDER,
+            drop=options.drop,
+        )
+    except StashError as exc:
+        raise _refuse(report, "stash-collision", exc.message, exc.pointer) from None
+
+
+def atif_to_sdk(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
+    """Lens ``atif@v1.7->trajectory-sdk@v0.4``."""
+    return _run(doc, report, options, to_target=True)
+
+
+def sdk_to_atif(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
+    """Lens ``trajectory-sdk@v0.4->atif@v1.7``."""
+    return _run(doc, report, options, to_target=False)
+
+
+LENSES = [
+    Lens(source=ATIF, target=SDK, run=atif_to_sdk),
+    Lens(source=SDK, target=ATIF, run=sdk_to_atif),
+]
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+def json_chunks(doc: Any) -> Iterator[bytes]:
+    """Compact JSON of ``doc`` in pieces, encoding each shared object once.
+
+    A trajectory-sdk document made by this module repeats its messages in every snapshot;
+    writing the pieces as they come keeps memory linear in the conversation although the
+    output grows quadratically.
+    """
+    cache: dict[int, bytes] = {}
+
+    def walk(value: Any, depth: int) -> Iterator[bytes]:
+        if isinstance(value, dict) and depth < 4:
+            yield b"{"
+            for n, (k, v) in enumerate(value.items()):
+                yield (b"," if n else b"") + orjson.dumps(k) + b":"
+                yield from walk(v, depth + 1)
+            yield b"}"
+        elif isinstance(value, list) and depth < 4:
+            yield b"["
+            for n, v in enumerate(value):
+                if n:
+                    yield b","
+                yield from walk(v, depth + 1)
+            yield b"]"
+        elif isinstance(value, (dict, list)):
+            key = id(value)
+            if key not in cache:
+                cache[key] = _encode(value)
+            yield cache[key]
+        else:
+            yield _encode(value)
+
+    yield from walk(doc, 0)
+
+
+def _encode(value: Any) -> bytes:
+    try:
+        return orjson.dumps(value)
+    except TypeError:  # integers beyond 64 bits
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()

@@ -1,0 +1,234 @@
+"""The engine switches of ``atif validate``, ``atif migrate`` and ``atif convert``.
+
+``--engine local`` (the default) works on this machine in ``--jobs`` processes; ``--engine ray``
+on a Ray cluster. A run is a *dataset run* (this module) with ``--engine ray``, ``--summary``,
+or any Parquet or URI input; other runs keep the commands' own reading and writing. Both engines
+produce the same reports, the same summary (``--summary FILE``, the dataset-summary schema) and
+the same exit status.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:  # imported when used: the command line loads this module at start-up
+    from atif_spec.engines import Result, Task
+    from atif_spec.summary import DatasetSummary
+
+ENGINES = ("local", "ray")
+DEFAULT_COLUMN = "trajectory"  # atif_spec.engines.sources.DEFAULT_COLUMN
+
+ENGINE_OPTIONS = [
+    click.option(
+        "--engine",
+        type=click.Choice(ENGINES),
+        default="local",
+        show_default=True,
+        help="local: this machine, in --jobs processes. ray: a Ray cluster (--ray-address or "
+        "RAY_ADDRESS; without either, one started on this machine).",
+    ),
+    click.option(
+        "--ray-address", metavar="ADDRESS", help="Ray cluster to join (with --engine ray)."
+    ),
+    click.option(
+        "--summary",
+        "summary_path",
+        type=click.Path(dir_okay=False),
+        help="Write the dataset summary (JSON: counts per version and code, failed documents).",
+    ),
+    click.option(
+        "--column",
+        default=DEFAULT_COLUMN,
+        show_default=True,
+        help="The Parquet column that holds each trajectory as JSON text.",
+    ),
+]
+
+
+def engine_options(command: Any) -> Any:
+    """Add ``--engine``, ``--ray-address``, ``--summary`` and ``--column`` to a command."""
+    for option in reversed(ENGINE_OPTIONS):
+        command = option(command)
+    return command
+
+
+def is_dataset_run(inputs: Iterable[str], engine: str, summary_path: str | None) -> bool:
+    """True when a run goes through the engines (see the module docstring)."""
+    from atif_spec.engines.sources import is_parquet, is_uri
+
+    return (
+        engine != "local"
+        or summary_path is not None
+        or any(is_parquet(i) or is_uri(i) or _has_parquet(i) for i in inputs)
+    )
+
+
+def _has_parquet(item: str) -> bool:
+    path = Path(item)
+    return path.is_dir() and any(f.is_file() for f in path.rglob("*.parquet"))
+
+
+def run(
+    task: Task,
+    inputs: Iterable[str],
+    *,
+    engine: str = "local",
+    jobs: int = 1,
+    lines: bool | None = None,
+    column: str = DEFAULT_COLUMN,
+    ray_address: str | None = None,
+    output: str | None = None,
+    sink: Callable[[Result], None] | None = None,
+) -> DatasetSummary:
+    """Run ``task`` over ``inputs`` on ``engine``; raises ``UnreadablePath`` for a missing input.
+
+    ``output`` (a directory or URI) receives the results as Parquet (ray: written by Ray; local:
+    one file); ``sink`` sees every result in input order.
+    """
+    from atif_spec.engines.sources import expand
+
+    files = expand(inputs)
+    if engine == "ray":
+        from atif_spec import ray as ray_engine
+
+        return ray_engine.run(
+            task,
+            files,
+            lines=lines,
+            column=column,
+            output=output,
+            sink=sink,
+            address=ray_address,
+        )
+    from atif_spec.engines import local
+
+    if output is None:
+        return local.run(task, files, jobs=jobs, lines=lines, column=column, sink=sink)
+    from atif_spec.engines.results import ParquetResults
+
+    with ParquetResults(output, task) as results:
+
+        def both(result: Result) -> None:
+            results.add(result)
+            if sink is not None:
+                sink(result)
+
+        return local.run(task, files, jobs=jobs, lines=lines, column=column, sink=both)
+
+
+def write_summary(summary: DatasetSummary, path: str | None) -> None:
+    """Write the summary's JSON form to ``path`` (``-``: standard error)."""
+    if path is None:
+        return
+    if path == "-":
+        sys.stderr.write(summary.to_json().decode())
+        return
+    from atif_spec.atomic import write_atomic
+
+    write_atomic(path, summary.to_json())
+
+
+def validate(
+    inputs: Iterable[str],
+    options: Any,
+    *,
+    engine: str,
+    jobs: int,
+    lines: bool | None,
+    column: str,
+    summary_path: str | None,
+    ray_address: str | None,
+    sink: Callable[[dict[str, Any]], None],
+) -> Any:
+    """``atif validate`` as a dataset run: every report to ``sink`` in input order; returns the
+    command's :class:`atif_spec.runner.Summary` (for its renderer and exit status)."""
+    from atif_spec.engines import Task
+    from atif_spec.runner import Summary
+
+    counted = Summary()
+
+    def each(result: Result) -> None:
+        counted.add(result.report)
+        sink(result.report)
+
+    summary = run(
+        Task("validate", options),
+        inputs,
+        engine=engine,
+        jobs=jobs,
+        lines=lines,
+        column=column,
+        ray_address=ray_address,
+        sink=each,
+    )
+    write_summary(summary, summary_path)
+    return counted
+
+
+def transform(
+    inputs: Iterable[str],
+    task: Task,
+    *,
+    engine: str,
+    jobs: int,
+    lines: bool | None,
+    column: str,
+    summary_path: str | None,
+    ray_address: str | None,
+    output: Path | None,
+    in_place: bool,
+    report_format: str,
+    done: str,
+) -> int:
+    """``atif migrate``/``atif convert`` as a dataset run; returns the exit status.
+
+    With ``-o DIR`` the results (source, line, passed, report, document) are written there as
+    Parquet; without, each transformed document goes to stdout as one JSON line and the reports
+    to stderr.
+    """
+    import orjson
+
+    from atif_spec.transform_cli import _text_line
+
+    if in_place:
+        raise click.UsageError("--in-place is not available for dataset runs; use -o DIRECTORY")
+    if output is not None and output.exists() and (not output.is_dir() or any(output.iterdir())):
+        raise click.UsageError(f"-o {output}: a dataset run writes into a new or empty directory")
+    to_stdout = output is None
+    stream = sys.stderr if to_stdout else sys.stdout
+    where = "<stdout>" if to_stdout else str(output)
+
+    def each(result: Result) -> None:
+        report = result.report
+        report["output"] = where if result.passed else None
+        if to_stdout and result.document is not None:
+            sys.stdout.buffer.write(result.document.replace(b"\n", b"") + b"\n")
+        if report_format == "json":
+            stream.write(orjson.dumps(report).decode() + "\n")
+        else:
+            stream.write(_text_line(report) + "\n")
+
+    summary = run(
+        task,
+        inputs,
+        engine=engine,
+        jobs=jobs,
+        lines=lines,
+        column=column,
+        ray_address=ray_address,
+        output=None if output is None else str(output),
+        sink=each,
+    )
+    if report_format == "text":
+        stream.write(
+            f"{summary.documents} document(s): {summary.passed} {done}, {summary.failed} not\n"
+        )
+    stream.flush()
+    sys.stdout.flush()
+    write_summary(summary, summary_path)
+    return 1 if summary.failed else 0
