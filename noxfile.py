@@ -14,7 +14,7 @@ import nox
 
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_existing_virtualenvs = True
-nox.options.sessions = ["tests", "lint", "typecheck", "schemas", "generated"]
+nox.options.sessions = ["tests", "lint", "typecheck", "schemas", "generated", "spec-check"]
 
 PYTHON = "3.11"
 
@@ -81,6 +81,42 @@ def typescript(session: nox.Session) -> None:
 
 
 @nox.session(python=PYTHON)
+def site(session: nox.Session) -> None:
+    """Build the static schema site into _site/ (schemas at their $id paths, latest aliases,
+    catalog.json, SchemaStore catalog, an HTML page per schema)."""
+    session.install("-e", ".")
+    session.run("python", "-m", "atif_spec.site", *(session.posargs or ["_site"]))
+
+
+@nox.session(name="spec-check", python=PYTHON)
+def spec_check(session: nox.Session) -> None:
+    """Released schemas unchanged (spec/RELEASED.sha256); every version's changes named in
+    spec/<format>/CHANGELOG.md."""
+    session.install("-e", ".")
+    session.run("python", "-m", "atif_spec.spec_cli", "check")
+
+
+@nox.session(name="site-browser", python=PYTHON)
+def site_browser(session: nox.Session) -> None:
+    """The site in headless chromium (no console errors), the site server test, and the
+    pre-commit hook through `pre-commit try-repo`. A skip is a failure here."""
+    session.install("-e", ".[test]")
+    session.env["ATIF_FAIL_ON_SKIP"] = "1"
+    session.run(
+        "python",
+        "-m",
+        "pytest",
+        "-q",
+        "-rs",
+        "-p",
+        "no:cacheprovider",
+        "tests/test_site.py",
+        "tests/test_site_browser.py",
+        "tests/test_precommit.py",
+    )
+
+
+@nox.session(python=PYTHON)
 def postgres(session: nox.Session) -> None:
     """The step-substep store against a real PostgreSQL server (ATIF_TEST_POSTGRES_DSN; .ci/run
     installs and starts one). Fails, rather than skips, when no server is configured."""
@@ -140,6 +176,28 @@ def conformance_lint(session: nox.Session) -> None:
     session.run("python", "-m", "pytest", "tests/test_conformance_fixtures.py", "-q")
 
 
+@nox.session(python=PYTHON)
+def ray(session: nox.Session) -> None:
+    """The Ray engine against the local engine on a generated dataset of 20 000+ trajectories,
+    on a local Ray cluster with two worker CPUs (127.0.0.1 only, no usage statistics). A skipped
+    test is a failure here."""
+    session.install("-e", ".[test,ray]")
+    session.env["ATIF_FAIL_ON_SKIP"] = "1"
+    session.env["RAY_USAGE_STATS_ENABLED"] = "0"
+    session.env["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+    session.run(
+        "python",
+        "-m",
+        "pytest",
+        "-q",
+        "-rs",
+        "tests/test_engines.py",
+        "tests/test_ray_engine.py",
+        "-p",
+        "no:cacheprovider",
+    )
+
+
 HARBOR_VERSION = "0.25.0"
 HARBOR_ENV = Path(".nox/harbor-py312")
 
@@ -184,7 +242,10 @@ def harbor_python(session: nox.Session) -> str:
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Benchmarks (not tests): timings printed as ratios to baselines measured in the same run."""
-    session.install("-e", ".[test]")
+    session.install("-e", ".[test,ray]")
     harbor = harbor_python(session)
     session.run("python", "bench/bench_validate.py", "--harbor-python", harbor, *session.posargs)
     session.run("python", "bench/bench_migrate.py")
+    session.env["RAY_USAGE_STATS_ENABLED"] = "0"
+    session.env["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+    session.run("python", "bench/bench_ray.py")

@@ -162,6 +162,16 @@ def test_expand_lists_dataset_files_sorted(tmp_path: Path) -> None:
         expand([str(tmp_path / "missing")])
 
 
+def test_stdin_is_an_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    stdin = io.TextIOWrapper(io.BytesIO(orjson.dumps(minimal_atif("v1.7")) + b"\n{oops\n"))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert expand(["-"]) == ["-"]
+    summary = local.run(Task("validate"), ["-"], lines=True)
+    assert (summary.passed, summary.failed, summary.failed_documents) == (1, 1, [("<stdin>", 2)])
+
+
 def test_json_lines_keep_line_numbers_across_blank_lines(tmp_path: Path) -> None:
     path = tmp_path / "d.jsonl"
     path.write_bytes(b'{"a": 1}\n\n{"a": 2}\n')

@@ -185,6 +185,8 @@ def test_apply_to_a_users_parquet_dataset(cluster: None, small: Path) -> None:
 def test_missing_inputs_are_refused_before_work(cluster: None, tmp_path: Path) -> None:
     with pytest.raises(UnreadablePath, match="no such file"):
         ray_engine.run(Task("validate"), [str(tmp_path / "missing.jsonl")])
+    with pytest.raises(UnreadablePath, match="local engine only"):
+        ray_engine.run(Task("validate"), ["-"])
 
 
 def test_missing_parquet_column_fails_the_run(cluster: None, data: tuple[Path, int]) -> None:

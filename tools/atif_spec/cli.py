@@ -3,14 +3,40 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, ClassVar
 
 import click
 
 from atif_spec import __version__
+from atif_spec.engines.cli import engine_options
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _LazyGroup(click.Group):
+    """A group whose larger subcommands are imported only when used (``atif validate`` in a
+    pre-commit hook must start fast)."""
+
+    LAZY: ClassVar[dict[str, str]] = {
+        "conformance": "atif_spec.conformance.cli:conformance",
+        "convert": "atif_spec.transform_cli:convert",
+        "export-sft": "atif_spec.sft_cli:export_sft",
+        "migrate": "atif_spec.transform_cli:migrate",
+        "spec": "atif_spec.spec_cli:spec",
+    }
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.LAZY})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self.LAZY and cmd_name not in self.commands:
+            import importlib
+
+            module, _, attr = self.LAZY[cmd_name].partition(":")
+            command = getattr(importlib.import_module(module), attr)
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="atif")
 def main() -> None:
     """Validate, inspect and migrate agent trajectories (ATIF and sibling formats)."""
@@ -76,6 +102,7 @@ def main() -> None:
 @click.option(
     "-q", "--quiet", is_flag=True, help="Print nothing but the summary line (text format)."
 )
+@engine_options
 def validate(
     paths: tuple[str, ...],
     output: str,
@@ -89,8 +116,16 @@ def validate(
     lines: bool | None,
     max_bytes: int | None,
     quiet: bool,
+    engine: str,
+    ray_address: str | None,
+    summary_path: str | None,
+    column: str,
 ) -> None:
     """Validate trajectory files, directories (recursively: *.json, *.jsonl) or stdin (-).
+
+    Datasets: Parquet files (one trajectory per row, as JSON text in --column) and URIs
+    (s3://, gs://, ...) too; --engine ray runs on a Ray cluster, --summary writes the
+    dataset summary. Both engines report the same findings and exit with the same status.
 
     Exit status: 0 when every document is valid, 1 when any is invalid (or has warnings with
     --strict), 2 for usage errors and unreadable paths.
@@ -105,8 +140,11 @@ def validate(
             Target.parse(as_target)
         except TargetError as exc:
             raise click.UsageError(str(exc)) from exc
+    from atif_spec.engines.cli import is_dataset_run
+    from atif_spec.engines.sources import expand
+
     try:
-        files = check_paths(paths)
+        files = expand(paths) if is_dataset_run(paths, engine, summary_path) else check_paths(paths)
     except UnreadablePath as exc:
         click.echo(f"atif: {exc}", err=True)
         sys.exit(2)
@@ -122,7 +160,22 @@ def validate(
 
     renderer = JsonRenderer() if output == "json" else TextRenderer(quiet=quiet, strict=strict)
     try:
-        summary = run_validation(files, options, jobs=jobs, lines=lines, sink=renderer.document)
+        if is_dataset_run(paths, engine, summary_path):
+            from atif_spec.engines import cli as engines_cli
+
+            summary = engines_cli.validate(
+                files,
+                options,
+                engine=engine,
+                jobs=jobs,
+                lines=lines,
+                column=column,
+                summary_path=summary_path,
+                ray_address=ray_address,
+                sink=renderer.document,
+            )
+        else:
+            summary = run_validation(files, options, jobs=jobs, lines=lines, sink=renderer.document)
     except UnreadablePath as exc:
         click.echo(f"atif: {exc}", err=True)
         sys.exit(2)
@@ -313,21 +366,6 @@ def schema_path(target: str, name: str | None) -> None:
 
     with as_file(_schema_file(target, name)) as p:
         click.echo(str(p))
-
-
-def _register_subcommands() -> None:
-    """Commands that live in their own modules."""
-    from atif_spec.conformance.cli import conformance
-    from atif_spec.sft_cli import export_sft
-    from atif_spec.transform_cli import convert, migrate
-
-    main.add_command(conformance)
-    main.add_command(export_sft)
-    main.add_command(migrate)
-    main.add_command(convert)
-
-
-_register_subcommands()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -3,10 +3,11 @@
 Work distribution, retries, backpressure and spilling are Ray's; this module only tells Ray
 what to read and which pure function to map over each batch (:func:`atif_spec.engines.process`).
 
->>> import ray, atif_spec.ray as ar                                  # doctest: +SKIP
->>> from atif_spec.engines import Task
->>> ds = ar.apply(ar.read(["s3://bucket/trajectories/"]), Task("validate"))
->>> ar.summarize(ds, Task("validate")).to_json()                     # counts, failed ids
+    from atif_spec import ray as atif_ray
+    from atif_spec.engines import Task
+
+    ds = atif_ray.apply(atif_ray.read(["s3://bucket/trajectories/"]), Task("validate"))
+    atif_ray.summarize(ds, Task("validate")).to_json()     # counts, failed document ids
 
 :func:`read` lists JSON, JSON Lines and Parquet files (a column holding each trajectory as a
 JSON string) and turns them into a dataset of one row per document: ``source``, ``line``,
@@ -31,7 +32,7 @@ import orjson
 
 from atif_spec.engines import Result, Task, process
 from atif_spec.engines.sources import DEFAULT_COLUMN, expand, read_documents
-from atif_spec.reader import DEFAULT_MAX_BYTES, RawDocument
+from atif_spec.reader import DEFAULT_MAX_BYTES, STDIN, RawDocument, UnreadablePath
 from atif_spec.summary import DatasetSummary
 
 if importlib.util.find_spec("ray") is None:  # pragma: no cover - exercised without the extra
@@ -271,10 +272,13 @@ def run(
     """Do ``task`` to every document of ``inputs`` on Ray and return the summary.
 
     ``output``: also write the results there (:func:`write`). ``sink``: receive every result
-    here, in input order (the CLI prints them). Raises
+    here (the CLI prints them), in input order unless ``output`` is given (then in the order of
+    the written files). Raises
     :class:`~atif_spec.reader.UnreadablePath` for an input that does not exist.
     """
     files = expand(inputs)
+    if STDIN in files:
+        raise UnreadablePath("standard input (-) is read by the local engine only")
     summary = task.summary()
     if not files:
         return summary

@@ -6,19 +6,17 @@ memory stays bounded however long a JSON Lines file is.
 
 from __future__ import annotations
 
+import functools
 import sys
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from atif_spec.pool import map_ordered
 from atif_spec.reader import RawDocument, read_file
 from atif_spec.validation import Options, validate_raw
 
-BATCH_DOCUMENTS = 64
 BATCH_BYTES = 8 * 1024 * 1024
-IN_FLIGHT_PER_JOB = 3
 
 
 @dataclass(slots=True)
@@ -54,19 +52,6 @@ def documents(files: Iterable[str], lines: bool | None, max_bytes: int) -> Itera
         yield from read_file(name, max_bytes, lines)
 
 
-def _batches(docs: Iterable[RawDocument]) -> Iterator[list[RawDocument]]:
-    batch: list[RawDocument] = []
-    size = 0
-    for doc in docs:
-        batch.append(doc)
-        size += len(doc.data)
-        if len(batch) >= BATCH_DOCUMENTS or size >= BATCH_BYTES:
-            yield batch
-            batch, size = [], 0
-    if batch:
-        yield batch
-
-
 def validate_batch(batch: list[RawDocument], options: Options) -> list[dict[str, Any]]:
     """Validate a batch of documents; returns their reports in JSON form (worker entry point)."""
     return [validate_raw(doc, options).to_dict() for doc in batch]
@@ -92,20 +77,11 @@ def run_validation(
             sink(report)
             bar.advance()
 
-        if jobs == 1:
-            for doc in docs:
-                emit(validate_raw(doc, options).to_dict())
-            return summary
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            pending: deque[Future[list[dict[str, Any]]]] = deque()
-            for batch in _batches(docs):
-                pending.append(pool.submit(validate_batch, batch, options))
-                while len(pending) >= jobs * IN_FLIGHT_PER_JOB:
-                    for report in pending.popleft().result():
-                        emit(report)
-            while pending:
-                for report in pending.popleft().result():
-                    emit(report)
+        work = functools.partial(validate_batch, options=options)
+        for _, report in map_ordered(
+            work, docs, jobs, weight=lambda d: len(d.data), max_weight=BATCH_BYTES
+        ):
+            emit(report)
     return summary
 
 

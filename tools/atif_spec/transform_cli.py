@@ -9,10 +9,9 @@ fsync, ``os.replace``), so an interrupted run leaves every original intact.
 
 from __future__ import annotations
 
+import functools
 import sys
-from collections import deque
 from collections.abc import Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -22,9 +21,6 @@ import orjson
 
 from atif_spec.atomic import AtomicFile
 from atif_spec.reader import STDIN, RawDocument
-
-BATCH_DOCUMENTS = 64
-IN_FLIGHT_PER_JOB = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,24 +175,11 @@ def migrate_batch(batch: list[RawDocument], options: MigrateOptions) -> list[Out
 
 def outcomes(docs: Iterable[RawDocument], options: MigrateOptions, jobs: int) -> Iterator[Outcome]:
     """Every document's outcome, in input order, in this process or in ``jobs`` processes."""
-    if jobs == 1:
-        for raw in docs:
-            yield migrate_raw(raw, options)
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending: deque[Future[list[Outcome]]] = deque()
-        batch: list[RawDocument] = []
-        for raw in docs:
-            batch.append(raw)
-            if len(batch) >= BATCH_DOCUMENTS:
-                pending.append(pool.submit(migrate_batch, batch, options))
-                batch = []
-                while len(pending) >= jobs * IN_FLIGHT_PER_JOB:
-                    yield from pending.popleft().result()
-        if batch:
-            pending.append(pool.submit(migrate_batch, batch, options))
-        while pending:
-            yield from pending.popleft().result()
+    from atif_spec.pool import map_ordered
+
+    work = functools.partial(migrate_batch, options=options)
+    for _, outcome in map_ordered(work, docs, jobs):
+        yield outcome
 
 
 # --- writing --------------------------------------------------------------------------------------
@@ -373,10 +356,13 @@ _SHARED_OPTIONS = [
 
 
 def _shared_options(command: Any) -> Any:
-    """The options ``atif migrate`` and ``atif convert`` share (output, jobs, reports, loss)."""
+    """The options ``atif migrate`` and ``atif convert`` share (output, jobs, reports, loss,
+    engines)."""
+    from atif_spec.engines.cli import engine_options
+
     for option in reversed(_SHARED_OPTIONS):
         command = option(command)
-    return command
+    return engine_options(command)
 
 
 def _legacy_logs(files: list[str]) -> frozenset[str]:
@@ -423,10 +409,47 @@ def _run(
     report_format: str,
     lines: bool | None,
     done: str,
+    engine: str = "local",
+    ray_address: str | None = None,
+    summary_path: str | None = None,
+    column: str = "trajectory",
 ) -> None:
     """Read, transform, check, write and report; exits with the command's status."""
+    from atif_spec.engines.cli import is_dataset_run
     from atif_spec.reader import UnreadablePath, check_paths
 
+    if is_dataset_run(inputs, engine, summary_path):
+        from atif_spec.engines import Task
+        from atif_spec.engines import cli as engines_cli
+        from atif_spec.validation import Options
+
+        task = Task(
+            "convert" if options.convert else "migrate",
+            Options(max_bytes=options.max_bytes),
+            to=options.to,
+            drop=options.drop,
+            fail_on_loss=options.fail_on_loss,
+            fail_on_decision=options.fail_on_decision,
+        )
+        try:
+            status = engines_cli.transform(
+                inputs,
+                task,
+                engine=engine,
+                jobs=jobs,
+                lines=lines,
+                column=column,
+                summary_path=summary_path,
+                ray_address=ray_address,
+                output=output,
+                in_place=in_place,
+                report_format=report_format,
+                done=done,
+            )
+        except UnreadablePath as exc:
+            click.echo(f"atif: {exc}", err=True)
+            sys.exit(2)
+        sys.exit(status)
     if in_place and output is not None:
         raise click.UsageError("--in-place and -o/--output are mutually exclusive")
     if in_place and STDIN in inputs:
@@ -485,6 +508,10 @@ def migrate(
     fail_on_decision: bool,
     lines: bool | None,
     max_bytes: int | None,
+    engine: str,
+    ray_address: str | None,
+    summary_path: str | None,
+    column: str,
 ) -> None:
     """Migrate ATIF documents to another version, keeping what the target cannot hold in a stash.
 
@@ -505,7 +532,20 @@ def migrate(
     options = MigrateOptions(
         target, drop, fail_on_loss, fail_on_decision, max_bytes or DEFAULT_MAX_BYTES
     )
-    _run(inputs, options, output, in_place, jobs, report_format, lines, "migrated")
+    _run(
+        inputs,
+        options,
+        output,
+        in_place,
+        jobs,
+        report_format,
+        lines,
+        "migrated",
+        engine,
+        ray_address,
+        summary_path,
+        column,
+    )
 
 
 @click.command("convert")
@@ -530,6 +570,10 @@ def convert(
     fail_on_decision: bool,
     lines: bool | None,
     max_bytes: int | None,
+    engine: str,
+    ray_address: str | None,
+    summary_path: str | None,
+    column: str,
 ) -> None:
     """Convert documents to another format (the source format is detected from each document).
 
@@ -551,4 +595,17 @@ def convert(
     options = MigrateOptions(
         to, drop, fail_on_loss, fail_on_decision, max_bytes or DEFAULT_MAX_BYTES, convert=True
     )
-    _run(inputs, options, output, in_place, jobs, report_format, lines, "converted")
+    _run(
+        inputs,
+        options,
+        output,
+        in_place,
+        jobs,
+        report_format,
+        lines,
+        "converted",
+        engine,
+        ray_address,
+        summary_path,
+        column,
+    )

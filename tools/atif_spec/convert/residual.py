@@ -1,9 +1,10 @@
-"""Residual stashing for format conversions: keep exactly what a native mapping loses.
+"""Residual stashing: keep exactly what a format mapping loses (RFC.md §4.5).
 
-A lens fills its target natively wherever the target has a field for a value. What it cannot
-hold is found by running the *inverse* lens's native mapping on the result (the "rebuilt source")
-and comparing it with the real source: :func:`diff` lists the stash entries (RFC.md §4.5.2) that
-turn the rebuilt source back into the source when undone in reverse order:
+A format mapping is a pair of deterministic functions, ``forward`` (source to target) and
+``backward`` (target to source), that need not be inverses. What the target cannot hold is the
+difference between the source and what ``backward`` rebuilds from the target: :func:`diff` lists
+the stash entries (RFC.md §4.5.2) that turn the rebuilt source back into the source when undone
+in reverse order:
 
 - ``removed``: a member or element the rebuilt source lacks (the target has no place for it), or
   a member that comes back at another key position (stashed with its position, plus an ``added``
@@ -12,38 +13,132 @@ turn the rebuilt source back into the source when undone in reverse order:
   a renumbered index, a total the target recomputes);
 - ``added``: a member the way back would synthesize although the source lacked it.
 
-Entries are relative to the owner's counterpart in the source (a TAO step for an ATIF step);
-:func:`commit` pushes them as one layer onto the holder in the target, :func:`detach` takes the
-layers the inverse lens left, and :func:`apply_layers` undoes them on a rebuilt object, all with
-:mod:`atif_spec.stash` semantics.
+Entry pointers are relative to the owner: the source object whose counterpart the entries are
+undone on. :func:`commit` pushes them as one layer onto a holder (an ``extra``-like object of the
+target), :func:`detach` takes the layers the inverse lens left there and :func:`apply_layers`
+undoes them on a rebuilt object, all with :mod:`atif_spec.stash` semantics. A lens either keeps
+one layer per owner object (TAO: every ATIF object with a TAO counterpart) or lets
+:func:`run_lens` keep one layer for the whole document in one holder.
+
+The comparison pairs list elements by provenance (``origin``), else by identical elements, else
+by position (``align=False``: a list of another length is replaced whole), and keeps members
+whose key order changed either by stashing the fewest bytes (``reorder=True``) or by replacing
+their object whole. Containers that the rebuilt value repeats in several places (the messages
+of every cumulative trajectory-sdk snapshot) are compared once: undoing entries below the first
+place restores every place, so a difference costs one entry, not one per place.
 """
 
 from __future__ import annotations
 
+import copy
 import difflib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import orjson
 
+from atif_spec.changes import ChangeReport, Item
+from atif_spec.convert import ConversionError
 from atif_spec.stash import (
     STASH_KEY,
     STASH_VERSION,
     Change,
-    Layer,
     Path,
+    StashError,
     fingerprint,
     is_stash,
     make_pointer,
     pop,
 )
 
+Doc = dict[str, Any]
+Mapping = Callable[[Doc, ChangeReport | None], Doc]
+"""A plain mapping; reports the values it synthesizes to the report when one is given."""
 Cut = Callable[[Any, Any], bool]
 """``cut(source_value, rebuilt_value)``: True when another owner handles that pair."""
 Origin = Callable[[Any], Any]
 """``origin(rebuilt_value)``: the source value it was made from, or None (see :func:`align`)."""
+
+_ABSENT: Any = object()
+
+
+# --- JSON values ------------------------------------------------------------------------------
+
+
+def deep_copy(value: Any) -> Any:
+    """An independent copy of a JSON value."""
+    if not isinstance(value, (dict, list)):
+        return value
+    try:
+        return orjson.loads(orjson.dumps(value))
+    except TypeError:  # integers beyond 64 bits
+        return copy.deepcopy(value)
+
+
+def shared_copy(value: Any) -> Any:
+    """An independent copy that keeps sharing: an object found in several places is copied
+    once (a trajectory-sdk document built in memory repeats one message object per snapshot,
+    and serializing it whole would take quadratic memory)."""
+    memo: dict[int, Any] = {}
+
+    def cp(v: Any) -> Any:
+        if isinstance(v, dict):
+            found = memo.get(id(v))
+            if found is None:
+                found = memo[id(v)] = {k: cp(x) for k, x in v.items()}
+            return found
+        if isinstance(v, list):
+            found = memo.get(id(v))
+            if found is None:
+                found = memo[id(v)] = [cp(x) for x in v]
+            return found
+        return v
+
+    return cp(value)
+
+
+def same(a: Any, b: Any) -> bool:
+    """Strict JSON equality: types, key order and values (``1``, ``1.0`` and ``true`` differ)."""
+    if a is b:
+        return True
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return len(a) == len(b) and list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
+    return bool(a == b)
+
+
+def _key(value: Any) -> bytes:
+    """Serialization that tells apart key order, ``1`` and ``1.0``, ``true`` and ``1``."""
+    try:
+        return orjson.dumps(value)
+    except TypeError:  # integers beyond 64 bits
+        return json.dumps(value, ensure_ascii=False).encode()
+
+
+def _shared_ids(value: Any) -> set[int]:
+    """Identities of the containers found more than once below ``value``."""
+    seen: set[int] = set()
+    shared: set[int] = set()
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if not isinstance(v, (dict, list)):
+            continue
+        if id(v) in seen:
+            shared.add(id(v))
+            continue
+        seen.add(id(v))
+        stack.extend(v.values() if isinstance(v, dict) else v)
+    return shared
+
+
+# --- the difference ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,42 +152,39 @@ class Residual:
     """True for the ``removed`` half of a member kept only for its key position."""
 
 
-def _key(value: Any) -> bytes:
-    """Serialization that tells apart key order, ``1`` and ``1.0``, ``true`` and ``1``."""
-    try:
-        return orjson.dumps(value)
-    except TypeError:  # integers beyond 64 bits
-        return json.dumps(value, ensure_ascii=False).encode()
-
-
-def same(a: Any, b: Any) -> bool:
-    """True when two JSON values serialize identically (key order and number types included)."""
-    if a is b:
-        return True
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict | list):
-        return _key(a) == _key(b)
-    return bool(a == b)
-
-
 def diff(
-    source: Any, rebuilt: Any, cut: Cut | None = None, origin: Origin | None = None
+    source: Any,
+    rebuilt: Any,
+    cut: Cut | None = None,
+    origin: Origin | None = None,
+    *,
+    align: bool = True,
+    reorder: bool = True,
 ) -> list[Residual]:
     """The entries that turn ``rebuilt`` into ``source`` when undone in reverse order.
 
     ``cut`` skips pairs another owner handles; ``origin`` pairs list elements by provenance.
+    ``align=False`` compares lists by position only (a list of another length is replaced);
+    ``reorder=False`` replaces an object whose common members come back in another order
+    (at the top: removes and adds every member).
     """
     out: list[Residual] = []
-    _Differ(out, cut, origin).diff(source, rebuilt, (), ())
+    _Differ(out, rebuilt, cut, origin, align, reorder).diff(source, rebuilt, (), ())
     return out
 
 
-def _kept_keys(src: dict[str, Any], reb: dict[str, Any]) -> set[str]:
-    """The common keys that keep their place: in the same relative order in both objects, and
-    as many bytes of value as possible (the others are stashed to restore the key order)."""
+def _kept_keys(src: dict[str, Any], reb: dict[str, Any], reorder: bool) -> set[str] | None:
+    """The common keys that keep their place, or None when the object must be replaced.
+
+    They are in the same relative order in both objects; with ``reorder``, the run of them that
+    holds as many bytes of value as possible (the others are stashed to restore the key order).
+    """
     rank = {k: i for i, k in enumerate(reb)}
     common = [k for k in src if k in rank]
+    if all(rank[a] < rank[b] for a, b in pairwise(common)):
+        return set(common)
+    if not reorder:
+        return None
     weight = [len(_key(src[k])) + 1 for k in common]
     best = list(weight)
     before = [-1] * len(common)
@@ -111,26 +203,54 @@ def _kept_keys(src: dict[str, Any], reb: dict[str, Any]) -> set[str]:
 class _Differ:
     """Walks a source value and its rebuilt counterpart, collecting residual entries."""
 
-    def __init__(self, out: list[Residual], cut: Cut | None, origin: Origin | None) -> None:
+    def __init__(
+        self,
+        out: list[Residual],
+        rebuilt: Any,
+        cut: Cut | None,
+        origin: Origin | None,
+        align: bool,
+        reorder: bool,
+    ) -> None:
         self.out = out
         self.cut = cut
         self.origin = origin
+        self.align = align
+        self.reorder = reorder
+        self.shared = _shared_ids(rebuilt)
+        self.seen: dict[int, Any] = {}
+        """Shared rebuilt containers already compared, by identity, with their source value."""
 
     def diff(self, src: Any, reb: Any, path: Path, spath: Path) -> None:
         if path and self.cut is not None and self.cut(src, reb):
             return
+        if path and id(reb) in self.shared:
+            first = self.seen.get(id(reb), _ABSENT)
+            if first is not _ABSENT:
+                if not same(src, first):
+                    self._replace(src, reb, path, spath)
+                return
+            self.seen[id(reb)] = src
         if isinstance(src, dict) and isinstance(reb, dict):
             self._dict(src, reb, path, spath)
         elif isinstance(src, list) and isinstance(reb, list):
             self._list(src, reb, path, spath)
         elif not same(src, reb):
-            entry = {"op": "replaced", "pointer": make_pointer(*path), "value": src}
-            entry["check"] = fingerprint(reb)
-            self.out.append(Residual(entry, spath))
+            self._replace(src, reb, path, spath)
+
+    def _replace(self, src: Any, reb: Any, path: Path, spath: Path) -> None:
+        entry = {"op": "replaced", "pointer": make_pointer(*path), "value": src}
+        entry["check"] = fingerprint(reb)
+        self.out.append(Residual(entry, spath))
 
     def _dict(self, src: dict[str, Any], reb: dict[str, Any], path: Path, spath: Path) -> None:
+        kept = _kept_keys(src, reb, self.reorder)
+        if kept is None:
+            if path:
+                self._replace(src, reb, path, spath)
+                return
+            kept = set()  # the top: remove every member, then add every member
         keys = list(src)
-        kept = _kept_keys(src, reb)
         for position in range(len(keys) - 1, -1, -1):  # original positions, last first
             key = keys[position]
             if key not in kept:
@@ -146,11 +266,12 @@ class _Differ:
                 self.diff(src[key], reb[key], (*path, key), (*spath, key))
         for key in reb:
             if key not in kept:
-                entry = {"op": "added", "pointer": make_pointer(*path, key)}
-                entry["check"] = fingerprint(reb[key])
-                self.out.append(Residual(entry, (*spath, key)))
+                self._add(reb[key], (*path, key), (*spath, key))
 
     def _list(self, src: list[Any], reb: list[Any], path: Path, spath: Path) -> None:
+        if not self.align and len(src) != len(reb):
+            self._replace(src, reb, path, spath)
+            return
         pairs = align(src, reb, self.origin)
         matched_src = {i for i, _ in pairs}
         matched_reb = {j for _, j in pairs}
@@ -162,9 +283,11 @@ class _Differ:
             self.diff(src[i], reb[j], (*path, k), (*spath, i))
         for j in range(len(reb)):
             if j not in matched_reb:
-                entry = {"op": "added", "pointer": make_pointer(*path, j)}
-                entry["check"] = fingerprint(reb[j])
-                self.out.append(Residual(entry, (*spath, j)))
+                self._add(reb[j], (*path, j), (*spath, j))
+
+    def _add(self, value: Any, path: Path, spath: Path) -> None:
+        entry = {"op": "added", "pointer": make_pointer(*path), "check": fingerprint(value)}
+        self.out.append(Residual(entry, spath))
 
 
 def align(src: list[Any], reb: list[Any], origin: Origin | None = None) -> list[tuple[int, int]]:
@@ -218,52 +341,113 @@ def _provenance(src: list[Any], reb: list[Any], origin: Origin) -> list[tuple[in
     return chain[::-1]
 
 
+# --- layers -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """Where a format keeps the stash of a converted object: a path of object keys."""
+
+    path: tuple[str, ...]
+
+    @property
+    def pointer(self) -> str:
+        """The holder's pointer from its owner."""
+        return make_pointer(*self.path)
+
+
+def _holder(holder: str | Holder) -> Holder:
+    return Holder((holder,)) if isinstance(holder, str) else holder
+
+
+def _parent(owner: Doc, path: tuple[str, ...], create: bool) -> Doc | None:
+    """The object that holds the holder's key (intermediate objects made with ``create``)."""
+    node: Any = owner
+    for key in path[:-1]:
+        if not isinstance(node, dict):
+            return None
+        if create and not isinstance(node.get(key), dict):
+            node[key] = {}
+        node = node.get(key)
+    return node if isinstance(node, dict) else None
+
+
 def commit(
-    target: dict[str, Any], holder: str, by: str, entries: list[Residual], keep: bool
+    target: Doc, holder: str | Holder, by: str, entries: list[Residual], keep: bool = True
 ) -> None:
-    """Push the entries as one layer onto ``target[holder]`` (nothing with ``keep=False``).
+    """Push the entries as one layer onto ``target``'s holder (nothing with ``keep=False``).
 
-    Raises :class:`atif_spec.stash.StashError` on a collision (RFC.md §4.5.3.6).
+    Creates the holder when it is absent or null. Raises :class:`atif_spec.stash.StashError`
+    when the holder is not an object or its stash key holds foreign data (RFC.md §4.5.3.6).
     """
-    layer = Layer(target, by, (holder,), keep, [r.entry for r in entries])
-    layer.commit()
+    if not entries or not keep:
+        return
+    place = _holder(holder)
+    layer: dict[str, Any] = {
+        "by": by,
+        "holder": place.pointer,
+        "entries": [r.entry for r in entries],
+    }
+    parent = _parent(target, place.path, create=True)
+    if parent is None:
+        raise StashError(place.pointer, "the stash holder's parent is not an object")
+    key = place.path[-1]
+    extra = parent.get(key, _ABSENT)
+    if extra is _ABSENT or extra is None:
+        layer["created"] = "absent" if extra is _ABSENT else "null"
+        parent[key] = {STASH_KEY: {"version": STASH_VERSION, "layers": [layer]}}
+        return
+    if not isinstance(extra, dict):
+        raise StashError(place.pointer, "the stash holder is not an object")
+    current = extra.get(STASH_KEY, _ABSENT)
+    if current is not _ABSENT and not is_stash(current):
+        raise StashError(
+            make_pointer(*place.path, STASH_KEY),
+            f"the reserved key {STASH_KEY!r} holds data that is not a stash",
+        )
+    layers = [] if current is _ABSENT else list(current["layers"])
+    # never change the existing holder in place: it may be shared with the caller's input
+    parent[key] = {**extra, STASH_KEY: {"version": STASH_VERSION, "layers": [*layers, layer]}}
 
 
-def detach(parent: dict[str, Any], holder: str, by: str) -> list[dict[str, Any]]:
-    """Take the layers signed ``by`` off the top of ``parent[holder]``'s stash, top first.
+def detach(owner: Doc, holder: str | Holder, by: str) -> list[dict[str, Any]]:
+    """Take the layers signed ``by`` off the top of ``owner``'s holder, top first.
 
     The holder is left as :func:`atif_spec.stash.pop` leaves it (the stash key removed when the
     stack empties; the holder removed, or set back to ``null``, when a layer created it).
     """
-    extra = parent.get(holder)
-    if not isinstance(extra, dict):
+    place = _holder(holder)
+    parent = _parent(owner, place.path, create=False)
+    key = place.path[-1]
+    extra = parent.get(key) if parent is not None else None
+    if parent is None or not isinstance(extra, dict):
         return []
     stash = extra.get(STASH_KEY)
     if not is_stash(stash):
         return []
     layers: list[dict[str, Any]] = list(stash["layers"])
     taken: list[dict[str, Any]] = []
-    while layers and layers[-1]["by"] == by and layers[-1].get("holder") == make_pointer(holder):
+    while layers and layers[-1]["by"] == by and layers[-1].get("holder") == place.pointer:
         taken.append(layers.pop())
     if not taken:
         return []
     rest = {k: v for k, v in extra.items() if k != STASH_KEY}
     created = taken[-1].get("created")
     if layers:
-        parent[holder] = {**extra, STASH_KEY: {**stash, "layers": layers}}
+        parent[key] = {**extra, STASH_KEY: {**stash, "layers": layers}}
     elif rest or created not in ("absent", "null"):
-        parent[holder] = rest
+        parent[key] = rest
     elif created == "null":
-        parent[holder] = None
+        parent[key] = None
     else:
-        del parent[holder]
+        del parent[key]
     return taken
 
 
 _TMP = "\x00atif-spec-convert"
 
 
-def apply_layers(owner: dict[str, Any], layers: list[dict[str, Any]]) -> list[Change]:
+def apply_layers(owner: Doc, layers: list[dict[str, Any]]) -> list[Change]:
     """Undo detached layers (top first) on ``owner``, the rebuilt counterpart of their owner."""
     changes: list[Change] = []
     tmp = _TMP
@@ -275,3 +459,67 @@ def apply_layers(owner: dict[str, Any], layers: list[dict[str, Any]]) -> list[Ch
         changes.extend(pop(owner, layer["by"], (tmp,)))
         owner.pop(tmp, None)
     return changes
+
+
+# --- one layer for a whole document -----------------------------------------------------------
+
+_REASONS = {
+    "removed": "{target} has no place for this value",
+    "replaced": "{target} cannot hold this value as it is",
+    "added": "the way back through {target} adds this value",
+}
+
+
+def run_lens(
+    doc: Doc,
+    report: ChangeReport,
+    *,
+    name: str,
+    inverse: str,
+    forward: Mapping,
+    backward: Mapping,
+    source_holder: Holder,
+    target_holder: Holder,
+    drop: bool,
+) -> Doc:
+    """Convert ``doc`` with ``forward``, keeping what does not survive in ``target_holder``.
+
+    ``name`` is the lens signature (``SOURCE->TARGET``), ``inverse`` the signature of the lens
+    going back. The layers that the inverse lens left in ``source_holder`` are taken off first
+    and undone after mapping, so ``inverse(lens(doc)) == doc``. The new layer is owned by the
+    document root and compares lists by position and objects in their key order (a conversion
+    rebuilds every object below the root, so no smaller owner survives it). ``doc`` is not
+    modified.
+    """
+    target = name.partition("->")[2]
+    work = shared_copy(doc)
+    previous = detach(work, source_holder, inverse)
+    out = forward(work, report)
+    conflicts = [c for c in apply_layers(out, previous) if c.conflict is not None]
+    for change in conflicts:
+        report.dropped.append(
+            Item(make_pointer(*change.path), name, f"stashed value discarded: {change.conflict}")
+        )
+    try:
+        rebuilt = backward(out, None)
+    except ConversionError as exc:  # the way back refuses what this lens wrote
+        report.errors.extend(exc.report.errors)
+        raise ConversionError(report) from None
+    residuals = diff(work, rebuilt, align=False, reorder=False)
+    if previous and not conflicts and not residuals:
+        # the output is exactly what the inverse lens was given: nothing was invented
+        report.decided = [i for i in report.decided if i.step != name]
+    for residual in residuals:
+        entry = residual.entry
+        op = entry["op"]
+        value = entry.get("value")
+        reason = _REASONS[op].format(target=target)
+        loss = op != "added" and value is not None
+        if drop:
+            report.dropped.append(Item(entry["pointer"], name, reason, loss=loss))
+        else:
+            report.stashed.append(
+                Item(entry["pointer"], name, reason, stash=target_holder.pointer, loss=loss)
+            )
+    commit(out, target_holder, name, residuals, keep=not drop)
+    return out

@@ -26,7 +26,6 @@ from atif_spec.convert import ConversionError, Lens, LensOptions
 from atif_spec.convert.residual import Residual, apply_layers, commit, detach, diff
 from atif_spec.findings import Finding, Level
 from atif_spec.stash import (
-    STASH_KEY,
     Change,
     StashError,
     fingerprint,
@@ -875,4 +874,4 @@ LENSES = [
     Lens(source=ATIF, target=TAO, run=atif_to_tao),
 ]
 
-__all__ = ["INTO_ATIF", "INTO_TAO", "LENSES", "STASH_KEY", "anthropic_usage", "to_atif", "to_tao"]
+__all__ = ["INTO_ATIF", "INTO_TAO", "LENSES", "anthropic_usage", "prompt_key", "to_atif", "to_tao"]

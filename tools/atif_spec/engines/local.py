@@ -6,17 +6,14 @@ scheme as ``atif validate --jobs``), so memory stays bounded however large the d
 
 from __future__ import annotations
 
-from collections import deque
+import functools
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 
-from atif_spec.engines import Result, Task, process, process_batch
+from atif_spec.engines import Result, Task, process_batch
 from atif_spec.engines.sources import DEFAULT_COLUMN, read_documents
+from atif_spec.pool import map_ordered
 from atif_spec.reader import RawDocument
 from atif_spec.summary import DatasetSummary
-
-BATCH_DOCUMENTS = 64
-IN_FLIGHT_PER_JOB = 3
 
 Sink = Callable[[Result], None]
 """Receives every result, in input order."""
@@ -34,31 +31,7 @@ def results(
     task: Task, docs: Iterable[RawDocument], jobs: int = 1
 ) -> Iterator[tuple[RawDocument, Result]]:
     """Every document with its result, in input order, here or in ``jobs`` processes."""
-    if jobs == 1:
-        for raw in docs:
-            yield raw, process(task, raw)
-        return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending: deque[tuple[list[RawDocument], Future[list[Result]]]] = deque()
-        for batch in _batches(docs):
-            pending.append((batch, pool.submit(process_batch, task, batch)))
-            while len(pending) >= jobs * IN_FLIGHT_PER_JOB:
-                sent, done = pending.popleft()
-                yield from zip(sent, done.result(), strict=True)
-        while pending:
-            sent, done = pending.popleft()
-            yield from zip(sent, done.result(), strict=True)
-
-
-def _batches(docs: Iterable[RawDocument]) -> Iterator[list[RawDocument]]:
-    batch: list[RawDocument] = []
-    for raw in docs:
-        batch.append(raw)
-        if len(batch) >= BATCH_DOCUMENTS:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
+    return map_ordered(functools.partial(process_batch, task), docs, jobs)
 
 
 def run(

@@ -22,6 +22,7 @@ from typing import Any
 from atif_spec.reader import (
     DEFAULT_MAX_BYTES,
     JSON_SUFFIXES,
+    STDIN,
     RawDocument,
     UnreadablePath,
     read_file,
@@ -52,9 +53,13 @@ def _wanted(name: str) -> bool:
 
 def expand(inputs: Iterable[str]) -> list[str]:
     """Every file of the inputs: directories recursively (``*.json``, ``*.jsonl``, ``*.ndjson``,
-    ``*.parquet``, sorted); raises :class:`UnreadablePath` for an input that does not exist."""
+    ``*.parquet``, sorted), ``-`` for stdin; raises :class:`UnreadablePath` for an input that
+    does not exist."""
     files: list[str] = []
     for item in inputs:
+        if item == STDIN:
+            files.append(item)
+            continue
         if is_uri(item):
             files.extend(_expand_uri(item))
             continue
