@@ -188,3 +188,32 @@ def test_json_reports_follow_the_report_schema(tmp_path: Path, good: Path, bad: 
     assert len(lines) == 5
     for line in lines:
         validator.validate(line)
+
+
+def test_jobs_split_json_lines_files_into_ranges(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With several processes the workers read newline-aligned ranges themselves; line numbers,
+    blank lines, bad rows, oversized records and a last line without a newline survive."""
+    from atif_spec import runner
+
+    monkeypatch.setattr(runner, "PIECE_BYTES", 700)
+    good = orjson.dumps(minimal_atif("v1.7"))
+    bad = minimal_atif("v1.7")
+    bad["steps"][0]["step_id"] = 5
+    rows = []
+    for i in range(60):
+        rows.append(orjson.dumps(bad) if i % 7 == 0 else good)
+        if i % 11 == 0:
+            rows.append(b"")
+        if i % 13 == 0:
+            rows.append(b'{"truncated": ')
+    rows.append(orjson.dumps(minimal_atif("v1.6") | {"notes": "y" * 3000}))
+    f = tmp_path / "ranges.jsonl"
+    f.write_bytes(b"\n".join(rows))  # no newline after the last record
+    args = ["validate", "--format", "json", "--max-bytes", "2500", str(f)]
+    one = run(*args).output
+    two = run(*args, "--jobs", "2").output
+    assert one == two
+    lines = [json.loads(x)["line"] for x in one.splitlines()]
+    assert lines == sorted(lines) and lines[-1] == len(rows)

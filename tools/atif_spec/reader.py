@@ -12,7 +12,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, Protocol
 
 import orjson
 
@@ -25,6 +25,12 @@ DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 STDIN = "-"
 _BOM = b"\xef\xbb\xbf"
 _READ_CHUNK = 1 << 20
+
+
+class LineSource(Protocol):
+    """Anything with a binary ``readline`` (a file, or a byte range of one)."""
+
+    def readline(self, limit: int = -1, /) -> bytes: ...
 
 
 class UnreadablePath(OSError):
@@ -81,7 +87,7 @@ def is_jsonl(name: str) -> bool:
 
 
 def read_lines(
-    stream: IO[bytes], source: str, path: Path | None, max_bytes: int
+    stream: LineSource, source: str, path: Path | None, max_bytes: int
 ) -> Iterator[RawDocument]:
     """One :class:`RawDocument` per non-blank line, holding at most one record in memory."""
     number = 0

@@ -1,22 +1,28 @@
 """Runs validation over many documents, in this process or in a pool of worker processes.
 
 Documents stream through in input order with a bounded number of batches in flight, so
-memory stays bounded however long a JSON Lines file is.
+memory stays bounded however long a JSON Lines file is. With several processes, the workers
+read their share of the files themselves (whole files, or newline-aligned byte ranges of JSON
+Lines files), so that the parent only hands out ranges and collects reports.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, BinaryIO
 
 from atif_spec.pool import map_ordered
-from atif_spec.reader import RawDocument, read_file
+from atif_spec.reader import STDIN, RawDocument, is_jsonl, read_file, read_lines
 from atif_spec.validation import Options, validate_raw
 
 BATCH_BYTES = 8 * 1024 * 1024
+PIECE_BYTES = 4 * 1024 * 1024
+"""Size of the byte ranges of a JSON Lines file that workers read themselves."""
 
 
 @dataclass(slots=True)
@@ -57,6 +63,90 @@ def validate_batch(batch: list[RawDocument], options: Options) -> list[dict[str,
     return [validate_raw(doc, options).to_dict() for doc in batch]
 
 
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """Part of the input that a worker reads itself: a whole file, or the newline-aligned byte
+    range ``[start, end)`` of a JSON Lines file."""
+
+    name: str
+    start: int = 0
+    end: int | None = None
+    lines: bool | None = None
+
+
+def _boundary(fh: BinaryIO, position: int, size: int) -> int:
+    """The offset just after the first newline at or after ``position`` (or the file's end)."""
+    if position >= size:
+        return size
+    fh.seek(position)
+    while True:
+        block = fh.read(1 << 16)
+        if not block:
+            return size
+        at = block.find(b"\n")
+        if at >= 0:
+            return min(size, fh.tell() - len(block) + at + 1)
+
+
+def pieces(files: Iterable[str], lines: bool | None) -> Iterator[Piece]:
+    """The files as pieces: JSON Lines files cut at newlines every ``PIECE_BYTES``."""
+    for name in files:
+        if not (is_jsonl(name) if lines is None else lines):
+            yield Piece(name, lines=lines)
+            continue
+        size = os.path.getsize(name)
+        with open(name, "rb") as fh:
+            start = 0
+            while start < size:
+                end = _boundary(fh, start + PIECE_BYTES, size)
+                yield Piece(name, start, end, True)
+                start = end
+
+
+class _Range:
+    """``readline`` over ``[start, end)`` of a file, counting the lines it hands out."""
+
+    def __init__(self, fh: Any, end: int) -> None:
+        self.fh = fh
+        self.end = end
+        self.lines = 0
+        self._open_line = False
+
+    def readline(self, limit: int = -1) -> bytes:
+        remaining = self.end - self.fh.tell()
+        if remaining <= 0:
+            return b""
+        data: bytes = self.fh.readline(remaining if limit < 0 else min(limit, remaining))
+        if data.endswith(b"\n"):
+            self.lines += 1
+            self._open_line = False
+        elif data:
+            self._open_line = True
+        return data
+
+    def close_count(self) -> int:
+        """Lines in the range (a last line without a newline counts)."""
+        return self.lines + (1 if self._open_line else 0)
+
+
+def validate_pieces(batch: list[Piece], options: Options) -> list[tuple[int, list[dict[str, Any]]]]:
+    """For each piece: the number of lines it spans and its reports, with line numbers counted
+    from the piece's start (worker entry point)."""
+    out: list[tuple[int, list[dict[str, Any]]]] = []
+    for piece in batch:
+        if piece.end is None:
+            docs = read_file(piece.name, options.max_bytes, piece.lines)
+            out.append((0, [validate_raw(doc, options).to_dict() for doc in docs]))
+            continue
+        with open(piece.name, "rb") as fh:
+            fh.seek(piece.start)
+            window = _Range(fh, piece.end)
+            docs = read_lines(window, piece.name, Path(piece.name), options.max_bytes)
+            reports = [validate_raw(doc, options).to_dict() for doc in docs]
+            out.append((window.close_count(), reports))
+    return out
+
+
 def run_validation(
     files: list[str],
     options: Options,
@@ -77,11 +167,22 @@ def run_validation(
             sink(report)
             bar.advance()
 
-        work = functools.partial(validate_batch, options=options)
-        for _, report in map_ordered(
-            work, docs, jobs, weight=lambda d: len(d.data), max_weight=BATCH_BYTES
-        ):
-            emit(report)
+        if jobs == 1 or STDIN in files:
+            work = functools.partial(validate_batch, options=options)
+            for _, report in map_ordered(
+                work, docs, jobs, weight=lambda d: len(d.data), max_weight=BATCH_BYTES
+            ):
+                emit(report)
+            return summary
+        seen: dict[str, int] = {}
+        by_piece = functools.partial(validate_pieces, options=options)
+        for piece, (count, reports) in map_ordered(by_piece, pieces(files, lines), jobs, size=1):
+            base = seen.get(piece.name, 0)
+            for report in reports:
+                if piece.end is not None and report["line"] is not None:
+                    report["line"] += base
+                emit(report)
+            seen[piece.name] = base + count
     return summary
 
 

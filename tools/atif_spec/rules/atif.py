@@ -96,16 +96,52 @@ def _results(step: dict[str, Any]) -> list[Any]:
     return []
 
 
+_Scanned = tuple[int, dict[str, Any], Any, Any, Any, Any, Any, Any]
+"""``(index, step, step_id, timestamp, metrics, tool_calls, observation results, extra)``."""
+
+
+def _scan(node: Any) -> list[_Scanned]:
+    """One pass over the node's steps that every per-step rule shares (memoized per node).
+
+    Each dict step is read once: the members the rules need are taken out here, so the rules
+    iterate small tuples instead of walking the (large, cache-cold) document again and again.
+    ``metrics`` and ``extra`` are None unless dicts, ``tool_calls`` unless a list, and the
+    results unless ``observation`` is a dict whose ``results`` is a list.
+    """
+    out: list[_Scanned] = []
+    for i, step in enumerate(_steps(node)):
+        if not isinstance(step, dict):
+            continue
+        get = step.get
+        metrics = get("metrics")
+        calls = get("tool_calls")
+        observation = get("observation")
+        results = observation.get("results") if isinstance(observation, dict) else None
+        extra = get("extra")
+        out.append(
+            (
+                i,
+                step,
+                get("step_id"),
+                get("timestamp"),
+                metrics if isinstance(metrics, dict) else None,
+                calls if isinstance(calls, list) else None,
+                results if isinstance(results, list) else None,
+                extra if isinstance(extra, dict) else None,
+            )
+        )
+    return out
+
+
+def _scanned(ctx: RuleContext) -> list[_Scanned]:
+    """The shared scan of this rule's node."""
+    result: list[_Scanned] = ctx.memoized("scan", _scan)
+    return result
+
+
 def _steps_with_results(node: Any) -> list[tuple[int, dict[str, Any], list[Any]]]:
     """``(step index, step, observation.results)`` for every step with a non-empty results list."""
-    return [
-        (i, step, results)
-        for i, step in enumerate(_steps(node))
-        if isinstance(step, dict)
-        and isinstance(observation := step.get("observation"), dict)
-        and isinstance(results := observation.get("results"), list)
-        and results
-    ]
+    return [(i, step, results) for i, step, _, _, _, _, results, _ in _scan(node) if results]
 
 
 # --- A: document structure -----------------------------------------------------------------------
@@ -134,14 +170,12 @@ def check_step_ids(ctx: RuleContext) -> Findings:
 
     Spec: RFC §II StepObject (``step_id``: ordinal index starting from 1); reference sheet A5.
     """
-    for i, step in enumerate(_steps(ctx.node)):
-        if isinstance(step, dict):
-            got = step.get("step_id")
-            if _is_int(got) and got != i + 1:
-                yield (
-                    join(ctx.base, "steps", i, "step_id"),
-                    f"step_id should be {i + 1} (position {i + 1} in steps), got {got}",
-                )
+    for i, _, got, _, _, _, _, _ in _scanned(ctx):
+        if got != i + 1 and _is_int(got):
+            yield (
+                join(ctx.base, "steps", i, "step_id"),
+                f"step_id should be {i + 1} (position {i + 1} in steps), got {got}",
+            )
 
 
 @rule(
@@ -194,15 +228,13 @@ def check_timestamp_offset(ctx: RuleContext) -> Findings:
     Spec: RFC §II StepObject (``timestamp``: ISO 8601, example in UTC); reference sheet A10, §6.3.
     """
     match = _NO_OFFSET.fullmatch
-    for i, step in enumerate(_steps(ctx.node)):
-        if isinstance(step, dict):
-            ts = step.get("timestamp")
-            # cheap pre-filter: anything ending in Z or ±hh:mm has an offset
-            if isinstance(ts, str) and ts[-1:] != "Z" and ts[-6:-5] not in "+-" and match(ts):
-                yield (
-                    join(ctx.base, "steps", i, "timestamp"),
-                    f"timestamp {ts!r} has no UTC offset; append 'Z' or '+hh:mm'",
-                )
+    for i, _, _, ts, _, _, _, _ in _scanned(ctx):
+        # cheap pre-filter: anything ending in Z or ±hh:mm has an offset
+        if isinstance(ts, str) and ts[-1:] != "Z" and ts[-6:-5] not in "+-" and match(ts):
+            yield (
+                join(ctx.base, "steps", i, "timestamp"),
+                f"timestamp {ts!r} has no UTC offset; append 'Z' or '+hh:mm'",
+            )
 
 
 # --- C: tool calls and observations --------------------------------------------------------------
@@ -271,7 +303,7 @@ def check_source_call_ids(ctx: RuleContext) -> Findings:
     Spec: RFC §II ObservationResultSchema (``source_call_id``); reference sheet C2 (Harbor
     enforces it).
     """
-    for i, step, results in ctx.memoized("steps_with_results", _steps_with_results):
+    for i, step, results in _ctx_steps_with_results(ctx):
         if _all_known(results, step.get("tool_calls")):
             continue
         ids: set[str] | None = None
@@ -325,11 +357,8 @@ def check_duplicate_tool_call_ids(ctx: RuleContext) -> Findings:
     Spec: RFC §II ToolCallSchema (``tool_call_id``: unique identifier; the scope is unstated, one
     step is the minimum); reference sheet C3.
     """
-    for i, step in enumerate(_steps(ctx.node)):
-        if not isinstance(step, dict):
-            continue
-        calls = step.get("tool_calls")
-        if not isinstance(calls, list) or len(calls) < 2:
+    for i, _, _, _, _, calls, _, _ in _scanned(ctx):
+        if calls is None or len(calls) < 2:
             continue
         if _distinct_ids(calls):
             continue
@@ -404,11 +433,37 @@ def check_tool_definitions(ctx: RuleContext) -> Findings:
 
 def _metrics(node: Any) -> list[tuple[int, dict[str, Any]]]:
     """``(step index, metrics object)`` for every step that has a metrics object."""
-    return [
-        (i, metrics)
-        for i, step in enumerate(_steps(node))
-        if isinstance(step, dict) and isinstance(metrics := step.get("metrics"), dict)
-    ]
+    return [(i, m) for i, _, _, _, m, _, _, _ in _scan(node) if m is not None]
+
+
+def _ctx_metrics(ctx: RuleContext) -> list[tuple[int, dict[str, Any]]]:
+    """``_metrics`` of the rule's node, from the shared scan (memoized)."""
+    result: list[tuple[int, dict[str, Any]]] = ctx.memoized(
+        "metrics", lambda _: [(i, m) for i, _, _, _, m, _, _, _ in _scanned(ctx) if m is not None]
+    )
+    return result
+
+
+def _ctx_metrics_with_arrays(ctx: RuleContext) -> list[tuple[int, dict[str, Any]]]:
+    """The metrics of the rule's node that carry a token-id or logprob member (memoized)."""
+    result: list[tuple[int, dict[str, Any]]] = ctx.memoized(
+        "metrics_with_arrays",
+        lambda _: [
+            (i, m)
+            for i, m in _ctx_metrics(ctx)
+            if "logprobs" in m or "completion_token_ids" in m or "prompt_token_ids" in m
+        ],
+    )
+    return result
+
+
+def _ctx_steps_with_results(ctx: RuleContext) -> list[tuple[int, dict[str, Any], list[Any]]]:
+    """``_steps_with_results`` of the rule's node, from the shared scan (memoized)."""
+    result: list[tuple[int, dict[str, Any], list[Any]]] = ctx.memoized(
+        "steps_with_results",
+        lambda _: [(i, s, r) for i, s, _, _, _, _, r, _ in _scanned(ctx) if r],
+    )
+    return result
 
 
 @rule(
@@ -434,7 +489,7 @@ def check_cached_tokens(ctx: RuleContext) -> Findings:
 
     Spec: RFC §II MetricsSchema (``prompt_tokens`` includes cached tokens); reference sheet D1.
     """
-    for i, metrics in ctx.memoized("metrics", _metrics):
+    for i, metrics in _ctx_metrics(ctx):
         cached = metrics.get("cached_tokens")
         prompt = metrics.get("prompt_tokens")
         if _is_int(cached) and _is_int(prompt) and cached > prompt:
@@ -449,7 +504,7 @@ def _length_check(
     ctx: RuleContext, array_field: str, count_field: str
 ) -> Iterator[tuple[str, str]]:
     """Findings where ``len(metrics[array_field]) != metrics[count_field]``."""
-    for i, metrics in ctx.memoized("metrics", _metrics):
+    for i, metrics in _ctx_metrics_with_arrays(ctx):
         array = metrics.get(array_field)
         count = metrics.get(count_field)
         if isinstance(array, list) and _is_int(count) and len(array) != count:
@@ -536,7 +591,7 @@ def check_logprobs_length(ctx: RuleContext) -> Findings:
     Spec: RFC §II MetricsSchema (``logprobs``, ``completion_token_ids``); reference sheet D4.
     """
     aligned = ctx.version in _FROM_1_3
-    for i, metrics in ctx.memoized("metrics", _metrics):
+    for i, metrics in _ctx_metrics_with_arrays(ctx):
         logprobs = metrics.get("logprobs")
         if not isinstance(logprobs, list):
             continue
@@ -703,7 +758,7 @@ def check_final_metric_totals(ctx: RuleContext) -> Findings:
     ]
     if not wanted:
         return
-    all_metrics = [m for _, m in ctx.memoized("metrics", _metrics)]
+    all_metrics = [m for _, m in _ctx_metrics(ctx)]
     for total_field, metric, cost in wanted:
         total = final[total_field]
         value, was_set, mistyped = _sum(all_metrics, metric, cost)
@@ -941,10 +996,11 @@ def check_embedded_refs(ctx: RuleContext) -> Findings:
     known: set[str] | None = None
     with_refs = [
         (i, k, refs)
-        for i, _, results in ctx.memoized("steps_with_results", _steps_with_results)
+        for i, _, results in _ctx_steps_with_results(ctx)
         for k, result in enumerate(results)
         if isinstance(result, dict)
-        and isinstance(refs := result.get("subagent_trajectory_ref"), list)
+        and "subagent_trajectory_ref" in result
+        and isinstance(refs := result["subagent_trajectory_ref"], list)
     ]
     for i, k, refs in with_refs:
         for r, ref in enumerate(refs):
@@ -971,19 +1027,17 @@ def check_embedded_refs(ctx: RuleContext) -> Findings:
 # --- G: context management -----------------------------------------------------------------------
 
 
-def _context_management_list(node: Any) -> list[tuple[int, dict[str, Any], Any]]:
+def _ctx_context_management(ctx: RuleContext) -> list[tuple[int, dict[str, Any], Any]]:
     """The steps that carry ``extra.context_management`` (shared by ATIF601 and ATIF602)."""
-    return list(_context_management(node))
-
-
-def _context_management(node: Any) -> Iterator[tuple[int, dict[str, Any], Any]]:
-    """``(step index, step, value)`` for every step with a non-null extra.context_management."""
-    for i, step in enumerate(_steps(node)):
-        extra = _dict(step, "extra")
-        if extra is not None:
-            value = extra.get("context_management")
-            if value is not None:
-                yield i, step, value
+    result: list[tuple[int, dict[str, Any], Any]] = ctx.memoized(
+        "context_management",
+        lambda _: [
+            (i, step, value)
+            for i, step, _, _, _, _, _, extra in _scanned(ctx)
+            if extra is not None and (value := extra.get("context_management")) is not None
+        ],
+    )
+    return result
 
 
 @rule(
@@ -1012,7 +1066,7 @@ def check_context_management_values(ctx: RuleContext) -> Findings:
 
     Spec: RFC §VII Context Management Convention; reference sheet G8.
     """
-    for i, _, value in ctx.memoized("context_management", _context_management_list):
+    for i, _, value in _ctx_context_management(ctx):
         base = join(ctx.base, "steps", i, "extra", "context_management")
         if not isinstance(value, dict):
             yield base, "context_management should be an object with type and boundary"
@@ -1053,7 +1107,7 @@ def check_context_management_source(ctx: RuleContext) -> Findings:
     Spec: RFC §VII Context Management Convention ("System steps that transform the agent's
     context window ..."); reference sheet G8.
     """
-    for i, step, _ in ctx.memoized("context_management", _context_management_list):
+    for i, step, _ in _ctx_context_management(ctx):
         source = step.get("source")
         if isinstance(source, str) and source != "system":
             yield (
