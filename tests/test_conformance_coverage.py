@@ -30,35 +30,7 @@ SUITE = ROOT / "conformance"
 LEGACY_EVENTS = SUITE / "step-substep" / "v1.0" / "legacy"
 BASE = "https://atif-spec.org/schemas/"
 
-EXEMPT: dict[tuple[str, str], str] = {
-    **{
-        ("step-substep/v1.0/run-log.schema.json#/required", f'absent "{p}"'): (
-            "a run log without it is not detected as step-substep, and "
-            "tests/test_step_substep_schema.py::test_conformance_case requires every case to be"
-        )
-        for p in ("run_id", "steps")
-    },
-    ("trajectory-sdk/v0.4/trajectory.schema.json#/required", 'absent "steps"'): (
-        "an SDK file without steps is not detected as trajectory-sdk, and "
-        "tests/test_trajectory_sdk.py::test_detection_fires_on_every_fixture requires every case to be"
-    ),
-    ("trajectory-sdk/v0.4/trajectory.schema.json#/$defs/Step/required", 'absent "messages"'): (
-        "a step without messages stops detection (same test as above)"
-    ),
-    **{
-        (f"tao/{v}/trace-record.schema.json#/$defs/{d}/required", f'absent "{p}"'): (
-            "reachable only through the nullable `attribution` (anyOf), whose errors "
-            "tests/test_tao.py::_schema_findings reports as schema:anyOf instead of unpacking them "
-            "like atif_spec.schema_findings; the fixtures wait for that helper to be aligned"
-        )
-        for v in ("v0.1.0", "v0.2.0")
-        for d, p in (
-            ("AttributionFile", "path"),
-            ("AttributionRange", "start_line"),
-            ("AttributionRange", "end_line"),
-        )
-    },
-}
+EXEMPT: dict[tuple[str, str], str] = {}
 """Obligations no fixture may fulfil yet, with the reason (relative to ``BASE``)."""
 
 

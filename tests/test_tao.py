@@ -14,7 +14,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 
 from atif_spec.findings import Level
@@ -51,24 +50,16 @@ def _validator(version: str) -> Draft202012Validator:
     return Draft202012Validator(contents, registry=REGISTRY_OFFLINE)
 
 
-def _escape(token: str | int) -> str:
-    return str(token).replace("~", "~0").replace("/", "~1")
-
-
-def _schema_findings(error: ValidationError) -> list[tuple[str, str]]:
-    """``(schema:<keyword>, pointer)`` in the project's convention (required -> missing key)."""
-    ptr = "".join("/" + _escape(t) for t in error.absolute_path)
-    if error.validator == "required":
-        missing = set(error.validator_value) - set(error.instance)
-        return [("schema:required", ptr + "/" + _escape(m)) for m in sorted(missing)][:1]
-    return [(f"schema:{error.validator}", ptr)]
-
-
 def findings_of(doc: Any, version: str) -> list[tuple[str, str]]:
     """Schema and rule findings, as ``(code, pointer)`` pairs."""
-    found: list[tuple[str, str]] = []
-    for error in _validator(version).iter_errors(doc):
-        found.extend(_schema_findings(error))
+    from atif_spec.catalog import load_catalog
+    from atif_spec.schema_findings import findings_from_errors
+    from atif_spec.schemas import rs_validator
+
+    entry = load_catalog().find(f"tao@{version}")
+    found = [
+        (f.code, f.pointer) for f in findings_from_errors(rs_validator(entry.id).iter_errors(doc))
+    ]
     found.extend((f.code, f.pointer) for f in run_rules(doc, "tao", version))
     return found
 
