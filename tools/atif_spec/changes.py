@@ -68,6 +68,36 @@ class ChangeReport:
         """True when the document was migrated (no error)."""
         return not any(f.level is Level.ERROR for f in self.errors)
 
+    def refusals(self, kind: str, fail_on_loss: bool, fail_on_decision: bool) -> list[Finding]:
+        """The findings that refuse this document under ``--fail-on-loss`` and
+        ``--fail-on-decision`` (``kind`` is the code prefix: ``migrate`` or ``convert``)."""
+        out: list[Finding] = []
+        if fail_on_loss and self.lossy:
+            first = self.lossy[0]
+            out.append(
+                Finding(
+                    f"{kind}:would-lose-data",
+                    "would-lose-data",
+                    Level.ERROR,
+                    first.pointer,
+                    f"{self.to} cannot hold {len(self.lossy)} value(s), first {first.pointer} "
+                    f"({first.reason})",
+                )
+            )
+        if fail_on_decision and self.decided:
+            first = self.decided[0]
+            out.append(
+                Finding(
+                    f"{kind}:needs-decision",
+                    "needs-decision",
+                    Level.ERROR,
+                    first.pointer,
+                    f"{len(self.decided)} value(s) would be synthesized, first {first.pointer} "
+                    f"({first.reason})",
+                )
+            )
+        return out
+
     @property
     def lossy(self) -> list[Item]:
         """Stashed and dropped items that hold data (what ``--fail-on-loss`` refuses)."""

@@ -185,26 +185,7 @@ def convert(
 
 
 def _refuse(report: ChangeReport, fail_on_loss: bool, fail_on_decision: bool) -> None:
-    if fail_on_loss and report.lossy:
-        first = report.lossy[0]
-        report.errors.append(
-            _finding(
-                "would-lose-data",
-                f"{report.to} cannot hold {len(report.lossy)} value(s), first {first.pointer} "
-                f"({first.reason})",
-                first.pointer,
-            )
-        )
-    if fail_on_decision and report.decided:
-        first_decided = report.decided[0]
-        report.errors.append(
-            _finding(
-                "needs-decision",
-                f"{len(report.decided)} value(s) would be synthesized, first "
-                f"{first_decided.pointer} ({first_decided.reason})",
-                first_decided.pointer,
-            )
-        )
+    report.errors.extend(report.refusals("convert", fail_on_loss, fail_on_decision))
     if report.errors:
         raise ConversionError(report)
 

@@ -120,26 +120,7 @@ def migrate(
     finally:
         if paused:
             gc.enable()
-    if fail_on_loss and report.lossy:
-        first = report.lossy[0]
-        report.errors.append(
-            _error(
-                "would-lose-data",
-                f"atif@{target} cannot hold {len(report.lossy)} value(s), first {first.pointer} "
-                f"({first.reason})",
-                first.pointer,
-            )
-        )
-    if fail_on_decision and report.decided:
-        first_decided = report.decided[0]
-        report.errors.append(
-            _error(
-                "needs-decision",
-                f"{len(report.decided)} value(s) would be synthesized, first "
-                f"{first_decided.pointer} ({first_decided.reason})",
-                first_decided.pointer,
-            )
-        )
+    report.errors.extend(report.refusals("migrate", fail_on_loss, fail_on_decision))
     if report.errors:
         raise MigrationError(report)
     return work, report
