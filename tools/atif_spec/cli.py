@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 import click
 
 from atif_spec import __version__
+from atif_spec.cli_options import lines_option, max_bytes_option
 from atif_spec.engines.cli import engine_options
 
 
@@ -88,17 +89,8 @@ def main() -> None:
     is_flag=True,
     help="Warn about repeated object keys (a second, slower parse).",
 )
-@click.option(
-    "--lines/--no-lines",
-    default=None,
-    help="Read inputs as JSON Lines (default: by extension; stdin: detected).",
-)
-@click.option(
-    "--max-bytes",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Largest document to load (default 512 MiB).",
-)
+@lines_option
+@max_bytes_option
 @click.option(
     "-q", "--quiet", is_flag=True, help="Print nothing but the summary line (text format)."
 )

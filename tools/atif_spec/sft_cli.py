@@ -20,6 +20,7 @@ import click
 import orjson
 
 from atif_spec.atomic import AtomicFile
+from atif_spec.cli_options import lines_option, max_bytes_option
 from atif_spec.reader import DEFAULT_MAX_BYTES, STDIN, RawDocument
 
 
@@ -121,26 +122,19 @@ def _documents(files: list[str], lines: bool | None, max_bytes: int) -> Iterator
     help="Where to write the examples (JSON Lines; '-' for stdout). Written atomically.",
 )
 @click.option(
-    "--lines/--no-lines",
-    default=None,
-    help="Read every input (stdin included) as JSON Lines, or as one document each. "
-    "Default: by file suffix; stdin is sniffed.",
-)
-@click.option(
     "--validate/--no-validate",
     default=True,
     show_default=True,
     help="Skip documents with validation errors (schema and rules).",
 )
-@click.option(
-    "--max-bytes",
-    type=click.IntRange(min=1),
-    default=DEFAULT_MAX_BYTES,
-    show_default=True,
-    help="Largest document read into memory.",
-)
+@lines_option
+@max_bytes_option
 def export_sft(
-    inputs: tuple[str, ...], output: str, lines: bool | None, validate: bool, max_bytes: int
+    inputs: tuple[str, ...],
+    output: str,
+    lines: bool | None,
+    validate: bool,
+    max_bytes: int | None,
 ) -> None:
     """Export supervised fine-tuning examples from trajectories to OUT.jsonl.
 
@@ -157,6 +151,7 @@ def export_sft(
     except UnreadablePath as exc:
         click.echo(f"atif: {exc}", err=True)
         sys.exit(2)
+    max_bytes = max_bytes or DEFAULT_MAX_BYTES
     docs = _documents(files, lines, max_bytes)
     if output == STDIN:
         stream: IO[bytes] = sys.stdout.buffer

@@ -20,6 +20,7 @@ import click
 import orjson
 
 from atif_spec.atomic import AtomicFile
+from atif_spec.cli_options import lines_option, max_bytes_option
 from atif_spec.reader import STDIN, RawDocument
 
 
@@ -312,6 +313,8 @@ def _text_line(report: dict[str, Any]) -> str:
 
 
 _SHARED_OPTIONS = [
+    lines_option,
+    max_bytes_option,
     click.option(
         "-o",
         "--output",
@@ -340,17 +343,6 @@ _SHARED_OPTIONS = [
     click.option("--fail-on-loss", is_flag=True, help="Refuse documents the target cannot hold."),
     click.option(
         "--fail-on-decision", is_flag=True, help="Refuse documents that need a synthesized value."
-    ),
-    click.option(
-        "--lines/--no-lines",
-        default=None,
-        help="Read inputs as JSON Lines (default: by extension; stdin: detected).",
-    ),
-    click.option(
-        "--max-bytes",
-        type=click.IntRange(min=1),
-        default=None,
-        help="Largest document to load (default 512 MiB).",
     ),
 ]
 
