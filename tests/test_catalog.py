@@ -106,7 +106,9 @@ def test_packages_listed_in_pyproject_match_the_tree() -> None:
         ".".join(p.relative_to(ROOT / "tools").parent.parts)
         for p in (ROOT / "tools").rglob("__init__.py")
     } | {
-        ".".join(("atif_spec", "models", *p.relative_to(ROOT / "generated" / "python").parent.parts))
+        ".".join(
+            ("atif_spec", "models", *p.relative_to(ROOT / "generated" / "python").parent.parts)
+        )
         for p in (ROOT / "generated" / "python").rglob("__init__.py")
     }
     assert found <= listed, f"unlisted packages: {sorted(found - listed)}"

@@ -265,3 +265,67 @@ def test_report_shape() -> None:
         "pointer": "/steps/0/step_id",
         "message": out["errors"][0]["message"],
     }
+
+
+# --- the cyclic GC is paused for large documents ----------------------------------------------
+
+
+def _spy_gc_state(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Record whether the GC is enabled each time a document reaches the schema and rules."""
+    import gc
+
+    from atif_spec import validation
+
+    seen: list[bool] = []
+    original = validation.validate_document
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(gc.isenabled())
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(validation, "validate_document", spy)
+    return seen
+
+
+def _big_document() -> bytes:
+    from atif_spec.validation import PAUSE_GC_FROM
+
+    doc = minimal_atif("v1.7")
+    doc["steps"][0]["message"] = "x" * PAUSE_GC_FROM
+    return orjson.dumps(doc)
+
+
+def test_large_documents_are_checked_with_the_gc_paused(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    from atif_spec.reader import RawDocument
+    from atif_spec.validation import validate_raw
+
+    seen = _spy_gc_state(monkeypatch)
+    assert gc.isenabled()
+    assert validate_raw(RawDocument("big.json", _big_document())).valid
+    assert validate_raw(RawDocument("small.json", orjson.dumps(minimal_atif("v1.7")))).valid
+    assert seen == [False, True]
+    assert gc.isenabled()
+
+
+def test_the_gc_state_is_restored_as_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    from atif_spec import validation
+    from atif_spec.reader import RawDocument
+
+    gc.disable()
+    try:
+        validation.validate_raw(RawDocument("big.json", _big_document()))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+    def boom(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(validation, "validate_document", boom)
+    with pytest.raises(RuntimeError):
+        validation.validate_raw(RawDocument("big.json", _big_document()))
+    assert gc.isenabled()

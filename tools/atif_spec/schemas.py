@@ -34,7 +34,8 @@ def all_schemas() -> list[tuple[str, dict[str, Any]]]:
     return [(e.id, schema_by_id(e.id)) for e in load_catalog()]
 
 
-def _refuse_retrieval(uri: str) -> Any:
+def refuse_retrieval(uri: str) -> Any:
+    """The retriever of every validator: a schema outside the catalog is an error, never a fetch."""
     raise LookupError(f"schema {uri} is not in the atif-spec catalog (no network access)")
 
 
@@ -43,7 +44,7 @@ def rs_registry() -> jsonschema_rs.Registry:
     """A jsonschema-rs registry holding every packaged schema."""
     import jsonschema_rs
 
-    return jsonschema_rs.Registry(all_schemas(), retriever=_refuse_retrieval)
+    return jsonschema_rs.Registry(all_schemas(), retriever=refuse_retrieval)
 
 
 @functools.cache
@@ -52,7 +53,7 @@ def rs_validator(schema_id: str) -> jsonschema_rs.Validator:
     import jsonschema_rs
 
     return jsonschema_rs.validator_for(
-        schema_by_id(schema_id), registry=rs_registry(), retriever=_refuse_retrieval
+        schema_by_id(schema_id), registry=rs_registry(), retriever=refuse_retrieval
     )
 
 

@@ -10,7 +10,7 @@ import pkgutil
 
 from atif_spec.rules.registry import REGISTRY, Rule, RuleContext, RuleOptions, rule
 
-_NOT_RULE_MODULES = {"registry", "engine"}
+_NOT_RULE_MODULES = {"registry", "engine", "screen"}
 
 for _info in pkgutil.iter_modules(__path__):
     if _info.name not in _NOT_RULE_MODULES and not _info.name.startswith("_"):

@@ -11,6 +11,7 @@ import math
 import os
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -86,62 +87,142 @@ def _notes_blank(node: dict[str, Any]) -> bool:
     return notes is None or (isinstance(notes, str) and not notes.strip())
 
 
-def _results(step: dict[str, Any]) -> list[Any]:
-    """The step's ``observation.results`` list, or an empty list."""
-    observation = step.get("observation")
-    if isinstance(observation, dict):
-        results = observation.get("results")
-        if isinstance(results, list):
-            return results
-    return []
-
-
 _Scanned = tuple[int, dict[str, Any], Any, Any, Any, Any, Any, Any]
 """``(index, step, step_id, timestamp, metrics, tool_calls, observation results, extra)``."""
 
+_METRIC_FIELDS = ("prompt_tokens", "completion_tokens", "cached_tokens", "cost_usd")
 
-def _scan(node: Any) -> list[_Scanned]:
-    """One pass over the node's steps that every per-step rule shares (memoized per node).
 
-    Each dict step is read once: the members the rules need are taken out here, so the rules
-    iterate small tuples instead of walking the (large, cache-cold) document again and again.
-    ``metrics`` and ``extra`` are None unless dicts, ``tool_calls`` unless a list, and the
-    results unless ``observation`` is a dict whose ``results`` is a list.
+def _unpack(i: int, step: dict[str, Any]) -> _Scanned:
+    """One step's members that the per-step rules read. ``metrics`` and ``extra`` are None
+    unless dicts, ``tool_calls`` unless a list, and the results unless ``observation`` is a dict
+    whose ``results`` is a list."""
+    get = step.get
+    metrics = get("metrics")
+    calls = get("tool_calls")
+    observation = get("observation")
+    results = observation.get("results") if isinstance(observation, dict) else None
+    extra = get("extra")
+    return (
+        i,
+        step,
+        get("step_id"),
+        get("timestamp"),
+        metrics if isinstance(metrics, dict) else None,
+        calls if isinstance(calls, list) else None,
+        results if isinstance(results, list) else None,
+        extra if isinstance(extra, dict) else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Screened:
+    """What one pass over a node's steps leaves for the rules (memoized per node)."""
+
+    suspects: list[_Scanned]
+    """The steps the per-step rules look at: every object step, or on a vouched node only
+    those on which a rule may find something (see :func:`_screen_vouched`)."""
+    values: dict[str, list[Any]]
+    """Per metrics field of ``_METRIC_FIELDS``: its non-null values over the steps, in order."""
+
+
+def _metric_values(metrics: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    """The non-null values of each ``_METRIC_FIELDS`` field over some metrics objects."""
+    return {
+        name: [value for m in metrics if (value := m.get(name)) is not None]
+        for name in _METRIC_FIELDS
+    }
+
+
+def _screen_all(node: Any) -> _Screened:
+    """Every object step is a suspect: the rules check each one exactly."""
+    suspects = [_unpack(i, step) for i, step in enumerate(_steps(node)) if isinstance(step, dict)]
+    metrics = [metrics for _, _, _, _, metrics, _, _, _ in suspects if metrics is not None]
+    return _Screened(suspects, _metric_values(metrics))
+
+
+def _screen_vouched(node: dict[str, Any]) -> _Screened:
+    """One pass over the steps of a node the screen schema accepted (see ``rules.screen``).
+
+    The schema guarantees the types, and the screen that no step holds what ATIF103, 302 to 304,
+    401, 402, 502, 601 and 602 look for; what is left is checked here with a few dictionary
+    reads per step. A step becomes a suspect (checked exactly by every per-step rule) when its
+    ``step_id`` is not its position (ATIF101), its ``cached_tokens`` exceed its
+    ``prompt_tokens`` (ATIF301), two of its tool calls share an id (ATIF202), or a result names
+    a call the step does not make (ATIF201). Suspects are rare, and a suspect the rules then
+    clear costs only time.
     """
-    out: list[_Scanned] = []
-    for i, step in enumerate(_steps(node)):
-        if not isinstance(step, dict):
+    suspects: list[_Scanned] = []
+    prompt: list[Any] = []
+    completion: list[Any] = []
+    cached: list[Any] = []
+    cost: list[Any] = []
+    position = 0
+    for step in node["steps"]:
+        position += 1
+        metrics = step.get("metrics")
+        if metrics is not None:
+            p, k = metrics.get("prompt_tokens"), metrics.get("cached_tokens")
+            c, u = metrics.get("completion_tokens"), metrics.get("cost_usd")
+            if p is not None:
+                prompt.append(p)
+            if c is not None:
+                completion.append(c)
+            if u is not None:
+                cost.append(u)
+            if k is not None:
+                cached.append(k)
+                if p is not None and k > p:
+                    suspects.append(_unpack(position - 1, step))
+                    continue
+        if step["step_id"] != position:
+            suspects.append(_unpack(position - 1, step))
             continue
-        get = step.get
-        metrics = get("metrics")
-        calls = get("tool_calls")
-        observation = get("observation")
-        results = observation.get("results") if isinstance(observation, dict) else None
-        extra = get("extra")
-        out.append(
-            (
-                i,
-                step,
-                get("step_id"),
-                get("timestamp"),
-                metrics if isinstance(metrics, dict) else None,
-                calls if isinstance(calls, list) else None,
-                results if isinstance(results, list) else None,
-                extra if isinstance(extra, dict) else None,
-            )
-        )
-    return out
+        # The ids of the step's calls: in ``a`` and ``b`` for up to two calls (most steps; no
+        # container to build), in ``ids`` for more.
+        calls = step.get("tool_calls")
+        n = len(calls) if calls else 0
+        a = b = None
+        ids: Any = ()
+        if n == 1:
+            a = b = calls[0]["tool_call_id"]
+        elif n == 2:
+            a, b = calls[0]["tool_call_id"], calls[1]["tool_call_id"]
+            if a == b:
+                suspects.append(_unpack(position - 1, step))
+                continue
+        elif n > 2:
+            ids = {call["tool_call_id"] for call in calls}
+            if len(ids) < n:
+                suspects.append(_unpack(position - 1, step))
+                continue
+        observation = step.get("observation")
+        if observation is not None:
+            for result in observation["results"]:
+                ref = result.get("source_call_id")
+                if ref is not None and ref != a and ref != b and ref not in ids:
+                    suspects.append(_unpack(position - 1, step))
+                    break
+    values = dict(zip(_METRIC_FIELDS, (prompt, completion, cached, cost), strict=True))
+    return _Screened(suspects, values)
 
 
-def _scanned(ctx: RuleContext) -> list[_Scanned]:
-    """The shared scan of this rule's node."""
-    result: list[_Scanned] = ctx.memoized("scan", _scan)
+SCREEN = True
+"""Whether vouched nodes take the quick pass. Tests turn it off to check that every rule finds
+exactly the same either way."""
+
+
+def _screened(ctx: RuleContext) -> _Screened:
+    """The shared pass over this rule's node."""
+    result: _Screened = ctx.memoized(
+        "screen", _screen_vouched if ctx.vouched and SCREEN else _screen_all
+    )
     return result
 
 
-def _steps_with_results(node: Any) -> list[tuple[int, dict[str, Any], list[Any]]]:
-    """``(step index, step, observation.results)`` for every step with a non-empty results list."""
-    return [(i, step, results) for i, step, _, _, _, _, results, _ in _scan(node) if results]
+def _suspects(ctx: RuleContext) -> list[_Scanned]:
+    """The steps of this rule's node that the per-step rules must look at."""
+    return _screened(ctx).suspects
 
 
 # --- A: document structure -----------------------------------------------------------------------
@@ -170,7 +251,7 @@ def check_step_ids(ctx: RuleContext) -> Findings:
 
     Spec: RFC §II StepObject (``step_id``: ordinal index starting from 1); reference sheet A5.
     """
-    for i, _, got, _, _, _, _, _ in _scanned(ctx):
+    for i, _, got, _, _, _, _, _ in _suspects(ctx):
         if got != i + 1 and _is_int(got):
             yield (
                 join(ctx.base, "steps", i, "step_id"),
@@ -228,7 +309,7 @@ def check_timestamp_offset(ctx: RuleContext) -> Findings:
     Spec: RFC §II StepObject (``timestamp``: ISO 8601, example in UTC); reference sheet A10, §6.3.
     """
     match = _NO_OFFSET.fullmatch
-    for i, _, _, ts, _, _, _, _ in _scanned(ctx):
+    for i, _, _, ts, _, _, _, _ in _suspects(ctx):
         # cheap pre-filter: anything ending in Z or ±hh:mm has an offset
         if isinstance(ts, str) and ts[-1:] != "Z" and ts[-6:-5] not in "+-" and match(ts):
             yield (
@@ -357,7 +438,7 @@ def check_duplicate_tool_call_ids(ctx: RuleContext) -> Findings:
     Spec: RFC §II ToolCallSchema (``tool_call_id``: unique identifier; the scope is unstated, one
     step is the minimum); reference sheet C3.
     """
-    for i, _, _, _, _, calls, _, _ in _scanned(ctx):
+    for i, _, _, _, _, calls, _, _ in _suspects(ctx):
         if calls is None or len(calls) < 2:
             continue
         if _distinct_ids(calls):
@@ -431,15 +512,10 @@ def check_tool_definitions(ctx: RuleContext) -> Findings:
 # --- D: metrics ----------------------------------------------------------------------------------
 
 
-def _metrics(node: Any) -> list[tuple[int, dict[str, Any]]]:
-    """``(step index, metrics object)`` for every step that has a metrics object."""
-    return [(i, m) for i, _, _, _, m, _, _, _ in _scan(node) if m is not None]
-
-
 def _ctx_metrics(ctx: RuleContext) -> list[tuple[int, dict[str, Any]]]:
-    """``_metrics`` of the rule's node, from the shared scan (memoized)."""
+    """``(step index, metrics object)`` for every suspect step that has a metrics object."""
     result: list[tuple[int, dict[str, Any]]] = ctx.memoized(
-        "metrics", lambda _: [(i, m) for i, _, _, _, m, _, _, _ in _scanned(ctx) if m is not None]
+        "metrics", lambda _: [(i, m) for i, _, _, _, m, _, _, _ in _suspects(ctx) if m is not None]
     )
     return result
 
@@ -458,10 +534,10 @@ def _ctx_metrics_with_arrays(ctx: RuleContext) -> list[tuple[int, dict[str, Any]
 
 
 def _ctx_steps_with_results(ctx: RuleContext) -> list[tuple[int, dict[str, Any], list[Any]]]:
-    """``_steps_with_results`` of the rule's node, from the shared scan (memoized)."""
+    """``(step index, step, observation.results)`` for every suspect step with results."""
     result: list[tuple[int, dict[str, Any], list[Any]]] = ctx.memoized(
         "steps_with_results",
-        lambda _: [(i, s, r) for i, s, _, _, _, _, r, _ in _scanned(ctx) if r],
+        lambda _: [(i, s, r) for i, s, _, _, _, _, r, _ in _suspects(ctx) if r],
     )
     return result
 
@@ -657,22 +733,14 @@ def _as_float(value: Any) -> float | None:
         return None
 
 
-def _all_metrics(node: Any) -> list[dict[str, Any]]:
-    """The metrics objects of the node's steps."""
-    return [metrics for _, metrics in _metrics(node)]
-
-
-def _sum(
-    all_metrics: list[dict[str, Any]], metric: str, cost: bool
-) -> tuple[int | float, bool, bool]:
-    """(sum of ``metric`` over the metrics objects, whether any sets it, whether any is mistyped).
+def _sum(values: list[Any], cost: bool) -> tuple[int | float, bool, bool]:
+    """(sum of a metric's non-null values, whether there are any, whether any is mistyped).
 
     Token counts add up exactly (as integers), costs as floats.
     """
-    values = [value for m in all_metrics if (value := m.get(metric)) is not None]
     if not values:
         return 0, False, False
-    types = {type(value) for value in values}
+    types = set(map(type, values))
     if types == {int}:
         return sum(values), True, False
     if not cost:
@@ -699,7 +767,7 @@ def _subagent_sum(node: Any, metric: str, cost: bool) -> tuple[int | float, bool
             continue
         for sub in subs:
             if isinstance(sub, dict):
-                value, was_set, mistyped = _sum(_all_metrics(sub), metric, cost)
+                value, was_set, mistyped = _sum(_screen_all(sub).values[metric], cost)
                 if was_set and not mistyped:
                     total += value
                     seen = True
@@ -758,10 +826,10 @@ def check_final_metric_totals(ctx: RuleContext) -> Findings:
     ]
     if not wanted:
         return
-    all_metrics = [m for _, m in _ctx_metrics(ctx)]
+    values = _screened(ctx).values
     for total_field, metric, cost in wanted:
         total = final[total_field]
-        value, was_set, mistyped = _sum(all_metrics, metric, cost)
+        value, was_set, mistyped = _sum(values[metric], cost)
         if mistyped or _same(total, value, cost):
             continue
         sub_value, sub_set = _subagent_sum(node, metric, cost)
@@ -778,11 +846,9 @@ def check_final_metric_totals(ctx: RuleContext) -> Findings:
 # --- E: media files ------------------------------------------------------------------------------
 
 
-def _media_paths(node: Any) -> Iterator[tuple[tuple[str | int, ...], str]]:
+def _media_paths(ctx: RuleContext) -> Iterator[tuple[tuple[str | int, ...], str]]:
     """``(pointer tokens of source.path, path)`` for every content part with a local path."""
-    for i, step in enumerate(_steps(node)):
-        if not isinstance(step, dict):
-            continue
+    for i, step, _, _, _, _, results, _ in _suspects(ctx):
         message = step.get("message")
         if isinstance(message, list):
             for j, part in enumerate(message):
@@ -791,7 +857,7 @@ def _media_paths(node: Any) -> Iterator[tuple[tuple[str | int, ...], str]]:
                     path = source.get("path")
                     if isinstance(path, str) and "://" not in path:
                         yield ("steps", i, "message", j, "source", "path"), path
-        for k, result in enumerate(_results(step)):
+        for k, result in enumerate(results or ()):
             if not isinstance(result, dict):
                 continue
             content = result.get("content")
@@ -867,7 +933,7 @@ def check_media_exists(ctx: RuleContext) -> Findings:
     if tree is None:
         return
     allow_outside = ctx.options.allow_outside
-    for tokens, raw in _media_paths(ctx.node):
+    for tokens, raw in _media_paths(ctx):
         target, inside = _locate(tree, raw)
         if (inside or allow_outside) and not _exists(target):
             yield join(ctx.base, *tokens), f"media file {raw!r} does not exist"
@@ -904,7 +970,7 @@ def check_media_inside_tree(ctx: RuleContext) -> Findings:
     tree = _tree(ctx)
     if tree is None:
         return
-    for tokens, raw in _media_paths(ctx.node):
+    for tokens, raw in _media_paths(ctx):
         _, inside = _locate(tree, raw)
         if not inside:
             yield (
@@ -1033,7 +1099,7 @@ def _ctx_context_management(ctx: RuleContext) -> list[tuple[int, dict[str, Any],
         "context_management",
         lambda _: [
             (i, step, value)
-            for i, step, _, _, _, _, _, extra in _scanned(ctx)
+            for i, step, _, _, _, _, _, extra in _suspects(ctx)
             if extra is not None and (value := extra.get("context_management")) is not None
         ],
     )

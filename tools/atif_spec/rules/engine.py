@@ -26,11 +26,14 @@ def run_rules(
     *,
     path: Path | None = None,
     options: RuleOptions | None = None,
+    vouched: bool = False,
 ) -> list[Finding]:
     """Findings of every applicable rule, on the document and on each embedded document.
 
     Embedded documents (ATIF subagents) are checked under the version they declare; one that
-    declares no known version is left to the schema check.
+    declares no known version is left to the schema check. ``vouched`` says that the screen of
+    the document's schema accepted it (see ``rules.screen``); the vouch covers the root and the
+    embedded documents of the same version, which that schema validated through its own root.
     """
     opts = options or RuleOptions()
     with_files = path is not None and opts.check_files
@@ -48,7 +51,9 @@ def run_rules(
         rules = cache.get(node_version)
         if rules is None:
             rules = cache[node_version] = rules_for(fmt, node_version, with_files=with_files)
-        ctx = RuleContext(node, base, node_version, is_root, path, opts)
+        ctx = RuleContext(
+            node, base, node_version, is_root, path, opts, vouched and node_version == version
+        )
         for r in rules:
             for ptr, message in r.check(ctx):
                 findings.append(Finding(r.code, r.name, r.level, ptr, message))

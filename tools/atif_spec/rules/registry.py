@@ -43,6 +43,9 @@ class RuleContext:
     path: Path | None = None
     """The file the document was read from, when validating a file."""
     options: RuleOptions = field(default_factory=RuleOptions)
+    vouched: bool = False
+    """True when the format's screen schema accepted this node (see ``rules.screen``): rules
+    may then take the node's schema validity, and the conditions the screen adds, for granted."""
     memo: dict[str, Any] = field(default_factory=dict)
     """Per-node scratch space that lets several rules share one walk (see ``memoized``)."""
 

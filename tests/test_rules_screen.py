@@ -1,0 +1,300 @@
+"""The screen schemas and the vouched pass of the ATIF rules (``atif_spec.rules.screen``).
+
+Two promises are checked here: a screen only narrows its schema (what it accepts, the schema
+accepts), and a vouch never changes a finding (every rule reports exactly the same on a
+document the screen accepted whether or not it takes the quick pass). Documents come from the
+conformance suite, from the general strategies and from a strategy of screen-plain documents
+with rule violations planted where the quick pass has to catch them.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from atif_spec.catalog import load_catalog
+from atif_spec.findings import Finding
+from atif_spec.rules.engine import run_rules
+from atif_spec.rules.screen import screen_id, screen_validator
+from atif_spec.schemas import rs_validator
+from atif_spec.validation import validate_document
+
+from conftest import ATIF_VERSIONS
+from strategies import trajectories
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _declared(path: Path) -> tuple[str, Any] | None:
+    """``(version, document)`` of a fixture that declares a known ATIF version."""
+    try:
+        doc = orjson.loads(path.read_bytes())
+    except orjson.JSONDecodeError:
+        return None
+    version = doc.get("schema_version") if isinstance(doc, dict) else None
+    version = version.removeprefix("ATIF-") if isinstance(version, str) else None
+    return (version, doc) if version in ATIF_VERSIONS else None
+
+
+# Fixtures of input-level cases (not JSON, no or an unknown version) never reach the rules.
+FIXTURES = [p for p in sorted((ROOT / "conformance" / "atif").glob("*/*/*.json")) if _declared(p)]
+EMBEDDING = ("v1.7", "v1.8")
+
+
+def _screen(version: str) -> Any:
+    return screen_validator("atif", load_catalog().find(f"atif@{version}").id)
+
+
+def _schema(version: str) -> Any:
+    return rs_validator(load_catalog().find(f"atif@{version}").id)
+
+
+def _both_ways(doc: Any, version: str) -> tuple[bool, list[Finding]]:
+    """Whether the screen vouches for ``doc``; asserts that the vouch changes nothing."""
+    vouched = _screen(version).is_valid(doc)
+    exact = run_rules(doc, "atif", version)
+    if vouched:
+        assert _schema(version).is_valid(doc), "the screen accepted what the schema rejects"
+        assert run_rules(doc, "atif", version, vouched=True) == exact
+    return vouched, exact
+
+
+def test_every_format_without_a_screen_gets_none() -> None:
+    entry = load_catalog().find("tao@v0.2.0")
+    assert screen_validator("tao", entry.id) is None
+
+
+def test_screen_ids_are_not_published_ids() -> None:
+    ids = {e.id for e in load_catalog()}
+    for version in ATIF_VERSIONS:
+        sid = screen_id(load_catalog().find(f"atif@{version}").id)
+        assert sid.endswith(".screen.json") and sid not in ids
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: str(p.relative_to(ROOT / "conformance")))
+def test_fixtures_find_the_same_with_and_without_a_vouch(path: Path) -> None:
+    version, doc = _declared(path) or ("", None)
+    _both_ways(doc, version)
+
+
+def test_the_suite_exercises_the_quick_pass() -> None:
+    vouched = 0
+    for path in FIXTURES:
+        version, doc = _declared(path) or ("", None)
+        vouched += _screen(version).is_valid(doc)
+    assert vouched >= 100, (vouched, len(FIXTURES))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(ATIF_VERSIONS).flatmap(lambda v: st.tuples(st.just(v), trajectories(v))))
+def test_general_documents_find_the_same(case: tuple[str, dict[str, Any]]) -> None:
+    version, doc = case
+    _both_ways(doc, version)
+
+
+# --- screen-plain documents with planted violations ----------------------------------------------
+
+ids = st.text(alphabet="abc", min_size=1, max_size=2)
+counts = st.integers(0, 50) | st.integers(0, 50).map(float)
+OFFSET_STAMPS = ("2025-10-11T10:30:00Z", "2025-10-11T10:30:00.5+02:00", "2025-10-11T10:30-05:30")
+
+
+@st.composite
+def plain_steps(draw: st.DrawFn, position: int) -> dict[str, Any]:
+    """An agent step the screen accepts: string message, results naming the step's calls."""
+    step: dict[str, Any] = {"step_id": position, "source": "agent", "message": "m"}
+    if draw(st.booleans()):
+        step["timestamp"] = draw(st.sampled_from((*OFFSET_STAMPS, None)))
+    call_ids = draw(st.lists(ids, max_size=4, unique=True))
+    shape = draw(st.sampled_from(("list", "absent", "null")))
+    if call_ids or shape == "list":
+        step["tool_calls"] = [
+            {"tool_call_id": i, "function_name": "f", "arguments": {}} for i in call_ids
+        ]
+    elif shape == "null":
+        step["tool_calls"] = None
+    if draw(st.booleans()):
+        results = [
+            {
+                "source_call_id": draw(st.sampled_from([*call_ids, None])),
+                "content": draw(st.sampled_from(("out", None))),
+            }
+            for _ in range(draw(st.integers(0, 3)))
+        ]
+        step["observation"] = {"results": results}
+    if draw(st.booleans()):
+        metrics: dict[str, Any] = {}
+        prompt = draw(counts | st.none())
+        if prompt is not None:
+            metrics["prompt_tokens"] = prompt
+            if draw(st.booleans()):
+                metrics["cached_tokens"] = draw(st.integers(0, int(prompt)))
+        if draw(st.booleans()):
+            metrics["completion_tokens"] = draw(counts)
+        if draw(st.booleans()):
+            metrics["cost_usd"] = draw(st.floats(0, 1) | st.integers(0, 3))
+        step["metrics"] = metrics
+    return step
+
+
+@st.composite
+def plain_trajectories(draw: st.DrawFn, version: str, depth: int = 1) -> dict[str, Any]:
+    """A trajectory the screen of ``version`` accepts (subagents from v1.7)."""
+    doc: dict[str, Any] = {
+        "schema_version": f"ATIF-{version}",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [draw(plain_steps(p)) for p in range(1, draw(st.integers(1, 5)) + 1)],
+    }
+    if draw(st.booleans()):
+        doc["final_metrics"] = {
+            "total_prompt_tokens": draw(st.integers(0, 200)),
+            "total_cached_tokens": draw(st.integers(0, 200)),
+            "total_cost_usd": draw(st.floats(0, 5)),
+            "total_steps": len(doc["steps"]),
+        }
+    if version in EMBEDDING and depth > 0 and draw(st.booleans()):
+        allowed = EMBEDDING[: EMBEDDING.index(version) + 1]
+        subs = []
+        for k in range(draw(st.integers(1, 2))):
+            sub = draw(plain_trajectories(draw(st.sampled_from(allowed)), depth - 1))
+            sub["trajectory_id"] = f"sub-{k}"
+            subs.append(sub)
+        doc["subagent_trajectories"] = subs
+    return doc
+
+
+def _nodes(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    out = [doc]
+    for sub in doc.get("subagent_trajectories") or ():
+        out.extend(_nodes(sub))
+    return out
+
+
+@st.composite
+def planted(draw: st.DrawFn) -> tuple[str, dict[str, Any], list[str]]:
+    """A plain trajectory with violations the quick pass must hand over to the rules."""
+    version = draw(st.sampled_from(ATIF_VERSIONS))
+    doc = draw(plain_trajectories(version))
+    done: list[str] = []
+    for _ in range(draw(st.integers(0, 3))):
+        node = draw(st.sampled_from(_nodes(doc)))
+        step = draw(st.sampled_from(node["steps"]))
+        calls = step.get("tool_calls") or []
+        results = (step.get("observation") or {}).get("results") or []
+        metrics = step.get("metrics") or {}
+        kind = draw(st.sampled_from(("renumber", "cached", "dup", "dangling", "total")))
+        if kind == "renumber":
+            step["step_id"] = draw(st.integers(1, 8))
+        elif kind == "cached" and "prompt_tokens" in metrics:
+            metrics["cached_tokens"] = int(metrics["prompt_tokens"]) + draw(st.integers(1, 3))
+        elif kind == "dup" and len(calls) >= 2:
+            i, j = draw(st.lists(st.integers(0, len(calls) - 1), min_size=2, max_size=2))
+            calls[j]["tool_call_id"] = calls[i]["tool_call_id"]
+        elif kind == "dangling" and results:
+            draw(st.sampled_from(results))["source_call_id"] = "not-a-call"
+        elif kind == "total" and "final_metrics" in node:
+            node["final_metrics"]["total_prompt_tokens"] = draw(st.integers(0, 300))
+        else:
+            continue
+        done.append(kind)
+    return version, doc, done
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(planted())
+def test_planted_violations_are_found_on_vouched_documents(
+    case: tuple[str, dict[str, Any], list[str]],
+) -> None:
+    version, doc, _ = case
+    vouched, _ = _both_ways(doc, version)
+    assert vouched, "a plain document should pass the screen"
+
+
+def test_a_planted_violation_of_each_kind_is_reported() -> None:
+    doc: dict[str, Any] = {
+        "schema_version": "ATIF-v1.8",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [
+            {"step_id": 1, "source": "user", "message": "go"},
+            {
+                "step_id": 3,
+                "source": "agent",
+                "message": "m",
+                "tool_calls": [
+                    {"tool_call_id": "a", "function_name": "f", "arguments": {}},
+                    {"tool_call_id": "a", "function_name": "f", "arguments": {}},
+                    {"tool_call_id": "b", "function_name": "f", "arguments": {}},
+                ],
+                "observation": {"results": [{"source_call_id": "z", "content": "x"}]},
+                "metrics": {"prompt_tokens": 5, "cached_tokens": 9},
+            },
+        ],
+        "final_metrics": {"total_prompt_tokens": 6},
+    }
+    vouched, findings = _both_ways(doc, "v1.8")
+    assert vouched
+    assert {f.code for f in findings} == {"ATIF101", "ATIF201", "ATIF202", "ATIF301", "ATIF306"}
+    assert validate_document(doc).findings == findings
+
+
+# --- what each narrowing keeps out ---------------------------------------------------------------
+
+
+def _plain_v18() -> dict[str, Any]:
+    return {
+        "schema_version": "ATIF-v1.8",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [
+            {
+                "step_id": 1,
+                "timestamp": "2025-10-11T10:30:00Z",
+                "source": "agent",
+                "message": "m",
+                "tool_calls": [{"tool_call_id": "c", "function_name": "f", "arguments": {}}],
+                "observation": {"results": [{"source_call_id": "c", "content": "out"}]},
+                "metrics": {"prompt_tokens": 3, "completion_tokens": 1},
+                "extra": {"k": 1},
+            }
+        ],
+    }
+
+
+NARROWINGS = {
+    "ATIF103": ("timestamp", "2025-10-11T10:30:00"),
+    "ATIF401": ("message", [{"type": "text", "text": "hi"}]),
+    "ATIF302": ("metrics", {"prompt_tokens": 3, "prompt_token_ids": [1, 2, 3]}),
+    "ATIF303": ("metrics", {"completion_tokens": 1, "completion_token_ids": [1]}),
+    "ATIF304": ("metrics", {"completion_tokens": 1, "logprobs": [-0.5]}),
+    "ATIF502": (
+        "observation",
+        {"results": [{"subagent_trajectory_ref": [{"trajectory_id": "x"}]}]},
+    ),
+    "ATIF601": ("extra", {"context_management": {"type": "compaction", "boundary": "replace"}}),
+    "content": ("observation", {"results": [{"content": [{"type": "text", "text": "t"}]}]}),
+}
+
+
+def test_the_plain_document_passes_the_screen() -> None:
+    assert _screen("v1.8").is_valid(_plain_v18())
+
+
+@pytest.mark.parametrize("name", sorted(NARROWINGS))
+def test_each_narrowing_turns_a_valid_document_away(name: str) -> None:
+    field, value = NARROWINGS[name]
+    doc = _plain_v18()
+    doc["steps"][0][field] = copy.deepcopy(value)
+    assert _schema("v1.8").is_valid(doc)
+    assert not _screen("v1.8").is_valid(doc)
+    vouched, findings = _both_ways(doc, "v1.8")
+    assert not vouched
+    if name == "ATIF103":
+        assert [f.code for f in findings] == ["ATIF103"]
