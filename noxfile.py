@@ -8,6 +8,7 @@ from __future__ import annotations
 import glob
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import nox
@@ -209,7 +210,9 @@ def python312() -> str:
         glob.glob(os.path.expanduser("~/.pyenv/versions/3.12*/bin/python3.12"))
     )
     for candidate in candidates:
-        if candidate and os.access(candidate, os.X_OK):
+        # A pyenv shim is executable but fails when 3.12 is not the selected version.
+        runs = subprocess.run([candidate, "--version"], capture_output=True, check=False)
+        if runs.returncode == 0:
             return candidate
     raise RuntimeError("Python 3.12 is needed for the reference implementation (harbor)")
 
@@ -236,7 +239,7 @@ def harbor_python(session: nox.Session) -> str:
     )
     session.run(str(python), "-m", "pip", "install", "-q", "pydantic>=2.11", external=True)
     session.run(str(python), "-c", "import harbor.models.trajectories", external=True)
-    return str(python.resolve())
+    return str(python.absolute())  # not resolve(): that would leave the venv
 
 
 @nox.session(python=PYTHON)
