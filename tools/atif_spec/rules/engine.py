@@ -34,6 +34,8 @@ def run_rules(
     declares no known version is left to the schema check. ``vouched`` says that the screen of
     the document's schema accepted it (see ``rules.screen``); the vouch covers the root and the
     embedded documents of the same version, which that schema validated through its own root.
+    Rules rely on it (they may read a vouched node without type checks): pass it only as
+    ``validate_document`` does, after the screen said yes.
     """
     opts = options or RuleOptions()
     with_files = path is not None and opts.check_files
