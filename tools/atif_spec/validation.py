@@ -159,7 +159,9 @@ def _gc_paused(size: int) -> Iterator[None]:
     Parsing allocates one container per JSON object and array; the collector, triggered by
     those allocations, keeps traversing the freshly built tree although it cannot hold a
     cycle. That is a tenth of the parse time of a 9 MB trajectory. The collector is restored
-    as found on the way out (documents are freed by reference counting, not by it).
+    as found on the way out (documents are freed by reference counting, not by it). The switch
+    is interpreter-wide: a thread that turns the collector off while another validates a large
+    document may find it back on afterwards.
     """
     if size < PAUSE_GC_FROM or not gc.isenabled():
         yield
