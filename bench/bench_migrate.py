@@ -14,7 +14,6 @@ import json
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).parent))
 import corpus
+import timing
 
 from atif_spec.migrate import migrate
 from atif_spec.reader import RawDocument
@@ -36,28 +36,8 @@ AUDIO = {
 }
 
 
-def best_of(fn: Callable[[], object], runs: int) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
-def interleaved(fns: dict[str, Callable[[], object]], runs: int) -> dict[str, float]:
-    """Best time of each function, running them in turn so that load changes hit all alike."""
-    best = dict.fromkeys(fns, float("inf"))
-    for _ in range(runs):
-        for name, fn in fns.items():
-            start = time.perf_counter()
-            fn()
-            best[name] = min(best[name], time.perf_counter() - start)
-    return best
-
-
 def row(name: str, seconds: float, base: float, note: str = "") -> None:
-    print(f"  {name:<48} {seconds * 1000:10.1f} ms   {seconds / base:8.2f}x  {note}")
+    timing.row(name, seconds, base, note, width=48)
 
 
 def enrich(doc: dict[str, Any], tokens: int, sub_ids: list[str]) -> dict[str, Any]:
@@ -130,15 +110,19 @@ def single_document(args: argparse.Namespace) -> dict[str, float]:
         f"{len(doc['subagent_trajectories'])} embedded subagents, "
         f"{len(low_report.stashed)} values stashed going to v1.0 (best of {args.runs})"
     )
-    t = interleaved(
-        {
-            "base": lambda: orjson.dumps(orjson.loads(data)),
-            "down": lambda: orjson.dumps(migrate(orjson.loads(data), to="v1.0")[0]),
-            "in_place": lambda: orjson.dumps(migrate(orjson.loads(data), to="v1.0", copy=False)[0]),
-            "base_low": lambda: orjson.dumps(orjson.loads(low)),
-            "up": lambda: orjson.dumps(migrate(orjson.loads(low), to="v1.8")[0]),
-        },
-        args.runs,
+    t = timing.best(
+        timing.interleaved(
+            {
+                "base": lambda: orjson.dumps(orjson.loads(data)),
+                "down": lambda: orjson.dumps(migrate(orjson.loads(data), to="v1.0")[0]),
+                "in_place": lambda: orjson.dumps(
+                    migrate(orjson.loads(data), to="v1.0", copy=False)[0]
+                ),
+                "base_low": lambda: orjson.dumps(orjson.loads(low)),
+                "up": lambda: orjson.dumps(migrate(orjson.loads(low), to="v1.8")[0]),
+            },
+            args.runs,
+        )
     )
     base, down, up, base_low = t["base"], t["down"], t["up"], t["base_low"]
     row("orjson.loads + orjson.dumps (baseline)", base, base)
@@ -153,14 +137,16 @@ def jsonl(args: argparse.Namespace) -> dict[str, float]:
     line = orjson.dumps(feature_rich(12, tokens=200, subagents=1))
     lines = [line] * args.documents
     print(f"\nJSON Lines: {args.documents} documents of {len(line) / 1e3:.1f} KB")
-    t = interleaved(
-        {
-            "base": lambda: [orjson.dumps(orjson.loads(x)) for x in lines],
-            "ours": lambda: [
-                orjson.dumps(migrate(orjson.loads(x), to="v1.0", copy=False)[0]) for x in lines
-            ],
-        },
-        3,
+    t = timing.best(
+        timing.interleaved(
+            {
+                "base": lambda: [orjson.dumps(orjson.loads(x)) for x in lines],
+                "ours": lambda: [
+                    orjson.dumps(migrate(orjson.loads(x), to="v1.0", copy=False)[0]) for x in lines
+                ],
+            },
+            3,
+        )
     )
     base, ours = t["base"], t["ours"]
     row("orjson.loads + orjson.dumps per record", base, base)

@@ -15,13 +15,13 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import orjson
 
 sys.path.insert(0, str(Path(__file__).parent))
 import corpus
+from timing import best_of, interleaved, row
 
 from atif_spec.reader import RawDocument
 from atif_spec.validation import validate_raw
@@ -38,15 +38,6 @@ print(best)
 """
 
 
-def best_of(fn: Callable[[], object], runs: int) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def loads_gc_paused(data: bytes) -> object:
     """orjson.loads with the cyclic GC paused, as ``validate_raw`` runs it on large documents."""
     gc.disable()
@@ -54,24 +45,6 @@ def loads_gc_paused(data: bytes) -> object:
         return orjson.loads(data)
     finally:
         gc.enable()
-
-
-def interleaved(fns: dict[str, Callable[[], object]], runs: int) -> dict[str, list[float]]:
-    """Times of each function over ``runs`` rounds, one call of each per round.
-
-    Interleaving keeps a slow spell of the machine from landing on one side of a ratio only.
-    """
-    times: dict[str, list[float]] = {name: [] for name in fns}
-    for _ in range(runs):
-        for name, fn in fns.items():
-            start = time.perf_counter()
-            fn()
-            times[name].append(time.perf_counter() - start)
-    return times
-
-
-def row(name: str, seconds: float, base: float, note: str = "") -> None:
-    print(f"  {name:<44} {seconds * 1000:10.1f} ms   {seconds / base:8.2f}x  {note}")
 
 
 def single_document(args: argparse.Namespace) -> None:
