@@ -1,7 +1,4 @@
-"""Project automation: `nox -l` lists the sessions.
-
-Sessions that CI runs: tests, lint, typecheck, schemas (and more as they are added to .ci/run).
-"""
+"""Project automation: `nox -l` lists the sessions; `.ci/run` says which ones CI runs."""
 
 from __future__ import annotations
 
@@ -9,6 +6,7 @@ import glob
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import nox
@@ -46,19 +44,22 @@ def typecheck(session: nox.Session) -> None:
 def schemas(session: nox.Session) -> None:
     """Every schema passes the 2020-12 metaschema; every $id matches its path and the catalog."""
     session.install("-e", ".[test]")
-    import glob
-
     files = sorted(glob.glob("spec/**/*.schema.json", recursive=True))
     session.run("check-jsonschema", "--check-metaschema", *files)
     session.run("check-jsonschema", "--schemafile", "spec/catalog.schema.json", "spec/catalog.json")
     session.run("python", "-m", "pytest", "tests/test_catalog.py", "-q")
 
 
+def with_codegen(session: nox.Session) -> None:
+    """The package with its code generators, and the pinned npm packages (TypeScript)."""
+    session.install("-e", ".[dev]")
+    session.run("npm", "ci", "--no-audit", "--no-fund", external=True)
+
+
 @nox.session(python=PYTHON)
 def generate(session: nox.Session) -> None:
     """Regenerate everything derived from spec/: bindings (Python, TypeScript) and RFC.md tables."""
-    session.install("-e", ".[dev]")
-    session.run("npm", "ci", "--no-audit", "--no-fund", external=True)
+    with_codegen(session)
     session.run("python", "-m", "atif_spec.codegen", "generate")
     session.run("python", "-m", "atif_spec.docgen", "RFC.md")
 
@@ -66,8 +67,7 @@ def generate(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def generated(session: nox.Session) -> None:
     """Fail when generated/ or RFC.md's generated regions differ from what spec/ produces."""
-    session.install("-e", ".[dev]")
-    session.run("npm", "ci", "--no-audit", "--no-fund", external=True)
+    with_codegen(session)
     session.run("python", "-m", "atif_spec.codegen", "check")
     session.run("python", "-m", "atif_spec.docgen", "--check", "RFC.md")
 
@@ -75,8 +75,7 @@ def generated(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def typescript(session: nox.Session) -> None:
     """The TypeScript types compile and every valid fixture type-checks against them (tsc)."""
-    session.install("-e", ".[dev]")
-    session.run("npm", "ci", "--no-audit", "--no-fund", external=True)
+    with_codegen(session)
     session.env["ATIF_FAIL_ON_SKIP"] = "1"
     session.run("python", "-m", "pytest", "-q", "-rs", "tests/test_typescript_bindings.py")
 
@@ -143,14 +142,9 @@ def conformance(session: nox.Session) -> None:
     """The conformance suite against atif-spec and the reference implementation (harbor 0.25.0),
     with per-version pass rates side by side. Fails when atif-spec fails a case or a harbor
     difference is not explained in conformance/KNOWN-DIFFERENCES.md.
-
-    harbor pins `certifi>=2026.10.19`, newer than the package registry reachable here has; its
-    trajectory models and validator need only pydantic, so it is installed without its
-    dependency set.
     """
     session.install("-e", ".")
-    session.install("--no-deps", f"harbor=={HARBOR_VERSION}")
-    session.install("pydantic>=2.11")
+    install_harbor(session.install)
     out = Path(session.create_tmp())
     ours, harbor = str(out / "atif-spec.jsonl"), str(out / "harbor.jsonl")
     run = ("python", "-m", "atif_spec.conformance", "run", "--quiet")
@@ -203,6 +197,17 @@ HARBOR_VERSION = "0.25.0"
 HARBOR_ENV = Path(".nox/harbor-py312")
 
 
+def install_harbor(pip_install: Callable[..., object]) -> None:
+    """Install the reference implementation (harbor) with ``pip_install(*args)``.
+
+    harbor pins `certifi>=2026.10.19`, newer than the package registry reachable here has; its
+    trajectory models and validator need only pydantic, so it is installed without its
+    dependency set (`--no-deps`), plus pydantic.
+    """
+    pip_install("--no-deps", f"harbor=={HARBOR_VERSION}")
+    pip_install("pydantic>=2.11")
+
+
 def python312() -> str:
     """A Python 3.12 interpreter: on PATH, or the one pyenv keeps on the machine image."""
     found = shutil.which("python3.12")
@@ -218,26 +223,13 @@ def python312() -> str:
 
 
 def harbor_python(session: nox.Session) -> str:
-    """A Python 3.12 venv with the reference implementation's models (harbor) installed.
-
-    harbor pins `certifi>=2026.10.19`, which the package registry reachable here does not
-    have; its trajectory models need only pydantic, so harbor is installed without its
-    dependency set (`--no-deps`) plus pydantic.
-    """
+    """A Python 3.12 venv of its own with harbor installed (for sessions that run on 3.11)."""
     python = HARBOR_ENV / "bin" / "python"
     if not python.exists():
         session.run(python312(), "-m", "venv", str(HARBOR_ENV), external=True)
-    session.run(
-        str(python),
-        "-m",
-        "pip",
-        "install",
-        "-q",
-        "--no-deps",
-        f"harbor=={HARBOR_VERSION}",
-        external=True,
+    install_harbor(
+        lambda *args: session.run(str(python), "-m", "pip", "install", "-q", *args, external=True)
     )
-    session.run(str(python), "-m", "pip", "install", "-q", "pydantic>=2.11", external=True)
     session.run(str(python), "-c", "import harbor.models.trajectories", external=True)
     return str(python.absolute())  # not resolve(): that would leave the venv
 
