@@ -85,7 +85,7 @@ def field_tables(target: str) -> str:
         chunks.append(f"\n**{name}** — {_cell(node.get('description', ''))}\n")
         chunks.append("\n| Field | Type | Required | Description |\n|---|---|---|---|\n")
         for field, sub in node.get("properties", {}).items():
-            enum = sub.get("enum") or (sub.get("anyOf") and None)
+            enum = sub.get("enum")
             kind = _type_of(sub) + (f" ({', '.join(f'`{e}`' for e in enum)})" if enum else "")
             if "const" in sub:
                 kind += f" (`{sub['const']}`)"

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
+from atif_spec.findings import join
+
 WRITERS = "writers"
 READERS = "readers"
 
@@ -200,10 +202,6 @@ class _Node:
     root: Any
 
 
-def _token(text: str) -> str:
-    return text.replace("~", "~0").replace("/", "~1")
-
-
 def _untoken(text: str) -> str:
     return text.replace("~1", "/").replace("~0", "~")
 
@@ -238,11 +236,9 @@ class _Resolver:
 
 def _child(node: _Node, *tokens: str | int) -> _Node:
     value = node.value
-    pointer = node.pointer
     for t in tokens:
         value = value[t]
-        pointer += "/" + _token(str(t))
-    return _Node(node.uri, pointer, value, node.root)
+    return _Node(node.uri, join(node.pointer, *tokens), value, node.root)
 
 
 # --------------------------------------------------------------------------- the walk
@@ -572,13 +568,13 @@ class _Walk:
             if name in oprops:
                 continue
             at = _child(new, "properties", name)
-            here = f"{loc}/{_token(name)}"
+            here = join(loc, name)
             if oclosed:
                 self.add("closed-object-gained-field", here, at, name, f"new field {name}")
             else:
                 self.add("field-added", here, at, name, f"new field {name} (object was open)")
         for name in oprops:
-            here = f"{loc}/{_token(name)}"
+            here = join(loc, name)
             if name in nprops:
                 self.compare(_child(old, "properties", name), _child(new, "properties", name), here)
             elif nclosed:
@@ -595,11 +591,9 @@ class _Walk:
                 )
         oreq, nreq = set(ov.get("required") or ()), set(nv.get("required") or ())
         for name in sorted(nreq - oreq):
-            self.add("required-added", f"{loc}/{_token(name)}", new, name, f"{name} now required")
+            self.add("required-added", join(loc, name), new, name, f"{name} now required")
         for name in sorted(oreq - nreq):
-            self.add(
-                "required-removed", f"{loc}/{_token(name)}", new, name, f"{name} no longer required"
-            )
+            self.add("required-removed", join(loc, name), new, name, f"{name} no longer required")
         oap, nap = ov.get("additionalProperties"), nv.get("additionalProperties")
         subject = self._subject(loc, "object")
         if oclosed and not nclosed and nap is None:

@@ -19,9 +19,9 @@ from atif_spec.codegen.prepare import Document
 
 GENERATOR = "datamodel-code-generator"
 GENERATOR_VERSION = "0.89.0"
+"""The exact version the committed models come from (other versions write other code)."""
 FORMATTER_VERSION = "0.17.6"
 """The ruff that formats the models (pinned: another version may format differently)."""
-"""The exact version the committed models come from (other versions write other code)."""
 
 RUFF_CONFIG = 'line-length = 100\n\n[lint]\nselect = ["F401", "I"]\n'
 """Ruff settings the generator's formatters run with (a fixed file, not the user's config)."""

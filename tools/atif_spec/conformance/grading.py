@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +56,14 @@ def _pairs(findings: Any) -> list[Pair]:
     return [(str(f["code"]), str(f["pointer"])) for f in findings or []]
 
 
+def compare_findings(
+    reported: Iterable[Pair], expected: Iterable[Pair]
+) -> tuple[list[Pair], list[Pair]]:
+    """``(missing, unexpected)``: findings compared as a multiset of ``(code, pointer)``."""
+    got, want = Counter(reported), Counter(expected)
+    return sorted((want - got).elements()), sorted((got - want).elements())
+
+
 def _verdict_word(valid: bool) -> str:
     return "valid" if valid else "invalid"
 
@@ -72,9 +81,7 @@ def grade(case: Case, caps: Capabilities, answer: dict[str, Any]) -> CaseResult:
         reported = _pairs(answer.get("errors"))
         if "should" in caps.profiles:
             reported += _pairs(answer.get("warnings"))
-        got, want = Counter(reported), Counter(case.expected)
-        result.missing = sorted((want - got).elements())
-        result.unexpected = sorted((got - want).elements())
+        result.missing, result.unexpected = compare_findings(reported, case.expected)
     problems = []
     if valid != case.expected_valid:
         problems.append(

@@ -22,6 +22,7 @@ from typing import Any
 
 import orjson
 
+from atif_spec.conformance.grading import compare_findings
 from atif_spec.conformance.suite import Case, SuiteError, cases_of, manifests, read_manifest
 
 CATEGORIES = ("valid", "invalid", "warning")
@@ -119,13 +120,14 @@ def _validator_problems(m: Manifest) -> Iterator[Problem]:
         if report.valid != c.expected_valid:
             verdict = "valid" if report.valid else "invalid"
             yield Problem("our-validator", c.id, f"is {verdict} under atif_spec.validate")
-        got = Counter((f.code, f.pointer) for f in report.findings)
-        want = Counter(c.expected)
-        for code, ptr in sorted((want - got).elements()):
+        missing, unexpected = compare_findings(
+            ((f.code, f.pointer) for f in report.findings), c.expected
+        )
+        for code, ptr in missing:
             yield Problem(
                 "our-validator", c.id, f"expected finding not reported: {code} at {ptr!r}"
             )
-        for code, ptr in sorted((got - want).elements()):
+        for code, ptr in unexpected:
             yield Problem("our-validator", c.id, f"unexpected finding: {code} at {ptr!r}")
 
 

@@ -23,7 +23,14 @@ from typing import Any
 import orjson
 
 from atif_spec.findings import Finding, Level, input_finding, pointer
-from atif_spec.stepsubstep.model import SOURCES, SUBSTEP_TYPES, SYNTHETIC_SUMMARY, is_rfc3339
+from atif_spec.stepsubstep.model import (
+    SOURCES,
+    SUBSTEP_TYPES,
+    SYNTHETIC_SUMMARY,
+    is_rfc3339,
+    step_id,
+    substep_id,
+)
 
 STEP_KINDS = frozenset({"message", "status"})
 SUBSTEP_KINDS = frozenset(SUBSTEP_TYPES)
@@ -133,7 +140,7 @@ class _Step:
     ) -> None:
         m = len(self.substeps) + 1
         sub: dict[str, Any] = {
-            "substep_id": f"S{self.index}.{m}",
+            "substep_id": substep_id(step_id(self.index), m),
             "substep_index": m,
             "type": type_,
             "source": source,
@@ -151,7 +158,7 @@ class _Step:
 
     def to_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {
-            "step_id": f"S{self.index}",
+            "step_id": step_id(self.index),
             "step_index": self.index,
             "provider": self.provider,
             "message_role": self.role,

@@ -10,13 +10,14 @@ follow gza's ``gza log --steps`` output, so gza's fixtures render line for line 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rich.text import Text
 
 from atif_spec.stepsubstep.legacy import detect_stream, migrate
+from atif_spec.stepsubstep.model import step_id, substep_id
 
 STEP_STYLE = "bold cyan"
 SUBSTEP_STYLE = "green"
@@ -103,21 +104,22 @@ def _anchors(document: Any) -> list[_Anchor]:
     raise UnrenderableError("not a run log, legacy log or ATIF trajectory")
 
 
+def _numbered(value: Any) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``(position from 1, item)`` for the object items of a list (nothing for other values)."""
+    for n, item in enumerate(value if isinstance(value, list) else [], start=1):
+        if isinstance(item, dict):
+            yield n, item
+
+
 def _run_log_anchors(doc: dict[str, Any]) -> list[_Anchor]:
     anchors: list[_Anchor] = []
-    steps = doc.get("steps")
-    for n, step in enumerate(steps if isinstance(steps, list) else [], start=1):
-        if not isinstance(step, dict):
-            continue
-        sid = str(step["step_id"]) if isinstance(step.get("step_id"), str) else f"S{n}"
+    for n, step in _numbered(doc.get("steps")):
+        sid = str(step["step_id"]) if isinstance(step.get("step_id"), str) else step_id(n)
         text = _first_text(step.get("message_text"), step.get("summary"))
         anchor = _Anchor(sid, text)
-        subs = step.get("substeps")
-        for m, sub in enumerate(subs if isinstance(subs, list) else [], start=1):
-            if not isinstance(sub, dict):
-                continue
+        for m, sub in _numbered(step.get("substeps")):
             given = sub.get("substep_id")
-            label = given if isinstance(given, str) else f"{sid}.{m}"
+            label = given if isinstance(given, str) else substep_id(sid, m)
             type_ = str(sub.get("type", "event"))
             detail = f"{type_} {substep_detail(type_, sub.get('payload'))}".strip()
             anchor.substeps.append(Line(label, detail, substep=True, error=type_ == "tool_error"))
@@ -127,11 +129,8 @@ def _run_log_anchors(doc: dict[str, Any]) -> list[_Anchor]:
 
 def _atif_anchors(doc: dict[str, Any]) -> list[_Anchor]:
     anchors: list[_Anchor] = []
-    steps = doc.get("steps")
-    for n, step in enumerate(steps if isinstance(steps, list) else [], start=1):
-        if not isinstance(step, dict):
-            continue
-        sid = f"S{step['step_id']}" if isinstance(step.get("step_id"), int) else f"S{n}"
+    for n, step in _numbered(doc.get("steps")):
+        sid = step_id(step["step_id"]) if isinstance(step.get("step_id"), int) else step_id(n)
         source = str(step.get("source", "step"))
         message = _message_text(step.get("message"))
         anchor = _Anchor(sid, f"({source}) {message}".strip())
@@ -151,7 +150,7 @@ def _atif_anchors(doc: dict[str, Any]) -> list[_Anchor]:
                 detail = f"tool_output {truncate(body, 120)}".strip()
                 anchor.substeps.append(Line("", detail, substep=True))
         anchor.substeps = [
-            Line(f"{sid}.{m}", line.detail, substep=True)
+            Line(substep_id(sid, m), line.detail, substep=True)
             for m, line in enumerate(anchor.substeps, start=1)
         ]
         anchors.append(anchor)

@@ -26,6 +26,8 @@ from atif_spec.stepsubstep.model import (
     SUBSTEP_TYPES,
     SYNTHETIC_SUMMARY,
     is_rfc3339,
+    step_id,
+    substep_id,
     utc_now,
 )
 
@@ -257,7 +259,7 @@ class StepStore(ABC):
             cur, "SELECT COALESCE(MAX(step_index), 0) FROM run_steps WHERE run_id = ?", (run_id,)
         ).fetchone()
         index = int(row[0]) + 1
-        sid = f"S{index}"
+        sid = step_id(index)
         new = self._run(
             cur,
             "INSERT INTO run_steps (run_id, step_index, step_id, provider, message_role, "
@@ -316,7 +318,7 @@ class StepStore(ABC):
                 (ref.id,),
             ).fetchone()
             index = int(row[0]) + 1
-            label = f"{ref.step_id}.{index}"
+            label = substep_id(ref.step_id, index)
             new = self._run(
                 cur,
                 "INSERT INTO run_substeps (run_id, step_id, substep_index, substep_id, type, "
