@@ -87,3 +87,8 @@ def test_cycles_are_visited_once(tmp_path: Path) -> None:
 def test_urls_are_never_fetched(tmp_path: Path) -> None:
     main = write(tmp_path / "trajectory.json", parent("v1.6", "s3://bucket/run/sub.json"))
     assert validate(main, follow_refs=True).valid
+
+
+def test_a_path_the_os_cannot_look_up_is_a_missing_file(tmp_path: Path) -> None:
+    main = write(tmp_path / "trajectory.json", parent("v1.6", "sub\x00.json"))
+    assert ref_codes(validate(main, follow_refs=True)) == [("ATIF701", REF)]

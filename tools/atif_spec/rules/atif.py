@@ -17,6 +17,7 @@ from typing import Any, TypeGuard
 
 from atif_spec.findings import Level, join
 from atif_spec.formats.atif import VERSIONS
+from atif_spec.jsonvalues import dict_member, list_member
 from atif_spec.rules.registry import RuleContext, rule, versions_between
 
 Findings = Iterator[tuple[str, str]]
@@ -63,22 +64,18 @@ def _is_number(value: Any) -> TypeGuard[int | float]:
     return type(value) is int or type(value) is float
 
 
-def _steps(node: Any) -> list[Any]:
-    """The node's ``steps`` list, or an empty list when it has none of the right type."""
-    if isinstance(node, dict):
-        steps = node.get("steps")
-        if isinstance(steps, list):
-            return steps
-    return []
-
-
-def _dict(value: Any, key: str) -> dict[str, Any] | None:
-    """``value[key]`` when ``value`` is a dict and the member is a dict too."""
-    if isinstance(value, dict):
-        member = value.get(key)
-        if isinstance(member, dict):
-            return member
-    return None
+def _repeats(items: list[Any], key: str) -> Iterator[tuple[int, str, int]]:
+    """``(position, value, first position)`` for each object in ``items`` whose string ``key``
+    repeats the one of an earlier object."""
+    first: dict[str, int] = {}
+    for k, item in enumerate(items):
+        if isinstance(item, dict):
+            value = item.get(key)
+            if isinstance(value, str):
+                if value in first:
+                    yield k, value, first[value]
+                else:
+                    first[value] = k
 
 
 def _notes_blank(node: dict[str, Any]) -> bool:
@@ -136,7 +133,11 @@ def _metric_values(metrics: list[dict[str, Any]]) -> dict[str, list[Any]]:
 
 def _screen_all(node: Any) -> _Screened:
     """Every object step is a suspect: the rules check each one exactly."""
-    suspects = [_unpack(i, step) for i, step in enumerate(_steps(node)) if isinstance(step, dict)]
+    suspects = [
+        _unpack(i, step)
+        for i, step in enumerate(list_member(node, "steps"))
+        if isinstance(step, dict)
+    ]
     metrics = [metrics for _, _, _, _, metrics, _, _, _ in suspects if metrics is not None]
     return _Screened(suspects, _metric_values(metrics))
 
@@ -443,21 +444,11 @@ def check_duplicate_tool_call_ids(ctx: RuleContext) -> Findings:
             continue
         if _distinct_ids(calls):
             continue
-        first: dict[str, int] = {}
-        for j, call in enumerate(calls):
-            if not isinstance(call, dict):
-                continue
-            call_id = call.get("tool_call_id")
-            if not isinstance(call_id, str):
-                continue
-            if call_id in first:
-                yield (
-                    join(ctx.base, "steps", i, "tool_calls", j, "tool_call_id"),
-                    f"tool_call_id {call_id!r} is already used by tool_calls/{first[call_id]}"
-                    " of this step",
-                )
-            else:
-                first[call_id] = j
+        for j, call_id, first in _repeats(calls, "tool_call_id"):
+            yield (
+                join(ctx.base, "steps", i, "tool_calls", j, "tool_call_id"),
+                f"tool_call_id {call_id!r} is already used by tool_calls/{first} of this step",
+            )
 
 
 @rule(
@@ -484,7 +475,7 @@ def check_tool_definitions(ctx: RuleContext) -> Findings:
 
     Spec: RFC §II AgentSchema (``tool_definitions``); reference sheet C6.
     """
-    agent = _dict(ctx.node, "agent")
+    agent = dict_member(ctx.node, "agent")
     if agent is None:
         return
     definitions = agent.get("tool_definitions")
@@ -712,7 +703,7 @@ def check_total_steps(ctx: RuleContext) -> Findings:
     reference sheet D7 and §6.14.
     """
     node = ctx.node
-    final = _dict(node, "final_metrics")
+    final = dict_member(node, "final_metrics")
     if final is None:
         return
     total = final.get("total_steps")
@@ -755,11 +746,9 @@ def _sum(values: list[Any], cost: bool) -> tuple[int | float, bool, bool]:
     return 0, True, True
 
 
-def _subagent_sum(node: Any, metric: str, cost: bool) -> tuple[int | float, bool]:
-    """The sum of ``metric`` over the steps of every embedded subagent (any depth), and whether
-    any of them sets it. Mistyped values leave their subagent out."""
-    total: int | float = 0
-    seen = False
+def _subagent_values(node: Any) -> list[dict[str, list[Any]]]:
+    """The metric values (as in ``_Screened.values``) of every embedded subagent, any depth."""
+    out: list[dict[str, list[Any]]] = []
     stack: list[Any] = [node]
     while stack:
         subs = stack.pop().get("subagent_trajectories")
@@ -767,11 +756,28 @@ def _subagent_sum(node: Any, metric: str, cost: bool) -> tuple[int | float, bool
             continue
         for sub in subs:
             if isinstance(sub, dict):
-                value, was_set, mistyped = _sum(_screen_all(sub).values[metric], cost)
-                if was_set and not mistyped:
-                    total += value
-                    seen = True
+                metrics = [
+                    m
+                    for step in list_member(sub, "steps")
+                    if isinstance(step, dict) and isinstance(m := step.get("metrics"), dict)
+                ]
+                out.append(_metric_values(metrics))
                 stack.append(sub)
+    return out
+
+
+def _subagent_sum(
+    subagents: list[dict[str, list[Any]]], metric: str, cost: bool
+) -> tuple[int | float, bool]:
+    """The sum of ``metric`` over the subagents' steps, and whether any of them sets it.
+    Mistyped values leave their subagent out."""
+    total: int | float = 0
+    seen = False
+    for values in subagents:
+        value, was_set, mistyped = _sum(values[metric], cost)
+        if was_set and not mistyped:
+            total += value
+            seen = True
     return total, seen
 
 
@@ -816,7 +822,7 @@ def check_final_metric_totals(ctx: RuleContext) -> Findings:
     ``total_cost_usd`` description includes subagents; reference sheet D8 and §6.13.
     """
     node = ctx.node
-    final = _dict(node, "final_metrics")
+    final = dict_member(node, "final_metrics")
     if final is None or not _notes_blank(node):
         return
     wanted = [
@@ -827,12 +833,15 @@ def check_final_metric_totals(ctx: RuleContext) -> Findings:
     if not wanted:
         return
     values = _screened(ctx).values
+    subagents: list[dict[str, list[Any]]] | None = None  # read only when a total disagrees
     for total_field, metric, cost in wanted:
         total = final[total_field]
         value, was_set, mistyped = _sum(values[metric], cost)
         if mistyped or _same(total, value, cost):
             continue
-        sub_value, sub_set = _subagent_sum(node, metric, cost)
+        if subagents is None:
+            subagents = _subagent_values(node)
+        sub_value, sub_set = _subagent_sum(subagents, metric, cost)
         if not was_set and not sub_set:
             continue
         if sub_set and _same(total, value + sub_value, cost):
@@ -852,7 +861,7 @@ def _media_paths(ctx: RuleContext) -> Iterator[tuple[tuple[str | int, ...], str]
         message = step.get("message")
         if isinstance(message, list):
             for j, part in enumerate(message):
-                source = _dict(part, "source")
+                source = dict_member(part, "source")
                 if source is not None:
                     path = source.get("path")
                     if isinstance(path, str) and "://" not in path:
@@ -864,7 +873,7 @@ def _media_paths(ctx: RuleContext) -> Iterator[tuple[tuple[str | int, ...], str]
             if not isinstance(content, list):
                 continue
             for j, part in enumerate(content):
-                source = _dict(part, "source")
+                source = dict_member(part, "source")
                 if source is not None:
                     path = source.get("path")
                     if isinstance(path, str) and "://" not in path:
@@ -882,8 +891,9 @@ def _tree(ctx: RuleContext) -> Path | None:
         return None
 
 
-def _locate(tree: Path, raw: str) -> tuple[Path, bool]:
-    """Where a media path points (``..`` and symlinks resolved) and whether that is in ``tree``."""
+def locate(tree: Path, raw: str) -> tuple[Path, bool]:
+    """Where a local path read from ``tree`` points (``..`` and symlinks resolved), and whether
+    that is in ``tree``; never raises (shared with ``atif_refs``)."""
     candidate = Path(raw)
     if not candidate.is_absolute():
         candidate = tree / candidate
@@ -934,7 +944,7 @@ def check_media_exists(ctx: RuleContext) -> Findings:
         return
     allow_outside = ctx.options.allow_outside
     for tokens, raw in _media_paths(ctx):
-        target, inside = _locate(tree, raw)
+        target, inside = locate(tree, raw)
         if (inside or allow_outside) and not _exists(target):
             yield join(ctx.base, *tokens), f"media file {raw!r} does not exist"
 
@@ -971,7 +981,7 @@ def check_media_inside_tree(ctx: RuleContext) -> Findings:
     if tree is None:
         return
     for tokens, raw in _media_paths(ctx):
-        _, inside = _locate(tree, raw)
+        _, inside = locate(tree, raw)
         if not inside:
             yield (
                 join(ctx.base, *tokens),
@@ -1011,20 +1021,11 @@ def check_subagent_ids(ctx: RuleContext) -> Findings:
     subs = ctx.node.get("subagent_trajectories")
     if not isinstance(subs, list):
         return
-    first: dict[str, int] = {}
-    for k, sub in enumerate(subs):
-        if not isinstance(sub, dict):
-            continue
-        tid = sub.get("trajectory_id")
-        if not isinstance(tid, str):
-            continue
-        if tid in first:
-            yield (
-                join(ctx.base, "subagent_trajectories", k, "trajectory_id"),
-                f"trajectory_id {tid!r} is already used by subagent_trajectories/{first[tid]}",
-            )
-        else:
-            first[tid] = k
+    for k, tid, first in _repeats(subs, "trajectory_id"):
+        yield (
+            join(ctx.base, "subagent_trajectories", k, "trajectory_id"),
+            f"trajectory_id {tid!r} is already used by subagent_trajectories/{first}",
+        )
 
 
 @rule(

@@ -17,6 +17,7 @@ from typing import Any
 
 from atif_spec.findings import Level, join
 from atif_spec.formats.atif import VERSIONS
+from atif_spec.rules.atif import locate
 from atif_spec.rules.registry import RuleContext, rule
 
 _ACTIVE: contextvars.ContextVar[frozenset[Path]] = contextvars.ContextVar(
@@ -67,16 +68,23 @@ def _references(ctx: RuleContext) -> Iterator[_Target]:
                     yield _Target(ptr, path, "subagent")
 
 
-def _local(ctx: RuleContext) -> Iterator[tuple[_Target, Path, bool]]:
-    """Local references with their resolved path and whether they stay inside the tree."""
+def _local(ctx: RuleContext) -> list[tuple[_Target, Path, bool]]:
+    """Local references with their resolved path and whether they stay inside the tree
+    (resolved once per node, however many rules ask)."""
+    result: list[tuple[_Target, Path, bool]] = ctx.memoized("local_refs", lambda _: _resolve(ctx))
+    return result
+
+
+def _resolve(ctx: RuleContext) -> list[tuple[_Target, Path, bool]]:
+    """What :func:`_local` returns, computed."""
     if ctx.path is None or not ctx.options.follow_refs:
-        return
+        return []
     folder = ctx.path.resolve().parent
-    for target in _references(ctx):
-        if "://" in target.text:
-            continue
-        resolved = (folder / target.text).resolve()
-        yield target, resolved, resolved.is_relative_to(folder)
+    return [
+        (target, *locate(folder, target.text))
+        for target in _references(ctx)
+        if "://" not in target.text
+    ]
 
 
 @rule(
@@ -183,13 +191,22 @@ def _referenced_report(resolved: Path, ctx: RuleContext) -> Any:
     return report
 
 
-def _followed(ctx: RuleContext) -> Iterator[tuple[_Target, Any]]:
+def _followed(ctx: RuleContext) -> list[tuple[_Target, Any]]:
+    """The references that name a file, with that file's report (made once per node)."""
+    result: list[tuple[_Target, Any]] = ctx.memoized("followed_refs", lambda _: _follow(ctx))
+    return result
+
+
+def _follow(ctx: RuleContext) -> list[tuple[_Target, Any]]:
+    """What :func:`_followed` returns, computed."""
     allow = ctx.options.allow_outside
+    out: list[tuple[_Target, Any]] = []
     for target, resolved, inside in _local(ctx):
         if (inside or allow) and resolved.is_file():
             report = _referenced_report(resolved, ctx)
             if report is not None:
-                yield target, report
+                out.append((target, report))
+    return out
 
 
 @rule(

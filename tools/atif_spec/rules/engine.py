@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -10,13 +11,14 @@ from atif_spec.formats import get_format
 from atif_spec.rules import REGISTRY, Rule, RuleContext, RuleOptions
 
 
-def rules_for(fmt: str, version: str, *, with_files: bool) -> list[Rule]:
-    """The rules that apply to one format and version."""
-    return [
+@functools.cache
+def rules_for(fmt: str, version: str, *, with_files: bool) -> tuple[Rule, ...]:
+    """The rules that apply to one format and version (computed once per combination)."""
+    return tuple(
         r
         for r in REGISTRY
         if r.format == fmt and version in r.versions and (with_files or not r.needs_file)
-    ]
+    )
 
 
 def run_rules(
@@ -48,11 +50,8 @@ def run_rules(
             if declared is not None
         )
     findings: list[Finding] = []
-    cache: dict[str, list[Rule]] = {}
     for base, node, node_version, is_root in nodes:
-        rules = cache.get(node_version)
-        if rules is None:
-            rules = cache[node_version] = rules_for(fmt, node_version, with_files=with_files)
+        rules = rules_for(fmt, node_version, with_files=with_files)
         ctx = RuleContext(
             node, base, node_version, is_root, path, opts, vouched and node_version == version
         )

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from atif_spec.findings import Level, join
+from atif_spec.jsonvalues import json_int
 from atif_spec.rules.registry import RuleContext, rule
 from atif_spec.stepsubstep.model import RESULT_TYPES, TOOL_TYPES, parse_time
 
@@ -13,29 +14,38 @@ FORMAT = "step-substep"
 VERSIONS = ("v1.0",)
 
 
-def _steps(ctx: RuleContext) -> Iterator[tuple[int, str, dict[str, Any]]]:
-    """``(position, pointer, step)`` for every step that is an object."""
-    doc = ctx.node
-    steps = doc.get("steps") if isinstance(doc, dict) else None
+_Sub = tuple[int, str, dict[str, Any]]
+"""``(position, pointer, substep)`` of a substep that is an object."""
+_Step = tuple[int, str, dict[str, Any], list[_Sub]]
+"""``(position, pointer, step, its object substeps)`` of a step that is an object."""
+
+
+def _walk(node: Any, base: str) -> list[_Step]:
+    """Every object step of ``node`` with its object substeps, pointers included."""
+    steps = node.get("steps") if isinstance(node, dict) else None
     if not isinstance(steps, list):
-        return
+        return []
+    out: list[_Step] = []
     for i, step in enumerate(steps):
-        if isinstance(step, dict):
-            yield i, join(ctx.base, "steps", i), step
+        if not isinstance(step, dict):
+            continue
+        ptr = join(base, "steps", i)
+        subs = step.get("substeps")
+        if not isinstance(subs, list):
+            subs = []
+        objects = [
+            (j, join(ptr, "substeps", j), sub)
+            for j, sub in enumerate(subs)
+            if isinstance(sub, dict)
+        ]
+        out.append((i, ptr, step, objects))
+    return out
 
 
-def _subs(base: str, step: dict[str, Any]) -> Iterator[tuple[int, str, dict[str, Any]]]:
-    """``(position, pointer, substep)`` for every substep of a step that is an object."""
-    subs = step.get("substeps")
-    if not isinstance(subs, list):
-        return
-    for j, sub in enumerate(subs):
-        if isinstance(sub, dict):
-            yield j, join(base, "substeps", j), sub
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+def _steps(ctx: RuleContext) -> list[_Step]:
+    """The node's walk (see :func:`_walk`), made once however many rules read it."""
+    result: list[_Step] = ctx.memoized("steps", lambda node: _walk(node, ctx.base))
+    return result
 
 
 def _str(value: Any) -> str | None:
@@ -63,8 +73,8 @@ def check_step_index(ctx: RuleContext) -> Iterator[tuple[str, str]]:
 
     Spec: Message-Step Logging Spec, Event Model (`step_index`: monotonic per run, from 1).
     """
-    for i, ptr, step in _steps(ctx):
-        index = _int(step.get("step_index"))
+    for i, ptr, step, _ in _steps(ctx):
+        index = json_int(step.get("step_index"))
         if index is not None and index != i + 1:
             yield join(ptr, "step_index"), f"step {i + 1} has step_index {index}"
 
@@ -89,8 +99,8 @@ def check_step_id(ctx: RuleContext) -> Iterator[tuple[str, str]]:
 
     Spec: Message-Step Logging Spec, Numbering and Display (`S<n>`).
     """
-    for _, ptr, step in _steps(ctx):
-        index, sid = _int(step.get("step_index")), _str(step.get("step_id"))
+    for _, ptr, step, _ in _steps(ctx):
+        index, sid = json_int(step.get("step_index")), _str(step.get("step_id"))
         if index is not None and sid is not None and sid != f"S{index}":
             yield join(ptr, "step_id"), f"step_id {sid!r} should be 'S{index}'"
 
@@ -115,9 +125,9 @@ def check_substep_index(ctx: RuleContext) -> Iterator[tuple[str, str]]:
 
     Spec: Message-Step Logging Spec, Event Model (`substep_index`: monotonic within the step).
     """
-    for _, ptr, step in _steps(ctx):
-        for j, sptr, sub in _subs(ptr, step):
-            index = _int(sub.get("substep_index"))
+    for _, _, _, subs in _steps(ctx):
+        for j, sptr, sub in subs:
+            index = json_int(sub.get("substep_index"))
             if index is not None and index != j + 1:
                 yield join(sptr, "substep_index"), f"substep {j + 1} has substep_index {index}"
 
@@ -143,12 +153,12 @@ def check_substep_id(ctx: RuleContext) -> Iterator[tuple[str, str]]:
 
     Spec: Message-Step Logging Spec, Numbering and Display (`S<n>.<m>`).
     """
-    for _, ptr, step in _steps(ctx):
+    for _, _, step, subs in _steps(ctx):
         sid = _str(step.get("step_id"))
         if sid is None:
             continue
-        for _, sptr, sub in _subs(ptr, step):
-            index, label = _int(sub.get("substep_index")), _str(sub.get("substep_id"))
+        for _, sptr, sub in subs:
+            index, label = json_int(sub.get("substep_index")), _str(sub.get("substep_id"))
             if index is not None and label is not None and label != f"{sid}.{index}":
                 yield join(sptr, "substep_id"), f"substep_id {label!r} should be '{sid}.{index}'"
 
@@ -177,9 +187,9 @@ def check_result_call_id(ctx: RuleContext) -> Iterator[tuple[str, str]]:
     Spec: Message-Step Logging Spec, Tool event linkage; an error here, not a warning, because a
     result that names a call breaks the nesting the model rests on (DECISIONS SSL-3).
     """
-    for _, ptr, step in _steps(ctx):
+    for _, _, _, subs in _steps(ctx):
         calls: set[str] = set()
-        for _, sptr, sub in _subs(ptr, step):
+        for _, sptr, sub in subs:
             call_id, type_ = _str(sub.get("call_id")), sub.get("type")
             if call_id is None:
                 continue
@@ -216,8 +226,8 @@ def check_missing_call_id(ctx: RuleContext) -> Iterator[tuple[str, str]]:
 
     Spec: Message-Step Logging Spec, Tool event linkage (SHOULD).
     """
-    for _, ptr, step in _steps(ctx):
-        for _, sptr, sub in _subs(ptr, step):
+    for _, _, _, subs in _steps(ctx):
+        for _, sptr, sub in subs:
             type_ = sub.get("type")
             if type_ in ("tool_call", *RESULT_TYPES) and sub.get("call_id") is None:
                 yield sptr, f"{type_} has no call_id, so it cannot be linked"
@@ -246,8 +256,8 @@ def check_retry_target(ctx: RuleContext) -> Iterator[tuple[str, str]]:
     Spec: Message-Step Logging Spec, Tool event linkage (retries, SHOULD).
     """
     calls: set[str] = set()
-    for _, ptr, step in _steps(ctx):
-        for _, sptr, sub in _subs(ptr, step):
+    for _, _, _, subs in _steps(ctx):
+        for _, sptr, sub in subs:
             payload = sub.get("payload")
             target = _str(payload.get("retry_of_call_id")) if isinstance(payload, dict) else None
             is_retry = sub.get("type") in ("tool_retry", "tool_call")
@@ -281,7 +291,7 @@ def check_completion_order(ctx: RuleContext) -> Iterator[tuple[str, str]]:
 
     Spec: Message-Step Logging Spec, Event Model (implied by `started_at`/`completed_at`).
     """
-    for _, ptr, step in _steps(ctx):
+    for _, ptr, step, _ in _steps(ctx):
         start, end = parse_time(step.get("started_at")), parse_time(step.get("completed_at"))
         if start is not None and end is not None and end < start:
             yield (
@@ -315,11 +325,11 @@ def check_tool_event_outside_step(ctx: RuleContext) -> Iterator[tuple[str, str]]
 
     Spec: Message-Step Logging Spec, API Contract (MUST) and Mapping from Legacy `T1.x` (3).
     """
-    for _, ptr, step in _steps(ctx):
+    for _, _, step, subs in _steps(ctx):
         text, summary = _str(step.get("message_text")), _str(step.get("summary"))
         if (text and text.strip()) or (summary and summary.strip()):
             continue
-        for _, sptr, sub in _subs(ptr, step):
+        for _, sptr, sub in subs:
             if sub.get("type") in TOOL_TYPES:
                 yield (
                     sptr,
@@ -352,10 +362,10 @@ def check_missing_timestamp(ctx: RuleContext) -> Iterator[tuple[str, str]]:
 
     Spec: Message-Step Logging Spec, Event Model (`started_at`, `timestamp`: RFC 3339).
     """
-    for _, ptr, step in _steps(ctx):
+    for _, ptr, step, subs in _steps(ctx):
         if "started_at" in step and step["started_at"] is None:
             yield join(ptr, "started_at"), "started_at is null (the source recorded no time)"
-        for _, sptr, sub in _subs(ptr, step):
+        for _, sptr, sub in subs:
             if "timestamp" in sub and sub["timestamp"] is None:
                 yield join(sptr, "timestamp"), "timestamp is null (the source recorded no time)"
 
@@ -382,8 +392,8 @@ def check_duplicate_call_id(ctx: RuleContext) -> Iterator[tuple[str, str]]:
     Spec: Message-Step Logging Spec, Tool event linkage (SHOULD).
     """
     seen: dict[str, str] = {}
-    for _, ptr, step in _steps(ctx):
-        for _, sptr, sub in _subs(ptr, step):
+    for _, _, _, subs in _steps(ctx):
+        for _, sptr, sub in subs:
             call_id = _str(sub.get("call_id"))
             if sub.get("type") != "tool_call" or call_id is None:
                 continue

@@ -21,6 +21,7 @@ from atif_spec.formats.tao import (
     spelling,
     unknown_keys,
 )
+from atif_spec.jsonvalues import dicts, list_member
 from atif_spec.rules.registry import RuleContext, rule
 
 Findings = Iterator[tuple[str, str]]
@@ -45,20 +46,9 @@ def _is_int(value: Any) -> TypeGuard[int]:
     return type(value) is int
 
 
-def _steps(node: Any) -> list[Any]:
-    """The record's ``steps`` list, or an empty list when it has none of the right type."""
-    if isinstance(node, dict):
-        steps = node.get("steps")
-        if isinstance(steps, list):
-            return steps
-    return []
-
-
 def _indexed_steps(node: Any) -> Iterator[tuple[int, dict[str, Any]]]:
     """``(position, step)`` for every step that is an object."""
-    for i, step in enumerate(_steps(node)):
-        if isinstance(step, dict):
-            yield i, step
+    yield from dicts(list_member(node, "steps"))
 
 
 # --- 1: steps ------------------------------------------------------------------------------------

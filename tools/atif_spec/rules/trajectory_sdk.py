@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from atif_spec.findings import Level, join
+from atif_spec.jsonvalues import dict_member, json_int
 from atif_spec.rules.registry import RuleContext, rule
 
 FORMAT = "trajectory-sdk"
@@ -27,11 +28,6 @@ Found = Iterator[tuple[str, str]]
 # --- helpers -------------------------------------------------------------------------------
 
 
-def _int(value: Any) -> int | None:
-    """``value`` when it is a JSON integer (``True`` is not one)."""
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def _num(value: Any) -> float | None:
     """``value`` as a float when it is a JSON number that a float can hold."""
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -40,15 +36,6 @@ def _num(value: Any) -> float | None:
         return float(value)
     except OverflowError:
         return None
-
-
-def _dict(node: Any, key: str) -> dict[str, Any] | None:
-    """``node[key]`` when ``node`` is an object and the value is an object."""
-    if isinstance(node, dict):
-        value = node.get(key)
-        if isinstance(value, dict):
-            return value
-    return None
 
 
 def _role(message: Any) -> object:
@@ -127,32 +114,6 @@ def _compare(prev: list[Any], cur: list[Any]) -> tuple[int | None, bool]:
     return s_cur + body, True
 
 
-def _pairs(ctx: RuleContext) -> Iterator[_Pair]:
-    """Each step with a message list, with how it extends its predecessor.
-
-    Step 0 is yielded with ``new_from`` 0. A later step is yielded only when it and the step
-    before it both have message lists and it repeats that step (the prefix rule's concern).
-    """
-    steps = _steps(ctx)
-    if not steps:
-        return
-    prev: list[Any] | None = None
-    user_seen = False
-    for i, step in enumerate(steps):
-        cur = step.get("messages") if isinstance(step, dict) else None
-        if not isinstance(cur, list):
-            prev = None
-            continue
-        if i == 0:
-            yield _Pair(0, cur, 0, False, False)
-        elif prev is not None:
-            new_from, swapped = _compare(prev, cur)
-            if new_from is not None:
-                yield _Pair(i, cur, new_from, swapped, user_seen)
-        user_seen = any(_role(m) == "user" for m in cur)
-        prev = cur
-
-
 BOUNDARY = "summarization_boundary"
 """The trainable status of the last snapshot before a context restart (DECISIONS D18)."""
 
@@ -167,40 +128,79 @@ def leading_system(messages: list[Any]) -> int:
     return _leading_system(messages)
 
 
+def _is_boundary(step: Any) -> bool:
+    """Is ``step`` the last snapshot before a context restart? (D18)."""
+    return isinstance(step, dict) and step.get("trainable_status") == BOUNDARY
+
+
 def is_restart(prev_step: Any, prev: list[Any], cur: list[Any]) -> bool:
     """Does ``cur`` start afresh after a ``summarization_boundary`` snapshot? (D18)."""
-    return (
-        isinstance(prev_step, dict)
-        and prev_step.get("trainable_status") == BOUNDARY
-        and _compare(prev, cur)[0] is None
-    )
+    return _is_boundary(prev_step) and _compare(prev, cur)[0] is None
 
 
-def _segments(ctx: RuleContext) -> list[tuple[list[Any], str]]:
+@dataclass(frozen=True, slots=True)
+class _Walk:
+    """One comparison of every step's messages with the step before (shared by the rules)."""
+
+    pairs: list[_Pair]
+    """Step 0 (``new_from`` 0), and each later step that repeats the step before it (both
+    having message lists)."""
+    broken: list[tuple[int, list[Any], list[Any]]]
+    """``(index, messages of the step before, messages)`` of each step that does not repeat
+    the step before it and is no restart."""
+    segments: list[tuple[list[Any], str]]
     """The transcript, as the messages and pointer of the last step of each context segment.
-
     Without restarts this is just the last step. A step that starts afresh after a
     ``summarization_boundary`` step (D18) closes a segment: the boundary step holds the
-    messages before the restart.
-    """
+    messages before the restart."""
+
+
+def _compare_steps(ctx: RuleContext) -> _Walk:
+    """The :class:`_Walk` of the rule's node."""
+    walk = _Walk([], [], [])
     steps = _steps(ctx)
     if not steps:
-        return []
-    out: list[tuple[list[Any], str]] = []
+        return walk
     prev: list[Any] | None = None
+    user_seen = False
     for i, step in enumerate(steps):
         cur = step.get("messages") if isinstance(step, dict) else None
         if not isinstance(cur, list):
             prev = None
             continue
-        if prev is not None and is_restart(steps[i - 1], prev, cur):
-            out.append((prev, join(ctx.base, "steps", i - 1, "messages")))
+        if i == 0:
+            walk.pairs.append(_Pair(0, cur, 0, False, False))
+        elif prev is not None:
+            new_from, swapped = _compare(prev, cur)
+            if new_from is not None:
+                walk.pairs.append(_Pair(i, cur, new_from, swapped, user_seen))
+            elif _is_boundary(steps[i - 1]):
+                walk.segments.append((prev, join(ctx.base, "steps", i - 1, "messages")))
+            else:
+                walk.broken.append((i, prev, cur))
+        user_seen = any(_role(m) == "user" for m in cur)
         prev = cur
     last = len(steps) - 1
     messages = steps[last].get("messages") if isinstance(steps[last], dict) else None
     if isinstance(messages, list):
-        out.append((messages, join(ctx.base, "steps", last, "messages")))
-    return out
+        walk.segments.append((messages, join(ctx.base, "steps", last, "messages")))
+    return walk
+
+
+def _walk(ctx: RuleContext) -> _Walk:
+    """The node's :class:`_Walk`, made once however many rules read it."""
+    result: _Walk = ctx.memoized("walk", lambda _: _compare_steps(ctx))
+    return result
+
+
+def _pairs(ctx: RuleContext) -> list[_Pair]:
+    """Each step with a message list that extends its predecessor (see :class:`_Walk`)."""
+    return _walk(ctx).pairs
+
+
+def _segments(ctx: RuleContext) -> list[tuple[list[Any], str]]:
+    """The transcript's segments (see :class:`_Walk`)."""
+    return _walk(ctx).segments
 
 
 def _transcript(ctx: RuleContext) -> Iterator[tuple[list[Any], str, int, Any]]:
@@ -248,20 +248,8 @@ def broken_cumulative_prefix(ctx: RuleContext) -> Found:
 
     *Spec*: reference sheet §5 (code column, 0.4 copy-on-write); DECISIONS D1, D3, D18.
     """
-    steps = _steps(ctx)
-    if not steps:
-        return
-    prev: list[Any] | None = None
-    for i, step in enumerate(steps):
-        cur = step.get("messages") if isinstance(step, dict) else None
-        if not isinstance(cur, list):
-            prev = None
-            continue
-        if prev is not None:
-            new_from, _ = _compare(prev, cur)
-            if new_from is None and not is_restart(steps[i - 1], prev, cur):
-                yield _broken(ctx, i, prev, cur)
-        prev = cur
+    for i, prev, cur in _walk(ctx).broken:
+        yield _broken(ctx, i, prev, cur)
 
 
 def _broken(ctx: RuleContext, i: int, prev: list[Any], cur: list[Any]) -> tuple[str, str]:
@@ -488,6 +476,27 @@ def tool_response_without_call(ctx: RuleContext) -> Found:
 
     *Spec*: reference sheet §3.5 (ToolResponse.id is the call id being answered); DECISIONS D12.
     """
+    for where, response, calls, unnamed in _responses(ctx):
+        rid = response.get("id")
+        if not isinstance(rid, str) or rid in calls:
+            continue
+        name = response.get("name")
+        if isinstance(name, str) and name in unnamed:
+            continue
+        yield (
+            join(where, "tool_response", "id"),
+            f"tool response id {rid!r} matches no tool call of an earlier assistant message",
+        )
+
+
+_Response = tuple[str, dict[str, Any], dict[str, Any], set[Any]]
+
+
+def _responses(ctx: RuleContext) -> Iterator[_Response]:
+    """``(message pointer, tool_response, earlier calls, earlier id-less call names)`` for each
+    transcript tool message whose ``tool_response`` is an object. The calls map the ids of the
+    tool calls of the assistant messages before it to their names (see :func:`_collect_calls`).
+    """
     calls: dict[str, Any] = {}
     unnamed: set[Any] = set()
     for _messages, where, k, m in _transcript(ctx):
@@ -498,18 +507,8 @@ def tool_response_without_call(ctx: RuleContext) -> Found:
             _collect_calls(m, calls, unnamed)
         elif role == "tool":
             response = m.get("tool_response")
-            if not isinstance(response, dict):
-                continue
-            rid = response.get("id")
-            if not isinstance(rid, str) or rid in calls:
-                continue
-            name = response.get("name")
-            if isinstance(name, str) and name in unnamed:
-                continue
-            yield (
-                join(where, k, "tool_response", "id"),
-                f"tool response id {rid!r} matches no tool call of an earlier assistant message",
-            )
+            if isinstance(response, dict):
+                yield join(where, k), response, calls, unnamed
 
 
 def _collect_calls(message: dict[str, Any], calls: dict[str, Any], unnamed: set[Any]) -> None:
@@ -552,27 +551,16 @@ def tool_response_name_mismatch(ctx: RuleContext) -> Found:
 
     *Spec*: reference sheet §3.5 (ToolResponse.id and name identify the answered call).
     """
-    calls: dict[str, Any] = {}
-    unnamed: set[Any] = set()
-    for _messages, where, k, m in _transcript(ctx):
-        if not isinstance(m, dict):
+    for where, response, calls, _ in _responses(ctx):
+        rid, name = response.get("id"), response.get("name")
+        if not isinstance(rid, str) or rid not in calls or not isinstance(name, str):
             continue
-        role = m.get("role")
-        if role == "assistant":
-            _collect_calls(m, calls, unnamed)
-        elif role == "tool":
-            response = m.get("tool_response")
-            if not isinstance(response, dict):
-                continue
-            rid, name = response.get("id"), response.get("name")
-            if not isinstance(rid, str) or rid not in calls or not isinstance(name, str):
-                continue
-            expected = calls[rid]
-            if isinstance(expected, str) and name != expected:
-                yield (
-                    join(where, k, "tool_response", "name"),
-                    f"tool response names {name!r} but call {rid!r} was to {expected!r}",
-                )
+        expected = calls[rid]
+        if isinstance(expected, str) and name != expected:
+            yield (
+                join(where, "tool_response", "name"),
+                f"tool response names {name!r} but call {rid!r} was to {expected!r}",
+            )
 
 
 @rule(
@@ -668,9 +656,9 @@ def step_count_mismatch(ctx: RuleContext) -> Found:
     if steps is None or not isinstance(ctx.node, dict):
         return
     for parent in ("task", "metrics"):
-        node = _dict(ctx.node, parent)
+        node = dict_member(ctx.node, parent)
         field = "num_steps" if parent == "task" else "steps"
-        value = _int(node.get(field)) if node is not None else None
+        value = json_int(node.get(field)) if node is not None else None
         if value is not None and value != len(steps):
             yield (
                 join(ctx.base, parent, field),
@@ -701,11 +689,11 @@ def tool_call_count_mismatch(ctx: RuleContext) -> Found:
 
     *Spec*: reference sheet §3.7 (num_tool_calls).
     """
-    metrics = _dict(ctx.node, "metrics")
+    metrics = dict_member(ctx.node, "metrics")
     found = _segments(ctx)
     if metrics is None or not found:
         return
-    value = _int(metrics.get("num_tool_calls"))
+    value = json_int(metrics.get("num_tool_calls"))
     if value is None:
         return
     actual = sum(
@@ -743,11 +731,11 @@ def tool_failure_count_mismatch(ctx: RuleContext) -> Found:
     *Spec*: reference sheet §3.7 (num_tool_failures); DECISIONS D9 (an empty error string is
     not a failure).
     """
-    metrics = _dict(ctx.node, "metrics")
+    metrics = dict_member(ctx.node, "metrics")
     found = _segments(ctx)
     if metrics is None or not found:
         return
-    value = _int(metrics.get("num_tool_failures"))
+    value = json_int(metrics.get("num_tool_failures"))
     if value is None:
         return
     actual = 0
@@ -787,12 +775,12 @@ def tool_error_rate_mismatch(ctx: RuleContext) -> Found:
     *Spec*: reference sheet §3.7 (tool_error_rate: failures divided by calls, 0.0 without
     calls).
     """
-    metrics = _dict(ctx.node, "metrics")
+    metrics = dict_member(ctx.node, "metrics")
     if metrics is None:
         return
     rate = _num(metrics.get("tool_error_rate"))
-    failures = _int(metrics.get("num_tool_failures"))
-    calls = _int(metrics.get("num_tool_calls"))
+    failures = json_int(metrics.get("num_tool_failures"))
+    calls = json_int(metrics.get("num_tool_calls"))
     if rate is None or failures is None or calls is None:
         return
     try:
@@ -832,7 +820,7 @@ def task_id_mismatch(ctx: RuleContext) -> Found:
 
     *Spec*: reference sheet §3.2 (Task.id) and §6.
     """
-    task = _dict(ctx.node, "task")
+    task = dict_member(ctx.node, "task")
     if task is None:
         return
     tid, source, conv = task.get("id"), task.get("data_source"), task.get("conversation_id")
@@ -867,8 +855,8 @@ def idempotency_key_mismatch(ctx: RuleContext) -> Found:
 
     *Spec*: reference sheet §8 (idempotency key); DECISIONS D10.
     """
-    telemetry = _dict(ctx.node, "telemetry")
-    data = _dict(telemetry, "data")
+    telemetry = dict_member(ctx.node, "telemetry")
+    data = dict_member(telemetry, "data")
     if telemetry is None or data is None:
         return
     parts = (telemetry.get("source"), data.get("conversation_id"), data.get("content_hash"))
@@ -906,11 +894,11 @@ def telemetry_disagrees_with_task(ctx: RuleContext) -> Found:
 
     *Spec*: reference sheet §3.9 (Telemetry) and §6.
     """
-    task = _dict(ctx.node, "task")
-    telemetry = _dict(ctx.node, "telemetry")
+    task = dict_member(ctx.node, "task")
+    telemetry = dict_member(ctx.node, "telemetry")
     if task is None or telemetry is None:
         return
-    data = _dict(telemetry, "data")
+    data = dict_member(telemetry, "data")
     checks: list[tuple[Any, Any, tuple[str, ...], str]] = [
         (telemetry.get("source"), task.get("data_source"), ("source",), "task.data_source")
     ]
