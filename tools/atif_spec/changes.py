@@ -10,10 +10,12 @@ was refused or not written, with the one findings shape.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from atif_spec.findings import Finding, Level
+from atif_spec.stash import Change, make_pointer
 
 
 @dataclass(slots=True)
@@ -67,6 +69,18 @@ class ChangeReport:
     def ok(self) -> bool:
         """True when the document was migrated (no error)."""
         return not any(f.level is Level.ERROR for f in self.errors)
+
+    def conflicts(self, changes: Iterable[Change], step: str, base: str) -> None:
+        """Report the stash entries ``step`` could not undo below ``base``: an edited synthesized
+        value is kept (decided), a stashed value is discarded (dropped)."""
+        for change in changes:
+            if change.conflict is None:
+                continue
+            ptr = base + make_pointer(*change.path)
+            if change.op == "added":
+                self.decided.append(Item(ptr, step, f"kept the edited value ({change.conflict})"))
+            else:
+                self.dropped.append(Item(ptr, step, f"stashed value discarded: {change.conflict}"))
 
     def refusals(self, kind: str, fail_on_loss: bool, fail_on_decision: bool) -> list[Finding]:
         """The findings that refuse this document under ``--fail-on-loss`` and

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from atif_spec.findings import join
+from atif_spec.jsonvalues import objects
 
 Doc = dict[str, Any]
 Kind = Literal["system", "user", "agent", "tool", "reset"]
@@ -50,17 +51,10 @@ class Turn:
     context, one system message each)."""
 
 
-def _dicts(value: Any) -> Iterator[Doc]:
-    if isinstance(value, list):
-        for item in value:
-            if isinstance(item, dict):
-                yield item
-
-
 def results(step: Doc) -> list[Doc]:
     """The object results of a step's observation."""
     observation = step.get("observation")
-    return list(_dicts(observation.get("results"))) if isinstance(observation, dict) else []
+    return list(objects(observation.get("results"))) if isinstance(observation, dict) else []
 
 
 def is_target(step: Doc) -> bool:
@@ -105,7 +99,7 @@ def timeline(doc: Any) -> Iterator[Turn]:
             yield Turn("agent", index, step, trainable=is_target(step))
             calls = {
                 c.get("tool_call_id"): c
-                for c in _dicts(step.get("tool_calls"))
+                for c in objects(step.get("tool_calls"))
                 if isinstance(c.get("tool_call_id"), str)
             }
             for result in results(step):
@@ -172,7 +166,7 @@ def chat_message(turn: Turn) -> Doc:
                 "arguments": arguments_text(c.get("arguments", {})),
             },
         }
-        for c in _dicts(step.get("tool_calls"))
+        for c in objects(step.get("tool_calls"))
     ]
     if calls:
         out["tool_calls"] = calls

@@ -107,7 +107,7 @@ def is_stash(value: Any) -> TypeGuard[dict[str, Any]]:
     )
 
 
-def _copy(value: Any) -> Any:
+def deep_copy(value: Any) -> Any:
     """An independent copy of a JSON value (restored values must not alias the input)."""
     if isinstance(value, (dict, list)):
         try:
@@ -228,31 +228,65 @@ class Layer:
             "holder": make_pointer(*self.holder),
             "entries": self.entries,
         }
-        parent = _holder_parent(self.owner, self.holder)
         key = self.holder[-1]
         assert isinstance(key, str)
-        extra = parent.get(key, _ABSENT)
-        if extra is _ABSENT or extra is None:
-            layer["created"] = "absent" if extra is _ABSENT else "null"
-            parent[key] = {STASH_KEY: {"version": STASH_VERSION, "layers": [layer]}}
-            return
-        if not isinstance(extra, dict):
-            raise StashError(make_pointer(*self.holder), "the extra object is not an object")
-        current = extra.get(STASH_KEY, _ABSENT)
-        if current is _ABSENT:
-            layers = [layer]
-        elif is_stash(current):
-            layers = [*current["layers"], layer]
-        else:
-            raise StashError(
-                make_pointer(*self.holder, STASH_KEY),
-                f"the reserved key {STASH_KEY!r} holds data that is not a stash",
-            )
-        # never mutate the existing extra in place: it may be shared with the caller's input
-        parent[key] = {**extra, STASH_KEY: {"version": STASH_VERSION, "layers": layers}}
+        push_layer(_holder_parent(self.owner, self.holder), key, layer, layer["holder"])
 
 
 _ABSENT: Any = object()
+
+
+def push_layer(
+    parent: dict[str, Any],
+    key: str,
+    layer: dict[str, Any],
+    pointer: str,
+    not_object: str = "the extra object is not an object",
+) -> None:
+    """Push ``layer`` onto the stash of the holder ``parent[key]`` (at ``pointer``).
+
+    Creates the holder when it is absent or null (the layer records which); never changes an
+    existing holder in place, since it may be shared with the caller's input. Raises
+    :class:`StashError` (``not_object`` as message) when the holder is not an object, and when
+    its stash key holds data that is not a stash.
+    """
+    extra = parent.get(key, _ABSENT)
+    if extra is _ABSENT or extra is None:
+        layer["created"] = "absent" if extra is _ABSENT else "null"
+        parent[key] = {STASH_KEY: {"version": STASH_VERSION, "layers": [layer]}}
+        return
+    if not isinstance(extra, dict):
+        raise StashError(pointer, not_object)
+    current = extra.get(STASH_KEY, _ABSENT)
+    if current is _ABSENT:
+        layers = [layer]
+    elif is_stash(current):
+        layers = [*current["layers"], layer]
+    else:
+        raise StashError(
+            pointer + make_pointer(STASH_KEY),
+            f"the reserved key {STASH_KEY!r} holds data that is not a stash",
+        )
+    parent[key] = {**extra, STASH_KEY: {"version": STASH_VERSION, "layers": layers}}
+
+
+def set_layers(parent: dict[str, Any], key: str, layers: list[Any], created: Any) -> None:
+    """Leave the holder ``parent[key]`` with only ``layers`` on its stash.
+
+    With none left the stash key goes, and so does the holder (or it is set back to ``null``)
+    when the bottom layer, whose ``created`` is given, created it and nothing else is in it.
+    """
+    extra: dict[str, Any] = parent[key]
+    if layers:
+        parent[key] = {**extra, STASH_KEY: {**extra[STASH_KEY], "layers": layers}}
+        return
+    rest = {k: v for k, v in extra.items() if k != STASH_KEY}
+    if rest or created not in ("absent", "null"):
+        parent[key] = rest
+    elif created == "null":
+        parent[key] = None
+    else:
+        del parent[key]
 
 
 def _holder_parent(owner: dict[str, Any], holder: Path) -> dict[str, Any]:
@@ -307,26 +341,16 @@ def pop(owner: Any, by: str, holder: Path = ("extra",)) -> list[Change]:
         top = top_layer(owner, holder)
         if top is None or top["by"] != by or top.get("holder") != make_pointer(*holder):
             return undone
-        _drop_top(owner, holder, top)
-        for entry in reversed(top["entries"]):
-            undone.append(_undo(owner, entry))
+        parent = _holder_parent(owner, holder)
+        key = holder[-1]
+        assert isinstance(key, str)
+        set_layers(parent, key, parent[key][STASH_KEY]["layers"][:-1], top.get("created"))
+        undone.extend(undo(owner, top))
 
 
-def _drop_top(owner: dict[str, Any], holder: Path, top: dict[str, Any]) -> None:
-    parent = _holder_parent(owner, holder)
-    key = holder[-1]
-    assert isinstance(key, str)
-    extra: dict[str, Any] = parent[key]
-    layers = extra[STASH_KEY]["layers"][:-1]
-    rest = {k: v for k, v in extra.items() if k != STASH_KEY}
-    if layers:
-        parent[key] = {**extra, STASH_KEY: {**extra[STASH_KEY], "layers": layers}}
-    elif rest or top.get("created") not in ("absent", "null"):
-        parent[key] = rest
-    elif top.get("created") == "null":
-        parent[key] = None
-    else:
-        del parent[key]
+def undo(owner: dict[str, Any], layer: dict[str, Any]) -> list[Change]:
+    """Undo the entries of one layer taken off ``owner``'s stash, last first (see :func:`pop`)."""
+    return [_undo(owner, entry) for entry in reversed(layer["entries"])]
 
 
 def _undo(owner: dict[str, Any], entry: Any) -> Change:
@@ -349,9 +373,9 @@ def _undo(owner: dict[str, Any], entry: Any) -> Change:
                 return Change(op, path, value, "the document has a value there again")
             position = entry.get("position")
             at = position if isinstance(position, int) and position >= 0 else len(parent)
-            insert_key(parent, last, _copy(value), at)
+            insert_key(parent, last, deep_copy(value), at)
         elif isinstance(parent, list) and isinstance(last, int):
-            parent.insert(min(last, len(parent)), _copy(value))
+            parent.insert(min(last, len(parent)), deep_copy(value))
         else:
             return Change(op, path, value, "the location no longer exists")
         return Change(op, path, value)
@@ -363,5 +387,5 @@ def _undo(owner: dict[str, Any], entry: Any) -> Change:
     if op == "added":
         current = parent.pop(last)
         return Change(op, path, current)
-    parent[last] = _copy(value)
+    parent[last] = deep_copy(value)
     return Change(op, path, value)

@@ -81,13 +81,9 @@ def _version(target: str) -> str:
     return target.partition("@")[2]
 
 
-def _finding(what: str, message: str, ptr: str = "") -> Finding:
-    """A refusal of the conversion (``convert:<what>``)."""
-    return Finding(f"convert:{what}", what, Level.ERROR, ptr, message)
-
-
-def _error(report: ChangeReport, what: str, message: str, ptr: str = "") -> ConversionError:
-    report.errors.append(_finding(what, message, ptr))
+def refuse(report: ChangeReport, what: str, message: str, ptr: str = "") -> ConversionError:
+    """Record a refusal of the conversion (``convert:<what>``); returns the error to raise."""
+    report.errors.append(Finding(f"convert:{what}", what, Level.ERROR, ptr, message))
     return ConversionError(report)
 
 
@@ -95,7 +91,7 @@ def _lens(source_format: str, target_format: str, report: ChangeReport) -> Lens:
     for lens in all_lenses():
         if _fmt(lens.source) == source_format and _fmt(lens.target) == target_format:
             return lens
-    raise _error(report, "no-conversion", f"no conversion from {source_format} to {target_format}")
+    raise refuse(report, "no-conversion", f"no conversion from {source_format} to {target_format}")
 
 
 def _migrate(doc: Doc, version: str, report: ChangeReport, options: LensOptions) -> Doc:
@@ -135,7 +131,7 @@ def convert(
     try:
         target = Target.parse(to)
     except TargetError as exc:
-        raise _error(report, "bad-target", str(exc)) from exc
+        raise refuse(report, "bad-target", str(exc)) from exc
     found = detect(doc)
     if not isinstance(doc, dict) or found is None or found[1] == "unknown":
         report.errors.append(
@@ -153,7 +149,7 @@ def convert(
         target_format not in all_formats()
         or target_version not in all_formats()[target_format].versions
     ):
-        raise _error(report, "bad-target", f"unknown target {target_format}@{target_version}")
+        raise refuse(report, "bad-target", f"unknown target {target_format}@{target_version}")
     report.to = f"{target_format}@{target_version}"
     options = LensOptions(drop=drop)
     work: Doc = doc
@@ -162,7 +158,7 @@ def convert(
         if fmt == "atif":
             work = _migrate(work, target_version, report, options)
         elif version != target_version:
-            raise _error(report, "no-conversion", f"no migration between {fmt} versions yet")
+            raise refuse(report, "no-conversion", f"no migration between {fmt} versions yet")
     else:
         if fmt != "atif":  # into the hub
             lens = _lens(fmt, "atif", report)
@@ -177,14 +173,14 @@ def convert(
                 work = _migrate(work, _version(lens.source), report, options)
             work = lens.run(work, report, options)
             if _version(lens.target) != target_version:
-                raise _error(
+                raise refuse(
                     report, "no-conversion", f"{target_format} is written as {lens.target} only"
                 )
-    _refuse(report, fail_on_loss, fail_on_decision)
+    _check_refusals(report, fail_on_loss, fail_on_decision)
     return work, report
 
 
-def _refuse(report: ChangeReport, fail_on_loss: bool, fail_on_decision: bool) -> None:
+def _check_refusals(report: ChangeReport, fail_on_loss: bool, fail_on_decision: bool) -> None:
     report.errors.extend(report.refusals("convert", fail_on_loss, fail_on_decision))
     if report.errors:
         raise ConversionError(report)

@@ -30,7 +30,6 @@ place restores every place, so a difference costs one entry, not one per place.
 
 from __future__ import annotations
 
-import copy
 import difflib
 import json
 from collections.abc import Callable
@@ -41,17 +40,18 @@ from typing import Any
 import orjson
 
 from atif_spec.changes import ChangeReport, Item
-from atif_spec.convert import ConversionError
+from atif_spec.convert import ConversionError, refuse
 from atif_spec.stash import (
     STASH_KEY,
-    STASH_VERSION,
     Change,
     Path,
     StashError,
     fingerprint,
     is_stash,
     make_pointer,
-    pop,
+    push_layer,
+    set_layers,
+    undo,
 )
 
 Doc = dict[str, Any]
@@ -66,16 +66,6 @@ _ABSENT: Any = object()
 
 
 # --- JSON values ------------------------------------------------------------------------------
-
-
-def deep_copy(value: Any) -> Any:
-    """An independent copy of a JSON value."""
-    if not isinstance(value, (dict, list)):
-        return value
-    try:
-        return orjson.loads(orjson.dumps(value))
-    except TypeError:  # integers beyond 64 bits
-        return copy.deepcopy(value)
 
 
 def shared_copy(value: Any) -> Any:
@@ -391,23 +381,7 @@ def commit(
     parent = _parent(target, place.path, create=True)
     if parent is None:
         raise StashError(place.pointer, "the stash holder's parent is not an object")
-    key = place.path[-1]
-    extra = parent.get(key, _ABSENT)
-    if extra is _ABSENT or extra is None:
-        layer["created"] = "absent" if extra is _ABSENT else "null"
-        parent[key] = {STASH_KEY: {"version": STASH_VERSION, "layers": [layer]}}
-        return
-    if not isinstance(extra, dict):
-        raise StashError(place.pointer, "the stash holder is not an object")
-    current = extra.get(STASH_KEY, _ABSENT)
-    if current is not _ABSENT and not is_stash(current):
-        raise StashError(
-            make_pointer(*place.path, STASH_KEY),
-            f"the reserved key {STASH_KEY!r} holds data that is not a stash",
-        )
-    layers = [] if current is _ABSENT else list(current["layers"])
-    # never change the existing holder in place: it may be shared with the caller's input
-    parent[key] = {**extra, STASH_KEY: {"version": STASH_VERSION, "layers": [*layers, layer]}}
+    push_layer(parent, place.path[-1], layer, place.pointer, "the stash holder is not an object")
 
 
 def detach(owner: Doc, holder: str | Holder, by: str) -> list[dict[str, Any]]:
@@ -429,36 +403,14 @@ def detach(owner: Doc, holder: str | Holder, by: str) -> list[dict[str, Any]]:
     taken: list[dict[str, Any]] = []
     while layers and layers[-1]["by"] == by and layers[-1].get("holder") == place.pointer:
         taken.append(layers.pop())
-    if not taken:
-        return []
-    rest = {k: v for k, v in extra.items() if k != STASH_KEY}
-    created = taken[-1].get("created")
-    if layers:
-        parent[key] = {**extra, STASH_KEY: {**stash, "layers": layers}}
-    elif rest or created not in ("absent", "null"):
-        parent[key] = rest
-    elif created == "null":
-        parent[key] = None
-    else:
-        del parent[key]
+    if taken:
+        set_layers(parent, key, layers, taken[-1].get("created"))
     return taken
-
-
-_TMP = "\x00atif-spec-convert"
 
 
 def apply_layers(owner: Doc, layers: list[dict[str, Any]]) -> list[Change]:
     """Undo detached layers (top first) on ``owner``, the rebuilt counterpart of their owner."""
-    changes: list[Change] = []
-    tmp = _TMP
-    while tmp in owner:
-        tmp += "_"
-    for layer in layers:
-        moved = {**layer, "holder": make_pointer(tmp), "created": "absent"}
-        owner[tmp] = {STASH_KEY: {"version": STASH_VERSION, "layers": [moved]}}
-        changes.extend(pop(owner, layer["by"], (tmp,)))
-        owner.pop(tmp, None)
-    return changes
+    return [change for layer in layers for change in undo(owner, layer)]
 
 
 # --- one layer for a whole document -----------------------------------------------------------
@@ -521,5 +473,8 @@ def run_lens(
             report.stashed.append(
                 Item(entry["pointer"], name, reason, stash=target_holder.pointer, loss=loss)
             )
-    commit(out, target_holder, name, residuals, keep=not drop)
+    try:
+        commit(out, target_holder, name, residuals, keep=not drop)
+    except StashError as exc:
+        raise refuse(report, "stash-collision", exc.message, exc.pointer) from None
     return out

@@ -18,14 +18,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from atif_spec.changes import ChangeReport, Item
-from atif_spec.convert import ConversionError, Lens, LensOptions
-from atif_spec.convert.residual import Holder, deep_copy, run_lens, same
-from atif_spec.findings import Finding, Level
-from atif_spec.stash import StashError, canonical_json, parse_pointer
+from atif_spec.convert import Lens, LensOptions, refuse
+from atif_spec.convert.residual import Holder, run_lens, same
+from atif_spec.jsonvalues import dicts, plain_text
+from atif_spec.stash import canonical_json, deep_copy, parse_pointer
 from atif_spec.stepsubstep.model import RESULT_TYPES, RFC3339, TOOL_TYPES
 
 Doc = dict[str, Any]
@@ -54,13 +54,6 @@ ATIF_TIME = re.compile(
 """The ``timestamp`` pattern of ATIF v1.7 (uppercase ``T`` and ``Z``, no leap second)."""
 
 # --- shared helpers ---------------------------------------------------------------------------
-
-
-def _dicts(value: Any) -> Iterator[tuple[int, Doc]]:
-    if isinstance(value, list):
-        for i, item in enumerate(value):
-            if isinstance(item, dict):
-                yield i, item
 
 
 def _decide(report: ChangeReport | None, by: str, ptr: str, policy: str, value: Any) -> None:
@@ -114,14 +107,6 @@ def _obj(value: Any) -> Doc:
     return value if isinstance(value, dict) else {}
 
 
-def plain_text(message: Any) -> str:
-    """The text of a message: the string itself, or the text parts joined by newlines."""
-    if isinstance(message, str):
-        return message
-    parts = [p.get("text") for _, p in _dicts(message) if p.get("type") == "text"]
-    return "\n".join(t for t in parts if isinstance(t, str))
-
-
 # --- run log -> ATIF --------------------------------------------------------------------------
 
 
@@ -134,7 +119,7 @@ def to_atif(doc: Doc, report: ChangeReport | None) -> Doc:
     provider = doc.get("provider")
     out["agent"] = {"name": provider if isinstance(provider, str) else UNKNOWN, "version": UNKNOWN}
     _decide(report, TO_ATIF, "/agent/version", "a run log records no agent version", UNKNOWN)
-    steps = [_atif_step(step, i, report) for i, step in _dicts(doc.get("steps"))]
+    steps = [_atif_step(step, i, report) for i, step in dicts(doc.get("steps"))]
     if not steps:
         steps = [dict(PLACEHOLDER_STEP)]
         _decide(
@@ -150,7 +135,7 @@ def to_atif(doc: Doc, report: ChangeReport | None) -> Doc:
 
 def _atif_step(step: Doc, i: int, report: ChangeReport | None) -> Doc:
     ptr = f"/steps/{i}"
-    subs = [s for _, s in _dicts(step.get("substeps"))]
+    subs = [s for _, s in dicts(step.get("substeps"))]
     calls = [(j, s) for j, s in enumerate(subs) if s.get("type") == "tool_call"]
     results = [s for s in subs if s.get("type") in RESULT_TYPES]
     role = step.get("message_role")
@@ -234,7 +219,7 @@ def to_ssl(doc: Doc, report: ChangeReport | None) -> Doc:
     if provider is UNKNOWN:
         _decide(report, TO_SSL, "/provider", "an agent without a name: unknown", provider)
     out: Doc = {"run_id": _run_id(doc, report), "provider": provider}
-    out["steps"] = [_ssl_step(step, i, provider, report) for i, step in _dicts(doc.get("steps"))]
+    out["steps"] = [_ssl_step(step, i, provider, report) for i, step in dicts(doc.get("steps"))]
     if isinstance(doc.get("extra"), dict):
         out["extra"] = deep_copy(doc["extra"])
     return out
@@ -294,10 +279,10 @@ def _ssl_step(step: Doc, i: int, provider: str, report: ChangeReport | None) -> 
 
 
 def _ssl_substeps(step: Doc, sid: str, ptr: str, report: ChangeReport | None) -> list[Doc]:
-    calls = [c for _, c in _dicts(step.get("tool_calls"))]
+    calls = [c for _, c in dicts(step.get("tool_calls"))]
     observation = step.get("observation")
     results = (
-        [r for _, r in _dicts(observation.get("results"))] if isinstance(observation, dict) else []
+        [r for _, r in dicts(observation.get("results"))] if isinstance(observation, dict) else []
     )
 
     calls_ids = _Identity(calls)
@@ -348,11 +333,6 @@ class _Identity:
 # --- the lenses -------------------------------------------------------------------------------
 
 
-def _refuse(report: ChangeReport, what: str, message: str, ptr: str = "") -> ConversionError:
-    report.errors.append(Finding(f"convert:{what}", what, Level.ERROR, ptr, message))
-    return ConversionError(report)
-
-
 def _check_source(doc: Any, target: str, report: ChangeReport) -> None:
     """Refuse a source that does not match its schema (``convert:invalid-source``)."""
     from atif_spec.catalog import load_catalog
@@ -363,7 +343,7 @@ def _check_source(doc: Any, target: str, report: ChangeReport) -> None:
     validator = rs_validator(load_catalog().find(Target.parse(target)).id)
     if validator.is_valid(doc):
         return
-    error = _refuse(report, "invalid-source", f"the source is not a valid {target} document")
+    error = refuse(report, "invalid-source", f"the source is not a valid {target} document")
     report.errors.extend(findings_from_errors(validator.iter_errors(doc)))
     raise error
 
@@ -371,20 +351,17 @@ def _check_source(doc: Any, target: str, report: ChangeReport) -> None:
 def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_atif_: bool) -> Doc:
     _check_source(doc, SSL if to_atif_ else ATIF, report)
     first = len(report.decided)
-    try:
-        out = run_lens(
-            doc,
-            report,
-            name=TO_ATIF if to_atif_ else TO_SSL,
-            inverse=TO_SSL if to_atif_ else TO_ATIF,
-            forward=to_atif if to_atif_ else to_ssl,
-            backward=to_ssl if to_atif_ else to_atif,
-            source_holder=HOLDER,
-            target_holder=HOLDER,
-            drop=options.drop,
-        )
-    except StashError as exc:
-        raise _refuse(report, "stash-collision", exc.message, exc.pointer) from None
+    out = run_lens(
+        doc,
+        report,
+        name=TO_ATIF if to_atif_ else TO_SSL,
+        inverse=TO_SSL if to_atif_ else TO_ATIF,
+        forward=to_atif if to_atif_ else to_ssl,
+        backward=to_ssl if to_atif_ else to_atif,
+        source_holder=HOLDER,
+        target_holder=HOLDER,
+        drop=options.drop,
+    )
     report.decided[first:] = [i for i in report.decided[first:] if _holds(out, i.pointer, i.value)]
     return out
 

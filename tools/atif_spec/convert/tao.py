@@ -22,11 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from atif_spec.changes import ChangeReport, Item
-from atif_spec.convert import ConversionError, Lens, LensOptions
+from atif_spec.convert import ConversionError, Lens, LensOptions, refuse
 from atif_spec.convert.residual import Residual, apply_layers, commit, detach, diff
 from atif_spec.findings import Finding, Level
+from atif_spec.jsonvalues import dicts, text_of
 from atif_spec.stash import (
-    Change,
     StashError,
     fingerprint,
     insert_key,
@@ -64,13 +64,6 @@ def _count(value: Any) -> int | float | None:
     if isinstance(value, float) and value.is_integer():
         return value
     return None
-
-
-def _dicts(value: Any) -> Iterator[tuple[int, Doc]]:
-    if isinstance(value, list):
-        for i, item in enumerate(value):
-            if isinstance(item, dict):
-                yield i, item
 
 
 @functools.cache
@@ -111,13 +104,7 @@ def anthropic_usage(step_model: Any, agent_model: Any, agent_name: Any) -> bool:
 
 def _text(content: Any) -> Any:
     """A TAO text for an ATIF message or result content (text parts joined by newlines)."""
-    if isinstance(content, list):
-        return "\n".join(
-            p["text"]
-            for _, p in _dicts(content)
-            if p.get("type") == "text" and isinstance(p.get("text"), str)
-        )
-    return content
+    return text_of(content) if isinstance(content, list) else content
 
 
 @dataclass(slots=True)
@@ -204,7 +191,7 @@ class _ToAtif:
     def __init__(self, record: Doc, split: bool) -> None:
         self.record = record
         self.split = split
-        self.steps = [s for _, s in _dicts(record.get("steps"))]
+        self.steps = [s for _, s in dicts(record.get("steps"))]
         prompts = record.get("system_prompts")
         self.prompts: dict[str, Any] = prompts if isinstance(prompts, dict) else {}
         agent = record.get("agent")
@@ -212,7 +199,7 @@ class _ToAtif:
         self.built = Built({})
         self.positions: dict[int, int] = {id(s): p for p, s in enumerate(self.steps)}
         self.step_ptr: dict[int, str] = {
-            id(s): f"/steps/{i}" for i, s in _dicts(record.get("steps"))
+            id(s): f"/steps/{i}" for i, s in dicts(record.get("steps"))
         }
         self.atif_steps: dict[int, tuple[Doc, str]] = {}  # position → (ATIF step, pointer)
 
@@ -334,11 +321,11 @@ class _ToAtif:
         step, _ = self.atif_steps[q]
         ref = {"trajectory_id": tid}
         calls = {
-            c.get("tool_call_id"): c.get("function_name") for _, c in _dicts(step.get("tool_calls"))
+            c.get("tool_call_id"): c.get("function_name") for _, c in dicts(step.get("tool_calls"))
         }
         observation = step.get("observation")
         results = observation.get("results") if isinstance(observation, dict) else None
-        for _, result in _dicts(results):
+        for _, result in dicts(results):
             name = calls.get(result.get("source_call_id"))
             if isinstance(name, str) and name.lower() in LAUNCHERS:
                 result["subagent_trajectory_ref"] = [ref]
@@ -373,7 +360,7 @@ class _ToAtif:
         calls_out: list[Doc] = []
         calls = step.get("tool_calls")
         if agent and isinstance(calls, list):
-            for k, call in _dicts(calls):
+            for k, call in dicts(calls):
                 mapped = {
                     "tool_call_id": call.get("tool_call_id"),
                     "function_name": call.get("tool_name"),
@@ -386,7 +373,7 @@ class _ToAtif:
         if isinstance(observations, list):
             call_ids = {c["tool_call_id"] for c in calls_out}
             results: list[Doc] = []
-            for k, obs in _dicts(observations):
+            for k, obs in dicts(observations):
                 call_id = obs.get("source_call_id")
                 result: Doc = {"source_call_id": call_id if call_id in call_ids else None}
                 if "content" in obs:
@@ -409,7 +396,7 @@ class _ToAtif:
         totals = {"prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0}
         stack: list[list[Doc]] = [doc["steps"], *[s["steps"] for s in _all_subs(subs)]]
         for steps in stack:
-            for _, step in _dicts(steps):
+            for _, step in dicts(steps):
                 metrics = step.get("metrics")
                 if isinstance(metrics, dict):
                     for key in totals:
@@ -524,7 +511,7 @@ class _ToTao:
 
     def _trajectory(self, traj: Doc, parent: int | None, depth: int) -> None:
         subs: dict[str, Doc] = {}
-        for _, sub in _dicts(traj.get("subagent_trajectories")):
+        for _, sub in dicts(traj.get("subagent_trajectories")):
             tid = sub.get("trajectory_id")
             if isinstance(tid, str) and tid not in subs:
                 subs[tid] = sub
@@ -532,7 +519,7 @@ class _ToTao:
         texts: dict[str, str] = {}  # prompts of this trajectory; written once a step uses them
         current: str | None = None
         fresh = False
-        for _, step in _dicts(traj.get("steps")):
+        for _, step in dicts(traj.get("steps")):
             source = step.get("source")
             if source == "system":
                 text = _text(step.get("message"))
@@ -588,8 +575,8 @@ class _ToTao:
         first = None
         observation = step.get("observation")
         results = observation.get("results") if isinstance(observation, dict) else None
-        for _, result in _dicts(results):
-            for _, ref in _dicts(result.get("subagent_trajectory_ref")):
+        for _, result in dicts(results):
+            for _, ref in dicts(result.get("subagent_trajectory_ref")):
                 tid = ref.get("trajectory_id")
                 if isinstance(tid, str) and tid in subs and tid not in inlined:
                     inlined[tid] = index
@@ -601,7 +588,7 @@ class _ToTao:
         if not isinstance(calls, list):
             return
         mapped: list[Doc] = []
-        for _, call in _dicts(calls):
+        for _, call in dicts(calls):
             tao = {
                 "tool_call_id": call.get("tool_call_id"),
                 "tool_name": call.get("function_name"),
@@ -616,11 +603,11 @@ class _ToTao:
         if not isinstance(observation, dict) or not isinstance(observation.get("results"), list):
             return
         results = observation["results"]
-        carriers = [r for _, r in _dicts(results) if list(r) == ["subagent_trajectory_ref"]]
+        carriers = [r for _, r in dicts(results) if list(r) == ["subagent_trajectory_ref"]]
         if results and len(carriers) == len(results):
             return  # only references to sub-agents, whose steps follow inline
         mapped: list[Doc] = []
-        for _, result in _dicts(results):
+        for _, result in dicts(results):
             if list(result) == ["subagent_trajectory_ref"]:
                 continue  # only carries a reference: the sub-agent's steps say it all
             call_id = result.get("source_call_id")
@@ -698,19 +685,6 @@ def _refuse_invalid(doc: Any, fmt: str, version: str, report: ChangeReport) -> N
     raise ConversionError(report)
 
 
-def _collision(report: ChangeReport, error: StashError, base: str) -> ConversionError:
-    report.errors.append(
-        Finding(
-            "convert:stash-collision",
-            "stash-collision",
-            Level.ERROR,
-            base + error.pointer,
-            error.message,
-        )
-    )
-    return ConversionError(report)
-
-
 def _report_residuals(
     report: ChangeReport,
     residuals: list[Residual],
@@ -741,17 +715,6 @@ def _report_residuals(
             report.stashed.append(Item(ptr, step, reason, stash=holder, loss=loss))
 
 
-def _report_conflicts(report: ChangeReport, changes: list[Change], step: str, base: str) -> None:
-    for change in changes:
-        if change.conflict is None:
-            continue
-        ptr = base + make_pointer(*change.path)
-        if change.op == "added":
-            report.decided.append(Item(ptr, step, f"kept the edited value ({change.conflict})"))
-        else:
-            report.dropped.append(Item(ptr, step, f"stashed value discarded: {change.conflict}"))
-
-
 def _report_decisions(report: ChangeReport, built: Built, out: Doc, step: str) -> None:
     """Report synthesized values that are still in the result (undone ones are not decisions)."""
     for decision in built.decisions:
@@ -777,7 +740,7 @@ def tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
     back = detach(record, TAO_HOLDER, INTO_TAO)  # the way back from ATIF → TAO
     built = to_atif(record)
     if back:
-        _report_conflicts(report, apply_layers(built.doc, back), INTO_ATIF, "")
+        report.conflicts(apply_layers(built.doc, back), INTO_ATIF, "")
     # what ATIF → TAO will make of the result: the TAO side of every owner's stash
     rebuilt = to_tao(built.doc)
     _stash_owners(built, rebuilt, report, options)
@@ -814,7 +777,9 @@ def _stash_owners(built: Built, rebuilt: Built, report: ChangeReport, options: L
         try:
             commit(owner.target, ATIF_HOLDER, INTO_ATIF, residuals, keep=not options.drop)
         except StashError as error:
-            raise _collision(report, error, owner.target_ptr) from None
+            raise refuse(
+                report, "stash-collision", error.message, owner.target_ptr + error.pointer
+            ) from None
         holder = f"{owner.target_ptr}/{ATIF_HOLDER}"
         _report_residuals(
             report, residuals, INTO_ATIF, owner.source_ptr, holder, ATIF, options.drop
@@ -831,14 +796,14 @@ def atif_to_tao(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
         layers = detach(owner_obj, ATIF_HOLDER, INTO_ATIF)
         counterpart = built.pairs.get(id(owner_obj))
         if layers and counterpart is not None:
-            _report_conflicts(report, apply_layers(counterpart, layers), INTO_TAO, ptr)
+            report.conflicts(apply_layers(counterpart, layers), INTO_TAO, ptr)
     # what TAO → ATIF will make of the result: the stash is the difference
     rebuilt = to_atif(built.doc)
     residuals = diff(work, rebuilt.doc, origin=lambda v: built.origin(rebuilt.origin(v)))
     try:
         commit(built.doc, TAO_HOLDER, INTO_TAO, residuals, keep=not options.drop)
     except StashError as error:
-        raise _collision(report, error, "") from None
+        raise refuse(report, "stash-collision", error.message, error.pointer) from None
     _report_residuals(report, residuals, INTO_TAO, "", f"/{TAO_HOLDER}", TAO, options.drop)
     _report_decisions(report, built, built.doc, INTO_TAO)
     return built.doc
@@ -853,19 +818,19 @@ def _atif_owners(traj: Doc, base: str) -> Iterator[tuple[Doc, str]]:
     final = traj.get("final_metrics")
     if isinstance(final, dict):
         yield final, f"{base}/final_metrics"
-    for i, step in _dicts(traj.get("steps")):
+    for i, step in dicts(traj.get("steps")):
         sptr = f"{base}/steps/{i}"
         yield step, sptr
-        for k, call in _dicts(step.get("tool_calls")):
+        for k, call in dicts(step.get("tool_calls")):
             yield call, f"{sptr}/tool_calls/{k}"
         observation = step.get("observation")
         if isinstance(observation, dict):
-            for k, result in _dicts(observation.get("results")):
+            for k, result in dicts(observation.get("results")):
                 yield result, f"{sptr}/observation/results/{k}"
         metrics = step.get("metrics")
         if isinstance(metrics, dict):
             yield metrics, f"{sptr}/metrics"
-    for i, sub in _dicts(traj.get("subagent_trajectories")):
+    for i, sub in dicts(traj.get("subagent_trajectories")):
         yield from _atif_owners(sub, f"{base}/subagent_trajectories/{i}")
 
 

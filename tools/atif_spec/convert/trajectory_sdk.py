@@ -25,12 +25,12 @@ from typing import Any
 import orjson
 
 from atif_spec.changes import ChangeReport, Item
-from atif_spec.convert import ConversionError, Lens, LensOptions
-from atif_spec.convert.residual import Holder, deep_copy, run_lens
-from atif_spec.findings import Finding, Level
+from atif_spec.convert import ConversionError, Lens, LensOptions, refuse
+from atif_spec.convert.residual import Holder, run_lens
+from atif_spec.jsonvalues import json_int, objects, plain_text
 from atif_spec.rules.trajectory_sdk import BOUNDARY, compare_snapshots, is_restart, leading_system
 from atif_spec.sft import Turn, timeline
-from atif_spec.stash import StashError
+from atif_spec.stash import deep_copy
 
 Doc = dict[str, Any]
 
@@ -62,39 +62,15 @@ _STEP_KEYS = (
 )
 
 
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
 def _number(value: Any) -> int | float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return value if not isinstance(value, float) or math.isfinite(value) else None
 
 
-def _dicts(value: Any) -> Iterator[Doc]:
-    if isinstance(value, list):
-        for item in value:
-            if isinstance(item, dict):
-                yield item
-
-
 def _obj(value: Any) -> Doc | None:
     """A private copy of an object value, None for anything else."""
     return deep_copy(value) if isinstance(value, dict) else None
-
-
-def plain_text(value: Any) -> str:
-    """A message as the SDK's plain text: text parts joined with newlines, media dropped."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        return "\n".join(
-            p["text"]
-            for p in value
-            if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)
-        )
-    return ""
 
 
 # --- ATIF -> SDK ------------------------------------------------------------------------------
@@ -121,14 +97,17 @@ def _usage(metrics: Any) -> Doc | None:
     if not isinstance(metrics, dict):
         return None
     usage: Doc = {}
-    prompt, completion = _int(metrics.get("prompt_tokens")), _int(metrics.get("completion_tokens"))
+    prompt, completion = (
+        json_int(metrics.get("prompt_tokens")),
+        json_int(metrics.get("completion_tokens")),
+    )
     if prompt is not None:
         usage["prompt_tokens"] = prompt
     if completion is not None:
         usage["completion_tokens"] = completion
     if prompt is not None and completion is not None:
         usage["total_tokens"] = prompt + completion
-    cached = _int(metrics.get("cached_tokens"))
+    cached = json_int(metrics.get("cached_tokens"))
     if cached is not None:
         usage["prompt_tokens_details"] = {"cached_tokens": cached}
     return usage or None
@@ -162,7 +141,7 @@ def _sdk_message(turn: Turn) -> Doc:
                 "arguments": deep_copy(c.get("arguments")),
                 "id": c.get("tool_call_id"),
             }
-            for c in _dicts(raw_calls)
+            for c in objects(raw_calls)
         ]
         if isinstance(raw_calls, list)
         else None
@@ -185,7 +164,7 @@ def _tool_definitions(doc: Doc) -> list[Doc] | None:
     agent = doc.get("agent")
     defs = agent.get("tool_definitions") if isinstance(agent, dict) else None
     out: list[Doc] = []
-    for d in _dicts(defs):
+    for d in objects(defs):
         fn = d.get("function")
         if d.get("type") == "function" and isinstance(fn, dict) and isinstance(fn.get("name"), str):
             description = fn.get("description")
@@ -341,7 +320,9 @@ def to_sdk(doc: Doc, report: ChangeReport | None) -> Doc:
     conversation = doc.get("session_id") if isinstance(doc.get("session_id"), str) else None
     final: Doc = doc["final_metrics"] if isinstance(doc.get("final_metrics"), dict) else {}
     times = [
-        t for t in (_seconds(s.get("timestamp")) for s in _dicts(doc.get("steps"))) if t is not None
+        t
+        for t in (_seconds(s.get("timestamp")) for s in objects(doc.get("steps")))
+        if t is not None
     ]
     agent: Doc = doc["agent"] if isinstance(doc.get("agent"), dict) else {}
     out: Doc = {
@@ -390,9 +371,7 @@ def to_sdk(doc: Doc, report: ChangeReport | None) -> Doc:
 
 
 def _refuse(report: ChangeReport | None, what: str, message: str, ptr: str) -> ConversionError:
-    report = report if report is not None else ChangeReport()
-    report.errors.append(Finding(f"convert:{what}", what, Level.ERROR, ptr, message))
-    return ConversionError(report)
+    return refuse(report if report is not None else ChangeReport(), what, message, ptr)
 
 
 def transcript(doc: Doc, report: ChangeReport | None) -> list[tuple[str, Any, str]]:
@@ -442,21 +421,21 @@ def _metrics(usage: Any) -> Doc | None:
     metrics: Doc = {}
     if "input_tokens" in usage or "output_tokens" in usage:
         parts = [
-            _int(usage.get(k))
+            json_int(usage.get(k))
             for k in ("input_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
         ]
         if parts[0] is not None:
             metrics["prompt_tokens"] = sum(p or 0 for p in parts)
-        if _int(usage.get("output_tokens")) is not None:
+        if json_int(usage.get("output_tokens")) is not None:
             metrics["completion_tokens"] = usage["output_tokens"]
         if parts[1] is not None:
             metrics["cached_tokens"] = parts[1]
         return metrics or None
     for key in ("prompt_tokens", "completion_tokens"):
-        if _int(usage.get(key)) is not None:
+        if json_int(usage.get(key)) is not None:
             metrics[key] = usage[key]
     details = usage.get("prompt_tokens_details")
-    if isinstance(details, dict) and _int(details.get("cached_tokens")) is not None:
+    if isinstance(details, dict) and json_int(details.get("cached_tokens")) is not None:
         metrics["cached_tokens"] = details["cached_tokens"]
     return metrics or None
 
@@ -506,7 +485,7 @@ class _Steps:
     def add(self, m: Any, k: int, where: str) -> None:
         if not isinstance(m, dict):
             return
-        for d in _dicts(m.get("tool_definitions")):
+        for d in objects(m.get("tool_definitions")):
             if isinstance(d.get("name"), str) and d["name"] not in self.definitions:
                 self.definitions[d["name"]] = d
         role = m.get("role")
@@ -530,7 +509,7 @@ class _Steps:
         raw = m.get("tool_calls")
         if isinstance(raw, list):
             calls = []
-            for j, c in enumerate(_dicts(raw)):
+            for j, c in enumerate(objects(raw)):
                 name: str = c["name"] if isinstance(c.get("name"), str) else ""
                 cid = c.get("id")
                 if not isinstance(cid, str):
@@ -656,20 +635,17 @@ def to_atif(doc: Doc, report: ChangeReport | None) -> Doc:
 
 
 def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_target: bool) -> Doc:
-    try:
-        return run_lens(
-            doc,
-            report,
-            name=TO_SDK if to_target else TO_ATIF,
-            inverse=TO_ATIF if to_target else TO_SDK,
-            forward=to_sdk if to_target else to_atif,
-            backward=to_atif if to_target else to_sdk,
-            source_holder=ATIF_HOLDER if to_target else SDK_HOLDER,
-            target_holder=SDK_HOLDER if to_target else ATIF_HOLDER,
-            drop=options.drop,
-        )
-    except StashError as exc:
-        raise _refuse(report, "stash-collision", exc.message, exc.pointer) from None
+    return run_lens(
+        doc,
+        report,
+        name=TO_SDK if to_target else TO_ATIF,
+        inverse=TO_ATIF if to_target else TO_SDK,
+        forward=to_sdk if to_target else to_atif,
+        backward=to_atif if to_target else to_sdk,
+        source_holder=ATIF_HOLDER if to_target else SDK_HOLDER,
+        target_holder=SDK_HOLDER if to_target else ATIF_HOLDER,
+        drop=options.drop,
+    )
 
 
 def atif_to_sdk(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:

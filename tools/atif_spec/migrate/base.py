@@ -15,6 +15,7 @@ from types import TracebackType
 from typing import Any
 
 from atif_spec.changes import ChangeReport, Item
+from atif_spec.jsonvalues import dicts
 from atif_spec.stash import Layer, Path, StashError, make_pointer, pop
 
 Doc = dict[str, Any]
@@ -124,19 +125,18 @@ class StepContext:
         """Edit below ``obj`` (``with ctx.owner(...) as edit``); committed at the block's end."""
         return Edit(Layer(obj, self.name, holder, keep=not self.drop), base, self)
 
+    def remove_member(
+        self, obj: Doc, base: str, key: str, reason: str, holder: Path = ("extra",)
+    ) -> None:
+        """Take ``obj[key]`` out (see :meth:`Edit.remove`) when ``obj`` has that member."""
+        if key in obj:
+            with self.owner(obj, base, holder) as edit:
+                edit.remove((key,), reason)
+
     def restore(self, obj: Any, base: str, holder: Path = ("extra",)) -> bool:
         """Undo the layers the inverse step left below ``obj``; True when there were any."""
         changes = pop(obj, self.inverse, holder)
-        for change in changes:
-            if change.conflict is None:
-                continue
-            ptr = base + make_pointer(*change.path)
-            if change.op == "added":
-                self.decided(ptr, f"kept the edited value ({change.conflict})", None, False)
-            else:
-                self.report.dropped.append(
-                    Item(ptr, self.name, f"stashed value discarded: {change.conflict}")
-                )
+        self.report.conflicts(changes, self.name, base)
         return bool(changes)
 
     def lost(self, ptr: str, holder: str, reason: str, data: bool, loss: bool | None) -> None:
@@ -155,18 +155,18 @@ class StepContext:
 # --- traversal ------------------------------------------------------------------------------------
 
 
-def dicts(value: Any) -> Iterator[tuple[int, Doc]]:
-    """``(index, item)`` for the object items of a list (anything else yields nothing)."""
-    if isinstance(value, list):
-        for i, item in enumerate(value):
-            if isinstance(item, dict):
-                yield i, item
-
-
 def steps(doc: Doc, base: str) -> Iterator[tuple[str, Doc]]:
     """``(pointer, step)`` for every step object."""
     for i, step in dicts(doc.get("steps")):
         yield f"{base}/steps/{i}", step
+
+
+def metrics(doc: Doc, base: str) -> Iterator[tuple[str, Doc]]:
+    """``(pointer, metrics)`` for the metrics object of every step."""
+    for ptr, step in steps(doc, base):
+        obj = step.get("metrics")
+        if isinstance(obj, dict):
+            yield f"{ptr}/metrics", obj
 
 
 def results(step: Doc) -> Iterator[tuple[int, Doc]]:

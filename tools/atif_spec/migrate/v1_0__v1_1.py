@@ -24,6 +24,4 @@ def up(doc: Doc, ctx: StepContext, base: str = "") -> None:
 
 def down(doc: Doc, ctx: StepContext, base: str = "") -> None:
     """v1.1 -> v1.0."""
-    if "extra" in doc:
-        with ctx.owner(doc, base, ROOT_HOLDER) as edit:
-            edit.remove(("extra",), "v1.0 has no trajectory-level extra")
+    ctx.remove_member(doc, base, "extra", "v1.0 has no trajectory-level extra", ROOT_HOLDER)

@@ -8,7 +8,7 @@ Changes: v1.3 adds ``Metrics.completion_token_ids``.
 
 from __future__ import annotations
 
-from atif_spec.migrate.base import Doc, StepContext, steps
+from atif_spec.migrate.base import Doc, StepContext, metrics
 
 LOWER, UPPER = "v1.2", "v1.3"
 FIELD = "completion_token_ids"
@@ -16,15 +16,11 @@ FIELD = "completion_token_ids"
 
 def up(doc: Doc, ctx: StepContext, base: str = "") -> None:
     """v1.2 -> v1.3."""
-    for ptr, step in steps(doc, base):
-        if isinstance(step.get("metrics"), dict):
-            ctx.restore(step["metrics"], ptr + "/metrics")
+    for ptr, obj in metrics(doc, base):
+        ctx.restore(obj, ptr)
 
 
 def down(doc: Doc, ctx: StepContext, base: str = "") -> None:
     """v1.3 -> v1.2."""
-    for ptr, step in steps(doc, base):
-        metrics = step.get("metrics")
-        if isinstance(metrics, dict) and FIELD in metrics:
-            with ctx.owner(metrics, ptr + "/metrics") as edit:
-                edit.remove((FIELD,), f"v1.2 has no Metrics.{FIELD}")
+    for ptr, obj in metrics(doc, base):
+        ctx.remove_member(obj, ptr, FIELD, f"v1.2 has no Metrics.{FIELD}")

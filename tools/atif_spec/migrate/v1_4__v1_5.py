@@ -25,14 +25,11 @@ def up(doc: Doc, ctx: StepContext, base: str = "") -> None:
 
 def down(doc: Doc, ctx: StepContext, base: str = "") -> None:
     """v1.5 -> v1.4."""
-    if "continued_trajectory_ref" in doc:
-        with ctx.owner(doc, base) as edit:
-            edit.remove(("continued_trajectory_ref",), "v1.4 has no continued_trajectory_ref")
+    ctx.remove_member(doc, base, "continued_trajectory_ref", "v1.4 has no continued_trajectory_ref")
     agent = doc.get("agent")
-    if isinstance(agent, dict) and "tool_definitions" in agent:
-        with ctx.owner(agent, base + "/agent") as edit:
-            edit.remove(("tool_definitions",), "v1.4 has no Agent.tool_definitions")
+    if isinstance(agent, dict):
+        ctx.remove_member(
+            agent, base + "/agent", "tool_definitions", "v1.4 has no Agent.tool_definitions"
+        )
     for ptr, step in steps(doc, base):
-        if "is_copied_context" in step:
-            with ctx.owner(step, ptr) as edit:
-                edit.remove(("is_copied_context",), "v1.4 has no Step.is_copied_context")
+        ctx.remove_member(step, ptr, "is_copied_context", "v1.4 has no Step.is_copied_context")

@@ -14,19 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from atif_spec.jsonvalues import text_of
 from atif_spec.migrate.base import Doc, StepContext, results, steps
 
 LOWER, UPPER = "v1.5", "v1.6"
 POLICY = "text of the text parts joined by newlines (content-part lists need v1.6)"
-
-
-def text_of(parts: list[Any]) -> str:
-    """The text rendering of a content-part list (the documented policy)."""
-    return "\n".join(
-        p["text"]
-        for p in parts
-        if isinstance(p, dict) and p.get("type") == "text" and isinstance(p.get("text"), str)
-    )
 
 
 def up(doc: Doc, ctx: StepContext, base: str = "") -> None:

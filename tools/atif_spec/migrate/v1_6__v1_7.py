@@ -32,10 +32,10 @@ import hashlib
 from typing import Any
 from urllib.parse import quote
 
+from atif_spec.jsonvalues import dicts
 from atif_spec.migrate.base import (
     Doc,
     StepContext,
-    dicts,
     position_after,
     refs,
     results,

@@ -14,7 +14,8 @@ subagents may declare any version from v1.7 to their parent's (DECISIONS D-1).
 from __future__ import annotations
 
 from atif_spec.formats.atif import spelling
-from atif_spec.migrate.base import Doc, StepContext, dicts, results, steps, subagents
+from atif_spec.jsonvalues import dicts
+from atif_spec.migrate.base import Doc, StepContext, results, steps, subagents
 from atif_spec.stash import top_layer
 
 LOWER, UPPER = "v1.7", "v1.8"
