@@ -132,6 +132,19 @@ def test_process_is_the_commands_work() -> None:
         assert (got.report, got.document) == (want.report, want.data)
 
 
+def test_process_writes_streamed_conversions_too() -> None:
+    """trajectory-sdk documents come out of the command in pieces; the engines must join them."""
+    written = 0
+    for i in range(20):
+        doc = raw(dataset.record(i), line=i + 1)
+        got = process(Task("convert", to="trajectory-sdk@v0.4"), doc)
+        want = migrate_raw(doc, MigrateOptions("trajectory-sdk@v0.4", convert=True))
+        assert got.report == want.report
+        assert got.document == (b"".join(want.chunks()) if want.writable else None)
+        written += got.document is not None
+    assert written
+
+
 def test_result_passed_reads_either_report() -> None:
     assert Result({"valid": False}).passed is False
     assert Result({"ok": True}).passed is True

@@ -122,6 +122,8 @@ def validate(
     Exit status: 0 when every document is valid, 1 when any is invalid (or has warnings with
     --strict), 2 for usage errors and unreadable paths.
     """
+    from atif_spec.engines.cli import is_dataset_run
+    from atif_spec.output import Counts, JsonRenderer, TextRenderer
     from atif_spec.reader import DEFAULT_MAX_BYTES, UnreadablePath, check_paths
     from atif_spec.runner import run_validation
     from atif_spec.targets import Target, TargetError
@@ -132,14 +134,6 @@ def validate(
             Target.parse(as_target)
         except TargetError as exc:
             raise click.UsageError(str(exc)) from exc
-    from atif_spec.engines.cli import is_dataset_run
-    from atif_spec.engines.sources import expand
-
-    try:
-        files = expand(paths) if is_dataset_run(paths, engine, summary_path) else check_paths(paths)
-    except UnreadablePath as exc:
-        click.echo(f"atif: {exc}", err=True)
-        sys.exit(2)
     options = Options(
         as_target=as_target,
         check_files=not no_check_files,
@@ -148,15 +142,14 @@ def validate(
         check_duplicate_keys=check_duplicate_keys,
         max_bytes=max_bytes or DEFAULT_MAX_BYTES,
     )
-    from atif_spec.output import JsonRenderer, TextRenderer
-
     renderer = JsonRenderer() if output == "json" else TextRenderer(quiet=quiet, strict=strict)
+    summary: Counts
     try:
-        if is_dataset_run(paths, engine, summary_path):
+        if is_dataset_run(paths, engine, summary_path):  # the engines list the inputs themselves
             from atif_spec.engines import cli as engines_cli
 
             summary = engines_cli.validate(
-                files,
+                paths,
                 options,
                 engine=engine,
                 jobs=jobs,
@@ -167,6 +160,7 @@ def validate(
                 sink=renderer.document,
             )
         else:
+            files = check_paths(paths)
             summary = run_validation(files, options, jobs=jobs, lines=lines, sink=renderer.document)
     except UnreadablePath as exc:
         click.echo(f"atif: {exc}", err=True)

@@ -3,14 +3,28 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, Protocol
 
 import click
 import orjson
 
-from atif_spec.runner import Summary
-
 _LEVEL_COLOURS = {"error": "red", "warning": "yellow"}
+
+
+class Counts(Protocol):
+    """The totals a summary line needs (:class:`atif_spec.runner.Summary`, or
+    :class:`atif_spec.summary.DatasetSummary` of a dataset run)."""
+
+    @property
+    def documents(self) -> int: ...
+    @property
+    def invalid(self) -> int: ...
+    @property
+    def with_warnings(self) -> int: ...
+    @property
+    def errors(self) -> int: ...
+    @property
+    def warnings(self) -> int: ...
 
 
 def _location(report: dict[str, Any]) -> str:
@@ -39,7 +53,7 @@ class TextRenderer:
                 f"{where}: {tag} {ptr} {finding['code']} {finding['name']}: {finding['message']}"
             )
 
-    def finish(self, summary: Summary) -> None:
+    def finish(self, summary: Counts) -> None:
         """Print the summary line."""
         ok = summary.documents - summary.invalid
         text = (
@@ -62,6 +76,6 @@ class JsonRenderer:
         """Write one report line."""
         self._out.write(orjson.dumps(report, option=orjson.OPT_APPEND_NEWLINE))
 
-    def finish(self, summary: Summary) -> None:
+    def finish(self, summary: Counts) -> None:
         """Flush; JSON output has no summary line."""
         self._out.flush()

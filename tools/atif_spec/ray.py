@@ -31,7 +31,8 @@ from typing import Any
 import orjson
 
 from atif_spec.engines import Result, Task, process
-from atif_spec.engines.sources import DEFAULT_COLUMN, expand, read_documents
+from atif_spec.engines.sources import DEFAULT_COLUMN, cell_bytes, expand, read_documents
+from atif_spec.pool import batches
 from atif_spec.reader import DEFAULT_MAX_BYTES, STDIN, RawDocument, UnreadablePath
 from atif_spec.summary import DatasetSummary
 
@@ -101,7 +102,11 @@ def read(
     Files are listed here (:func:`atif_spec.engines.sources.expand`) and read by Ray tasks, one
     file per task, streaming blocks of a few hundred documents.
     """
-    files = expand(inputs)
+    return _read_listed(expand(inputs), lines=lines, column=column, max_bytes=max_bytes)
+
+
+def _read_listed(files: list[str], *, lines: bool | None, column: str, max_bytes: int) -> Dataset:
+    """:func:`read` of files already listed by :func:`atif_spec.engines.sources.expand`."""
     listing = _ray().data.from_items([{"file": f} for f in files], override_num_blocks=len(files))
     return listing.map_batches(
         _read_files,
@@ -139,15 +144,13 @@ def _read_files(
     batch: Table, *, lines: bool | None, column: str, max_bytes: int
 ) -> Iterator[Table]:
     for name in batch.column("file").to_pylist():
-        block: list[RawDocument] = []
-        size = 0
-        for doc in read_documents(name, max_bytes=max_bytes, lines=lines, column=column):
-            block.append(doc)
-            size += len(doc.data)
-            if len(block) >= READ_BLOCK_DOCUMENTS or size >= READ_BLOCK_BYTES:
-                yield _table(block)
-                block, size = [], 0
-        if block:
+        docs = read_documents(name, max_bytes=max_bytes, lines=lines, column=column)
+        for block in batches(
+            docs,
+            size=READ_BLOCK_DOCUMENTS,
+            weight=lambda d: len(d.data),
+            max_weight=READ_BLOCK_BYTES,
+        ):
             yield _table(block)
 
 
@@ -194,7 +197,7 @@ def _raw_documents(batch: Table, column: str) -> list[RawDocument]:
     return [
         RawDocument(
             source,
-            b"" if data is None else data.encode() if isinstance(data, str) else data,
+            cell_bytes(data),
             line,
             None if path is None else Path(path),
             oversize,
@@ -284,7 +287,8 @@ def run(
         return summary
     connect(address)
     with _preserving_order(sink is not None):
-        ds = apply(read(files, lines=lines, column=column, max_bytes=task.max_bytes), task)
+        docs = _read_listed(files, lines=lines, column=column, max_bytes=task.max_bytes)
+        ds = apply(docs, task)
         if output is not None:
             write(ds, output)
             ds = _ray().data.read_parquet(output)

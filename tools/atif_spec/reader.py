@@ -129,6 +129,14 @@ def read_file(
         yield RawDocument(name, fh.read(), None, path)
 
 
+def read_files(
+    names: Iterable[str], max_bytes: int = DEFAULT_MAX_BYTES, lines: bool | None = None
+) -> Iterator[RawDocument]:
+    """Documents of several files (see :func:`read_file`), in order."""
+    for name in names:
+        yield from read_file(name, max_bytes, lines)
+
+
 def _read_stdin(max_bytes: int, lines: bool | None) -> Iterator[RawDocument]:
     stream = sys.stdin.buffer
     if lines:

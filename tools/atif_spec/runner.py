@@ -12,12 +12,12 @@ import functools
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from atif_spec.pool import map_ordered
-from atif_spec.reader import STDIN, RawDocument, is_jsonl, read_file, read_lines
+from atif_spec.reader import STDIN, RawDocument, is_jsonl, read_file, read_files, read_lines
 from atif_spec.validation import Options, validate_raw
 
 BATCH_BYTES = 8 * 1024 * 1024
@@ -34,7 +34,6 @@ class Summary:
     with_warnings: int = 0
     errors: int = 0
     warnings: int = 0
-    by_code: dict[str, int] = field(default_factory=dict)
 
     def add(self, report: dict[str, Any]) -> None:
         """Count one document's report (its JSON form)."""
@@ -45,17 +44,9 @@ class Summary:
             self.with_warnings += 1
         self.errors += len(report["errors"])
         self.warnings += len(report["warnings"])
-        for f in (*report["errors"], *report["warnings"]):
-            self.by_code[f["code"]] = self.by_code.get(f["code"], 0) + 1
 
 
 Sink = Callable[[dict[str, Any]], None]
-
-
-def documents(files: Iterable[str], lines: bool | None, max_bytes: int) -> Iterator[RawDocument]:
-    """Every document of every input, in order."""
-    for name in files:
-        yield from read_file(name, max_bytes, lines)
 
 
 def validate_batch(batch: list[RawDocument], options: Options) -> list[dict[str, Any]]:
@@ -158,7 +149,7 @@ def run_validation(
 ) -> Summary:
     """Validate every document of ``files``, handing each report to ``sink`` in input order."""
     summary = Summary()
-    docs = documents(files, lines, options.max_bytes)
+    docs = read_files(files, options.max_bytes, lines)
     show = sys.stderr.isatty() if progress is None else progress
     with _Progress(show) as bar:
 

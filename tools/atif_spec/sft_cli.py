@@ -11,7 +11,7 @@ run leaves no partial file. A summary goes to stderr.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -105,13 +105,6 @@ def _line(example: dict[str, Any]) -> bytes:
         return json.dumps(example, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
 
-def _documents(files: list[str], lines: bool | None, max_bytes: int) -> Iterator[RawDocument]:
-    from atif_spec.reader import read_file
-
-    for name in files:
-        yield from read_file(name, max_bytes, lines)
-
-
 @click.command("export-sft")
 @click.argument("inputs", nargs=-1, required=True)
 @click.option(
@@ -144,7 +137,7 @@ def export_sft(
     `atif schema show atif-spec@v1 --name sft-example`. Exit status: 0 when every document
     was exported, 1 when any was skipped, 2 for unreadable paths.
     """
-    from atif_spec.reader import UnreadablePath, check_paths
+    from atif_spec.reader import UnreadablePath, check_paths, read_files
 
     try:
         files = check_paths(inputs)
@@ -152,7 +145,7 @@ def export_sft(
         click.echo(f"atif: {exc}", err=True)
         sys.exit(2)
     max_bytes = max_bytes or DEFAULT_MAX_BYTES
-    docs = _documents(files, lines, max_bytes)
+    docs = read_files(files, max_bytes, lines)
     if output == STDIN:
         stream: IO[bytes] = sys.stdout.buffer
         summary = export(docs, stream.write, validate=validate, max_bytes=max_bytes)

@@ -286,15 +286,19 @@ class Writer:
 # --- the command ----------------------------------------------------------------------------------
 
 
-def _roots(inputs: tuple[str, ...]) -> dict[str, tuple[Path, bool]]:
-    from atif_spec.reader import expand
+def _listing(inputs: tuple[str, ...]) -> tuple[list[str], dict[str, tuple[Path, bool]]]:
+    """The files of the inputs (as :func:`atif_spec.reader.check_paths` lists them, directories
+    walked once) and, for each, the input it came from and whether that is a directory."""
+    from atif_spec.reader import check_paths, expand
 
+    files: list[str] = []
     roots: dict[str, tuple[Path, bool]] = {}
     for item in inputs:
         is_dir = item != STDIN and Path(item).is_dir()
         for f in expand([item]):
+            files.append(f)
             roots.setdefault(f, (Path(item), is_dir))
-    return roots
+    return check_paths(files), roots
 
 
 def _text_line(report: dict[str, Any]) -> str:
@@ -310,6 +314,11 @@ def _text_line(report: dict[str, Any]) -> str:
         )
     counts = ", ".join(f"{len(report[k])} {k}" for k in ("stashed", "dropped", "decided"))
     return f"{head}: {counts}"
+
+
+def report_line(report: dict[str, Any], report_format: str) -> str:
+    """One document's report as printed (``--report``: a JSON object, or one line of text)."""
+    return orjson.dumps(report).decode() if report_format == "json" else _text_line(report)
 
 
 _SHARED_OPTIONS = [
@@ -408,7 +417,7 @@ def _run(
 ) -> None:
     """Read, transform, check, write and report; exits with the command's status."""
     from atif_spec.engines.cli import is_dataset_run
-    from atif_spec.reader import UnreadablePath, check_paths
+    from atif_spec.reader import UnreadablePath
 
     if is_dataset_run(inputs, engine, summary_path):
         from atif_spec.engines import Task
@@ -447,8 +456,7 @@ def _run(
     if in_place and STDIN in inputs:
         raise click.UsageError("--in-place cannot rewrite stdin")
     try:
-        files = check_paths(inputs)
-        roots = _roots(inputs)
+        files, roots = _listing(inputs)
     except UnreadablePath as exc:
         click.echo(f"atif: {exc}", err=True)
         sys.exit(2)
@@ -470,10 +478,7 @@ def _run(
             report["output"] = where if report["ok"] else None
             total += 1
             failed += not report["ok"]
-            if report_format == "json":
-                report_stream.write(orjson.dumps(report).decode() + "\n")
-            else:
-                report_stream.write(_text_line(report) + "\n")
+            report_stream.write(report_line(report, report_format) + "\n")
         writer.close()
     except BaseException:
         writer.abort()

@@ -116,7 +116,7 @@ def process(task: Task, raw: RawDocument) -> Result:
         convert=convert,
     )
     outcome = migrate_raw(raw, options)
-    return Result(outcome.report, outcome.data)
+    return Result(outcome.report, b"".join(outcome.chunks()) if outcome.writable else None)
 
 
 def process_batch(task: Task, batch: list[RawDocument]) -> list[Result]:

@@ -144,17 +144,10 @@ def validate(
     summary_path: str | None,
     ray_address: str | None,
     sink: Callable[[dict[str, Any]], None],
-) -> Any:
+) -> DatasetSummary:
     """``atif validate`` as a dataset run: every report to ``sink`` in input order; returns the
-    command's :class:`atif_spec.runner.Summary` (for its renderer and exit status)."""
+    summary (its renderer and exit status read ``invalid``, ``errors``, ``warnings``, ...)."""
     from atif_spec.engines import Task
-    from atif_spec.runner import Summary
-
-    counted = Summary()
-
-    def each(result: Result) -> None:
-        counted.add(result.report)
-        sink(result.report)
 
     summary = run(
         Task("validate", options),
@@ -164,10 +157,10 @@ def validate(
         lines=lines,
         column=column,
         ray_address=ray_address,
-        sink=each,
+        sink=lambda result: sink(result.report),
     )
     write_summary(summary, summary_path)
-    return counted
+    return summary
 
 
 def transform(
@@ -191,9 +184,7 @@ def transform(
     Parquet; without, each transformed document goes to stdout as one JSON line and the reports
     to stderr.
     """
-    import orjson
-
-    from atif_spec.transform_cli import _text_line
+    from atif_spec.transform_cli import report_line
 
     if in_place:
         raise click.UsageError("--in-place is not available for dataset runs; use -o DIRECTORY")
@@ -208,10 +199,7 @@ def transform(
         report["output"] = where if result.passed else None
         if to_stdout and result.document is not None:
             sys.stdout.buffer.write(result.document.replace(b"\n", b"") + b"\n")
-        if report_format == "json":
-            stream.write(orjson.dumps(report).decode() + "\n")
-        else:
-            stream.write(_text_line(report) + "\n")
+        stream.write(report_line(report, report_format) + "\n")
 
     summary = run(
         task,

@@ -125,6 +125,11 @@ class _RawStream(io.RawIOBase):
         super().close()
 
 
+def cell_bytes(value: str | bytes | None) -> bytes:
+    """The document in a table cell (JSON text or bytes; a null cell is an empty document)."""
+    return b"" if value is None else value.encode() if isinstance(value, str) else value
+
+
 def _local_path(name: str) -> Path | None:
     """The file on this machine (file-level rules resolve against it), if there is one."""
     if not is_uri(name):
@@ -181,7 +186,7 @@ def _parquet(name: str, max_bytes: int, column: str) -> Iterator[RawDocument]:
     for batch in parquet.iter_batches(batch_size=PARQUET_BATCH_ROWS, columns=[column]):
         for value in batch.column(0).to_pylist():
             row += 1
-            data = b"" if value is None else value.encode() if isinstance(value, str) else value
+            data = cell_bytes(value)
             if len(data) > max_bytes:
                 yield RawDocument(name, b"", row, local, oversize=len(data))
             else:
