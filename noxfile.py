@@ -93,7 +93,7 @@ def spec_check(session: nox.Session) -> None:
     """Released schemas unchanged (spec/RELEASED.sha256); every version's changes named in
     spec/<format>/CHANGELOG.md."""
     session.install("-e", ".")
-    session.run("python", "-m", "atif_spec.spec_cli", "check")
+    session.run("python", "-m", "atif_spec.cli.spec", "check")
 
 
 @nox.session(name="site-browser", python=PYTHON)

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import corpus
 import timing
 
-from atif_spec.migrate import migrate
+from atif_spec.migrations import migrate
 from atif_spec.reader import RawDocument
 from atif_spec.validation import validate_raw
 
@@ -155,7 +155,7 @@ def jsonl(args: argparse.Namespace) -> dict[str, float]:
     path.write_bytes(b"".join(x + b"\n" for x in lines))
     for jobs in (1, 2):
         start = time.perf_counter()
-        cmd = [sys.executable, "-c", "from atif_spec.transform_cli import migrate; migrate()"]
+        cmd = [sys.executable, "-c", "from atif_spec.cli.transform import migrate; migrate()"]
         out = WORK / f"migrate-out-{jobs}.jsonl"
         proc = subprocess.run(
             [*cmd, str(path), "--to", "v1.0", "-o", str(out), "-j", str(jobs)],

@@ -217,3 +217,33 @@ def test_jobs_split_json_lines_files_into_ranges(
     assert one == two
     lines = [json.loads(x)["line"] for x in one.splitlines()]
     assert lines == sorted(lines) and lines[-1] == len(rows)
+
+
+def test_the_command_line_has_one_home() -> None:
+    """Only atif_spec.cli parses arguments (click) and the library never imports the CLI; every
+    command is registered in the one group."""
+    import ast
+    from pathlib import Path
+
+    import atif_spec
+    from atif_spec.cli import main
+
+    package = Path(atif_spec.__file__).parent
+    offenders = []
+    for path in package.rglob("*.py"):
+        rel = path.relative_to(package)
+        if rel.parts[0] in ("cli",) or rel.name == "__main__.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [a.name for a in node.names] if isinstance(node, ast.Import)
+                else [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            )
+            if any(n == "click" or n.startswith("atif_spec.cli") for n in names):
+                offenders.append(str(rel))
+    assert offenders == []
+    expected = {"conformance", "convert", "export-sft", "migrate", "render", "rules", "schema",
+                "spec", "validate"}
+    assert expected <= set(main.list_commands(None))  # type: ignore[arg-type]
+    for name in expected:
+        assert main.get_command(None, name) is not None, name  # type: ignore[arg-type]

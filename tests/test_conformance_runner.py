@@ -21,7 +21,7 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from atif_spec.catalog import UnknownSchemaError, load_catalog
-from atif_spec.conformance.cli import conformance
+from atif_spec.cli.conformance import conformance
 from atif_spec.conformance.grading import grade
 from atif_spec.conformance.protocol import Capabilities
 from atif_spec.conformance.suite import SkipList, load_suite, manifests

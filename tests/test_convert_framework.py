@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 import atif_spec
-from atif_spec import convert as convert_module
+from atif_spec import lenses as convert_module
 from atif_spec.changes import ChangeReport
-from atif_spec.convert import ConversionError, Lens, LensOptions, convert
+from atif_spec.lenses import ConversionError, Lens, LensOptions, convert
 
 from conftest import ROOT, minimal_atif
 

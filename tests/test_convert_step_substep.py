@@ -12,15 +12,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from atif_spec.convert import ConversionError, convert
-from atif_spec.convert.step_substep import (
+from atif_spec.formats import detect
+from atif_spec.lenses import ConversionError, convert
+from atif_spec.lenses.step_substep import (
     NO_MESSAGE_SUMMARY,
     TO_ATIF,
     TO_SSL,
     interleave,
     plain_text,
 )
-from atif_spec.formats import detect
 from atif_spec.schemas import rs_validator
 from atif_spec.stash import STASH_KEY
 from atif_spec.validation import Options, validate_document

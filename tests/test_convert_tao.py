@@ -15,10 +15,10 @@ from hypothesis import strategies as st
 
 from atif_spec import validate
 from atif_spec.cli import main
-from atif_spec.convert import ConversionError, convert
-from atif_spec.convert.residual import apply_layers, commit, detach, diff
-from atif_spec.convert.tao import INTO_ATIF, INTO_TAO, anthropic_usage, prompt_key
 from atif_spec.formats.tao import content_hash
+from atif_spec.lenses import ConversionError, convert
+from atif_spec.lenses.residual import apply_layers, commit, detach, diff
+from atif_spec.lenses.tao import INTO_ATIF, INTO_TAO, anthropic_usage, prompt_key
 from atif_spec.stash import STASH_KEY
 
 from conftest import ROOT

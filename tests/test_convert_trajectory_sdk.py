@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from atif_spec.convert import ConversionError, convert
-from atif_spec.convert.trajectory_sdk import (
+from atif_spec.lenses import ConversionError, convert
+from atif_spec.lenses.trajectory_sdk import (
     SDK_HOLDER,
     TO_ATIF,
     TO_SDK,

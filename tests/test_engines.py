@@ -19,7 +19,7 @@ from atif_spec.engines import Result, Task, local, process
 from atif_spec.engines.sources import expand, read_documents
 from atif_spec.reader import RawDocument, UnreadablePath
 from atif_spec.summary import DatasetSummary, summarize
-from atif_spec.transform_cli import MigrateOptions, migrate_raw
+from atif_spec.transform import MigrateOptions, migrate_raw
 from atif_spec.validation import Options, validate_raw
 
 from conftest import ROOT, minimal_atif
@@ -241,7 +241,7 @@ def test_local_engine_jobs_do_not_change_results(tmp_path: Path) -> None:
 def test_local_results_file(tmp_path: Path) -> None:
     import pyarrow.parquet as pq
 
-    from atif_spec.engines.cli import run
+    from atif_spec.cli.dataset import run
 
     data = tmp_path / "data"
     dataset.generate(data, documents=500)

@@ -1,4 +1,4 @@
-"""atif_spec.migrate: golden fixtures per step, decided values, refusal switches, the stash."""
+"""atif_spec.migrate (package atif_spec.migrations): golden fixtures per step, decided values, refusal switches, the stash."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import orjson
 import pytest
 
 from atif_spec import validate
-from atif_spec.migrate import MigrationError, migrate
-from atif_spec.migrate.planner import STEPS, plan
+from atif_spec.migrations import MigrationError, migrate
+from atif_spec.migrations.planner import STEPS, plan
 from atif_spec.stash import STASH_KEY
 
 from conftest import ROOT, minimal_atif
@@ -342,8 +342,13 @@ def test_layers_written_by_other_steps_are_left_alone() -> None:
     assert low["steps"][0]["extra"] == doc["steps"][0]["extra"]
 
 
-def test_the_package_is_callable_as_the_api() -> None:
-    import atif_spec.migrate as package
+def test_the_public_api_is_plain_functions() -> None:
+    import inspect
 
-    out, report = package(minimal_atif("v1.7"), to="v1.6")  # type: ignore[operator]
+    import atif_spec
+
+    for name in ("validate", "migrate", "convert"):
+        assert name in atif_spec.__all__ and name in dir(atif_spec)
+        assert inspect.isfunction(getattr(atif_spec, name)), name
+    out, report = atif_spec.migrate(minimal_atif("v1.7"), to="v1.6")
     assert out["schema_version"] == "ATIF-v1.6" and report.ok

@@ -9,8 +9,8 @@ import orjson
 import pytest
 from click.testing import CliRunner, Result
 
-from atif_spec import transform_cli as migrate_cli
-from atif_spec.transform_cli import migrate as command
+from atif_spec.cli import transform as migrate_cli
+from atif_spec.cli.transform import migrate as command
 
 from conftest import minimal_atif
 

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from atif_spec import validate
-from atif_spec.migrate import migrate
+from atif_spec.migrations import migrate
 
 from strategies import VERSIONS, trajectories
 

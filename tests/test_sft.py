@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
+from atif_spec.cli.sft import export, export_sft
 from atif_spec.reader import read_file
 from atif_spec.sft import examples, is_target, timeline
-from atif_spec.sft_cli import export, export_sft
 
 from conftest import ROOT
 from strategies import VERSIONS, json_values, trajectories

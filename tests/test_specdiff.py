@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from atif_spec.catalog import Catalog, SchemaEntry, load_catalog
-from atif_spec.spec_cli import spec
+from atif_spec.cli.spec import spec
 from atif_spec.specdiff import KINDS, diff_schemas, diff_targets
 from atif_spec.specgate import check_all, check_changelogs, check_released, lock_line
 

@@ -11,7 +11,7 @@ import pytest
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
-from atif_spec.migrate import migrate
+from atif_spec.migrations import migrate
 from atif_spec.schemas import all_schemas
 from atif_spec.stash import STASH_KEY
 

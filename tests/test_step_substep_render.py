@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from atif_spec.stepsubstep.cli_hooks import is_legacy_log, render, render_plain, to_run_log
+from atif_spec.stepsubstep.api import is_legacy_log, render, render_plain, to_run_log
 from atif_spec.stepsubstep.render import UnrenderableError, render_lines, substep_detail
 
 from conftest import ROOT, minimal_atif
@@ -159,7 +159,7 @@ def test_colour_on_a_terminal_plain_when_piped() -> None:
 
 
 def test_parse_jsonl_reads_a_log_and_names_a_bad_line() -> None:
-    from atif_spec.stepsubstep.cli_hooks import parse_jsonl
+    from atif_spec.stepsubstep.api import parse_jsonl
 
     data = (SUITE / "legacy" / "codex-pre-message-tool.jsonl").read_bytes()
     assert [e["type"] for e in parse_jsonl(data + b"\n\n")] == [

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from atif_spec.convert import convert
     from atif_spec.findings import Finding, Level, Report
-    from atif_spec.migrate import migrate
+    from atif_spec.lenses import convert
+    from atif_spec.migrations import migrate
     from atif_spec.validation import validate
 
 _LAZY = {
@@ -25,8 +25,8 @@ _LAZY = {
     "Report": ("atif_spec.findings", "Report"),
     "Finding": ("atif_spec.findings", "Finding"),
     "Level": ("atif_spec.findings", "Level"),
-    "migrate": ("atif_spec.migrate", "migrate"),
-    "convert": ("atif_spec.convert", "convert"),
+    "migrate": ("atif_spec.migrations", "migrate"),
+    "convert": ("atif_spec.lenses", "convert"),
 }
 
 __all__ = ["Finding", "Level", "Report", "__version__", "convert", "migrate", "validate"]
@@ -39,3 +39,7 @@ def __getattr__(name: str) -> Any:
         module, attr = _LAZY[name]
         return getattr(importlib.import_module(module), attr)
     raise AttributeError(f"module 'atif_spec' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

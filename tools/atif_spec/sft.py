@@ -13,7 +13,7 @@ model's context and which agent steps are training targets (ATIF rules G3, G7, G
 :func:`examples` turns the timeline into chat examples (schema
 ``spec/atif-spec/v1/sft-example.schema.json``): one per target, holding the context before the
 step and the step's assistant message, with OpenAI-style tool calls and the tool definitions of
-``agent.tool_definitions``. The trajectory-sdk lens (:mod:`atif_spec.convert.trajectory_sdk`)
+``agent.tool_definitions``. The trajectory-sdk lens (:mod:`atif_spec.lenses.trajectory_sdk`)
 cuts the same timeline into cumulative snapshots. Everything here is pure and never raises on
 any JSON value.
 """

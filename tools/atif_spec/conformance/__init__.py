@@ -7,5 +7,5 @@
 - :mod:`~atif_spec.conformance.runner` runs a suite against one implementation;
 - :mod:`~atif_spec.conformance.report` writes JSON Lines and readable summaries;
 - :mod:`~atif_spec.conformance.lint` checks the fixtures' invariants;
-- :mod:`~atif_spec.conformance.cli` is the ``atif conformance`` command group.
+- :mod:`~atif_spec.cli.conformance` is the ``atif conformance`` command group.
 """

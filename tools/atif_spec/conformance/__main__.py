@@ -1,5 +1,5 @@
 """``python -m atif_spec.conformance`` is ``atif conformance``."""
 
-from atif_spec.conformance.cli import conformance
+from atif_spec.cli.conformance import conformance
 
 conformance(prog_name="atif conformance")

@@ -58,7 +58,7 @@ class Task:
         if self.operation == "validate" or self.to is None:
             return None
         if self.operation == "migrate":
-            from atif_spec.migrate import parse_version
+            from atif_spec.migrations import parse_version
 
             return f"atif@{parse_version(self.to)}"
         from atif_spec.targets import Target
@@ -98,11 +98,11 @@ def process(task: Task, raw: RawDocument) -> Result:
         from atif_spec.validation import validate_raw
 
         return Result(validate_raw(raw, task.options).to_dict())
-    from atif_spec.transform_cli import MigrateOptions, migrate_raw
+    from atif_spec.transform import MigrateOptions, migrate_raw
 
     assert task.to is not None
     if task.operation == "migrate":
-        from atif_spec.migrate import parse_version
+        from atif_spec.migrations import parse_version
 
         to, convert = parse_version(task.to), False
     else:

@@ -33,7 +33,7 @@ PARQUET_SUFFIXES = (".parquet",)
 DATASET_SUFFIXES = (*JSON_SUFFIXES, *PARQUET_SUFFIXES)
 DEFAULT_COLUMN = "trajectory"
 """The Parquet column that holds each trajectory as JSON text, unless told otherwise (the same
-literal is the ``--column`` default in :mod:`atif_spec.engines.cli`)."""
+literal is the ``--column`` default in :mod:`atif_spec.cli.dataset`)."""
 PARQUET_BATCH_ROWS = 256
 
 

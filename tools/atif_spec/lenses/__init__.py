@@ -3,8 +3,8 @@
 A **lens** converts documents of one format and version into another (``tao@v0.2.0`` →
 ``atif@v1.7``); every format has one lens into ATIF and one out of it, each in a module of this
 package that defines ``LENSES``. :func:`convert` plans the route: ATIF-version migrations
-(:mod:`atif_spec.migrate`) before and after, and ATIF as the hub between two other formats. Data a
-target cannot hold goes into the stash (RFC.md §4.5) so that the inverse lens restores it.
+(:mod:`atif_spec.migrations`) before and after, and ATIF as the hub between two other formats.
+Data a target cannot hold goes into the stash (RFC.md §4.5) so that the inverse lens restores it.
 """
 
 from __future__ import annotations
@@ -12,8 +12,6 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
-import sys
-import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -96,7 +94,7 @@ def _lens(source_format: str, target_format: str, report: ChangeReport) -> Lens:
 
 def _migrate(doc: Doc, version: str, report: ChangeReport, options: LensOptions) -> Doc:
     """Move an ATIF document to ``version``, folding the migration's items into ``report``."""
-    from atif_spec.migrate import MigrationError, migrate
+    from atif_spec.migrations import MigrationError, migrate
 
     try:
         out, sub = migrate(doc, version, drop=options.drop, source=report.source, line=report.line)
@@ -184,14 +182,3 @@ def _check_refusals(report: ChangeReport, fail_on_loss: bool, fail_on_decision: 
     report.errors.extend(report.refusals("convert", fail_on_loss, fail_on_decision))
     if report.errors:
         raise ConversionError(report)
-
-
-class _CallableModule(types.ModuleType):
-    """Lets ``atif_spec.convert(doc, to=...)`` call :func:`convert` although ``atif_spec.convert``
-    is this package (the same arrangement as ``atif_spec.migrate``)."""
-
-    def __call__(self, doc: Any, to: str, **options: Any) -> tuple[Doc, ChangeReport]:
-        return convert(doc, to, **options)
-
-
-sys.modules[__name__].__class__ = _CallableModule

@@ -9,7 +9,7 @@ Changes: v1.1 adds the trajectory-level ``extra`` object.
 
 from __future__ import annotations
 
-from atif_spec.migrate.base import Doc, StepContext
+from atif_spec.migrations.base import Doc, StepContext
 
 LOWER, UPPER = "v1.0", "v1.1"
 ROOT_HOLDER = ("agent", "extra")

@@ -8,7 +8,7 @@ Changes: v1.4 adds ``Metrics.prompt_token_ids``.
 
 from __future__ import annotations
 
-from atif_spec.migrate.base import Doc, StepContext, metrics
+from atif_spec.migrations.base import Doc, StepContext, metrics
 
 LOWER, UPPER = "v1.3", "v1.4"
 FIELD = "prompt_token_ids"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from atif_spec.formats.atif import spelling
 from atif_spec.jsonvalues import dicts
-from atif_spec.migrate.base import Doc, StepContext, results, steps, subagents
+from atif_spec.migrations.base import Doc, StepContext, results, steps, subagents
 from atif_spec.stash import top_layer
 
 LOWER, UPPER = "v1.7", "v1.8"

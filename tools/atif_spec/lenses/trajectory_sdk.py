@@ -5,7 +5,7 @@ same training-target and context-boundary rules as ``atif export-sft``) and cuts
 cumulative snapshots the way the SDK's 0.4 builder does, restarting after a ``replace``
 boundary. SDK → ATIF rebuilds the transcript from the snapshots and turns it back into steps,
 tool calls and observation results. What a side cannot hold travels in the stash
-(:mod:`atif_spec.convert.residual`): SDK files keep it in ``telemetry.data``, ATIF documents in
+(:mod:`atif_spec.lenses.residual`): SDK files keep it in ``telemetry.data``, ATIF documents in
 the root ``extra``.
 
 Snapshots repeat every earlier message, so an SDK file grows quadratically with the length of
@@ -25,9 +25,9 @@ from typing import Any
 import orjson
 
 from atif_spec.changes import ChangeReport, Item
-from atif_spec.convert import ConversionError, Lens, LensOptions, refuse
-from atif_spec.convert.residual import Holder, run_lens
 from atif_spec.jsonvalues import json_int, objects, plain_text
+from atif_spec.lenses import ConversionError, Lens, LensOptions, refuse
+from atif_spec.lenses.residual import Holder, run_lens
 from atif_spec.rules.trajectory_sdk import BOUNDARY, compare_snapshots, is_restart, leading_system
 from atif_spec.sft import Turn, timeline
 from atif_spec.stash import deep_copy

@@ -2,7 +2,7 @@
 
 Two native mappings, :func:`to_atif` and :func:`to_tao`, fill every field the other format
 has a place for. The lenses stash the rest (RFC.md §4.5) by comparing the source with what the
-inverse mapping rebuilds from the result (:mod:`atif_spec.convert.residual`), so that
+inverse mapping rebuilds from the result (:mod:`atif_spec.lenses.residual`), so that
 TAO → ATIF → TAO and ATIF → TAO → ATIF give back the original byte for byte.
 
 Holders: TAO → ATIF stashes below each ATIF object that has a TAO counterpart (trajectory,
@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from atif_spec.changes import ChangeReport, Item
-from atif_spec.convert import ConversionError, Lens, LensOptions, refuse
-from atif_spec.convert.residual import Residual, apply_layers, commit, detach, diff
 from atif_spec.findings import Finding, Level
 from atif_spec.jsonvalues import dicts, text_of
+from atif_spec.lenses import ConversionError, Lens, LensOptions, refuse
+from atif_spec.lenses.residual import Residual, apply_layers, commit, detach, diff
 from atif_spec.stash import (
     StashError,
     fingerprint,

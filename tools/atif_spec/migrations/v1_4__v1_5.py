@@ -9,7 +9,7 @@ Changes: v1.5 adds ``Agent.tool_definitions``, ``Step.is_copied_context`` and
 
 from __future__ import annotations
 
-from atif_spec.migrate.base import Doc, StepContext, steps
+from atif_spec.migrations.base import Doc, StepContext, steps
 
 LOWER, UPPER = "v1.4", "v1.5"
 

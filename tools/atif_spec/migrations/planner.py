@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from atif_spec.formats.atif import VERSIONS
-from atif_spec.migrate import (
+from atif_spec.migrations import (
     v1_0__v1_1,
     v1_1__v1_2,
     v1_2__v1_3,
@@ -18,7 +18,7 @@ from atif_spec.migrate import (
     v1_6__v1_7,
     v1_7__v1_8,
 )
-from atif_spec.migrate.base import Doc, StepContext
+from atif_spec.migrations.base import Doc, StepContext
 
 STEPS: tuple[ModuleType, ...] = (
     v1_0__v1_1,

@@ -8,7 +8,7 @@ Changes: v1.3 adds ``Metrics.completion_token_ids``.
 
 from __future__ import annotations
 
-from atif_spec.migrate.base import Doc, StepContext, metrics
+from atif_spec.migrations.base import Doc, StepContext, metrics
 
 LOWER, UPPER = "v1.2", "v1.3"
 FIELD = "completion_token_ids"

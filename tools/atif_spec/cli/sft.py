@@ -1,7 +1,7 @@
 """``atif export-sft``: supervised fine-tuning examples from trajectories, as JSON Lines.
 
 Reads like ``atif validate`` (files, directories, JSON Lines, stdin), one document at a time;
-documents in another format are converted to ATIF first (:func:`atif_spec.convert.convert`).
+documents in another format are converted to ATIF first (:func:`atif_spec.lenses.convert`).
 Each document is validated (schema and rules) and skipped when it has errors. Examples
 (:mod:`atif_spec.sft`) are written as they are made, so memory stays bounded by the largest
 document whatever the size of the input. The output file is written atomically: an interrupted
@@ -20,7 +20,7 @@ import click
 import orjson
 
 from atif_spec.atomic import AtomicFile
-from atif_spec.cli_options import lines_option, max_bytes_option
+from atif_spec.cli.options import lines_option, max_bytes_option
 from atif_spec.reader import DEFAULT_MAX_BYTES, STDIN, RawDocument
 
 
@@ -36,8 +36,8 @@ class Summary:
 
 def _as_atif(doc: Any) -> tuple[Any, str | None]:
     """The document as ATIF (converted when needed), or an error message."""
-    from atif_spec.convert import ConversionError, convert
     from atif_spec.formats import detect
+    from atif_spec.lenses import ConversionError, convert
 
     found = detect(doc)
     if found is None or found[1] == "unknown":

@@ -40,7 +40,7 @@ from typing import Any
 import orjson
 
 from atif_spec.changes import ChangeReport, Item
-from atif_spec.convert import ConversionError, refuse
+from atif_spec.lenses import ConversionError, refuse
 from atif_spec.stash import (
     STASH_KEY,
     Change,

@@ -184,7 +184,7 @@ def transform(
     Parquet; without, each transformed document goes to stdout as one JSON line and the reports
     to stderr.
     """
-    from atif_spec.transform_cli import report_line
+    from atif_spec.cli.reports import report_line
 
     if in_place:
         raise click.UsageError("--in-place is not available for dataset runs; use -o DIRECTORY")

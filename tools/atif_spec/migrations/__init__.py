@@ -10,26 +10,16 @@ requires and the source lacks are synthesized by documented policies and reporte
 from __future__ import annotations
 
 import gc
-import sys
-import types
 from typing import Any
 
 from atif_spec.changes import ChangeReport, Item
 from atif_spec.findings import Finding, Level, input_finding
 from atif_spec.formats.atif import VERSIONS, spelling, version_of
-from atif_spec.migrate.base import StepContext, working_copy
-from atif_spec.migrate.planner import plan
+from atif_spec.migrations.base import StepContext, working_copy
+from atif_spec.migrations.planner import plan
 from atif_spec.stash import StashError
 
 __all__ = ["ChangeReport", "Item", "MigrationError", "migrate", "parse_version"]
-
-
-class _CallableModule(types.ModuleType):
-    """Lets ``atif_spec.migrate(doc, to=...)`` call :func:`migrate` although ``atif_spec.migrate``
-    is this package (the import system binds the package over any lazy attribute of that name)."""
-
-    def __call__(self, doc: Any, to: str, **options: Any) -> tuple[dict[str, Any], ChangeReport]:
-        return migrate(doc, to, **options)
 
 
 class MigrationError(ValueError):
@@ -124,6 +114,3 @@ def migrate(
     if report.errors:
         raise MigrationError(report)
     return work, report
-
-
-sys.modules[__name__].__class__ = _CallableModule

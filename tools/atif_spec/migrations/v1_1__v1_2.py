@@ -7,7 +7,7 @@ schemas, see DECISIONS 6.5) and defines ``prompt_tokens`` as including cached to
 
 from __future__ import annotations
 
-from atif_spec.migrate.base import Doc, StepContext
+from atif_spec.migrations.base import Doc, StepContext
 
 LOWER, UPPER = "v1.1", "v1.2"
 

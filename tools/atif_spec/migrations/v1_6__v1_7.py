@@ -33,7 +33,7 @@ from typing import Any
 from urllib.parse import quote
 
 from atif_spec.jsonvalues import dicts
-from atif_spec.migrate.base import (
+from atif_spec.migrations.base import (
     Doc,
     StepContext,
     position_after,

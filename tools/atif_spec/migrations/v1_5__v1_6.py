@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from atif_spec.jsonvalues import text_of
-from atif_spec.migrate.base import Doc, StepContext, results, steps
+from atif_spec.migrations.base import Doc, StepContext, results, steps
 
 LOWER, UPPER = "v1.5", "v1.6"
 POLICY = "text of the text parts joined by newlines (content-part lists need v1.6)"

@@ -9,7 +9,7 @@ call's results after it, numbers the substeps and labels synthetic steps.
 Both directions are plain mappings; everything the other side cannot hold (outcomes, summaries,
 legacy ids, completion times, retries, status notes, artifacts on one side; reasoning, metrics,
 model names, subagents on the other) travels in the stash of the target's root ``extra``, which
-:mod:`atif_spec.convert.residual` computes from the difference between the source and its
+:mod:`atif_spec.lenses.residual` computes from the difference between the source and its
 rebuilt form (RFC.md §4.5). Sources must match their schema; rule violations are carried over.
 """
 
@@ -22,9 +22,9 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from atif_spec.changes import ChangeReport, Item
-from atif_spec.convert import Lens, LensOptions, refuse
-from atif_spec.convert.residual import Holder, run_lens, same
 from atif_spec.jsonvalues import dicts, plain_text
+from atif_spec.lenses import Lens, LensOptions, refuse
+from atif_spec.lenses.residual import Holder, run_lens, same
 from atif_spec.stash import canonical_json, deep_copy, parse_pointer
 from atif_spec.stepsubstep.model import RESULT_TYPES, RFC3339, TOOL_TYPES
 

@@ -1,0 +1,66 @@
+"""``atif render``: the timeline of a run log, a legacy turn log or an ATIF trajectory."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+
+def _load_input(path: str) -> Any:
+    """A parsed input: one JSON document, or the list of events of a JSON Lines log."""
+    import orjson
+
+    from atif_spec.reader import is_jsonl
+
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()  # noqa: SIM115
+    except OSError as exc:
+        click.echo(f"atif: cannot read {path}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
+    if path != "-" and is_jsonl(path):
+        from atif_spec.stepsubstep.api import parse_jsonl
+
+        try:
+            return parse_jsonl(data)
+        except ValueError as exc:
+            click.echo(f"atif: {path}: {exc}", err=True)
+            sys.exit(1)
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError:
+        from atif_spec.stepsubstep.api import parse_jsonl
+
+        try:
+            return parse_jsonl(data)
+        except ValueError as exc:
+            click.echo(f"atif: {path}: not JSON or JSON Lines ({exc})", err=True)
+            sys.exit(1)
+
+
+@click.command()
+@click.argument("input_path", metavar="INPUT")
+@click.option(
+    "-v", "--verbose", is_flag=True, help="Show every substep (S<n>.<m>), not only steps."
+)
+def render(input_path: str, verbose: bool) -> None:
+    """Print the timeline of a run log, a legacy turn log, or an ATIF trajectory.
+
+    Compact by default (one line per step, anchored S<n>); --verbose adds every substep.
+    Colour on a terminal, plain text when piped.
+    """
+    from rich.console import Console
+
+    from atif_spec.stepsubstep.api import UnrenderableError
+    from atif_spec.stepsubstep.api import render as render_timeline
+
+    value = _load_input(input_path)
+    try:
+        lines = render_timeline(value, verbose=verbose)
+    except UnrenderableError as exc:
+        click.echo(f"atif: {input_path}: {exc}", err=True)
+        sys.exit(1)
+    console = Console(highlight=False, soft_wrap=True)
+    for line in lines:
+        console.print(line)

@@ -1,0 +1,27 @@
+"""How a change report is printed: one line of text, or one JSON object (``--report``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+
+def _text_line(report: dict[str, Any]) -> str:
+    where = report["source"] + (f":{report['line']}" if report["line"] is not None else "")
+    head = f"{where}: {report['from'] or '?'} -> {report['to']}"
+    if not report["ok"]:
+        first = report["errors"][0]
+        more = len(report["errors"]) - 1
+        extra = f" (and {more} more)" if more else ""
+        return (
+            f"{head}: not written: {first['pointer'] or '/'} {first['code']}: "
+            f"{first['message']}{extra}"
+        )
+    counts = ", ".join(f"{len(report[k])} {k}" for k in ("stashed", "dropped", "decided"))
+    return f"{head}: {counts}"
+
+
+def report_line(report: dict[str, Any], report_format: str) -> str:
+    """One document's report as printed (``--report``: a JSON object, or one line of text)."""
+    return orjson.dumps(report).decode() if report_format == "json" else _text_line(report)

@@ -1,0 +1,134 @@
+"""``atif validate``: check documents and print their findings."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from atif_spec.cli.dataset import engine_options
+from atif_spec.cli.options import lines_option, max_bytes_option
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: one line per finding; json: one JSON object per document (JSON Lines).",
+)
+@click.option("--strict", is_flag=True, help="Warnings make the run fail too.")
+@click.option(
+    "--as",
+    "as_target",
+    metavar="FORMAT@VERSION",
+    help="Validate as this format/version instead of detecting it.",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Validate in N processes.",
+)
+@click.option(
+    "--follow-refs",
+    is_flag=True,
+    help="Also validate trajectory_path subagent files and continuation files.",
+)
+@click.option(
+    "--no-check-files", is_flag=True, help="Do not check that referenced media files exist."
+)
+@click.option(
+    "--allow-outside",
+    is_flag=True,
+    help="Let referenced files resolve outside the document's folder.",
+)
+@click.option(
+    "--check-duplicate-keys",
+    is_flag=True,
+    help="Warn about repeated object keys (a second, slower parse).",
+)
+@lines_option
+@max_bytes_option
+@click.option(
+    "-q", "--quiet", is_flag=True, help="Print nothing but the summary line (text format)."
+)
+@engine_options
+def validate(
+    paths: tuple[str, ...],
+    output: str,
+    strict: bool,
+    as_target: str | None,
+    jobs: int,
+    follow_refs: bool,
+    no_check_files: bool,
+    allow_outside: bool,
+    check_duplicate_keys: bool,
+    lines: bool | None,
+    max_bytes: int | None,
+    quiet: bool,
+    engine: str,
+    ray_address: str | None,
+    summary_path: str | None,
+    column: str,
+) -> None:
+    """Validate trajectory files, directories (recursively: *.json, *.jsonl) or stdin (-).
+
+    Datasets: Parquet files (one trajectory per row, as JSON text in --column) and URIs
+    (s3://, gs://, ...) too; --engine ray runs on a Ray cluster, --summary writes the
+    dataset summary. Both engines report the same findings and exit with the same status.
+
+    Exit status: 0 when every document is valid, 1 when any is invalid (or has warnings with
+    --strict), 2 for usage errors and unreadable paths.
+    """
+    from atif_spec.cli.dataset import is_dataset_run
+    from atif_spec.cli.output import Counts, JsonRenderer, TextRenderer
+    from atif_spec.reader import DEFAULT_MAX_BYTES, UnreadablePath, check_paths
+    from atif_spec.runner import run_validation
+    from atif_spec.targets import Target, TargetError
+    from atif_spec.validation import Options
+
+    if as_target:
+        try:
+            Target.parse(as_target)
+        except TargetError as exc:
+            raise click.UsageError(str(exc)) from exc
+    options = Options(
+        as_target=as_target,
+        check_files=not no_check_files,
+        allow_outside=allow_outside,
+        follow_refs=follow_refs,
+        check_duplicate_keys=check_duplicate_keys,
+        max_bytes=max_bytes or DEFAULT_MAX_BYTES,
+    )
+    renderer = JsonRenderer() if output == "json" else TextRenderer(quiet=quiet, strict=strict)
+    summary: Counts
+    try:
+        if is_dataset_run(paths, engine, summary_path):  # the engines list the inputs themselves
+            from atif_spec.cli import dataset as engines_cli
+
+            summary = engines_cli.validate(
+                paths,
+                options,
+                engine=engine,
+                jobs=jobs,
+                lines=lines,
+                column=column,
+                summary_path=summary_path,
+                ray_address=ray_address,
+                sink=renderer.document,
+            )
+        else:
+            files = check_paths(paths)
+            summary = run_validation(files, options, jobs=jobs, lines=lines, sink=renderer.document)
+    except UnreadablePath as exc:
+        click.echo(f"atif: {exc}", err=True)
+        sys.exit(2)
+    renderer.finish(summary)
+    failed = summary.invalid or (strict and summary.with_warnings)
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,176 @@
+"""Transforming one raw document: parse, migrate or convert, check the result, serialize.
+
+The pure core of ``atif migrate`` and ``atif convert``, shared by the command line, the local and
+Ray engines and worker processes: :func:`migrate_raw` takes a :class:`~atif_spec.reader.RawDocument`
+and returns an :class:`Outcome` (its change report and, when it passed, the bytes to write).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from atif_spec.reader import RawDocument
+
+
+@dataclass(frozen=True, slots=True)
+class MigrateOptions:
+    """The switches of ``atif migrate``/``atif convert`` as plain data (picklable for workers)."""
+
+    to: str
+    drop: bool = False
+    fail_on_loss: bool = False
+    fail_on_decision: bool = False
+    max_bytes: int = 512 * 1024 * 1024
+    convert: bool = False
+    """Convert between formats (``to`` is ``FORMAT@VERSION``) instead of migrating ATIF."""
+    whole_files: frozenset[str] = frozenset()
+    """Sources whose whole content is one legacy turn log (converted to a step-substep run log)."""
+
+
+@dataclass(slots=True)
+class Outcome:
+    """One document's report (JSON form) and, when it may be written, its bytes."""
+
+    source: str
+    line: int | None
+    report: dict[str, Any]
+    data: bytes | None
+    streamed: Any = None
+    """A trajectory-sdk document, written in pieces instead of ``data``: its snapshots repeat
+    the conversation, so the text grows quadratically while the document (sharing its message
+    objects, also across processes: pickle keeps shared references) stays linear."""
+
+    @property
+    def writable(self) -> bool:
+        """True when the document passed and has something to write."""
+        return self.data is not None or self.streamed is not None
+
+    def chunks(self) -> Iterator[bytes]:
+        """The bytes to write, in pieces."""
+        if self.streamed is not None:
+            from atif_spec.lenses.trajectory_sdk import json_chunks
+
+            yield from json_chunks(self.streamed)
+        elif self.data is not None:
+            yield self.data
+
+
+def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
+    """Parse, transform, check and serialize one document (worker entry point)."""
+    from atif_spec.changes import ChangeReport
+    from atif_spec.findings import Level
+    from atif_spec.lenses import ConversionError, convert
+    from atif_spec.migrations import MigrationError, migrate
+    from atif_spec.reader import parse
+    from atif_spec.validation import Options, validate_document
+
+    if raw.source in options.whole_files:
+        return _legacy_outcome(raw, options)
+    doc, problems = parse(raw, options.max_bytes)
+    if any(p.level is Level.ERROR for p in problems):
+        to = options.to if options.convert else f"atif@{options.to}"
+        report = ChangeReport(source=raw.source, line=raw.line, to=to)
+        report.errors.extend(problems)
+        return Outcome(raw.source, raw.line, report.to_dict(), None)
+    try:
+        if options.convert:
+            out, report = convert(
+                doc,
+                options.to,
+                drop=options.drop,
+                fail_on_loss=options.fail_on_loss,
+                fail_on_decision=options.fail_on_decision,
+                source=raw.source,
+                line=raw.line,
+            )
+        else:
+            out, report = migrate(
+                doc,
+                options.to,
+                drop=options.drop,
+                fail_on_loss=options.fail_on_loss,
+                fail_on_decision=options.fail_on_decision,
+                source=raw.source,
+                line=raw.line,
+                copy=False,
+            )
+    except (MigrationError, ConversionError) as exc:
+        return Outcome(raw.source, raw.line, exc.report.to_dict(), None)
+    check = validate_document(
+        out, source=raw.source, line=raw.line, options=Options(check_files=False)
+    )
+    report.errors.extend(check.errors)
+    report.warnings.extend(check.warnings)
+    if not report.ok:
+        return Outcome(raw.source, raw.line, report.to_dict(), None)
+    if options.convert and (report.to or "").startswith("trajectory-sdk@"):
+        return Outcome(raw.source, raw.line, report.to_dict(), None, streamed=out)
+    option = orjson.OPT_INDENT_2 if raw.line is None else 0
+    return Outcome(raw.source, raw.line, report.to_dict(), orjson.dumps(out, option=option))
+
+
+def _legacy_outcome(raw: RawDocument, options: MigrateOptions) -> Outcome:
+    """A whole legacy turn log (provider JSON Lines stream) → a step-substep run log, then on
+    to the requested target through :func:`atif_spec.lenses.convert` when it is another one."""
+    from atif_spec.changes import ChangeReport
+    from atif_spec.findings import input_finding
+    from atif_spec.lenses import ConversionError, convert
+    from atif_spec.stepsubstep.api import dumps, parse_jsonl, to_run_log
+    from atif_spec.targets import Target
+    from atif_spec.validation import validate_document
+
+    report = ChangeReport(source=raw.source, line=None, from_="legacy-turn-log", to=options.to)
+    try:
+        events = parse_jsonl(raw.data)
+    except ValueError as exc:
+        report.errors.append(input_finding("invalid-json", str(exc)))
+        return Outcome(raw.source, None, report.to_dict(), None)
+    doc, notes = to_run_log(events)
+    report.warnings.extend(notes)
+    target = Target.parse(options.to)
+    if target.format != "step-substep":
+        try:
+            doc, onward = convert(
+                doc,
+                options.to,
+                drop=options.drop,
+                fail_on_loss=options.fail_on_loss,
+                fail_on_decision=options.fail_on_decision,
+                source=raw.source,
+            )
+        except ConversionError as exc:
+            report.errors.extend(exc.report.errors)
+            return Outcome(raw.source, None, report.to_dict(), None)
+        report.to = onward.to
+        report.stashed.extend(onward.stashed)
+        report.dropped.extend(onward.dropped)
+        report.decided.extend(onward.decided)
+    check = validate_document(doc, source=raw.source)
+    report.errors.extend(check.errors)
+    report.warnings.extend(check.warnings)
+    if not report.ok:
+        return Outcome(raw.source, None, report.to_dict(), None)
+    if target.format == "step-substep":
+        data = dumps(doc).rstrip("\n").encode()
+    else:
+        data = orjson.dumps(doc, option=orjson.OPT_INDENT_2)
+    return Outcome(raw.source, None, report.to_dict(), data)
+
+
+def migrate_batch(batch: list[RawDocument], options: MigrateOptions) -> list[Outcome]:
+    """Migrate a batch of documents (worker entry point)."""
+    return [migrate_raw(raw, options) for raw in batch]
+
+
+def outcomes(docs: Iterable[RawDocument], options: MigrateOptions, jobs: int) -> Iterator[Outcome]:
+    """Every document's outcome, in input order, in this process or in ``jobs`` processes."""
+    from atif_spec.pool import map_ordered
+
+    work = functools.partial(migrate_batch, options=options)
+    for _, outcome in map_ordered(work, docs, jobs):
+        yield outcome
