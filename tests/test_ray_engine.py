@@ -242,3 +242,19 @@ def test_cli_missing_path_exits_2(cluster: None, tmp_path: Path) -> None:
     main = _cli()
     result = CliRunner().invoke(main, ["validate", "--engine", "ray", str(tmp_path / "nope")])
     assert result.exit_code == 2
+
+
+def test_stats_are_the_same_on_both_engines(cluster: None, data: tuple[Path, int]) -> None:
+    """``atif stats``: one pure function, the same output from both engines."""
+    from atif_spec import stats
+
+    folder, count = data
+    files = expand([str(folder)])
+    here = stats.run_local(files, "version").to_dict()
+    there = stats.run_ray(files, "version").to_dict()
+    assert there == here
+    assert here["total"]["documents"] == count
+    assert here["total"]["invalid"] > 0 and here["total"]["steps"] > count
+    assert len(here["groups"]) > 5
+    schema = orjson.loads((ROOT / "spec/atif-spec/v1/dataset-stats.schema.json").read_bytes())
+    Draft202012Validator(schema).validate(here)

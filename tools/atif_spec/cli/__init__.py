@@ -25,6 +25,7 @@ class _LazyGroup(click.Group):
         "rules": "atif_spec.cli.rules:rules_command",
         "schema": "atif_spec.cli.schema:schema",
         "spec": "atif_spec.cli.spec:spec",
+        "stats": "atif_spec.cli.stats:stats",
         "validate": "atif_spec.cli.validate:validate",
     }
 

@@ -1,0 +1,102 @@
+"""``atif stats``: counts, totals and distributions over a dataset of trajectories."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from atif_spec.cli.options import lines_option, max_bytes_option
+
+
+@click.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--by",
+    type=click.Choice(["model", "agent", "version", "format"]),
+    help="Also give the numbers per model, agent name, source FORMAT@VERSION or format.",
+)
+@click.option(
+    "--format",
+    "output",
+    type=click.Choice(["text", "json", "csv"]),
+    default="text",
+    show_default=True,
+    help="text: a table; json: the dataset-stats schema; csv: one row per group.",
+)
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Read documents in N processes (local engine).",
+)
+@click.option(
+    "--engine",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="local: this machine; ray: a Ray cluster (same numbers).",
+)
+@click.option("--ray-address", metavar="ADDRESS", help="Ray cluster to join (with --engine ray).")
+@click.option(
+    "--column",
+    default="trajectory",
+    show_default=True,
+    help="The Parquet column that holds each trajectory as JSON text.",
+)
+@lines_option
+@max_bytes_option
+def stats(
+    paths: tuple[str, ...],
+    by: str | None,
+    output: str,
+    jobs: int,
+    engine: str,
+    ray_address: str | None,
+    column: str,
+    lines: bool | None,
+    max_bytes: int | None,
+) -> None:
+    """Statistics of trajectory files, directories, JSON Lines and Parquet datasets.
+
+    Documents (valid/invalid), steps, agent steps, tool calls by function name, tokens
+    (prompt, completion, cached), cost, duration (first to last step timestamp), copied-context
+    and zero-call steps, findings by code, and exact p50/p90/max of steps and tokens
+    (prompt + completion) per document. Totals follow RFC.md §2.4 (copied-context and
+    llm_call_count 0 steps do not count; embedded subagents do). Other formats are counted
+    through ATIF (converted to atif@v1.7). Both engines give the same output.
+
+    Exit status: 0, or 2 for usage errors and unreadable paths.
+    """
+    import orjson
+
+    from atif_spec import stats as core
+    from atif_spec.engines.sources import expand
+    from atif_spec.reader import DEFAULT_MAX_BYTES, STDIN, UnreadablePath
+
+    group: core.GroupBy | None = by  # type: ignore[assignment]
+    limit = max_bytes or DEFAULT_MAX_BYTES
+    try:
+        files = expand(paths)
+        if engine == "ray":
+            if STDIN in files:
+                raise UnreadablePath("standard input (-) is read by the local engine only")
+            result = core.run_ray(
+                files, group, lines=lines, column=column, address=ray_address, max_bytes=limit
+            )
+        else:
+            result = core.run_local(
+                files, group, jobs=jobs, lines=lines, column=column, max_bytes=limit
+            )
+    except UnreadablePath as exc:
+        click.echo(f"atif: {exc}", err=True)
+        sys.exit(2)
+    data = result.to_dict()
+    if output == "json":
+        sys.stdout.buffer.write(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
+    elif output == "csv":
+        sys.stdout.write(core.to_csv(data))
+    else:
+        sys.stdout.write(core.to_text(data))
