@@ -98,8 +98,9 @@ def spec_check(session: nox.Session) -> None:
 
 @nox.session(name="site-browser", python=PYTHON)
 def site_browser(session: nox.Session) -> None:
-    """The site in headless chromium (no console errors), the site server test, and the
-    pre-commit hook through `pre-commit try-repo`. A skip is a failure here."""
+    """The site and `atif view` pages in headless chromium (no console errors; view pages offline,
+    screenshots in .bench/artifacts/view), the site server test, and the pre-commit hook through
+    `pre-commit try-repo`. A skip is a failure here."""
     session.install("-e", ".[test]")
     session.env["ATIF_FAIL_ON_SKIP"] = "1"
     session.run(
@@ -112,6 +113,7 @@ def site_browser(session: nox.Session) -> None:
         "no:cacheprovider",
         "tests/test_site.py",
         "tests/test_site_browser.py",
+        "tests/test_view_browser.py",
         "tests/test_precommit.py",
     )
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from atif_spec.findings import Report
 from atif_spec.jsonvalues import dict_member, list_member, objects
 from atif_spec.reader import DEFAULT_MAX_BYTES, RawDocument, parse
 
@@ -44,16 +45,25 @@ DISTRIBUTIONS = ("steps", "tokens")
 
 def document_stats(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> dict[str, Any]:
     """The numbers of one document, as a JSON-able record (see :class:`Stats`)."""
-    from atif_spec.findings import Report
+    doc, report = load(raw, max_bytes)
+    return record(raw, doc, report)
+
+
+def load(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, Report]:
+    """Parse and validate one document: the parsed value (None when unreadable) and its report."""
     from atif_spec.validation import validate_document
 
     doc, problems = parse(raw, max_bytes)
     if any(p.level == "error" for p in problems):
-        report = Report(source=raw.source, line=raw.line, findings=problems)
-    else:
-        report = validate_document(doc, source=raw.source, line=raw.line, path=raw.path)
-        report.findings[:0] = problems
-    record: dict[str, Any] = {
+        return None, Report(source=raw.source, line=raw.line, findings=problems)
+    report = validate_document(doc, source=raw.source, line=raw.line, path=raw.path)
+    report.findings[:0] = problems
+    return doc, report
+
+
+def record(raw: RawDocument, doc: Any, report: Report) -> dict[str, Any]:
+    """The record of a document already loaded by :func:`load`."""
+    out: dict[str, Any] = {
         "source": raw.source,
         "line": raw.line,
         "valid": report.valid,
@@ -66,9 +76,9 @@ def document_stats(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> dict
     }
     atif = as_atif(doc, report.format, report.version)
     if atif is not None:
-        record.update(trajectory_numbers(atif))
-        record["counted"] = True
-    return record
+        out.update(trajectory_numbers(atif))
+        out["counted"] = True
+    return out
 
 
 def as_atif(doc: Any, fmt: str | None, version: str | None) -> dict[str, Any] | None:

@@ -27,6 +27,7 @@ class _LazyGroup(click.Group):
         "spec": "atif_spec.cli.spec:spec",
         "stats": "atif_spec.cli.stats:stats",
         "validate": "atif_spec.cli.validate:validate",
+        "view": "atif_spec.cli.view:view",
     }
 
     def list_commands(self, ctx: click.Context) -> list[str]:

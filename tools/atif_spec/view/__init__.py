@@ -1,0 +1,151 @@
+"""``atif view``: one self-contained HTML page for trajectories and datasets, findings in place.
+
+:func:`build` reads the inputs, validates every document, gathers what the page shows (the
+documents, their findings, totals per RFC.md §2.4, media from the documents' folders as
+``data:`` URIs, followed references, dataset statistics) into one JSON payload, and
+:func:`page` wraps it with the page's script and style (package data in ``assets/``).
+
+The page loads nothing: its Content-Security-Policy allows only its own script and style (by
+hash) and ``data:`` images and audio; the payload is embedded as JSON with ``<``, ``>``, ``&``,
+U+2028 and U+2029 escaped; the script builds the DOM with ``textContent`` only, so content of
+any kind renders as text.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import orjson
+
+from atif_spec import __version__
+from atif_spec.reader import DEFAULT_MAX_BYTES
+
+DEFAULT_MAX_DOCS = 200
+
+
+@dataclass(frozen=True, slots=True)
+class ViewOptions:
+    """The switches of ``atif view``."""
+
+    allow_outside: bool = False
+    """Embed media files (and follow references) outside the document's folder."""
+    follow_refs: bool = False
+    """Show file-referenced subagents and continuation files."""
+    max_docs: int = DEFAULT_MAX_DOCS
+    """Most documents of a dataset shown (statistics count every document)."""
+    max_bytes: int = DEFAULT_MAX_BYTES
+    column: str = "trajectory"
+
+
+def build(inputs: list[str], options: ViewOptions | None = None) -> dict[str, Any]:
+    """The page's payload for ``inputs`` (files, directories, JSON Lines, Parquet)."""
+    from atif_spec.engines.sources import expand, read_documents
+    from atif_spec.stats import Stats
+    from atif_spec.view.documents import Collector
+
+    opts = options or ViewOptions()
+    files = expand(inputs)
+    collector = Collector(opts)
+    stats = Stats()
+    total = 0
+    for name in files:
+        for raw in read_documents(name, max_bytes=opts.max_bytes, column=opts.column):
+            total += 1
+            entry = collector.add(raw, shown=total <= opts.max_docs)
+            stats.add(entry)
+    dataset = total > 1 or any(_is_dataset(f) for f in files)
+    return {
+        "generator": f"atif-spec {__version__}",
+        "inputs": files,
+        "dataset": dataset,
+        "total": total,
+        "shown": min(total, opts.max_docs),
+        "max_docs": opts.max_docs,
+        "index": collector.index,
+        "docs": collector.docs,
+        "stats": stats.to_dict()["total"] if dataset else None,
+        "values": {"steps": _sample(stats.total.steps), "tokens": _sample(stats.total.tokens)}
+        if dataset
+        else None,
+    }
+
+
+MAX_CHART_VALUES = 5000
+
+
+def _sample(values: list[int]) -> list[int]:
+    """The sorted values, thinned evenly to at most :data:`MAX_CHART_VALUES` (for histograms)."""
+    ordered = sorted(values)
+    if len(ordered) <= MAX_CHART_VALUES:
+        return ordered
+    step = len(ordered) / MAX_CHART_VALUES
+    return [ordered[int(i * step)] for i in range(MAX_CHART_VALUES)] + [ordered[-1]]
+
+
+def _is_dataset(name: str) -> bool:
+    from atif_spec.engines.sources import is_parquet
+    from atif_spec.reader import is_jsonl
+
+    return is_jsonl(name) or is_parquet(name)
+
+
+def _asset(name: str) -> str:
+    return (resources.files("atif_spec.view") / "assets" / name).read_text(encoding="utf-8")
+
+
+def _hash(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+
+
+def embed_json(value: Any) -> str:
+    """JSON safe inside an HTML ``<script>`` element (and in JavaScript source)."""
+    data = orjson.dumps(value)
+    for raw, escaped in (
+        (b"&", b"\\u0026"),
+        (b"<", b"\\u003c"),
+        (b">", b"\\u003e"),
+        ("\u2028".encode(), b"\\u2028"),
+        ("\u2029".encode(), b"\\u2029"),
+    ):
+        data = data.replace(raw, escaped)  # only inside strings: JSON has these nowhere else
+    return data.decode()
+
+
+def csp(script: str, style: str) -> str:
+    """The page's Content-Security-Policy: its own script and style, ``data:`` media."""
+    return (
+        f"default-src 'none'; script-src '{_hash(script)}'; style-src '{_hash(style)}'; "
+        "img-src data:; media-src data:; base-uri 'none'; form-action 'none'"
+    )
+
+
+def page(payload: dict[str, Any]) -> str:
+    """The HTML page for a payload from :func:`build`."""
+    script, style = _asset("view.js"), _asset("view.css")
+    title = "atif view"
+    if payload["docs"] and not payload["dataset"]:
+        title = f"atif view: {payload['docs'][0]['source']}"
+    from html import escape
+
+    slots = {
+        "CSP": escape(csp(script, style), quote=True),
+        "TITLE": escape(title),
+        "STYLE": style,
+        "DATA": embed_json(payload),
+        "SCRIPT": script,
+    }
+    # One pass over the template: text put into one slot is never searched for another.
+    return re.sub(r"\{\{([A-Z]+)\}\}", lambda m: slots[m.group(1)], _asset("page.html"))
+
+
+def render(inputs: list[str], options: ViewOptions | None = None) -> str:
+    """:func:`build` then :func:`page`."""
+    return page(build(inputs, options))
+
+
+__all__ = ["DEFAULT_MAX_DOCS", "ViewOptions", "build", "embed_json", "page", "render"]

@@ -1,0 +1,262 @@
+"""What the page shows of each document: its findings, its trajectory (as ATIF), totals, media
+embedded from its folder, and the documents its references name (``--follow-refs``)."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from atif_spec.findings import join
+from atif_spec.jsonvalues import dict_member, dicts, list_member
+from atif_spec.reader import RawDocument
+
+if TYPE_CHECKING:
+    from atif_spec.findings import Report
+    from atif_spec.view import ViewOptions
+
+MAX_LINKED = 100
+"""Most documents followed through references (``--follow-refs``) per page."""
+MAX_MEDIA_BYTES = 8 * 1024 * 1024
+"""Largest media file embedded."""
+MAX_PAGE_MEDIA_BYTES = 64 * 1024 * 1024
+"""Most media bytes embedded in one page (later files are listed, not embedded)."""
+MAGIC: dict[str, tuple[tuple[int, bytes], ...]] = {
+    "image/png": ((0, b"\x89PNG\r\n\x1a\n"),),
+    "image/jpeg": ((0, b"\xff\xd8\xff"),),
+    "image/gif": ((0, b"GIF87a"), (0, b"GIF89a")),
+    "image/webp": ((8, b"WEBP"),),
+    "audio/wav": ((8, b"WAVE"),),
+    "audio/mpeg": ((0, b"ID3"), (0, b"\xff\xfb"), (0, b"\xff\xf3"), (0, b"\xff\xf2")),
+    "audio/ogg": ((0, b"OggS"),),
+    "audio/flac": ((0, b"fLaC"),),
+    "audio/webm": ((0, b"\x1a\x45\xdf\xa3"),),
+    "audio/mp4": ((4, b"ftyp"),),
+}
+"""Media types embedded, each with the leading bytes its files must have."""
+
+
+def sniff(data: bytes, media_type: str) -> bool:
+    """True when ``data`` starts the way files of ``media_type`` do."""
+    return any(data[at : at + len(magic)] == magic for at, magic in MAGIC.get(media_type, ()))
+
+
+class Collector:
+    """Gathers the documents of a page (see :func:`atif_spec.view.build`)."""
+
+    def __init__(self, options: ViewOptions) -> None:
+        self.options = options
+        self.docs: list[dict[str, Any]] = []
+        self.index: list[dict[str, Any]] = []
+        self.media_bytes = 0
+        self._linked: dict[Path, int] = {}
+
+    def add(self, raw: RawDocument, *, shown: bool) -> dict[str, Any]:
+        """Load one document of the inputs; returns its stats record."""
+        from atif_spec.stats import load, record
+
+        doc, report = load(raw, self.options.max_bytes)
+        numbers = record(raw, doc, report)
+        if shown:
+            position = self._entry(raw, doc, report, numbers)
+            self.index.append(_index_row(position, numbers, report))
+        return numbers
+
+    def _entry(
+        self, raw: RawDocument, doc: Any, report: Report, numbers: dict[str, Any], depth: int = 0
+    ) -> int:
+        from atif_spec.stats import as_atif
+
+        atif = as_atif(doc, report.format, report.version)
+        position = len(self.docs)
+        entry: dict[str, Any] = {
+            "source": raw.source,
+            "line": raw.line,
+            "format": report.format,
+            "version": report.version,
+            "valid": report.valid,
+            "findings": [f.to_dict() for f in report.findings],
+            "atif": atif,
+            "tree": doc if report.format != "atif" else None,
+            "numbers": numbers if numbers.get("counted") else None,
+            "media": {},
+            "links": {},
+            "continuation": None,
+            "totals": None,
+        }
+        self.docs.append(entry)
+        if atif is None:
+            return position
+        folder = _folder(raw.path)
+        if folder is not None:
+            entry["media"] = self._media(atif, folder)
+        if self.options.follow_refs and folder is not None and depth < 8:
+            entry["links"], entry["continuation"] = self._follow(atif, folder, depth)
+        entry["totals"] = self._totals(atif, entry["links"])
+        return position
+
+    # --- media -------------------------------------------------------------------------------
+
+    def _media(self, atif: dict[str, Any], folder: Path) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for ptr, source in _media_sources(atif):
+            out[ptr] = self._one_medium(source, folder)
+        return out
+
+    def _one_medium(self, source: dict[str, Any], folder: Path) -> dict[str, Any]:
+        from atif_spec.rules.atif import locate
+
+        path, media_type = source.get("path"), source.get("media_type")
+        if not isinstance(path, str) or not isinstance(media_type, str):
+            return {"error": "no path or media type"}
+        if "://" in path:
+            return {"url": path}
+        if media_type not in MAGIC:
+            return {"error": f"media type {media_type!r} is not embedded"}
+        target, inside = locate(folder, path)
+        if not inside and not self.options.allow_outside:
+            return {"error": "outside the document's folder (--allow-outside to embed)"}
+        try:
+            size = target.stat().st_size
+            if not target.is_file():
+                return {"error": "not a file"}
+            if size > MAX_MEDIA_BYTES:
+                return {"error": f"{size} bytes: larger than {MAX_MEDIA_BYTES}"}
+            if self.media_bytes + size > MAX_PAGE_MEDIA_BYTES:
+                return {"error": "the page's media budget is spent"}
+            data = target.read_bytes()
+        except OSError as exc:
+            return {"error": f"cannot read: {exc.strerror or exc}"}
+        if not sniff(data, media_type):
+            return {"error": f"the file's content is not {media_type}"}
+        self.media_bytes += len(data)
+        encoded = base64.b64encode(data).decode()
+        return {"data": f"data:{media_type};base64,{encoded}", "bytes": len(data)}
+
+    # --- references --------------------------------------------------------------------------
+
+    def _follow(
+        self, atif: dict[str, Any], folder: Path, depth: int
+    ) -> tuple[dict[str, int], int | None]:
+        links: dict[str, int] = {}
+        for ptr, ref in _file_refs(atif):
+            position = self._linked_doc(ref["trajectory_path"], folder, depth)
+            if position is not None:
+                links[ptr] = position
+        continuation = None
+        cont = atif.get("continued_trajectory_ref")
+        if isinstance(cont, str):
+            continuation = self._linked_doc(cont, folder, depth)
+        return links, continuation
+
+    def _linked_doc(self, path: str, folder: Path, depth: int) -> int | None:
+        from atif_spec.rules.atif import locate
+        from atif_spec.stats import load, record
+
+        if "://" in path:
+            return None
+        target, inside = locate(folder, path)
+        if not inside and not self.options.allow_outside:
+            return None
+        if target in self._linked:
+            return self._linked[target]
+        if len(self._linked) >= MAX_LINKED or not target.is_file():
+            return None
+        try:
+            raw = RawDocument(str(target), target.read_bytes(), None, target)
+        except OSError:
+            return None
+        self._linked[target] = len(self.docs)  # before loading: a cycle ends here
+        doc, report = load(raw, self.options.max_bytes)
+        return self._entry(raw, doc, report, record(raw, doc, report), depth + 1)
+
+    def _totals(self, atif: dict[str, Any], links: dict[str, int]) -> dict[str, Any]:
+        from atif_spec.totals import trajectory_totals
+
+        by_ptr = {ptr: self.docs[i]["atif"] for ptr, i in links.items()}
+        by_id = {id(ref): by_ptr.get(ptr) for ptr, ref in _file_refs(atif)}
+        totals = trajectory_totals(atif, lambda ref: by_id.get(id(ref)))
+        return {
+            "prompt_tokens": totals.prompt_tokens,
+            "completion_tokens": totals.completion_tokens,
+            "cached_tokens": totals.cached_tokens,
+            "cost_usd": totals.cost_usd,
+            "steps": totals.steps,
+            "copied_context_steps": totals.copied_context_steps,
+            "zero_call_steps": totals.zero_call_steps,
+            "subagents": totals.subagents,
+            "unresolved_refs": totals.unresolved_refs,
+        }
+
+
+def _folder(path: Path | None) -> Path | None:
+    if path is None:
+        return None
+    try:
+        return path.parent.resolve()
+    except (OSError, RuntimeError):
+        return None
+
+
+def _index_row(position: int, numbers: dict[str, Any], report: Report) -> dict[str, Any]:
+    return {
+        "doc": position,
+        "source": numbers["source"],
+        "line": numbers["line"],
+        "version": numbers["version"],
+        "valid": numbers["valid"],
+        "errors": len(report.errors),
+        "warnings": len(report.warnings),
+        "steps": numbers.get("steps"),
+        "tokens": numbers.get("tokens"),
+        "model": numbers.get("model"),
+    }
+
+
+def _trajectories(doc: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(pointer, trajectory)`` for the document and its embedded subagents, recursively."""
+    pending: list[tuple[str, dict[str, Any]]] = [("", doc)]
+    while pending:
+        base, node = pending.pop()
+        yield base, node
+        for k, sub in dicts(node.get("subagent_trajectories")):
+            pending.append((join(base, "subagent_trajectories", k), sub))
+
+
+def _media_sources(doc: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(pointer of the content part, its source)`` for every image and audio part."""
+    for base, node in _trajectories(doc):
+        for i, step in dicts(node.get("steps")):
+            places: list[tuple[str, Any]] = [
+                (join(base, "steps", i, "message"), step.get("message"))
+            ]
+            observation = dict_member(step, "observation")
+            for k, result in dicts(list_member(observation, "results")):
+                where = join(base, "steps", i, "observation", "results", k, "content")
+                places.append((where, result.get("content")))
+            for where, parts in places:
+                for j, part in dicts(parts if isinstance(parts, list) else None):
+                    source = dict_member(part, "source")
+                    if source is not None:
+                        yield join(where, j), source
+
+
+def _file_refs(doc: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(pointer of the ref, ref)`` for every subagent reference naming a file."""
+    for base, node in _trajectories(doc):
+        for i, step in dicts(node.get("steps")):
+            observation = dict_member(step, "observation")
+            for k, result in dicts(list_member(observation, "results")):
+                where = join(
+                    base, "steps", i, "observation", "results", k, "subagent_trajectory_ref"
+                )
+                refs = result.get("subagent_trajectory_ref")
+                found = (
+                    [(where, refs)]
+                    if isinstance(refs, dict)
+                    else [(join(where, j), ref) for j, ref in dicts(refs)]
+                )
+                for ptr, ref in found:
+                    if isinstance(ref.get("trajectory_path"), str):
+                        yield ptr, ref
