@@ -246,3 +246,4 @@ def bench(session: nox.Session) -> None:
     session.env["RAY_USAGE_STATS_ENABLED"] = "0"
     session.env["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
     session.run("python", "bench/bench_ray.py")
+    session.run("python", "bench/bench_view.py")  # needs chromium (apt-get install -y chromium)

@@ -1,0 +1,142 @@
+"""`atif view` benchmark: a 3 000-step trajectory opened in headless Chromium (not a test).
+
+Builds a 3 000-step trajectory (agent steps with tool calls, arguments and results, reasoning,
+metrics, a few findings), writes its page with `atif view`, and opens it from a file in Debian's
+headless Chromium with the network blocked, several times. Prints, measured in this run on this
+machine: the page size, the time to build it, the time from navigation to the page being ready
+(the timeline's first chunk drawn: `data-ready`), to the load event, the time to jump to a
+finding on the last step (rendering everything before it), and the time to scroll through the
+whole timeline. The issue's target: open in under 2 s.
+
+    python bench/bench_view.py [--steps 3000] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from atif_spec.view import render  # noqa: E402
+
+
+def trajectory(steps: int) -> dict[str, Any]:
+    """A long agent run: a user step, then agent steps with one tool call and its result."""
+    out: list[dict[str, Any]] = [{"step_id": 1, "source": "user", "message": "Fix the bug."}]
+    for i in range(2, steps + 1):
+        out.append(
+            {
+                "step_id": i,
+                "source": "agent",
+                "timestamp": f"2026-01-01T{i // 3600 % 24:02d}:{i // 60 % 60:02d}:{i % 60:02d}Z",
+                "message": f"Step {i}: looking at file {i % 97}.py " + "context " * 40,
+                "reasoning_content": "I should check the tests first. " * 30,
+                "tool_calls": [
+                    {
+                        "tool_call_id": f"call-{i}",
+                        "function_name": "bash" if i % 3 else "read_file",
+                        "arguments": {"cmd": f"pytest tests/test_{i % 50}.py -q", "timeout": 60},
+                    }
+                ],
+                "observation": {
+                    "results": [{"source_call_id": f"call-{i}", "content": "ok\n" * 40}]
+                },
+                "metrics": {"prompt_tokens": 1000 + i, "completion_tokens": 50, "cost_usd": 0.001},
+            }
+        )
+    out[-1]["message"] = 42  # a finding on the last step
+    return {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "bench",
+        "agent": {"name": "bench-agent", "version": "1", "model_name": "m"},
+        "steps": out,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    from test_site_browser import CHROMIUM, Browser
+
+    if CHROMIUM is None:
+        sys.exit("chromium is not installed (apt-get install -y chromium)")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        doc_path = folder / "trajectory.json"
+        doc_path.write_bytes(orjson.dumps(trajectory(args.steps)))
+        start = time.perf_counter()
+        html = render([str(doc_path)])
+        built = time.perf_counter() - start
+        page = folder / "page.html"
+        page.write_text(html)
+        print(f"atif view, {args.steps}-step trajectory ({doc_path.stat().st_size / 1e6:.1f} MB)")
+        print(f"  page: {len(html.encode()) / 1e6:.1f} MB, built in {built * 1000:.0f} ms")
+        profile = folder / "profile"
+        profile.mkdir()
+        browser = Browser(profile)
+        try:
+            browser.call("Network.setBlockedURLs", urls=["http://*", "https://*"])
+            for run in range(args.runs):
+                _measure(browser, page, run)
+        finally:
+            browser.close()
+
+
+def _wait(browser: Any, expression: str) -> None:
+    browser.call(
+        "Runtime.evaluate",
+        expression=f"new Promise(r => {{ const t = () => ({expression}) ? r(1) : "
+        "requestAnimationFrame(t); t(); })",
+        awaitPromise=True,
+    )
+
+
+def _measure(browser: Any, page: Path, run: int) -> None:
+    browser.call("Page.navigate", url="about:blank")
+    start = time.perf_counter()
+    browser.events = []
+    browser.call("Page.navigate", url=page.as_uri())
+    while browser.receive(timeout=60).get("method") != "Page.loadEventFired":
+        pass
+    loaded = time.perf_counter() - start
+    ready = browser.evaluate(
+        "performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd"
+    )
+    # The first chunk is drawn synchronously by the page's script; wait for the frame too.
+    _wait(browser, "document.documentElement.dataset.ready === '1'")
+    painted = time.perf_counter() - start
+    steps = browser.evaluate("document.querySelectorAll('li.step').length")
+    start = time.perf_counter()
+    browser.evaluate(
+        "Array.from(document.querySelectorAll('.findings-list li'))"
+        ".find(li => li.textContent.includes('/message')).click()"
+    )
+    _wait(browser, "document.querySelector('.finding.flash') !== null")
+    jumped = time.perf_counter() - start
+    total = browser.evaluate("document.querySelectorAll('li.step').length")
+    start = time.perf_counter()
+    browser.evaluate("window.scrollTo(0, 0)")
+    for _ in range(20):
+        browser.evaluate("window.scrollBy(0, document.body.scrollHeight / 20)")
+        _wait(browser, "true")
+    scrolled = time.perf_counter() - start
+    print(
+        f"  run {run + 1}: DOMContentLoaded {ready:.0f} ms, load event {loaded * 1000:.0f} ms, "
+        f"first chunk painted {painted * 1000:.0f} ms ({steps} steps drawn); "
+        f"jump to the last step's finding {jumped * 1000:.0f} ms ({total} steps drawn); "
+        f"scroll through in 20 moves {scrolled * 1000:.0f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()
