@@ -171,7 +171,7 @@ def _trajectory(folder: Path) -> Path:
     steps.append({"step_id": 999, "source": "agent", "message": 5})  # a finding far down
     doc = {
         "schema_version": "ATIF-v1.7",
-        "session_id": "s-1",
+        "session_id": "s-1" + "<b>" * 200_000,
         "agent": {"name": "demo-agent", "version": "2.0", "model_name": "model-x"},
         "steps": steps,
         "subagent_trajectories": [sub],
@@ -213,6 +213,9 @@ def test_hostile_content_is_text(browser: Browser, single: Path) -> None:
     for s in HOSTILE[:4]:
         assert s in body
     assert "outside the document's folder" in body and "is not image/png" in body
+    # A huge string in a header field is shortened, as text.
+    assert "s-1<b><b>" in body and len(body) < 200_000
+    assert browser.evaluate("document.querySelectorAll('b').length") == 0
     assert (
         browser.evaluate(
             "Array.from(document.links).filter(a => !a.href.startsWith('https://') && !a.href.includes('#')).length"

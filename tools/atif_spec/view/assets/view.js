@@ -34,7 +34,8 @@
   function num(n) { return typeof n === 'number' ? n.toLocaleString('en-US') : '–'; }
   function cost(n) { return typeof n === 'number' ? '$' + n.toFixed(n < 1 ? 4 : 2) : '–'; }
   function isObj(v) { return v !== null && typeof v === 'object' && !Array.isArray(v); }
-  function badge(text, cls) { return el('span', 'badge' + (cls ? ' ' + cls : ''), text); }
+  function short(v) { const s = String(v); return s.length > 200 ? s.slice(0, 200) + ' … (' + num(s.length) + ' characters)' : s; }
+  function badge(text, cls) { return el('span', 'badge' + (cls ? ' ' + cls : ''), short(text)); }
   function button(text, onClick, cls) {
     const b = el('button', cls || 'link', text);
     b.type = 'button';
@@ -79,7 +80,7 @@
     for (const [k, v] of pairs) {
       if (v === undefined || v === null || v === '') continue;
       const d = el('div');
-      add(d, el('span', 'k', k), el('span', 'v', v));
+      add(d, el('span', 'k', k), el('span', 'v', short(v)));
       g.appendChild(d);
     }
     return g;
@@ -264,7 +265,7 @@
       const node = el('div', 'call');
       node.setAttribute('data-ptr', ptr(base, 'tool_calls', k));
       const h = el('div');
-      add(h, el('span', 'label', 'tool call'), el('span', 'fn mono', isObj(c) ? c.function_name : '?'), el('span', 'muted mono', isObj(c) && c.tool_call_id ? '  ' + c.tool_call_id : ''));
+      add(h, el('span', 'label', 'tool call'), el('span', 'fn mono', short(isObj(c) ? c.function_name : '?')), el('span', 'muted mono', isObj(c) && c.tool_call_id ? '  ' + short(c.tool_call_id) : ''));
       if (isObj(c) && resultFor.has(c.tool_call_id)) {
         const r = resultFor.get(c.tool_call_id);
         h.appendChild(document.createTextNode('  '));
@@ -414,7 +415,7 @@
     shown.set(doc, fx);
     const root = el('section', 'document');
     root.id = 'doc-' + doc;
-    const h = el('h1', null, entry.source + (entry.line ? ':' + entry.line : ''));
+    const h = el('h1', null, short(entry.source + (entry.line ? ':' + entry.line : '')));
     root.appendChild(h);
     const tags = el('div');
     add(tags, badge(entry.format ? entry.format + '@' + (entry.version || '?') : 'unknown format'),
