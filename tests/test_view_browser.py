@@ -287,7 +287,6 @@ def test_folding_and_call_result_links(browser: Browser, single: Path) -> None:
 def test_scrolling_renders_more_steps(browser: Browser, single: Path) -> None:
     assert _open(browser, single) == []
     browser.evaluate("window.scrollTo(0, document.body.scrollHeight)")
-    browser.evaluate("new Promise(r => setTimeout(r, 300))")
     browser.call(
         "Runtime.evaluate", expression="new Promise(r => setTimeout(r, 300))", awaitPromise=True
     )
