@@ -339,3 +339,19 @@ def test_non_atif_findings_on_the_source_tree(browser: Browser, tmp_path: Path) 
     assert browser.evaluate(f"{box}.parentElement.open") is True
     assert browser.evaluate(f"{box}.getBoundingClientRect().height") > 0
     assert "not converted to ATIF" in browser.evaluate("document.getElementById('app').textContent")
+
+
+def test_followed_subagent_files_open_under_their_call(browser: Browser, tmp_path: Path) -> None:
+    source = ROOT / "conformance/atif/v1.7/valid/summarization-file-refs/trajectory.json"
+    page = tmp_path / "refs.html"
+    page.write_text(render([str(source)], ViewOptions(follow_refs=True)))
+    assert _open(browser, page) == []
+    files = "document.querySelectorAll('.result details.subagent')"
+    assert browser.evaluate(f"{files}.length") == 3
+    browser.evaluate(f"{files}[0].querySelector('summary').click()")
+    inner = f"{files}[0].querySelector('section.document')"
+    assert browser.evaluate(f"{inner}.querySelector('h1').textContent").endswith(
+        "trajectory.summarization-1-summary.json"
+    )
+    assert browser.evaluate(f"{inner}.querySelectorAll('li.step').length") > 0
+    assert errors(browser.events) == []
