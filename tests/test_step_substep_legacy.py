@@ -373,3 +373,15 @@ def test_unknown_input_is_not_a_stream() -> None:
 def test_turn_only_log_is_read_step_first(tmp_path: Path) -> None:
     lines = render_lines(events("codex-pre-message-tool.jsonl"))
     assert lines == ["[Step S1] Pre-message tool activity", "[Step S2] Listed files."]
+
+
+def test_gza_metadata_and_partial_events_have_named_places() -> None:
+    evs: list[Any] = [
+        {"type": "gza", "subtype": "branch", "message": "feature/x"},
+        {"type": "stream_event", "event": {"type": "content_block_delta"}, "session_id": "s"},
+        {"type": "assistant", "message": {"id": "m", "content": [{"type": "text", "text": "ok"}]}},
+    ]
+    doc = migrate(evs).document
+    assert "unmapped_events" not in doc["extra"]
+    assert doc["extra"]["gza_metadata"] == [evs[0]]
+    assert doc["extra"]["stream_events"] == [evs[1]]

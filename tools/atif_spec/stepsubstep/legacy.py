@@ -501,6 +501,12 @@ class _StreamBuilder(_Builder):
         self.run_note("system_events", entry)
         return True
 
+    def on_stream_event(self, entry: dict[str, Any], at: str | None) -> bool:
+        """Claude's partial-message events (``--include-partial-messages``): the same content
+        arrives again as ``assistant`` rows, so they are kept, not mapped twice."""
+        self.run_note("stream_events", entry)
+        return True
+
     def on_rate_limit_event(self, entry: dict[str, Any], at: str | None) -> bool:
         self.run_note("rate_limit_events", entry)
         return True
@@ -610,7 +616,10 @@ class _StreamBuilder(_Builder):
     def on_gza(self, entry: dict[str, Any], at: str | None) -> bool:
         subtype = entry.get("subtype", "")
         message = entry.get("message", "")
-        if subtype in _GZA_METADATA or not message:
+        if subtype in _GZA_METADATA:
+            self.run_note("gza_metadata", entry)
+            return True
+        if not message:
             return False
         label = f"[gza:{subtype}] {message}" if subtype else f"[gza] {message}"
         self.flush()

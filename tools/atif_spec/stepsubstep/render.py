@@ -110,11 +110,13 @@ def truncate(text: str, limit: int, suffix: str = "...") -> str:
 
 def escape(text: str, *, keep_newlines: bool = False) -> str:
     """``text`` with control characters (ESC, CR, BEL, C1, bidi overrides, ...) written as
-    ``\\xNN`` / ``\\uNNNN`` escapes; newlines are kept only when asked."""
+    ``\\xNN`` / ``\\uNNNN`` escapes; tabs are kept, newlines only when asked (else ``\\n``)."""
     out: list[str] = []
     for ch in text:
         if ch == "\n":
             out.append(ch if keep_newlines else "\\n")
+        elif ch == "\t":
+            out.append(ch)
         elif unicodedata.category(ch) in ("Cc", "Cf") and ch != "\u200d":
             code = ord(ch)
             out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
