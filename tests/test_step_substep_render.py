@@ -200,3 +200,16 @@ def test_control_characters_are_escaped() -> None:
         out = "\n".join(render_lines(doc, verbose=verbose))
         assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
         assert "\\x1b[31m" in out
+
+
+def test_copied_context_survives_conversion_to_a_run_log() -> None:
+    import atif_spec
+
+    src = json.loads(
+        (ROOT / "conformance/atif/v1.5/valid/continuation-copied-context.json").read_text()
+    )
+    run_log, _ = atif_spec.convert(src, to="step-substep@v1.0")
+    lines = render_lines(run_log)
+    copied = [line.startswith("[Step S" + str(n) + "] (copied)") for n, line in enumerate(lines, 1)]
+    expected = [s.get("is_copied_context") is True for s in src["steps"]]
+    assert copied == expected and any(copied) and not all(copied)

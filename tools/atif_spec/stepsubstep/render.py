@@ -213,13 +213,37 @@ def _numbered(value: Any) -> Iterator[tuple[int, dict[str, Any]]]:
             yield n, item
 
 
+_COPIED_POINTER = re.compile(r"^/steps/([0-9]+)/is_copied_context$")
+
+
+def _stashed_copied(doc: dict[str, Any]) -> set[int]:
+    """Positions of steps whose ``is_copied_context: true`` the ATIF→run-log lens stashed (the
+    top stash layer, when it was made from ATIF, whose steps map one to one)."""
+    from atif_spec.stash import top_layer
+
+    top = top_layer(doc)
+    if top is None or not str(top.get("by", "")).startswith("atif@"):
+        return set()
+    out: set[int] = set()
+    for entry in _list(top.get("entries")):
+        if not isinstance(entry, dict) or entry.get("value") is not True:
+            continue
+        match = _COPIED_POINTER.match(str(entry.get("pointer", "")))
+        if match and entry.get("op") == "removed":
+            out.add(int(match.group(1)))
+    return out
+
+
 def _run_log_anchors(doc: dict[str, Any]) -> list[_Anchor]:
     anchors: list[_Anchor] = []
+    stashed_copied = _stashed_copied(doc)
     for n, step in _numbered(doc.get("steps")):
         sid = str(step["step_id"]) if isinstance(step.get("step_id"), str) else step_id(n)
         text = _first_text(step.get("message_text"), step.get("summary"))
         extra = step.get("extra")
-        copied = isinstance(extra, dict) and extra.get("is_copied_context") is True
+        copied = (n - 1) in stashed_copied or (
+            isinstance(extra, dict) and extra.get("is_copied_context") is True
+        )
         anchor = _Anchor(sid, text, copied=copied)
         for m, sub in _numbered(step.get("substeps")):
             given = sub.get("substep_id")
