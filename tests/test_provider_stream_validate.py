@@ -46,3 +46,15 @@ def test_atif_jsonl_is_not_a_stream(tmp_path: Path) -> None:
     assert sniff_stream(b'{"type": "assistant"}\nnot json\n') is None
     assert sniff_stream(b'{"hello": 1}\n') is None
     assert sniff_stream(b"") is None
+
+
+def test_stream_on_stdin_and_unrelated_typed_lines(tmp_path: Path) -> None:
+    data = (LEGACY / "gza-renderer-gemini.jsonl").read_text()
+    result = CliRunner().invoke(main, ["validate", "-", "--format", "json"], input=data)
+    (report,) = [json.loads(line) for line in result.output.splitlines()]
+    assert [w["code"] for w in report["warnings"]] == ["input:provider-stream"]
+    assert "atif convert FILE.jsonl --to step-substep@v1.0" in report["warnings"][0]["message"]
+    assert (
+        sniff_stream(b'{"type": "note"}\n{"type": "message", "role": "user"}\n{"type": "x"}\n')
+        is None
+    )

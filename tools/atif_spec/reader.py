@@ -164,6 +164,12 @@ def _read_stdin(max_bytes: int, lines: bool | None) -> Iterator[RawDocument]:
         yield RawDocument("<stdin>", b"", None, None, oversize=len(data))
         return
     if lines is None and _looks_like_lines(data):
+        from atif_spec.formats.streams import SNIFF_BYTES, sniff_stream
+
+        kind = sniff_stream(data[:SNIFF_BYTES])
+        if kind is not None:
+            yield RawDocument("<stdin>", b"", None, None, stream=kind)
+            return
         number = 0
         for number, chunk in enumerate(data.split(b"\n"), start=1):
             if chunk.strip():

@@ -24,6 +24,18 @@ NAMES: Final = {
 """Each stream kind's name in messages."""
 
 
+def _known_types() -> frozenset[str]:
+    from atif_spec.stepsubstep.legacy import CLAUDE_TYPES, CODEX_TYPES, GEMINI_TYPES
+
+    shared = {"result", "error", "stream_event", "gza", "raw"}
+    return frozenset(CLAUDE_TYPES | CODEX_TYPES | GEMINI_TYPES | shared)
+
+
+KNOWN_TYPES: Final = _known_types()
+"""Event types the three providers (and gza's own lines) document; at least half of the
+sampled events must have one, so an unrelated log with a ``type`` member is not a stream."""
+
+
 def sniff_stream(head: bytes) -> str | None:
     """The stream kind (a key of :data:`NAMES`) of a JSON Lines file starting with ``head``;
     None when its first lines are not all events of one provider stream (an unparsable line,
@@ -49,11 +61,17 @@ def sniff_stream(head: bytes) -> str | None:
             break
     if not events or not all("type" in e or "legacy_event_id" in e for e in events):
         return None
-    return detect_stream(events)
+    kind = detect_stream(events)
+    if kind in (None, "legacy"):
+        return kind
+    known = sum(1 for e in events if e.get("type") in KNOWN_TYPES)
+    return kind if 2 * known >= len(events) else None
 
 
 def convert_hint(source: str, kind: str) -> str:
     """The message of an ``input:provider-stream`` finding."""
+    if source == "<stdin>":  # convert reads a stream from a file, not from stdin
+        source = "FILE.jsonl"
     return (
         f"a {NAMES.get(kind, kind)} provider stream (one run, not one document per line); "
         f"convert it with: atif convert {source} --to step-substep@v1.0"
