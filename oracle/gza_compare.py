@@ -11,8 +11,11 @@ Runs in a venv holding ``gza-agent==0.5.0`` and this package. For each provider 
 2. **gza's timeline**: ``gza.cli.log._build_step_timeline`` (built on
    ``gza.providers.log_renderers``), and ``gza.log_events.is_new_step`` for the step count.
 
-Both are compared with ours as normalized projections (step count and message texts; substep
-order, types, tool names and call ids), ANSI stripped. A difference is listed; the ones
+3. gza's renderer token totals (``RenderStats`` of ``get_log_renderer``) against our
+   ``final_metrics``.
+
+Compared with ours as normalized projections (steps: message text and outcome; substeps: order,
+type, tool name, call id), the timeline's step lines ANSI stripped, and token totals. A difference is listed; the ones
 explained in spec/step-substep/DECISIONS.md (SSL-21) are expected, any other fails the run.
 """
 
@@ -33,21 +36,21 @@ from atif_spec.stepsubstep.legacy import migrate
 ROOT = Path(__file__).resolve().parents[1]
 LEGACY = ROOT / "conformance" / "step-substep" / "v1.0" / "legacy"
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-EXPECTED: dict[str, tuple[bool, bool]] = {
-    # stream: (store differs, timeline differs); each difference has its reason in
-    # spec/step-substep/DECISIONS.md SSL-21 (letters a to f).
-    "codex-pre-message-tool": (False, False),
-    "codex-multi-step": (True, False),  # a, b
-    "claude-multi-step": (True, True),  # a, e, f
-    "gemini-stream": (True, True),  # d, f
-    "gza-renderer-claude": (True, True),  # a, e, f
-    "gza-renderer-codex": (True, False),  # a, c
-    "gza-renderer-gemini": (False, True),  # f
-    "repro-claude-usage": (False, False),
-    "repro-claude-identity": (False, True),  # f
-    "repro-codex-completed-only": (False, False),
+EXPECTED: dict[str, tuple[bool, bool, bool]] = {
+    # stream: (store, timeline, token totals differ); each difference has its reason in
+    # spec/step-substep/DECISIONS.md SSL-21 (letters a to g).
+    "codex-pre-message-tool": (False, False, False),
+    "codex-multi-step": (True, False, False),  # a, b
+    "claude-multi-step": (True, True, False),  # a, e, f
+    "gemini-stream": (True, True, False),  # d, f
+    "gza-renderer-claude": (True, True, False),  # a, e, f
+    "gza-renderer-codex": (True, False, True),  # a, c, g
+    "gza-renderer-gemini": (False, True, False),  # f
+    "repro-claude-usage": (False, False, False),
+    "repro-claude-identity": (False, True, False),  # f
+    "repro-codex-completed-only": (False, False, True),  # g
 }
-Projection = list[tuple[str | None, list[tuple[str, str | None, str | None]]]]
+Projection = list[tuple[str | None, str | None, list[tuple[str, str | None, str | None]]]]
 
 
 def events(path: Path) -> list[dict[str, Any]]:
@@ -55,14 +58,14 @@ def events(path: Path) -> list[dict[str, Any]]:
 
 
 def ours(evs: list[dict[str, Any]]) -> Projection:
-    """Steps as (text, [(type, tool name, call id)]) from our run log."""
+    """Steps as (text, outcome, [(type, tool name, call id)]) from our run log."""
     out: Projection = []
     for step in migrate(evs).document["steps"]:
         subs = [
             (s["type"], (s["payload"] or {}).get("tool_name"), s["call_id"])
             for s in step["substeps"]
         ]
-        out.append((step["message_text"], subs))
+        out.append((step["message_text"], step["outcome"], subs))
     return out
 
 
@@ -108,8 +111,22 @@ def gza_store(kind: str, stream: Path, work: Path) -> Projection:
         for sub in store.get_run_substeps(step):
             payload = sub.payload if isinstance(sub.payload, dict) else {}
             subs.append((sub.type, payload.get("tool_name"), sub.call_id))
-        out.append((step.message_text, subs))
+        out.append((step.message_text, step.outcome, subs))
     return out
+
+
+def usage_pair(evs: list[dict[str, Any]]) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(gza's renderer token totals, ours): input (prompt) and output (completion) tokens."""
+    from gza.providers.log_renderers import get_log_renderer
+
+    kind = migrate(evs).document["provider"]
+    renderer = get_log_renderer(kind)
+    for entry in evs:
+        renderer.handle_log(entry, live=False)
+    final = migrate(evs).document.get("extra", {}).get("final_metrics", {})
+    theirs = (renderer.stats.input_tokens, renderer.stats.output_tokens)
+    mine = (final.get("total_prompt_tokens", 0), final.get("total_completion_tokens", 0))
+    return theirs, mine
 
 
 def gza_timeline(kind: str, evs: list[dict[str, Any]]) -> tuple[list[str], int]:
@@ -143,7 +160,7 @@ def main() -> int:
             except Exception as exc:  # report what could not be driven, and go on
                 print(f"  gza runner path could not run: {type(exc).__name__}: {exc}")
                 theirs = None
-            store_differs = theirs is not None and theirs != mine
+            store_differs = theirs is None or theirs != mine
             if theirs is not None:
                 if theirs == mine:
                     print(f"  store: equal ({len(mine)} steps)")
@@ -162,7 +179,11 @@ def main() -> int:
             timeline_differs = [re.sub(r"\s+", " ", x) for x in lines] != [
                 re.sub(r"\s+", " ", x) for x in our_lines
             ]
-            if (store_differs, timeline_differs) != EXPECTED.get(case["name"], (False, False)):
+            their_usage, my_usage = usage_pair(evs)
+            usage_differs = their_usage != my_usage
+            print(f"  usage (input, output): gza {their_usage}, ours {my_usage}")
+            seen = (store_differs, timeline_differs, usage_differs)
+            if seen != EXPECTED.get(case["name"], (False, False, False)):
                 unexplained.append(case["name"])
             if timeline_differs:
                 print("  timeline: DIFFERENT")
