@@ -15,8 +15,9 @@ Runs in a venv holding ``gza-agent==0.5.0`` and this package. For each provider 
    ``final_metrics``.
 
 Compared with ours as normalized projections (steps: message text and outcome; substeps: order,
-type, tool name, call id), the timeline's step lines ANSI stripped, and token totals. A difference is listed; the ones
-explained in spec/step-substep/DECISIONS.md (SSL-21) are expected, any other fails the run.
+type, tool name, call id), the timeline's step lines ANSI stripped, and token totals. A
+difference is listed; the ones explained in spec/step-substep/DECISIONS.md (SSL-21) are
+expected, any other fails the run.
 """
 
 from __future__ import annotations
