@@ -309,8 +309,8 @@ def substep_detail(type_: str, payload: Any) -> str:
                 return truncate(payload[key], 120)
     if type_ == "status_update" and isinstance(payload.get("message"), str):
         kind = payload.get("kind")
-        head = f"{kind}: " if isinstance(kind, str) and kind else ""
-        return truncate(head + payload["message"], 120).strip()
+        parts = [kind if isinstance(kind, str) else "", payload["message"].strip()]
+        return truncate(": ".join(p for p in parts if p), 120)
     if type_ == "artifact":
         where = payload.get("path") or payload.get("uri")
         if isinstance(where, str):
