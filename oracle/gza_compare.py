@@ -8,8 +8,9 @@ Runs in a venv holding ``gza-agent==0.5.0`` and this package. For each provider 
    (``Provider._run_with_output_parsing``, the method ``gza work`` calls), then gza's runner
    writes the steps into a fresh SQLite task store (``runner._persist_run_steps_from_result``)
    and we read ``get_run_steps``/``get_run_substeps`` back.
-2. **gza's timeline**: ``gza.cli.log._build_step_timeline`` (built on
-   ``gza.providers.log_renderers``), and ``gza.log_events.is_new_step`` for the step count.
+2. **gza's timeline**: what ``gza log --steps`` prints (``gza.cli.log._display_step_timeline``,
+   built on ``gza.providers.log_renderers``), ANSI stripped and cut to our compact width, against
+   our ``atif render`` compact lines; ``gza.log_events.is_new_step`` for the step count.
 
 3. gza's renderer token totals (``RenderStats`` of ``get_log_renderer``) against our
    ``final_metrics``.
@@ -33,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from atif_spec.stepsubstep.legacy import migrate
+from atif_spec.stepsubstep.render import ELLIPSIS, WIDTH, render_lines, truncate
 
 ROOT = Path(__file__).resolve().parents[1]
 LEGACY = ROOT / "conformance" / "step-substep" / "v1.0" / "legacy"
@@ -68,14 +70,6 @@ def ours(evs: list[dict[str, Any]]) -> Projection:
         ]
         out.append((step["message_text"], step["outcome"], subs))
     return out
-
-
-def our_timeline(evs: list[dict[str, Any]]) -> list[str]:
-    doc = migrate(evs).document
-    return [
-        f"[Step {s['step_id']}] {s['message_text'] or s['summary'] or ''}".strip()
-        for s in doc["steps"]
-    ]
 
 
 def gza_store(kind: str, stream: Path, work: Path) -> Projection:
@@ -131,15 +125,27 @@ def usage_pair(evs: list[dict[str, Any]]) -> tuple[tuple[int, int], tuple[int, i
 
 
 def gza_timeline(kind: str, evs: list[dict[str, Any]]) -> tuple[list[str], int]:
-    """gza's `gza log --steps` step lines (ANSI stripped) and its is_new_step count."""
-    from gza.cli.log import _build_step_timeline
-    from gza.log_events import is_new_step
+    """gza's `gza log --steps` output (its own console, ANSI stripped, cut like ours to
+    WIDTH columns) and its is_new_step count."""
+    import io
 
-    steps = _build_step_timeline(evs, provider=kind)
-    lines = [
-        ANSI.sub("", f"[Step {s['step_id']}] {s['message_text'] or s['summary'] or ''}".strip())
-        for s in steps
-    ]
+    from gza.cli import log as gza_log
+    from gza.log_events import is_new_step
+    from rich.console import Console
+
+    buffer = io.StringIO()
+    saved = gza_log.console
+    gza_log.console = Console(file=buffer, width=200, force_terminal=True, highlight=False)
+    try:
+        gza_log._display_step_timeline(evs, verbose=False, provider=kind)
+    finally:
+        gza_log.console = saved
+    lines = []
+    for raw in ANSI.sub("", buffer.getvalue()).splitlines():
+        label, _, text = raw.partition("] ")
+        text = re.sub(r"\s+", " ", text).strip()
+        room = WIDTH - len(label) - 2
+        lines.append(f"{label}] {truncate(text, room, ELLIPSIS)}".strip() if text else raw)
     seen: set[str] = set()
     return lines, sum(1 for e in evs if is_new_step(e, seen))
 
@@ -175,11 +181,9 @@ def main() -> int:
                     for extra in mine[len(theirs) :]:
                         print(f"    ours only: {extra}")
             lines, count = gza_timeline(case["kind"], evs)
-            our_lines = our_timeline(evs)
+            our_lines = render_lines(evs, width=WIDTH)
             print(f"  gza is_new_step count: {count}; gza timeline steps: {len(lines)}")
-            timeline_differs = [re.sub(r"\s+", " ", x) for x in lines] != [
-                re.sub(r"\s+", " ", x) for x in our_lines
-            ]
+            timeline_differs = lines != our_lines
             their_usage, my_usage = usage_pair(evs)
             usage_differs = their_usage != my_usage
             print(f"  usage (input, output): gza {their_usage}, ours {my_usage}")
