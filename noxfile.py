@@ -6,6 +6,7 @@ import glob
 import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -247,3 +248,17 @@ def bench(session: nox.Session) -> None:
     session.env["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
     session.run("python", "bench/bench_ray.py")
     session.run("python", "bench/bench_view.py")  # needs chromium (apt-get install -y chromium)
+
+
+@nox.session(python=PYTHON)
+def gza(session: nox.Session) -> None:
+    """gza 0.5.0 (its own venv) as the oracle for provider streams → run logs and timelines:
+    replay stubs on PATH, gza's provider and runner write SQLite, conformance/adapters/gza_compare.py
+    compares (see spec/step-substep/DECISIONS.md SSL-21). Prints its wall time."""
+    import time
+
+    start = time.monotonic()
+    session.install("gza-agent==0.5.0", "-e", ".")
+    with tempfile.TemporaryDirectory() as tmp:
+        session.run("python", str(Path("conformance/adapters/gza_compare.py").resolve()), env={"HOME": tmp})
+    session.log(f"gza: wall time {time.monotonic() - start:.1f} s")

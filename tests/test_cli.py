@@ -236,14 +236,26 @@ def test_the_command_line_has_one_home() -> None:
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names = (
-                [a.name for a in node.names] if isinstance(node, ast.Import)
-                else [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
             )
             if any(n == "click" or n.startswith("atif_spec.cli") for n in names):
                 offenders.append(str(rel))
     assert offenders == []
-    expected = {"conformance", "convert", "export-sft", "migrate", "render", "rules", "schema",
-                "spec", "validate"}
+    expected = {
+        "conformance",
+        "convert",
+        "export-sft",
+        "migrate",
+        "render",
+        "rules",
+        "schema",
+        "spec",
+        "validate",
+    }
     assert expected <= set(main.list_commands(None))  # type: ignore[arg-type]
     for name in expected:
         assert main.get_command(None, name) is not None, name  # type: ignore[arg-type]

@@ -117,3 +117,22 @@ def test_convert_atif_to_trajectory_sdk_and_back(tmp_path: Path) -> None:
     second = CliRunner().invoke(main, ["convert", str(sdk), "--to", "atif@v1.7", "-o", str(back)])
     assert second.exit_code == 0, second.output
     assert json.loads(back.read_text()) == json.loads(doc_path.read_text())
+
+
+def test_convert_counts_what_went_to_extra(tmp_path: Path) -> None:
+    """Issue 18: the report said "0 stashed" while usage vanished; now each extra key counts."""
+    src = LEGACY / "repro-claude-usage.jsonl"
+    out = tmp_path / "run.json"
+    result = CliRunner().invoke(
+        main,
+        ["convert", str(src), "--to", "step-substep@v1.0", "-o", str(out), "--report", "json"],
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output.splitlines()[0])
+    pointers = [item["pointer"] for item in report["stashed"]]
+    assert "/steps/0/extra/usage" in pointers and "/extra/final_metrics" in pointers
+    onward = tmp_path / "atif.json"
+    result = CliRunner().invoke(main, ["convert", str(src), "--to", "atif@v1.8", "-o", str(onward)])
+    assert result.exit_code == 0, result.output
+    atif = json.loads(onward.read_text())
+    assert atif["steps"][0]["extra"]["usage"]["input_tokens"] == 10

@@ -50,8 +50,10 @@ def test_golden_run_log_and_timelines(case: dict[str, Any]) -> None:
 def test_migrated_run_logs_are_valid(case: dict[str, Any]) -> None:
     doc = migrate(events(case["input"])).document
     assert list(SCHEMA.iter_errors(doc)) == []
-    rule_codes = {f.code for f in run_rules(doc, "step-substep", "v1.0")}
-    assert rule_codes <= {"SSL110"}
+    findings = run_rules(doc, "step-substep", "v1.0")
+    assert [f for f in findings if f.level == "error"] == []
+    if not case["name"].startswith("gza-"):  # gza's edge-case fixtures break SHOULDs on purpose
+        assert {f.code for f in findings} <= {"SSL110"}
 
 
 def test_same_input_same_bytes_in_another_process() -> None:
@@ -131,12 +133,17 @@ def test_gemini_messages_and_deltas() -> None:
             [
                 ("tool_call", "cmd_2"),
                 ("tool_error", "cmd_2"),
+                ("status_update", None),
                 ("tool_retry", "cmd_3"),
                 ("tool_call", "cmd_3"),
                 ("tool_output", "cmd_3"),
             ],
         ),
-        ("claude-multi-step.jsonl", 1, [("tool_call", "toolu_2"), ("tool_error", "toolu_2")]),
+        (
+            "claude-multi-step.jsonl",
+            1,
+            [("status_update", None), ("tool_call", "toolu_2"), ("tool_error", "toolu_2")],
+        ),
         (
             "gemini-stream.jsonl",
             1,
@@ -159,8 +166,9 @@ def test_tool_events_nest_under_their_step(name: str, step: int, expected: list[
 def test_codex_error_payload_and_retry_link() -> None:
     subs = steps_of("codex-multi-step.jsonl")[1]["substeps"]
     assert subs[1]["payload"] == {"exit_code": 1, "output": "1 failed"}
-    assert subs[2]["payload"] == {"retry_of_call_id": "cmd_2"}
-    assert subs[3]["payload"]["retry_of_call_id"] == "cmd_2"
+    assert subs[2]["payload"]["kind"] == "reasoning"
+    assert subs[3]["payload"] == {"retry_of_call_id": "cmd_2"}
+    assert subs[4]["payload"]["retry_of_call_id"] == "cmd_2"
 
 
 # -- testing plan 3: synthetic step ---------------------------------------------------------
@@ -182,7 +190,7 @@ def test_gza_timeline_for_the_turn_only_codex_log() -> None:
     stripped = [line.strip() for line in lines]
     assert "[Step S1] Pre-message tool activity" in stripped
     assert "[S1.1] tool_call Bash ls -la" in stripped
-    assert stripped[-1] == "[Step S2] Listed files."
+    assert [line for line in stripped if line.startswith("[Step")][-1] == "[Step S2] Listed files."
 
 
 # -- testing plan 4: deterministic T1.x migration -------------------------------------------
@@ -217,18 +225,120 @@ def test_missing_times_are_null_with_one_warning() -> None:
     assert migrate(events("gemini-stream.jsonl")).findings == []
 
 
-def test_unmapped_events_are_kept_in_run_extra() -> None:
-    doc = migrate(events("codex-multi-step.jsonl")).document
-    kept = doc["extra"]["unmapped_events"]
-    assert [k["event"].get("type") for k in kept] == [
-        "thread.started",
-        "turn.started",
-        "item.completed",
-        "item.completed",
-        "turn.completed",
-        "result",
+@pytest.mark.parametrize(
+    ("name", "unmapped"),
+    [
+        ("codex-multi-step.jsonl", [(12, "item.completed")]),  # the empty agent_message
+        ("gza-renderer-codex.jsonl", []),
+        ("gza-renderer-claude.jsonl", [(8, "assistant")]),  # a message with empty content
+        ("gza-renderer-gemini.jsonl", [(10, "oddity")]),  # an event kind no provider documents
+        ("claude-multi-step.jsonl", []),
+        ("gemini-stream.jsonl", []),
+    ],
+)
+def test_only_events_with_no_meaning_stay_unmapped(name: str, unmapped: list[Any]) -> None:
+    """Every documented event kind lands in a step, a substep or a named extra key; only
+    events that carry nothing (or are of an unknown kind) are kept verbatim, by line."""
+    doc = migrate(events(name)).document
+    kept = doc.get("extra", {}).get("unmapped_events", [])
+    assert [(k["line"], k["event"].get("type")) for k in kept] == unmapped
+
+
+def test_codex_item_kinds_land_as_substeps() -> None:
+    subs = steps_of("gza-renderer-codex.jsonl")[0]["substeps"]
+    kinds = [(s["type"], s["payload"].get("tool_name") or s["payload"].get("kind")) for s in subs]
+    assert kinds == [
+        ("tool_call", "Bash"),
+        ("tool_output", None),
+        ("tool_call", "file_change"),
+        ("tool_output", None),
+        ("tool_call", "web_search"),
+        ("status_update", "todo_list"),
+        ("tool_call", "spawn_agent"),
+        ("tool_call", "filesystem.read_file"),
+        ("tool_output", None),
+        ("status_update", "reasoning"),
     ]
-    assert kept[2]["event"]["item"]["type"] == "reasoning"
+    assert subs[0]["payload"]["command"] == "/bin/bash -lc 'ls src/gza'"
+    doc = migrate(events("gza-renderer-codex.jsonl")).document
+    assert [e["message"] for e in doc["extra"]["errors"]] == [
+        "Selected model is at capacity. Try again shortly.",
+        "top-level codex error",
+    ]
+    assert doc["steps"][-1]["outcome"] == "failed"
+    updates = [u["event"]["item"]["type"] for u in doc["extra"]["item_updates"]]
+    assert updates == ["todo_list"]
+
+
+def test_issue_reproductions() -> None:
+    """The three reproductions of issue 18."""
+    doc = migrate(events("repro-claude-usage.jsonl")).document
+    assert doc["steps"][0]["extra"]["usage"] == {"input_tokens": 10, "output_tokens": 5}
+    assert doc["steps"][0]["extra"]["message_ids"] == ["m1"]
+    assert doc["extra"]["final_metrics"]["total_prompt_tokens"] == 10
+    call = steps_of("repro-codex-completed-only.jsonl")[0]["substeps"][0]
+    assert call["payload"]["command"] == "/bin/bash -lc 'ls src'"
+    gem = migrate(events("gza-renderer-gemini.jsonl")).document
+    assert [f for f in run_rules(gem, "step-substep", "v1.0") if f.level == "error"] == []
+
+
+def test_claude_usage_counted_once_per_message_id() -> None:
+    doc = migrate(events("repro-claude-identity.jsonl")).document
+    s1, s2 = doc["steps"]
+    assert s1["extra"]["message_ids"] == ["msg_a"]
+    assert s1["extra"]["uuids"] == ["u-1", "u-2"]
+    assert s1["extra"]["model"] == "claude-sonnet-4-5"
+    assert s1["extra"]["metrics"] == {
+        "prompt_tokens": 150,
+        "completion_tokens": 7,
+        "cached_tokens": 30,
+    }
+    assert s2["extra"]["metrics"] == {
+        "prompt_tokens": 155,
+        "completion_tokens": 9,
+        "cached_tokens": 150,
+    }
+    run = doc["extra"]
+    assert (doc["run_id"], run["session_id"], run["model"]) == (
+        "sess_42",
+        "sess_42",
+        "claude-sonnet-4-5",
+    )
+    assert run["final_metrics"] == {
+        "total_prompt_tokens": 305,
+        "total_completion_tokens": 16,
+        "total_cached_tokens": 180,
+        "total_cost_usd": 0.0031,
+        "total_steps": 2,
+    }
+    # The provider's own totals agree with the de-duplicated sum.
+    usage = run["results"][0]["usage"]
+    assert sum(usage[k] for k in usage if k != "output_tokens") == 305
+
+
+def test_claude_thinking_and_rate_limits_are_kept() -> None:
+    doc = migrate(events("gza-renderer-claude.jsonl")).document
+    subs = doc["steps"][0]["substeps"]
+    assert [(s["type"], s["payload"].get("kind")) for s in subs] == [
+        ("status_update", "thinking"),
+        ("tool_call", None),
+        ("tool_error", None),
+        ("status_update", "redacted_thinking"),
+    ]
+    assert subs[0]["payload"]["signature"].startswith("very-long")
+    run = doc["extra"]
+    assert [e["rate_limit_info"]["status"] for e in run["rate_limit_events"]] == [
+        "allowed",
+        "denied",
+    ]
+    assert run["results"][0]["total_cost_usd"] == 0.1234
+    assert run["errors"][0]["message"] == "provider exploded"
+
+
+def test_gemini_replaced_deltas_are_kept() -> None:
+    step = steps_of("gza-renderer-gemini.jsonl")[0]
+    assert step["message_text"] == "Planning changes now."
+    assert step["extra"]["replaced_deltas"] == ["streaming"]
 
 
 def test_run_id_comes_from_the_stream_or_the_caller() -> None:
@@ -263,3 +373,15 @@ def test_unknown_input_is_not_a_stream() -> None:
 def test_turn_only_log_is_read_step_first(tmp_path: Path) -> None:
     lines = render_lines(events("codex-pre-message-tool.jsonl"))
     assert lines == ["[Step S1] Pre-message tool activity", "[Step S2] Listed files."]
+
+
+def test_gza_metadata_and_partial_events_have_named_places() -> None:
+    evs: list[Any] = [
+        {"type": "gza", "subtype": "branch", "message": "feature/x"},
+        {"type": "stream_event", "event": {"type": "content_block_delta"}, "session_id": "s"},
+        {"type": "assistant", "message": {"id": "m", "content": [{"type": "text", "text": "ok"}]}},
+    ]
+    doc = migrate(evs).document
+    assert "unmapped_events" not in doc["extra"]
+    assert doc["extra"]["gza_metadata"] == [evs[0]]
+    assert doc["extra"]["stream_events"] == [evs[1]]

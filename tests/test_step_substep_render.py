@@ -96,7 +96,8 @@ def test_message_text_wins_over_summary_and_empty_steps_keep_their_anchor() -> N
         ("tool_output", {"content": "a\\nb", "is_error": False}, "a\nb"),
         ("tool_output", {"content": [{"t": 1}], "is_error": False}, '[{"t": 1}]'),
         ("tool_output", {"exit_code": 0, "output": "x" * 130}, "x" * 117 + "..."),
-        ("tool_error", {"message": "denied"}, '{"message": "denied"}'),
+        ("tool_error", {"message": "denied"}, "denied"),
+        ("tool_error", {"code": 3}, '{"code": 3}'),
         ("tool_call", {"tool_name": "Bash", "command": "y" * 120}, "Bash " + "y" * 97 + "..."),
     ],
 )
@@ -170,3 +171,45 @@ def test_parse_jsonl_reads_a_log_and_names_a_bad_line() -> None:
     ]
     with pytest.raises(ValueError, match="line 2"):
         parse_jsonl(b'{"type": "x"}\n{oops\n')
+
+
+def test_compact_is_one_line_per_step_cut_to_the_width() -> None:
+    doc = lifecycle()
+    doc["steps"][1]["message_text"] = "line one\nline two " + "x" * 300
+    lines = render_lines(doc, width=60)
+    assert len(lines) == len(doc["steps"])
+    assert all("\n" not in line and len(line) <= 60 for line in lines)
+    assert lines[1].startswith("[Step S2] line one line two x") and lines[1].endswith("\u2026")
+    assert len(render_lines(doc)[1]) == 100
+
+
+def test_copied_context_steps_are_marked() -> None:
+    doc = minimal_atif("v1.7")
+    doc["steps"] = [
+        {"step_id": 1, "source": "user", "message": "old", "is_copied_context": True},
+        {"step_id": 2, "source": "user", "message": "new"},
+    ]
+    assert render_lines(doc) == ["[Step S1] (copied) (user) old", "[Step S2] (user) new"]
+
+
+def test_control_characters_are_escaped() -> None:
+    doc = lifecycle()
+    doc["steps"][1]["message_text"] = "red \x1b[31mtext\x07 \u202e"
+    doc["steps"][1]["substeps"][0]["payload"]["command"] = "echo \x1b]0;title\x07"
+    for verbose in (False, True):
+        out = "\n".join(render_lines(doc, verbose=verbose))
+        assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+        assert "\\x1b[31m" in out
+
+
+def test_copied_context_survives_conversion_to_a_run_log() -> None:
+    import atif_spec
+
+    src = json.loads(
+        (ROOT / "conformance/atif/v1.5/valid/continuation-copied-context.json").read_text()
+    )
+    run_log, _ = atif_spec.convert(src, to="step-substep@v1.0")
+    lines = render_lines(run_log)
+    copied = [line.startswith("[Step S" + str(n) + "] (copied)") for n, line in enumerate(lines, 1)]
+    expected = [s.get("is_copied_context") is True for s in src["steps"]]
+    assert copied == expected and any(copied) and not all(copied)

@@ -50,6 +50,8 @@ class RawDocument:
     """The file on disk, when there is one (file-level rules resolve against it)."""
     oversize: int | None = None
     """Set instead of ``data`` when the record was longer than the size limit."""
+    stream: str | None = None
+    """Set instead of ``data`` when the whole file is a provider stream (its kind)."""
 
 
 def expand(inputs: Iterable[str]) -> Iterator[str]:
@@ -120,6 +122,10 @@ def read_file(
     as_lines = is_jsonl(name) if lines is None else lines
     with path.open("rb") as fh:
         if as_lines:
+            kind = stream_kind(fh)
+            if kind is not None:
+                yield RawDocument(name, b"", None, path, stream=kind)
+                return
             yield from read_lines(fh, name, path, max_bytes)
             return
         size = path.stat().st_size
@@ -127,6 +133,17 @@ def read_file(
             yield RawDocument(name, b"", None, path, oversize=size)
             return
         yield RawDocument(name, fh.read(), None, path)
+
+
+def stream_kind(fh: Any) -> str | None:
+    """The provider-stream kind of an open JSON Lines file (read from its start, then rewound
+    to where it was), or None."""
+    from atif_spec.formats.streams import SNIFF_BYTES, sniff_stream
+
+    at = fh.tell()
+    head = fh.read(SNIFF_BYTES)
+    fh.seek(at)
+    return sniff_stream(head)
 
 
 def read_files(
@@ -147,6 +164,12 @@ def _read_stdin(max_bytes: int, lines: bool | None) -> Iterator[RawDocument]:
         yield RawDocument("<stdin>", b"", None, None, oversize=len(data))
         return
     if lines is None and _looks_like_lines(data):
+        from atif_spec.formats.streams import SNIFF_BYTES, sniff_stream
+
+        kind = sniff_stream(data[:SNIFF_BYTES])
+        if kind is not None:
+            yield RawDocument("<stdin>", b"", None, None, stream=kind)
+            return
         number = 0
         for number, chunk in enumerate(data.split(b"\n"), start=1):
             if chunk.strip():

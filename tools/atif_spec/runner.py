@@ -17,7 +17,15 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from atif_spec.pool import map_ordered
-from atif_spec.reader import STDIN, RawDocument, is_jsonl, read_file, read_files, read_lines
+from atif_spec.reader import (
+    STDIN,
+    RawDocument,
+    is_jsonl,
+    read_file,
+    read_files,
+    read_lines,
+    stream_kind,
+)
 from atif_spec.validation import Options, validate_raw
 
 BATCH_BYTES = 8 * 1024 * 1024
@@ -87,6 +95,9 @@ def pieces(files: Iterable[str], lines: bool | None) -> Iterator[Piece]:
             continue
         size = os.path.getsize(name)
         with open(name, "rb") as fh:
+            if stream_kind(fh) is not None:  # one report for the whole file
+                yield Piece(name, lines=True)
+                continue
             start = 0
             while start < size:
                 end = _boundary(fh, start + PIECE_BYTES, size)

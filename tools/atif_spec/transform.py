@@ -117,10 +117,10 @@ def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
 def _legacy_outcome(raw: RawDocument, options: MigrateOptions) -> Outcome:
     """A whole legacy turn log (provider JSON Lines stream) → a step-substep run log, then on
     to the requested target through :func:`atif_spec.lenses.convert` when it is another one."""
-    from atif_spec.changes import ChangeReport
+    from atif_spec.changes import ChangeReport, Item
     from atif_spec.findings import input_finding
     from atif_spec.lenses import ConversionError, convert
-    from atif_spec.stepsubstep.api import dumps, parse_jsonl, to_run_log
+    from atif_spec.stepsubstep.api import RUN_LOG, dumps, parse_jsonl, stashed, to_run_log
     from atif_spec.targets import Target
     from atif_spec.validation import validate_document
 
@@ -132,6 +132,8 @@ def _legacy_outcome(raw: RawDocument, options: MigrateOptions) -> Outcome:
         return Outcome(raw.source, None, report.to_dict(), None)
     doc, notes = to_run_log(events)
     report.warnings.extend(notes)
+    step = f"legacy-turn-log->{RUN_LOG}"
+    report.stashed.extend(Item(ptr, step, f"kept in {what}", ptr) for ptr, what in stashed(doc))
     target = Target.parse(options.to)
     if target.format != "step-substep":
         try:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from atif_spec.catalog import UnknownSchemaError, load_catalog
-from atif_spec.findings import Finding, Report, input_finding
+from atif_spec.findings import Finding, Level, Report, input_finding
 from atif_spec.formats import all_formats, detect
 from atif_spec.reader import DEFAULT_MAX_BYTES, RawDocument, duplicate_keys, parse
 from atif_spec.targets import Target
@@ -180,6 +180,12 @@ def validate_raw(raw: RawDocument, options: Options | None = None) -> Report:
 
 
 def _validate_raw(raw: RawDocument, opts: Options) -> Report:
+    if raw.stream is not None:
+        from atif_spec.formats.streams import convert_hint
+
+        hint = convert_hint(raw.source, raw.stream)
+        warning = input_finding("provider-stream", hint, "", Level.WARNING)
+        return Report(source=raw.source, line=None, findings=[warning])
     doc, problems = parse(raw, opts.max_bytes)
     if any(p.level == "error" for p in problems):
         return Report(source=raw.source, line=raw.line, findings=problems)

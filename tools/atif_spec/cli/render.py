@@ -47,20 +47,23 @@ def _load_input(path: str) -> Any:
 def render(input_path: str, verbose: bool) -> None:
     """Print the timeline of a run log, a legacy turn log, or an ATIF trajectory.
 
-    Compact by default (one line per step, anchored S<n>); --verbose adds every substep.
-    Colour on a terminal, plain text when piped.
+    Compact by default: exactly one line per step (anchored S<n>, cut with an ellipsis to the
+    terminal's width, or 100 columns when not a terminal; copied-context steps marked
+    "(copied)"). --verbose adds every substep and the run-level events. Control characters
+    from the document are escaped. Colour on a terminal, plain text when piped.
     """
     from rich.console import Console
 
-    from atif_spec.stepsubstep.api import UnrenderableError
+    from atif_spec.stepsubstep.api import WIDTH, UnrenderableError
     from atif_spec.stepsubstep.api import render as render_timeline
 
     value = _load_input(input_path)
+    console = Console(highlight=False, soft_wrap=True)
+    width = console.width if console.is_terminal else WIDTH
     try:
-        lines = render_timeline(value, verbose=verbose)
+        lines = render_timeline(value, verbose=verbose, width=width)
     except UnrenderableError as exc:
         click.echo(f"atif: {input_path}: {exc}", err=True)
         sys.exit(1)
-    console = Console(highlight=False, soft_wrap=True)
     for line in lines:
         console.print(line)

@@ -13,18 +13,31 @@ import orjson
 from rich.text import Text
 
 from atif_spec.findings import Finding
-from atif_spec.stepsubstep.legacy import detect_stream, dumps, migrate
-from atif_spec.stepsubstep.render import UnrenderableError, render_lines, render_text
+from atif_spec.stepsubstep.legacy import detect_stream, dumps, extra_locations, migrate
+from atif_spec.stepsubstep.render import WIDTH, UnrenderableError, render_lines, render_text
 
 __all__ = [
+    "RUN_LOG",
+    "WIDTH",
     "UnrenderableError",
     "dumps",
     "is_legacy_log",
     "parse_jsonl",
     "render",
     "render_plain",
+    "stashed",
     "to_run_log",
 ]
+
+
+RUN_LOG = "step-substep@v1.0"
+"""The target a legacy log is migrated to."""
+
+
+def stashed(document: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(pointer, what)`` for each named ``extra`` key of a migrated run log (the report's
+    stashed items: what the stream carried that the run log has no field for)."""
+    return extra_locations(document)
 
 
 def parse_jsonl(data: bytes) -> list[Any]:
@@ -44,14 +57,15 @@ def is_legacy_log(value: Any) -> bool:
     return isinstance(value, list) and detect_stream(value) is not None
 
 
-def render(value: Any, *, verbose: bool = False) -> list[Text]:
-    """The timeline of ``value`` (raises :class:`UnrenderableError` for other inputs)."""
-    return render_text(value, verbose=verbose)
+def render(value: Any, *, verbose: bool = False, width: int = WIDTH) -> list[Text]:
+    """The timeline of ``value`` (raises :class:`UnrenderableError` for other inputs); compact
+    lines are cut to ``width`` columns."""
+    return render_text(value, verbose=verbose, width=width)
 
 
-def render_plain(value: Any, *, verbose: bool = False) -> str:
+def render_plain(value: Any, *, verbose: bool = False, width: int = WIDTH) -> str:
     """The timeline as plain text with a final newline."""
-    return "".join(line + "\n" for line in render_lines(value, verbose=verbose))
+    return "".join(line + "\n" for line in render_lines(value, verbose=verbose, width=width))
 
 
 def to_run_log(

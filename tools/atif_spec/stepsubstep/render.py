@@ -3,13 +3,18 @@
 Pure functions from a document to lines. Three inputs are understood: a run log, a legacy log
 (a list of provider-stream or legacy turn events, migrated first, so it renders step-first), and
 an ATIF trajectory (each step an anchor; its tool calls and observation results its substeps).
-Compact mode prints one line per step; verbose mode adds every substep. The detail strings
-follow gza's ``gza log --steps`` output, so gza's fixtures render line for line the same.
+Compact mode prints exactly one line per step (its text on one line, cut with an ellipsis to
+the width); verbose mode adds every substep and, for a run log, the run-level events a provider
+stream carried (results, errors, rate limits, token totals). Steps copied from earlier context
+are marked ``(copied)``. Control characters from the document are escaped, so no text from a
+document can drive the terminal. The detail strings follow gza's ``gza log --steps`` output.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +28,11 @@ STEP_STYLE = "bold cyan"
 SUBSTEP_STYLE = "green"
 ERROR_STYLE = "red"
 SUBSTEP_INDENT = "  "
+WIDTH = 100
+"""Compact lines are cut to this many columns when the output is not a terminal."""
+ELLIPSIS = "\u2026"
+COPIED = "(copied)"
+_SPACE = re.compile(r"\s+")
 
 
 @dataclass(frozen=True)
@@ -54,48 +64,140 @@ class _Anchor:
     step_id: str
     text: str
     substeps: list[Line] = field(default_factory=list)
+    copied: bool = False
 
 
 class UnrenderableError(ValueError):
     """The input is neither a run log, a legacy log nor an ATIF trajectory."""
 
 
-def timeline(document: Any, *, verbose: bool = False) -> list[Line]:
-    """The timeline of a run log, legacy event list or ATIF trajectory."""
-    anchors = _anchors(document)
+def timeline(document: Any, *, verbose: bool = False, width: int = WIDTH) -> list[Line]:
+    """The timeline of a run log, legacy event list or ATIF trajectory.
+
+    Compact: one line per step, cut to ``width`` columns. Verbose: every step with its whole
+    text, every substep, then the run-level lines.
+    """
+    doc = _as_document(document)
     out: list[Line] = []
-    for anchor in anchors:
-        out.append(Line(f"Step {anchor.step_id}", anchor.text))
+    for anchor in _anchors(doc):
+        label = f"Step {anchor.step_id}"
+        text = f"{COPIED} {anchor.text}".strip() if anchor.copied else anchor.text
         if verbose:
+            out.append(Line(label, escape(text, keep_newlines=True)))
             out.extend(anchor.substeps)
+        else:
+            room = max(width - len(label) - 3, 1)
+            out.append(Line(label, truncate(escape(_SPACE.sub(" ", text)), room, ELLIPSIS)))
+    if verbose:
+        out.extend(run_lines(doc))
     return out
 
 
-def render_lines(document: Any, *, verbose: bool = False) -> list[str]:
-    """The timeline as plain text, one string per entry (a message may span several lines)."""
-    return [line.plain() for line in timeline(document, verbose=verbose)]
+def render_lines(document: Any, *, verbose: bool = False, width: int = WIDTH) -> list[str]:
+    """The timeline as plain text, one string per entry."""
+    return [line.plain() for line in timeline(document, verbose=verbose, width=width)]
 
 
-def render_text(document: Any, *, verbose: bool = False) -> list[Text]:
+def render_text(document: Any, *, verbose: bool = False, width: int = WIDTH) -> list[Text]:
     """The timeline as rich :class:`~rich.text.Text`, one per entry."""
-    return [line.rich() for line in timeline(document, verbose=verbose)]
+    return [line.rich() for line in timeline(document, verbose=verbose, width=width)]
 
 
 def truncate(text: str, limit: int, suffix: str = "...") -> str:
     """``text`` cut to ``limit`` characters, the suffix included."""
-    return text if len(text) <= limit else text[: limit - len(suffix)] + suffix
+    return text if len(text) <= limit else text[: max(limit - len(suffix), 0)] + suffix
+
+
+def escape(text: str, *, keep_newlines: bool = False) -> str:
+    """``text`` with control characters (ESC, CR, BEL, C1, bidi overrides, ...) written as
+    ``\\xNN`` / ``\\uNNNN`` escapes; tabs are kept, newlines only when asked (else ``\\n``)."""
+    out: list[str] = []
+    for ch in text:
+        if ch == "\n":
+            out.append(ch if keep_newlines else "\\n")
+        elif ch == "\t":
+            out.append(ch)
+        elif unicodedata.category(ch) in ("Cc", "Cf") and ch != "\u200d":
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def run_lines(doc: dict[str, Any]) -> list[Line]:
+    """``[Run]`` lines for what a run log keeps at run level (verbose mode only)."""
+    extra = doc.get("extra") if "run_id" in doc else None
+    if not isinstance(extra, dict):
+        return []
+    out: list[Line] = []
+    for event in _list(extra.get("rate_limit_events")):
+        info = event.get("rate_limit_info") if isinstance(event, dict) else None
+        info = info if isinstance(info, dict) else {}
+        detail = " ".join(
+            str(info[k]) for k in ("status", "rateLimitType", "resetsAt") if info.get(k)
+        )
+        out.append(
+            _run_line(f"rate_limit_event {detail}".strip(), error=info.get("status") == "denied")
+        )
+    for error in _list(extra.get("errors")):
+        message = error.get("message") if isinstance(error, dict) else error
+        out.append(_run_line(f"error {_compact(message, 120)}".strip(), error=True))
+    for result in _list(extra.get("results")):
+        if isinstance(result, dict):
+            out.append(_run_line(_result_detail(result), error=result.get("is_error") is True))
+    final = extra.get("final_metrics")
+    if isinstance(final, dict):
+        parts = [f"{k.removeprefix('total_')}={v}" for k, v in final.items() if k != "extra"]
+        out.append(_run_line("metrics " + " ".join(parts)))
+    return out
+
+
+def _run_line(detail: str, *, error: bool = False) -> Line:
+    return Line("Run", escape(detail), substep=False, error=error)
+
+
+def _result_detail(result: dict[str, Any]) -> str:
+    parts = ["result"]
+    status = result.get("subtype") or result.get("status")
+    if isinstance(status, str) and status:
+        parts.append(status)
+    if result.get("is_error") is True:
+        parts.append("is_error")
+    text = result.get("result")
+    if isinstance(text, str) and text.strip():
+        parts.append(truncate(_SPACE.sub(" ", text.strip()), 80))
+    for key in ("num_turns", "num_steps", "duration_ms"):
+        if isinstance(result.get(key), int):
+            parts.append(f"{key}={result[key]}")
+    cost = result.get("total_cost_usd", result.get("cost_usd"))
+    if isinstance(cost, (int, float)) and not isinstance(cost, bool):
+        parts.append(f"cost_usd={cost}")
+    stats = result.get("stats")
+    if isinstance(stats, dict):
+        parts.append("stats=" + _json(stats))
+    return " ".join(parts)
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 # -- input kinds --------------------------------------------------------------------------------
 
 
-def _anchors(document: Any) -> list[_Anchor]:
-    from atif_spec.formats import get_format
-
+def _as_document(document: Any) -> Any:
+    """A legacy log migrated to its run log; other inputs as they are."""
     if isinstance(document, list):
         if detect_stream(document) is None:
             raise UnrenderableError("not a legacy log: no provider or legacy turn events")
-        return _run_log_anchors(migrate(document).document)
+        return migrate(document).document
+    return document
+
+
+def _anchors(document: Any) -> list[_Anchor]:
+    from atif_spec.formats import get_format
+
     if isinstance(document, dict):
         if get_format("step-substep").detect(document) is not None:
             return _run_log_anchors(document)
@@ -111,17 +213,43 @@ def _numbered(value: Any) -> Iterator[tuple[int, dict[str, Any]]]:
             yield n, item
 
 
+_COPIED_POINTER = re.compile(r"^/steps/([0-9]+)/is_copied_context$")
+
+
+def _stashed_copied(doc: dict[str, Any]) -> set[int]:
+    """Positions of steps whose ``is_copied_context: true`` the ATIF→run-log lens stashed (the
+    top stash layer, when it was made from ATIF, whose steps map one to one)."""
+    from atif_spec.stash import top_layer
+
+    top = top_layer(doc)
+    if top is None or not str(top.get("by", "")).startswith("atif@"):
+        return set()
+    out: set[int] = set()
+    for entry in _list(top.get("entries")):
+        if not isinstance(entry, dict) or entry.get("value") is not True:
+            continue
+        match = _COPIED_POINTER.match(str(entry.get("pointer", "")))
+        if match and entry.get("op") == "removed":
+            out.add(int(match.group(1)))
+    return out
+
+
 def _run_log_anchors(doc: dict[str, Any]) -> list[_Anchor]:
     anchors: list[_Anchor] = []
+    stashed_copied = _stashed_copied(doc)
     for n, step in _numbered(doc.get("steps")):
         sid = str(step["step_id"]) if isinstance(step.get("step_id"), str) else step_id(n)
         text = _first_text(step.get("message_text"), step.get("summary"))
-        anchor = _Anchor(sid, text)
+        extra = step.get("extra")
+        copied = (n - 1) in stashed_copied or (
+            isinstance(extra, dict) and extra.get("is_copied_context") is True
+        )
+        anchor = _Anchor(sid, text, copied=copied)
         for m, sub in _numbered(step.get("substeps")):
             given = sub.get("substep_id")
             label = given if isinstance(given, str) else substep_id(sid, m)
             type_ = str(sub.get("type", "event"))
-            detail = f"{type_} {substep_detail(type_, sub.get('payload'))}".strip()
+            detail = escape(f"{type_} {substep_detail(type_, sub.get('payload'))}".strip())
             anchor.substeps.append(Line(label, detail, substep=True, error=type_ == "tool_error"))
         anchors.append(anchor)
     return anchors
@@ -133,7 +261,9 @@ def _atif_anchors(doc: dict[str, Any]) -> list[_Anchor]:
         sid = step_id(step["step_id"]) if isinstance(step.get("step_id"), int) else step_id(n)
         source = str(step.get("source", "step"))
         message = _message_text(step.get("message"))
-        anchor = _Anchor(sid, f"({source}) {message}".strip())
+        anchor = _Anchor(
+            sid, f"({source}) {message}".strip(), copied=step.get("is_copied_context") is True
+        )
         calls = step.get("tool_calls")
         for call in calls if isinstance(calls, list) else []:
             if isinstance(call, dict):
@@ -150,7 +280,7 @@ def _atif_anchors(doc: dict[str, Any]) -> list[_Anchor]:
                 detail = f"tool_output {truncate(body, 120)}".strip()
                 anchor.substeps.append(Line("", detail, substep=True))
         anchor.substeps = [
-            Line(substep_id(sid, m), line.detail, substep=True)
+            Line(substep_id(sid, m), escape(line.detail), substep=True)
             for m, line in enumerate(anchor.substeps, start=1)
         ]
         anchors.append(anchor)
@@ -174,8 +304,13 @@ def substep_detail(type_: str, payload: Any) -> str:
             if isinstance(content, str):
                 return truncate(content.replace("\\n", "\n"), 120)
             return truncate(_json(content), 120)
+        for key in ("output", "content", "message", "error"):
+            if isinstance(payload.get(key), str):
+                return truncate(payload[key], 120)
     if type_ == "status_update" and isinstance(payload.get("message"), str):
-        return truncate(payload["message"], 120)
+        kind = payload.get("kind")
+        parts = [kind if isinstance(kind, str) else "", payload["message"].strip()]
+        return truncate(": ".join(p for p in parts if p), 120)
     if type_ == "artifact":
         where = payload.get("path") or payload.get("uri")
         if isinstance(where, str):
@@ -186,7 +321,7 @@ def substep_detail(type_: str, payload: Any) -> str:
 def _call_detail(payload: dict[str, Any]) -> str:
     name = str(payload.get("tool_name", "unknown"))
     if isinstance(payload.get("command"), str):
-        return f"{name} {truncate(payload['command'], 100)}".strip()
+        return f"{name} {truncate(strip_shell_wrapper(payload['command']), 100)}".strip()
     tool_input = payload.get("tool_input")
     return summarize_tool(name, tool_input if isinstance(tool_input, dict) else {})
 
@@ -194,19 +329,32 @@ def _call_detail(payload: dict[str, Any]) -> str:
 def summarize_tool(name: str, tool_input: dict[str, Any]) -> str:
     """A one-line summary of a tool call from its name and input."""
     if name == "Bash":
-        command = str(tool_input.get("command", ""))
+        command = strip_shell_wrapper(str(tool_input.get("command", "")))
         return truncate(command, 100) if command else "Bash"
     if name in ("Read", "Edit", "Write"):
         return f"{name} {tool_input.get('file_path', '')}".strip()
     if name == "Grep":
         detail = f"{tool_input.get('pattern', '')} [{tool_input.get('path', '')}]".strip()
         return f"Grep {detail}".strip()
+    if name == "web_search" and isinstance(tool_input.get("query"), str):
+        return f"web_search {truncate(tool_input['query'], 100)}"
     if name == "Glob":
         return f"Glob {tool_input.get('pattern', '')}".strip()
     if name == "TodoWrite":
         todos = tool_input.get("todos", [])
         return f"TodoWrite {len(todos)} todos" if isinstance(todos, list) else "TodoWrite"
     return name
+
+
+def strip_shell_wrapper(command: str) -> str:
+    """The inner command of ``/bin/bash -lc '...'`` and ``/bin/sh -c '...'`` (as gza shows it)."""
+    for shell in ("/bin/bash -lc ", "/bin/sh -c "):
+        for quote in ("'", '"'):
+            head = shell + quote
+            if command.startswith(head) and len(command) > len(head):
+                inner = command[len(head) :]
+                return inner[:-1] if inner.endswith(quote) else inner
+    return command
 
 
 def _first_text(*values: Any) -> str:

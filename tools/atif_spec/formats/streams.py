@@ -1,0 +1,78 @@
+"""Provider streams: JSON Lines files that are a whole run's event stream, not documents.
+
+A Codex ``exec --json``, Claude Code ``stream-json`` or Gemini CLI ``stream-json`` log (or a
+log of normalized legacy turn events) is one run, not one document per line. Validation reports
+it once per file (``input:provider-stream``) instead of one unknown-format finding per line;
+``atif convert FILE --to step-substep@v1.0`` turns it into a run log.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import orjson
+
+SNIFF_BYTES: Final = 64 * 1024
+"""How much of a file's start is read to recognize a stream."""
+SNIFF_LINES: Final = 50
+NAMES: Final = {
+    "codex": "Codex exec --json",
+    "claude": "Claude Code stream-json",
+    "gemini": "Gemini CLI stream-json",
+    "legacy": "legacy turn event",
+}
+"""Each stream kind's name in messages."""
+
+
+def _known_types() -> frozenset[str]:
+    from atif_spec.stepsubstep.legacy import CLAUDE_TYPES, CODEX_TYPES, GEMINI_TYPES
+
+    shared = {"result", "error", "stream_event", "gza", "raw"}
+    return frozenset(CLAUDE_TYPES | CODEX_TYPES | GEMINI_TYPES | shared)
+
+
+KNOWN_TYPES: Final = _known_types()
+"""Event types the three providers (and gza's own lines) document; at least half of the
+sampled events must have one, so an unrelated log with a ``type`` member is not a stream."""
+
+
+def sniff_stream(head: bytes) -> str | None:
+    """The stream kind (a key of :data:`NAMES`) of a JSON Lines file starting with ``head``;
+    None when its first lines are not all events of one provider stream (an unparsable line,
+    a non-object, or a line that is a document of a known format all say "not a stream")."""
+    from atif_spec.formats import detect
+    from atif_spec.stepsubstep.legacy import detect_stream
+
+    lines = head.split(b"\n")
+    if len(head) >= SNIFF_BYTES and len(lines) > 1:
+        lines = lines[:-1]  # the last line may be cut off
+    events: list[dict[str, object]] = []
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            event = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            return None
+        if not isinstance(event, dict) or detect(event) is not None:
+            return None
+        events.append(event)
+        if len(events) >= SNIFF_LINES:
+            break
+    if not events or not all("type" in e or "legacy_event_id" in e for e in events):
+        return None
+    kind = detect_stream(events)
+    if kind in (None, "legacy"):
+        return kind
+    known = sum(1 for e in events if e.get("type") in KNOWN_TYPES)
+    return kind if 2 * known >= len(events) else None
+
+
+def convert_hint(source: str, kind: str) -> str:
+    """The message of an ``input:provider-stream`` finding."""
+    if source == "<stdin>":  # convert reads a stream from a file, not from stdin
+        source = "FILE.jsonl"
+    return (
+        f"a {NAMES.get(kind, kind)} provider stream (one run, not one document per line); "
+        f"convert it with: atif convert {source} --to step-substep@v1.0"
+    )
