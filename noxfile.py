@@ -253,12 +253,14 @@ def bench(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def gza(session: nox.Session) -> None:
     """gza 0.5.0 (its own venv) as the oracle for provider streams → run logs and timelines:
-    replay stubs on PATH, gza's provider and runner write SQLite, conformance/adapters/gza_compare.py
-    compares (see spec/step-substep/DECISIONS.md SSL-21). Prints its wall time."""
+    replay stubs on PATH, gza's provider and runner write SQLite,
+    conformance/adapters/gza_compare.py compares (see spec/step-substep/DECISIONS.md SSL-21).
+    Prints its wall time."""
     import time
 
     start = time.monotonic()
     session.install("gza-agent==0.5.0", "-e", ".")
     with tempfile.TemporaryDirectory() as tmp:
-        session.run("python", str(Path("conformance/adapters/gza_compare.py").resolve()), env={"HOME": tmp})
+        script = str(Path("conformance/adapters/gza_compare.py").resolve())
+        session.run("python", script, env={"HOME": tmp})
     session.log(f"gza: wall time {time.monotonic() - start:.1f} s")
