@@ -1,0 +1,150 @@
+"""Data loss and corruption (issue #21): big integers keep their digits, deep nesting is processed
+or refused with a finding, through every command that reads documents."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from atif_spec import jsontext
+from atif_spec.cli import main
+
+from conftest import ROOT
+
+RICH = ROOT / "conformance" / "atif" / "v1.5" / "valid" / "rich.json"
+BIG = [10**30, 2**64 + 1, 2**64 - 1, 2**63, 2**53 + 1, -(2**63) - 5, -(10**25)]
+"""Beyond 64 bits (orjson would parse a float), the edges of 64 bits, and beyond doubles."""
+
+
+def atif(args: list[str], stdin: bytes | None = None) -> Result:
+    return CliRunner().invoke(main, args, input=stdin)
+
+
+def rich() -> dict[str, Any]:
+    doc: dict[str, Any] = json.loads(RICH.read_bytes())
+    return doc
+
+
+def big_doc() -> dict[str, Any]:
+    doc = rich()
+    doc["extra"] = {f"n{i}": n for i, n in enumerate(BIG)}
+    for step in doc["steps"]:
+        for call in step.get("tool_calls", []):
+            call["arguments"] = {"big": BIG}
+    return doc
+
+
+def digits_kept(text: str) -> None:
+    for n in BIG:
+        assert str(n) in text, n
+    assert "e+" not in text.replace("e+0", "")  # no float rendering of a big integer
+
+
+def test_loads_keeps_every_integer_exactly() -> None:
+    value = jsontext.loads(json.dumps(BIG).encode())
+    assert value == BIG and all(type(v) is int for v in value)
+    assert jsontext.loads(b'{"s": "12345678901234567890", "f": 1e30}') == {
+        "s": "12345678901234567890",
+        "f": 1e30,
+    }
+    with pytest.raises(ValueError):
+        jsontext.loads(b"[NaN, 12345678901234567890123]")
+
+
+def test_dumps_keeps_big_integers_and_deep_nesting() -> None:
+    assert jsontext.dumps(BIG) == json.dumps(BIG, separators=(",", ":")).encode()
+    deep: Any = 1
+    for _ in range(300):
+        deep = [deep]
+    assert json.loads(jsontext.dumps(deep, indent=True)) == deep
+
+
+def test_validate_reports_big_integers_with_their_digits(tmp_path: Path) -> None:
+    doc = rich()
+    doc["steps"][0]["step_id"] = 10**30
+    (tmp_path / "t.json").write_text(json.dumps(doc))
+    result = atif(["validate", str(tmp_path / "t.json")])
+    assert result.exit_code == 1
+    assert f"got {10**30}" in result.output and "1e+30" not in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["migrate", "--to", "v1.7"],
+        ["convert", "--to", "atif@v1.7"],
+        ["convert", "--to", "tao@v0.2.0"],
+        ["convert", "--to", "step-substep@v1.0"],
+        ["convert", "--to", "trajectory-sdk@v0.4"],
+    ],
+    ids=lambda a: "-".join(a[::2]),
+)
+def test_transforms_keep_big_integers(tmp_path: Path, args: list[str]) -> None:
+    (tmp_path / "t.json").write_text(json.dumps(big_doc()))
+    result = atif([*args, str(tmp_path / "t.json"), "-o", str(tmp_path / "out.json")])
+    assert result.exit_code == 0, result.output
+    out = (tmp_path / "out.json").read_text()
+    digits_kept(out)
+    back = atif(["convert", "--to", "atif@v1.5", str(tmp_path / "out.json")])
+    assert back.exit_code == 0, back.output
+    assert json.loads(back.stdout.strip())["extra"] == big_doc()["extra"]
+
+
+def test_migrate_jsonl_keeps_big_integers(tmp_path: Path) -> None:
+    (tmp_path / "t.jsonl").write_text(json.dumps(big_doc()) + "\n")
+    result = atif(["migrate", "--to", "v1.7", "--in-place", str(tmp_path / "t.jsonl")])
+    assert result.exit_code == 0, result.output
+    digits_kept((tmp_path / "t.jsonl").read_text())
+
+
+def test_export_sft_keeps_big_integers(tmp_path: Path) -> None:
+    (tmp_path / "t.json").write_text(json.dumps(big_doc()))
+    result = atif(["export-sft", str(tmp_path / "t.json"), "-o", str(tmp_path / "sft.jsonl")])
+    assert result.exit_code == 0, result.output
+    digits_kept((tmp_path / "sft.jsonl").read_text())
+
+
+def nested(levels: int, inner: Any = 1) -> Any:
+    for _ in range(levels):
+        inner = {"k": inner}
+    return inner
+
+
+@pytest.mark.parametrize("levels", [260, 1000])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["migrate", "--to", "v1.7"],
+        ["convert", "--to", "tao@v0.2.0"],
+        ["convert", "--to", "step-substep@v1.0"],
+        ["convert", "--to", "trajectory-sdk@v0.4"],
+        ["export-sft", "-o", "-"],
+    ],
+    ids=lambda a: "-".join(a[::2]),
+)
+def test_deep_nesting_is_processed_or_refused_with_a_finding(
+    tmp_path: Path, args: list[str], levels: int
+) -> None:
+    doc = rich()
+    doc["extra"] = nested(levels)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 3 * levels))
+    try:
+        text = json.dumps(doc)
+    finally:
+        sys.setrecursionlimit(limit)
+    (tmp_path / "t.json").write_text(text)
+    assert atif(["validate", str(tmp_path / "t.json")]).exit_code == 0
+    result = atif([*args, str(tmp_path / "t.json")])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    if levels == 260:  # orjson's own limit is 255: the standard library takes over
+        assert result.exit_code == 0, result.output
+    else:
+        assert result.exit_code in (0, 1)
+        if result.exit_code == 1:
+            assert "input:too-deep" in result.output
