@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from atif_spec.jsontext import dumps
+from atif_spec import jsontext
 from atif_spec.reader import RawDocument
 
 
@@ -129,7 +129,9 @@ def _migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
         return Outcome(raw.source, raw.line, report.to_dict(), None)
     if options.convert and (report.to or "").startswith("trajectory-sdk@"):
         return Outcome(raw.source, raw.line, report.to_dict(), None, streamed=out)
-    return Outcome(raw.source, raw.line, report.to_dict(), dumps(out, indent=raw.line is None))
+    return Outcome(
+        raw.source, raw.line, report.to_dict(), jsontext.dumps(out, indent=raw.line is None)
+    )
 
 
 def _legacy_outcome(raw: RawDocument, options: MigrateOptions) -> Outcome:
@@ -176,7 +178,7 @@ def _legacy_outcome(raw: RawDocument, options: MigrateOptions) -> Outcome:
     if target.format == "step-substep":
         data = dumps(doc).rstrip("\n").encode()
     else:
-        data = dumps(doc, indent=True)
+        data = jsontext.dumps(doc, indent=True)
     return Outcome(raw.source, None, report.to_dict(), data)
 
 

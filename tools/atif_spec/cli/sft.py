@@ -19,7 +19,7 @@ from typing import IO, Any
 import click
 import orjson
 
-from atif_spec.atomic import AtomicFile
+from atif_spec.atomic import AtomicFile, OutputError
 from atif_spec.cli.options import lines_option, max_bytes_option
 from atif_spec.reader import DEFAULT_MAX_BYTES, STDIN, RawDocument
 
@@ -151,13 +151,17 @@ def export_sft(
         summary = export(docs, stream.write, validate=validate, max_bytes=max_bytes)
         stream.flush()
     else:
-        target = AtomicFile(Path(output))
         try:
-            summary = export(docs, target.write, validate=validate, max_bytes=max_bytes)
-            target.commit()
-        except BaseException:
-            target.abort()
-            raise
+            target = AtomicFile(Path(output))
+            try:
+                summary = export(docs, target.write, validate=validate, max_bytes=max_bytes)
+                target.commit()
+            except BaseException:
+                target.abort()
+                raise
+        except OutputError as exc:
+            click.echo(f"atif: {exc}", err=True)
+            sys.exit(2)
     for source, line, why in summary.skipped:
         where = f"{source}:{line}" if line else source
         click.echo(f"{where}: skipped: {why}", err=True)

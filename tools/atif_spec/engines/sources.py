@@ -83,7 +83,7 @@ def _pyarrow(module: str) -> Any:
         return importlib.import_module(f"pyarrow.{module}")
     except ImportError as exc:
         raise UnreadablePath(
-            "reading Parquet files and URIs needs pyarrow: pip install 'atif-spec[ray]'"
+            "reading Parquet files and URIs needs pyarrow: pip install 'atif-spec[parquet]'"
         ) from exc
 
 
