@@ -305,3 +305,36 @@ def test_sigterm_during_in_place_leaves_no_temporary_file(tmp_path: Path) -> Non
     assert proc.wait(timeout=60) == -signal.SIGTERM
     assert src.read_bytes() == data
     no_temp_files(tmp_path)
+
+
+# --- side outputs and missing extras --------------------------------------------------------------
+
+
+def test_summary_is_a_side_output(tmp_path: Path) -> None:
+    put(tmp_path / "t.json")
+    plain, with_summary = tmp_path / "plain.json", tmp_path / "with.json"
+    assert (
+        atif("migrate", "--to", "v1.6", str(tmp_path / "t.json"), "-o", str(plain)).exit_code == 0
+    )
+    result = atif(
+        "migrate", "--to", "v1.6", str(tmp_path / "t.json"), "-o", str(with_summary),
+        "--summary", str(tmp_path / "summary.json"),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert with_summary.is_file() and with_summary.read_bytes() == plain.read_bytes()
+    summary = orjson.loads((tmp_path / "summary.json").read_bytes())
+    assert (summary["operation"], summary["documents"], summary["passed"]) == ("migrate", 1, 1)
+
+
+def test_ray_engine_without_the_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "ray" else real(name, *a)
+    )
+    for command in (["migrate", "--to", "v1.6"], ["convert", "--to", "tao@v0.2.0"], ["validate"]):
+        result = atif(*command, "-", "--engine", "ray")
+        assert result.exit_code == 2, result.output
+        assert "pip install 'atif-spec[ray]'" in result.output
+        assert not isinstance(result.exception, ImportError)
