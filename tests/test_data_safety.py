@@ -148,3 +148,40 @@ def test_deep_nesting_is_processed_or_refused_with_a_finding(
         assert result.exit_code in (0, 1)
         if result.exit_code == 1:
             assert "input:too-deep" in result.output
+
+
+# --- the run-log store validates on write ---------------------------------------------------------
+
+STORE_WRITES: dict[str, Any] = {
+    "tool_call payload without tool_name": lambda s: s.emit_substep(
+        s.emit_step("r1", "m", provider="codex"), "tool_call", {"oops": 1}
+    ),
+    "empty run_id": lambda s: s.emit_step("", "m", provider="codex"),
+    "empty provider": lambda s: s.create_run("r1", ""),
+    "step extra not an object": lambda s: s.emit_step("r1", "m", provider="codex", extra=[1]),
+    "message not text": lambda s: s.emit_step("r1", 5, provider="codex"),
+    "NaN in a payload": lambda s: s.emit_substep(
+        s.emit_step("r1", "m", provider="codex"), "status_update", {"message": "x", "v": 1e999}
+    ),
+    "summary not text": lambda s: s.finalize_step(
+        s.emit_step("r1", "m", provider="codex"), "completed", summary=5
+    ),
+    "imported document not a run log": lambda s: s.insert_document(
+        {"run_id": "r2", "provider": "codex", "steps": [], "extra": "no"}
+    ),
+}
+
+
+@pytest.mark.parametrize("write", list(STORE_WRITES), ids=list(STORE_WRITES))
+def test_store_refuses_values_that_would_make_its_export_invalid(
+    tmp_path: Path, write: str
+) -> None:
+    from atif_spec import validate
+    from atif_spec.stepsubstep.exchange import export_run
+    from atif_spec.stepsubstep.store import SqliteStore
+
+    with SqliteStore(tmp_path / "runs.db") as store:
+        with pytest.raises(ValueError):
+            STORE_WRITES[write](store)
+        for run_id in store.list_runs():  # whatever was stored before the refusal is valid
+            assert validate(export_run(store, run_id)).valid
