@@ -185,3 +185,84 @@ def test_store_refuses_values_that_would_make_its_export_invalid(
             STORE_WRITES[write](store)
         for run_id in store.list_runs():  # whatever was stored before the refusal is valid
             assert validate(export_run(store, run_id)).valid
+
+
+# --- export-sft: quadratic output, said and capped ------------------------------------------------
+
+
+def long_trajectory(steps: int, text: str = "x" * 200) -> dict[str, Any]:
+    doc = rich()
+    doc["schema_version"] = "ATIF-v1.5"
+    first = [s for s in doc["steps"] if s["source"] != "agent"][:1]
+    agent = next(s for s in doc["steps"] if s["source"] == "agent" and "tool_calls" in s)
+    doc["steps"] = [*first]
+    for i in range(len(first) + 1, steps + 1):
+        step = json.loads(json.dumps(agent))
+        step["step_id"] = i
+        step["message"] = text
+        for j, call in enumerate(step.get("tool_calls", [])):
+            call["tool_call_id"] = f"c{i}-{j}"
+        for j, result in enumerate(step.get("observation", {}).get("results", [])):
+            result["source_call_id"] = f"c{i}-{j}"
+        doc["steps"].append(step)
+    doc.pop("final_metrics", None)
+    doc.pop("continued_trajectory_ref", None)
+    return doc
+
+
+def test_export_sft_help_says_the_output_is_quadratic() -> None:
+    text = atif(["export-sft", "--help"]).output
+    assert "SQUARE of the steps" in text
+    assert "--max-context-steps" in text and "--max-bytes-out" in text
+
+
+@pytest.mark.parametrize("cap", [None, 0, 3])
+def test_projected_size_is_close_to_what_is_written(tmp_path: Path, cap: int | None) -> None:
+    from atif_spec.sft import examples, projected_bytes
+
+    doc = long_trajectory(120)
+    assert atif(["validate", "-"], stdin=json.dumps(doc).encode()).exit_code == 0
+    written = sum(
+        len(json.dumps(e, separators=(",", ":"), ensure_ascii=False)) + 1
+        for e in examples(doc, max_context_steps=cap)
+    )
+    projected = projected_bytes(doc, max_context_steps=cap)
+    assert abs(projected - written) <= 0.1 * written, (projected, written)
+
+
+def test_max_context_steps_keeps_the_last_steps(tmp_path: Path) -> None:
+    from atif_spec.sft import examples
+
+    doc = long_trajectory(40)
+    full = list(examples(doc))
+    capped = list(examples(doc, max_context_steps=2))
+    assert len(full) == len(capped)
+    assert all(
+        c["messages"] == f["messages"][-len(c["messages"]) :]
+        for c, f in zip(capped, full, strict=True)
+    )
+    assert max(len(c["messages"]) for c in capped) < max(len(f["messages"]) for f in full)
+    (tmp_path / "t.json").write_text(json.dumps(doc))
+    out = tmp_path / "o.jsonl"
+    result = atif(
+        ["export-sft", str(tmp_path / "t.json"), "-o", str(out), "--max-context-steps", "2"]
+    )
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [line["messages"] for line in lines] == [c["messages"] for c in capped]
+
+
+def test_max_bytes_out_stops_and_large_outputs_are_projected(tmp_path: Path) -> None:
+    doc = long_trajectory(1500, text="y" * 400)
+    (tmp_path / "t.json").write_text(json.dumps(doc))
+    out = tmp_path / "o.jsonl"
+    result = atif(
+        ["export-sft", str(tmp_path / "t.json"), "-o", str(out), "--max-bytes-out", "200000"]
+    )
+    assert result.exit_code == 1, result.output
+    assert "stopped at --max-bytes-out 200000" in result.stderr
+    assert "1500 steps give about" in result.stderr and "B of examples" in result.stderr
+    data = out.read_bytes()
+    assert 0 < len(data) <= 200_000 and data.endswith(b"\n")
+    for line in data.splitlines():
+        json.loads(line)
