@@ -29,7 +29,7 @@ from typing import IO
 
 _LIVE: set[Path] = set()
 """Temporary files not yet committed or discarded (removed on SIGTERM/SIGHUP)."""
-_HANDLED = (signal.SIGTERM, signal.SIGHUP)
+_HANDLED = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 _installed = False
 
 
