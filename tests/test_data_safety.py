@@ -266,3 +266,13 @@ def test_max_bytes_out_stops_and_large_outputs_are_projected(tmp_path: Path) -> 
     assert 0 < len(data) <= 200_000 and data.endswith(b"\n")
     for line in data.splitlines():
         json.loads(line)
+
+
+@pytest.mark.parametrize("value", [5, "x", {"a": 1}, [1, None]])
+def test_projected_bytes_never_raises(value: Any) -> None:
+    from atif_spec.sft import projected_bytes
+
+    doc = long_trajectory(3)
+    doc["subagent_trajectories"] = value
+    assert projected_bytes(doc) > 0
+    assert projected_bytes(value) >= 0

@@ -271,7 +271,8 @@ def projected_bytes(doc: Any, *, max_context_steps: int | None = None) -> int:
             total += running[-1] - running[cut] + size + fixed
         running.append(running[-1] + size)
         indexes.append(turn.index)
-    for sub in doc.get("subagent_trajectories") or ():
+    subagents = doc.get("subagent_trajectories")
+    for sub in subagents if isinstance(subagents, list) else ():
         total += projected_bytes(sub, max_context_steps=max_context_steps)
     return total
 
