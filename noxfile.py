@@ -2,15 +2,43 @@
 
 from __future__ import annotations
 
+import functools
 import glob
 import os
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import nox
+
+
+def _timed(register: Callable[..., Any]) -> Callable[..., Any]:
+    """``nox.session`` whose sessions print their wall time when they end (passed or failed)."""
+
+    def timing(func: Callable[[nox.Session], None]) -> Callable[[nox.Session], None]:
+        @functools.wraps(func)
+        def run(session: nox.Session) -> None:
+            start = time.monotonic()
+            try:
+                func(session)
+            finally:
+                print(f"nox > {session.name}: wall time {time.monotonic() - start:.1f} s")
+
+        return run
+
+    def session(*args: Any, **kwargs: Any) -> Any:
+        if len(args) == 1 and callable(args[0]) and not kwargs:  # bare @nox.session
+            return register(timing(args[0]))
+        return lambda func: register(*args, **kwargs)(timing(func))
+
+    return session
+
+
+nox.session = _timed(nox.session)  # every session below (and any added later) is timed
 
 nox.options.default_venv_backend = "venv"
 nox.options.reuse_existing_virtualenvs = True
@@ -191,8 +219,22 @@ def ray(session: nox.Session) -> None:
         "-rs",
         "tests/test_engines.py",
         "tests/test_ray_engine.py",
+        "tests/test_dataset_safety.py",
         "-p",
         "no:cacheprovider",
+    )
+
+
+@nox.session(name="disk-full", python=PYTHON)
+def disk_full(session: nox.Session) -> None:
+    """Output to a real, small tmpfs that fills up: one clear error, exit 2, the original
+    untouched, no temporary file left. Needs root (CI runs as root); a skip is a failure here."""
+    if os.geteuid() != 0:
+        session.error("the disk-full session mounts a tmpfs: run it as root")
+    session.install("-e", ".[test]")
+    session.env["ATIF_FAIL_ON_SKIP"] = "1"
+    session.run(
+        "python", "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "tests/test_disk_full.py"
     )
 
 
@@ -254,13 +296,8 @@ def bench(session: nox.Session) -> None:
 def gza(session: nox.Session) -> None:
     """gza 0.5.0 (its own venv) as the oracle for provider streams → run logs and timelines:
     replay stubs on PATH, gza's provider and runner write SQLite,
-    conformance/adapters/gza_compare.py compares (see spec/step-substep/DECISIONS.md SSL-21).
-    Prints its wall time."""
-    import time
-
-    start = time.monotonic()
+    conformance/adapters/gza_compare.py compares (see spec/step-substep/DECISIONS.md SSL-21)."""
     session.install("gza-agent==0.5.0", "-e", ".")
     with tempfile.TemporaryDirectory() as tmp:
         script = str(Path("conformance/adapters/gza_compare.py").resolve())
         session.run("python", script, env={"HOME": tmp})
-    session.log(f"gza: wall time {time.monotonic() - start:.1f} s")

@@ -184,7 +184,9 @@ def main(argv: list[str] | None = None) -> int:
             if check:
                 stale.append(name)
             else:
-                path.write_text(new, encoding="utf-8")
+                from atif_spec.atomic import write_atomic
+
+                write_atomic(path, new.encode())
     for name in stale:
         print(f"{name}: generated regions are out of date (run `nox -s generate`)", file=sys.stderr)
     return 1 if stale else 0

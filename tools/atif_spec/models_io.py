@@ -16,7 +16,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import orjson
 from pydantic import BaseModel
 
 from atif_spec.catalog import UnknownSchemaError, load_catalog
@@ -41,10 +40,9 @@ def parse(source: Source) -> Any:
         raw = bytes(source)
     else:
         raw = Path(source).read_bytes()
-    try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        return json.loads(raw)  # integers beyond 64 bits; otherwise raises the same error
+    from atif_spec.jsontext import loads
+
+    return loads(raw)  # integers beyond 64 bits keep their digits
 
 
 def model_class(fmt: str, version: str) -> type[BaseModel]:

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import orjson
 
 from atif_spec.findings import Finding, Level, input_finding
+from atif_spec.jsontext import loads
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 JSON_SUFFIXES = (".json", *JSONL_SUFFIXES)
@@ -219,9 +220,11 @@ def parse(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, li
             )
         )
     try:
-        return orjson.loads(data), notes
+        return loads(data), notes
     except orjson.JSONDecodeError as exc:
         return None, [*notes, _decode_problem(data, exc)]
+    except RecursionError:
+        return None, [*notes, input_finding("too-deep", "nesting is too deep to read")]
 
 
 def _decode_problem(data: bytes, exc: orjson.JSONDecodeError) -> Finding:

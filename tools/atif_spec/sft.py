@@ -20,6 +20,7 @@ any JSON value.
 
 from __future__ import annotations
 
+import bisect
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -197,29 +198,84 @@ def _metadata(doc: Doc, base: str, turn: Turn) -> Doc:
     return meta
 
 
-def examples(doc: Any, *, subagents: bool = True, base: str = "") -> Iterator[Doc]:
+def examples(
+    doc: Any, *, subagents: bool = True, base: str = "", max_context_steps: int | None = None
+) -> Iterator[Doc]:
     """One chat example per training target of ``doc`` (and of its embedded subagents).
 
     Each example is ``{"messages": [...], "tools"?: [...], "metadata": {...}}``: the context
     before the target step, then the step's assistant message (the one message to learn).
-    Memory use is linear in the trajectory; examples are yielded one at a time.
+    Memory use is linear in the trajectory; examples are yielded one at a time, but their total
+    size grows with the square of the steps (each repeats the context before it; see
+    :func:`projected_bytes`). ``max_context_steps`` keeps only the context messages of the N
+    steps before the target (by position in ``steps``; 0: the target message alone).
     """
     if not isinstance(doc, dict):
         return
     defs = tools(doc)
     context: list[Doc] = []
+    indexes: list[int] = []
+    """The step index of each context message (nondecreasing)."""
     for turn in timeline(doc):
         if turn.kind == "reset":
             context = reset_messages(turn)
+            indexes = [turn.index] * len(context)
             continue
         message = chat_message(turn)
         if turn.kind == "agent" and turn.trainable:
-            example: Doc = {"messages": [*context, message]}
+            cut = _cut(indexes, turn.index, max_context_steps)
+            example: Doc = {"messages": [*context[cut:], message]}
             if defs is not None:
                 example["tools"] = defs
             example["metadata"] = _metadata(doc, base, turn)
             yield example
         context.append(message)
+        indexes.append(turn.index)
     if subagents and isinstance(doc.get("subagent_trajectories"), list):
         for i, sub in enumerate(doc["subagent_trajectories"]):
-            yield from examples(sub, subagents=True, base=join(base, "subagent_trajectories", i))
+            yield from examples(
+                sub,
+                subagents=True,
+                base=join(base, "subagent_trajectories", i),
+                max_context_steps=max_context_steps,
+            )
+
+
+def _cut(indexes: list[int], target: int, max_context_steps: int | None) -> int:
+    """Where the context kept for a target at step ``target`` starts."""
+    if max_context_steps is None:
+        return 0
+    return bisect.bisect_left(indexes, target - max_context_steps)
+
+
+def projected_bytes(doc: Any, *, max_context_steps: int | None = None) -> int:
+    """About how many bytes the examples of ``doc`` take as JSON Lines, in linear time: each
+    message is serialized once and the contexts are summed with running totals."""
+    if not isinstance(doc, dict):
+        return 0
+    defs = tools(doc)
+    fixed = 200 + (len(_text(defs)) if defs is not None else 0)  # tools, metadata, brackets
+    total = 0
+    running = [0]  # running[i]: bytes of the first i context messages
+    indexes: list[int] = []
+    for turn in timeline(doc):
+        if turn.kind == "reset":
+            running, indexes = [0], []
+            for message in reset_messages(turn):
+                running.append(running[-1] + len(_text(message)) + 1)
+                indexes.append(turn.index)
+            continue
+        size = len(_text(chat_message(turn))) + 1
+        if turn.kind == "agent" and turn.trainable:
+            cut = _cut(indexes, turn.index, max_context_steps)
+            total += running[-1] - running[cut] + size + fixed
+        running.append(running[-1] + size)
+        indexes.append(turn.index)
+    subagents = doc.get("subagent_trajectories")
+    for sub in subagents if isinstance(subagents, list) else ():
+        total += projected_bytes(sub, max_context_steps=max_context_steps)
+    return total
+
+
+def _text(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()

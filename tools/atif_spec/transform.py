@@ -12,8 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
+from atif_spec import jsontext
 from atif_spec.reader import RawDocument
 
 
@@ -61,7 +60,27 @@ class Outcome:
 
 
 def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
-    """Parse, transform, check and serialize one document (worker entry point)."""
+    """Parse, transform, check and serialize one document (worker entry point).
+
+    A document nested too deeply for the transformations (Python's recursion limit) is refused
+    with an ``input:too-deep`` finding, never a ``RecursionError``."""
+    try:
+        return _migrate_raw(raw, options)
+    except RecursionError:
+        from atif_spec.changes import ChangeReport
+        from atif_spec.findings import input_finding
+
+        to = options.to if options.convert else f"atif@{options.to}"
+        report = ChangeReport(source=raw.source, line=raw.line, to=to)
+        report.errors.append(
+            input_finding(
+                "too-deep", "nesting is too deep to transform (refused; nothing was written)"
+            )
+        )
+        return Outcome(raw.source, raw.line, report.to_dict(), None)
+
+
+def _migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
     from atif_spec.changes import ChangeReport
     from atif_spec.findings import Level
     from atif_spec.lenses import ConversionError, convert
@@ -110,8 +129,9 @@ def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
         return Outcome(raw.source, raw.line, report.to_dict(), None)
     if options.convert and (report.to or "").startswith("trajectory-sdk@"):
         return Outcome(raw.source, raw.line, report.to_dict(), None, streamed=out)
-    option = orjson.OPT_INDENT_2 if raw.line is None else 0
-    return Outcome(raw.source, raw.line, report.to_dict(), orjson.dumps(out, option=option))
+    return Outcome(
+        raw.source, raw.line, report.to_dict(), jsontext.dumps(out, indent=raw.line is None)
+    )
 
 
 def _legacy_outcome(raw: RawDocument, options: MigrateOptions) -> Outcome:
@@ -160,7 +180,7 @@ def _legacy_outcome(raw: RawDocument, options: MigrateOptions) -> Outcome:
     if target.format == "step-substep":
         data = dumps(doc).rstrip("\n").encode()
     else:
-        data = orjson.dumps(doc, option=orjson.OPT_INDENT_2)
+        data = jsontext.dumps(doc, indent=True)
     return Outcome(raw.source, None, report.to_dict(), data)
 
 

@@ -126,8 +126,13 @@ def run_command(
     head = header(run, suite, started, only, str(skip_file) if skip_file else None)
     lines = report_lines(run, head)
     if report_path is not None:
-        report_path.parent.mkdir(parents=True, exist_ok=True)
-        report_path.write_text(dumps_lines(lines), encoding="utf-8")
+        from atif_spec.atomic import OutputError, write_atomic
+
+        try:
+            write_atomic(report_path, dumps_lines(lines).encode())
+        except OutputError as exc:
+            click.echo(f"atif: {exc}", err=True)
+            sys.exit(2)
     click.echo(render_text(lines, verbose=verbose, quiet=quiet))
     sys.exit(1 if failed(run.results) else 0)
 

@@ -1,8 +1,9 @@
 """The engine switches of ``atif validate``, ``atif migrate`` and ``atif convert``.
 
 ``--engine local`` (the default) works on this machine in ``--jobs`` processes; ``--engine ray``
-on a Ray cluster. A run is a *dataset run* (this module) with ``--engine ray``, ``--summary``,
-or any Parquet or URI input; other runs keep the commands' own reading and writing. Both engines
+on a Ray cluster. A run is a *dataset run* (this module) with ``--engine ray`` or any Parquet or
+URI input (for ``validate`` also ``--summary``); other runs keep the commands' own reading and
+writing, and ``--summary`` is only a side output. Both engines
 produce the same reports, the same summary (``--summary FILE``, the dataset-summary schema) and
 the same exit status.
 """
@@ -23,12 +24,27 @@ if TYPE_CHECKING:  # imported when used: the command line loads this module at s
 ENGINES = ("local", "ray")
 DEFAULT_COLUMN = "trajectory"  # atif_spec.engines.sources.DEFAULT_COLUMN
 
+
+def _engine_available(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """``--engine ray`` without Ray installed is a usage error naming the extra (exit 2)."""
+    import importlib.util
+
+    if value == "ray" and (
+        importlib.util.find_spec("ray") is None or importlib.util.find_spec("pyarrow") is None
+    ):
+        raise click.BadParameter(
+            "the Ray engine is not installed: pip install 'atif-spec[ray]'", ctx, param
+        )
+    return value
+
+
 ENGINE_OPTIONS = [
     click.option(
         "--engine",
         type=click.Choice(ENGINES),
         default="local",
         show_default=True,
+        callback=_engine_available,
         help="local: this machine, in --jobs processes. ray: a Ray cluster (--ray-address or "
         "RAY_ADDRESS; without either, one started on this machine).",
     ),
@@ -128,9 +144,13 @@ def write_summary(summary: DatasetSummary, path: str | None) -> None:
     if path == "-":
         sys.stderr.write(summary.to_json().decode())
         return
-    from atif_spec.atomic import write_atomic
+    from atif_spec.atomic import OutputError, write_atomic
 
-    write_atomic(path, summary.to_json())
+    try:
+        write_atomic(path, summary.to_json())
+    except OutputError as exc:
+        click.echo(f"atif: {exc}", err=True)
+        sys.exit(2)
 
 
 def validate(

@@ -19,7 +19,7 @@ from typing import IO, Any
 import click
 import orjson
 
-from atif_spec.atomic import AtomicFile
+from atif_spec.atomic import AtomicFile, OutputError
 from atif_spec.cli.options import lines_option, max_bytes_option
 from atif_spec.reader import DEFAULT_MAX_BYTES, STDIN, RawDocument
 
@@ -32,6 +32,16 @@ class Summary:
     examples: int = 0
     skipped: list[tuple[str, int | None, str]] = field(default_factory=list)
     """``(source, line, why)`` of every document that gave no examples because of an error."""
+    bytes_out: int = 0
+    large: list[tuple[str, int | None, int, int]] = field(default_factory=list)
+    """``(source, line, steps, projected bytes)`` of documents whose examples are large."""
+    capped: bool = False
+    """The run stopped before an example that would have passed ``--max-bytes-out``."""
+
+
+LARGE_OUTPUT = 64 * 1024 * 1024
+"""A document whose examples are projected above this size (and above 20 times its own size)
+is named on stderr with its projected size before its examples are written."""
 
 
 def _as_atif(doc: Any) -> tuple[Any, str | None]:
@@ -57,11 +67,14 @@ def export(
     *,
     validate: bool = True,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    max_context_steps: int | None = None,
+    max_bytes_out: int | None = None,
 ) -> Summary:
-    """Write one JSON line per example of every document to ``write`` (a bytes callable)."""
+    """Write one JSON line per example of every document to ``write`` (a bytes callable),
+    stopping before the first line that would take the output past ``max_bytes_out``."""
     from atif_spec.findings import Level
     from atif_spec.reader import parse
-    from atif_spec.sft import examples
+    from atif_spec.sft import examples, projected_bytes
     from atif_spec.validation import Options, validate_document
 
     summary = Summary()
@@ -87,13 +100,39 @@ def export(
         if why is not None:
             summary.skipped.append((raw.source, raw.line, why))
             continue
-        for example in examples(doc):
+        projected = projected_bytes(doc, max_context_steps=max_context_steps)
+        if projected > max(LARGE_OUTPUT, 20 * len(raw.data)):
+            steps = doc.get("steps")
+            count = len(steps) if isinstance(steps, list) else 0
+            summary.large.append((raw.source, raw.line, count, projected))
+            where = f"{raw.source}:{raw.line}" if raw.line else raw.source
+            click.echo(
+                f"{where}: {count} steps give about {_size(projected)} of examples (each "
+                "repeats the context before it; cap with --max-context-steps or --max-bytes-out)",
+                err=True,
+            )
+        for example in examples(doc, max_context_steps=max_context_steps):
             meta = example["metadata"]
             example["metadata"] = {"source": raw.source, **({"line": raw.line} if raw.line else {})}
             example["metadata"].update(meta)
-            write(_line(example))
+            line = _line(example)
+            if max_bytes_out is not None and summary.bytes_out + len(line) > max_bytes_out:
+                summary.capped = True
+                return summary
+            write(line)
+            summary.bytes_out += len(line)
             summary.examples += 1
     return summary
+
+
+def _size(n: int) -> str:
+    """A byte count for people (1.5 GB)."""
+    value = float(n)
+    for unit in ("bytes", "kB", "MB", "GB"):
+        if value < 1000 or unit == "GB":
+            return f"{n} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
+        value /= 1000
+    return f"{n} bytes"  # pragma: no cover
 
 
 def _line(example: dict[str, Any]) -> bytes:
@@ -120,6 +159,19 @@ def _line(example: dict[str, Any]) -> bytes:
     show_default=True,
     help="Skip documents with validation errors (schema and rules).",
 )
+@click.option(
+    "--max-context-steps",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="Keep only the context of the N steps before each target (the output then grows "
+    "linearly with the steps).",
+)
+@click.option(
+    "--max-bytes-out",
+    type=click.IntRange(min=1),
+    metavar="BYTES",
+    help="Stop before the output would exceed BYTES (exit 1; the examples so far are written).",
+)
 @lines_option
 @max_bytes_option
 def export_sft(
@@ -128,14 +180,23 @@ def export_sft(
     lines: bool | None,
     validate: bool,
     max_bytes: int | None,
+    max_context_steps: int | None,
+    max_bytes_out: int | None,
 ) -> None:
     """Export supervised fine-tuning examples from trajectories to OUT.jsonl.
 
     One example per trainable agent step (copied-context steps and deterministic dispatches
     are context only; a context-management `replace` boundary restarts the context), as chat
     messages with OpenAI-style tool calls and the trajectory's tool definitions. Schema:
-    `atif schema show atif-spec@v1 --name sft-example`. Exit status: 0 when every document
-    was exported, 1 when any was skipped, 2 for unreadable paths.
+    `atif schema show atif-spec@v1 --name sft-example`.
+
+    The output grows with the SQUARE of the steps: each example repeats the whole context
+    before it (a trajectory of 8 000 steps and 1.7 MB gives about 2 GB). A document whose
+    examples are projected to be large is named on stderr with the projected size; cap the
+    output with --max-context-steps and/or --max-bytes-out.
+
+    Exit status: 0 when every document was exported, 1 when any was skipped or
+    --max-bytes-out stopped the run, 2 for unreadable paths and write errors.
     """
     from atif_spec.reader import UnreadablePath, check_paths, read_files
 
@@ -146,24 +207,39 @@ def export_sft(
         sys.exit(2)
     max_bytes = max_bytes or DEFAULT_MAX_BYTES
     docs = read_files(files, max_bytes, lines)
+    settings: dict[str, Any] = {
+        "validate": validate,
+        "max_bytes": max_bytes,
+        "max_context_steps": max_context_steps,
+        "max_bytes_out": max_bytes_out,
+    }
     if output == STDIN:
         stream: IO[bytes] = sys.stdout.buffer
-        summary = export(docs, stream.write, validate=validate, max_bytes=max_bytes)
+        summary = export(docs, stream.write, **settings)
         stream.flush()
     else:
-        target = AtomicFile(Path(output))
         try:
-            summary = export(docs, target.write, validate=validate, max_bytes=max_bytes)
-            target.commit()
-        except BaseException:
-            target.abort()
-            raise
+            target = AtomicFile(Path(output))
+            try:
+                summary = export(docs, target.write, **settings)
+                target.commit()
+            except BaseException:
+                target.abort()
+                raise
+        except OutputError as exc:
+            click.echo(f"atif: {exc}", err=True)
+            sys.exit(2)
     for source, line, why in summary.skipped:
         where = f"{source}:{line}" if line else source
         click.echo(f"{where}: skipped: {why}", err=True)
+    if summary.capped:
+        click.echo(
+            f"stopped at --max-bytes-out {max_bytes_out}: the next example would exceed it",
+            err=True,
+        )
     click.echo(
-        f"{summary.documents} document(s), {summary.examples} example(s) written to {output}"
-        f", {len(summary.skipped)} skipped",
+        f"{summary.documents} document(s), {summary.examples} example(s) "
+        f"({_size(summary.bytes_out)}) written to {output}, {len(summary.skipped)} skipped",
         err=True,
     )
-    sys.exit(1 if summary.skipped else 0)
+    sys.exit(1 if summary.skipped or summary.capped else 0)

@@ -9,6 +9,7 @@ fsync, ``os.replace``), so an interrupted run leaves every original intact.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -18,7 +19,7 @@ from typing import Any
 import click
 import orjson
 
-from atif_spec.atomic import AtomicFile
+from atif_spec.atomic import AtomicFile, OutputError
 from atif_spec.cli.options import lines_option, max_bytes_option
 from atif_spec.cli.reports import report_line
 from atif_spec.reader import STDIN, RawDocument
@@ -134,12 +135,31 @@ def _listing(inputs: tuple[str, ...]) -> tuple[list[str], dict[str, tuple[Path, 
 
     files: list[str] = []
     roots: dict[str, tuple[Path, bool]] = {}
+    seen: set[str] = set()
     for item in inputs:
         is_dir = item != STDIN and Path(item).is_dir()
         for f in expand([item]):
+            real = f if f == STDIN else os.path.realpath(f)
+            if real in seen:  # the same file reached twice (by name and through its folder)
+                continue
+            seen.add(real)
             files.append(f)
             roots.setdefault(f, (Path(item), is_dir))
     return check_paths(files), roots
+
+
+def _collision(files: list[str], dest: Destinations) -> str | None:
+    """Why two inputs would be written to one output file (None when every output is distinct)."""
+    taken: dict[str, str] = {}
+    for name in files:
+        target = dest.target_of("<stdin>" if name == STDIN else name)
+        if target is None or not (dest.in_place or dest.directory):
+            continue
+        key = os.path.realpath(target)
+        if key in taken:
+            return f"{taken[key]} and {name} would both be written to {target}"
+        taken[key] = name
+    return None
 
 
 _SHARED_OPTIONS = [
@@ -237,22 +257,23 @@ def _run(
     column: str = "trajectory",
 ) -> None:
     """Read, transform, check, write and report; exits with the command's status."""
-    from atif_spec.cli.dataset import is_dataset_run
+    from atif_spec.cli.dataset import is_dataset_run, write_summary
+    from atif_spec.engines import Task
     from atif_spec.reader import UnreadablePath
+    from atif_spec.validation import Options
 
-    if is_dataset_run(inputs, engine, summary_path):
+    task = Task(
+        "convert" if options.convert else "migrate",
+        Options(max_bytes=options.max_bytes),
+        to=options.to,
+        drop=options.drop,
+        fail_on_loss=options.fail_on_loss,
+        fail_on_decision=options.fail_on_decision,
+    )
+    # --summary is a side output: it never turns a run into a dataset run (Parquet output).
+    if is_dataset_run(inputs, engine, None):
         from atif_spec.cli import dataset as engines_cli
-        from atif_spec.engines import Task
-        from atif_spec.validation import Options
 
-        task = Task(
-            "convert" if options.convert else "migrate",
-            Options(max_bytes=options.max_bytes),
-            to=options.to,
-            drop=options.drop,
-            fail_on_loss=options.fail_on_loss,
-            fail_on_decision=options.fail_on_decision,
-        )
         try:
             status = engines_cli.transform(
                 inputs,
@@ -287,9 +308,14 @@ def _run(
         output.is_dir() or len(files) > 1 or any(is_dir for _, is_dir in roots.values())
     )
     dest = Destinations(in_place=in_place, out=output, directory=directory, roots=roots)
+    clash = _collision(files, dest)
+    if clash is not None:
+        click.echo(f"atif: refusing to run: {clash}", err=True)
+        sys.exit(2)
     to_stdout = output is None and not in_place
     report_stream = sys.stderr if to_stdout else sys.stdout
     writer = Writer(dest)
+    summary = task.summary()
     total = failed = 0
     docs = _documents(files, lines, options.max_bytes, options.whole_files)
     try:
@@ -300,7 +326,14 @@ def _run(
             total += 1
             failed += not report["ok"]
             report_stream.write(report_line(report, report_format) + "\n")
+            summary.add(report)
         writer.close()
+        write_summary(summary, summary_path)
+    except OutputError as exc:
+        writer.abort()
+        report_stream.flush()
+        click.echo(f"atif: {exc}", err=True)
+        sys.exit(2)
     except BaseException:
         writer.abort()
         raise

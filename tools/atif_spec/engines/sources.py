@@ -1,15 +1,16 @@
 """Dataset inputs: files and directories on local disk or object storage, one document per record.
 
 A dataset is any mix of JSON files (one document each), JSON Lines files (one per non-blank
-line) and Parquet files holding each trajectory as a JSON string in one column (a struct
-column could not hold free-form ``extra`` values, nor tell a missing key from a null). Every
+line) and Parquet files holding each trajectory in one column, best as a JSON string; a struct
+or list column (what pandas and Hugging Face ``datasets`` write) is read too, its null members
+dropped (see :func:`cell_bytes`: a struct cannot tell a missing key from a null). Every
 engine lists and reads inputs through this module, so every engine sees the same documents
 with the same ``source`` and ``line``: the file as listed and the 1-based line (JSON Lines) or
 row (Parquet) number.
 
 Local paths are read with the standard library; URIs with a scheme (``s3://``, ``gs://``,
-``hdfs://``, ``file://``) through ``pyarrow.fs`` (installed with the ``ray`` extra). Parquet
-needs pyarrow too.
+``hdfs://``, ``file://``) through ``pyarrow.fs``; Parquet needs pyarrow too (the ``parquet``
+extra, or ``ray``).
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ def _pyarrow(module: str) -> Any:
         return importlib.import_module(f"pyarrow.{module}")
     except ImportError as exc:
         raise UnreadablePath(
-            "reading Parquet files and URIs needs pyarrow: pip install 'atif-spec[ray]'"
+            "reading Parquet files and URIs needs pyarrow: pip install 'atif-spec[parquet]'"
         ) from exc
 
 
@@ -125,9 +126,35 @@ class _RawStream(io.RawIOBase):
         super().close()
 
 
-def cell_bytes(value: str | bytes | None) -> bytes:
-    """The document in a table cell (JSON text or bytes; a null cell is an empty document)."""
-    return b"" if value is None else value.encode() if isinstance(value, str) else value
+def cell_bytes(value: Any) -> bytes:
+    """The document in a table cell: JSON text or bytes, or a struct or list cell (what pandas
+    and Hugging Face ``datasets`` write for nested dicts) as JSON; a null cell is an empty
+    document.
+
+    An Arrow struct has a slot for every field of every row, so a field a row did not have
+    comes back as null: in struct and list cells, object members whose value is null are dropped
+    (a documented normalisation: such a column cannot tell an absent field from a null one).
+    """
+    if value is None:
+        return b""
+    if isinstance(value, str):
+        return value.encode()
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, dict | list):
+        from atif_spec.jsontext import dumps
+
+        return dumps(_without_nulls(value))
+    return repr(value).encode()  # a number or boolean cell: not a document (a parse finding)
+
+
+def _without_nulls(value: Any) -> Any:
+    """``value`` with every null-valued object member removed, at every level."""
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
 
 
 def _local_path(name: str) -> Path | None:
@@ -169,7 +196,7 @@ def read_documents(
 
 
 def _parquet(name: str, max_bytes: int, column: str) -> Iterator[RawDocument]:
-    """One document per row of ``column`` (string or binary); a null cell is an empty document."""
+    """One document per row of ``column`` (string, binary, struct or list: :func:`cell_bytes`)."""
     pq = _pyarrow("parquet")
     if is_uri(name):
         filesystem, path, _ = _filesystem(name)

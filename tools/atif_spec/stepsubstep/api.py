@@ -13,6 +13,7 @@ import orjson
 from rich.text import Text
 
 from atif_spec.findings import Finding
+from atif_spec.jsontext import loads
 from atif_spec.stepsubstep.legacy import detect_stream, dumps, extra_locations, migrate
 from atif_spec.stepsubstep.render import WIDTH, UnrenderableError, render_lines, render_text
 
@@ -46,7 +47,7 @@ def parse_jsonl(data: bytes) -> list[Any]:
     for number, line in enumerate(data.splitlines(), start=1):
         if line.strip():
             try:
-                events.append(orjson.loads(line))
+                events.append(loads(line))
             except orjson.JSONDecodeError as exc:
                 raise ValueError(f"line {number} is not JSON: {exc}") from exc
     return events

@@ -9,6 +9,7 @@ allocations per run with ``SELECT ... FOR UPDATE`` on the run's row.
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 from abc import ABC, abstractmethod
@@ -129,8 +130,36 @@ def _time(value: Time, name: str) -> str | None:
     return text
 
 
+RUN_LOG_ID = "https://atif-spec.org/schemas/step-substep/v1.0/run-log.schema.json"
+
+
+@functools.cache
+def _validator(part: str) -> Any:
+    """The compiled schema of the run log (``part`` empty) or of one of its ``$defs``."""
+    import jsonschema_rs
+
+    from atif_spec.schemas import refuse_retrieval, rs_registry, rs_validator
+
+    if not part:
+        return rs_validator(RUN_LOG_ID)
+    return jsonschema_rs.validator_for(
+        {"$ref": f"{RUN_LOG_ID}#/$defs/{part}"}, registry=rs_registry(), retriever=refuse_retrieval
+    )
+
+
+def _valid(part: str, value: dict[str, Any]) -> None:
+    """Validate on write: raise ValueError when ``value`` would make the exported run log
+    invalid against its schema (``part``: a ``$defs`` name, or empty for the whole run log)."""
+    for error in _validator(part).iter_errors(value):
+        where = "/" + "/".join(str(p) for p in error.instance_path)
+        raise ValueError(f"{part or 'run log'} at {where}: {error.message}")
+
+
 def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except ValueError as exc:
+        raise ValueError(f"not storable as JSON: {exc}") from None
 
 
 def _extra(value: dict[str, Any] | None) -> str | None:
@@ -182,6 +211,8 @@ class StepStore(ABC):
             return str(row[0])
         if provider is None:
             raise ValueError(f"run {run_id!r} does not exist; give its provider")
+        run: dict[str, Any] = {"run_id": run_id, "provider": provider, "steps": []}
+        _valid("", run if extra is None else {**run, "extra": extra})
         self._run(
             cur,
             "INSERT INTO runs (run_id, provider, extra_json) VALUES (?, ?, ?) "
@@ -260,6 +291,21 @@ class StepStore(ABC):
         ).fetchone()
         index = int(row[0]) + 1
         sid = step_id(index)
+        step = {
+            "step_id": sid,
+            "step_index": index,
+            "provider": provider or run_provider,
+            "message_role": role,
+            "message_text": message,
+            "started_at": started_at,
+            "completed_at": None,
+            "outcome": None,
+            "summary": summary,
+            "legacy_turn_id": turn,
+            "legacy_event_id": event,
+            "substeps": [],
+        }
+        _valid("Step", step if extra is None else {**step, "extra": extra})
         new = self._run(
             cur,
             "INSERT INTO run_steps (run_id, step_index, step_id, provider, message_role, "
@@ -319,6 +365,18 @@ class StepStore(ABC):
             ).fetchone()
             index = int(row[0]) + 1
             label = substep_id(ref.step_id, index)
+            substep = {
+                "substep_id": label,
+                "substep_index": index,
+                "type": substep_type,
+                "source": source,
+                "call_id": call_id,
+                "payload": payload,
+                "timestamp": at,
+                "legacy_turn_id": legacy_turn_id,
+                "legacy_event_id": legacy_event_id,
+            }
+            _valid("Substep", substep if extra is None else {**substep, "extra": extra})
             new = self._run(
                 cur,
                 "INSERT INTO run_substeps (run_id, step_id, substep_index, substep_id, type, "
@@ -391,6 +449,8 @@ class StepStore(ABC):
     ) -> None:
         """Record how the step ended (``completed_at`` defaults to now)."""
         _check(outcome, OUTCOMES, "outcome")
+        if summary is not None and not isinstance(summary, str):
+            raise ValueError(f"summary must be a string or None, not {type(summary).__name__}")
         end = _time(completed_at, "completed_at") or utc_now()
         with self._transaction() as cur:
             self._verify(cur, step_ref)
@@ -425,7 +485,9 @@ class StepStore(ABC):
 
     # -- bulk insert (import) ------------------------------------------------------------------
     def insert_document(self, doc: dict[str, Any]) -> None:
-        """Store a whole run-log document as given, in one transaction (the run must be new)."""
+        """Store a whole run-log document as given, in one transaction (the run must be new);
+        a document that is not a valid run log (its schema) is refused with ValueError."""
+        _valid("", doc)
         with self._transaction() as cur:
             run_id = doc["run_id"]
             if self._run(cur, "SELECT 1 FROM runs WHERE run_id = ?", (run_id,)).fetchone():
