@@ -190,7 +190,7 @@ def check_result_call_id(ctx: RuleContext) -> Iterator[tuple[str, str]]:
     for _, _, _, subs in _steps(ctx):
         calls: set[str] = set()
         for _, sptr, sub in subs:
-            call_id, type_ = _str(sub.get("call_id")), sub.get("type")
+            call_id, type_ = _str(sub.get("call_id")), _str(sub.get("type"))
             if call_id is None:
                 continue
             if type_ == "tool_call":
@@ -228,7 +228,7 @@ def check_missing_call_id(ctx: RuleContext) -> Iterator[tuple[str, str]]:
     """
     for _, _, _, subs in _steps(ctx):
         for _, sptr, sub in subs:
-            type_ = sub.get("type")
+            type_ = _str(sub.get("type"))
             if type_ in ("tool_call", *RESULT_TYPES) and sub.get("call_id") is None:
                 yield sptr, f"{type_} has no call_id, so it cannot be linked"
 
@@ -330,7 +330,7 @@ def check_tool_event_outside_step(ctx: RuleContext) -> Iterator[tuple[str, str]]
         if (text and text.strip()) or (summary and summary.strip()):
             continue
         for _, sptr, sub in subs:
-            if sub.get("type") in TOOL_TYPES:
+            if _str(sub.get("type")) in TOOL_TYPES:
                 yield (
                     sptr,
                     (
