@@ -7,7 +7,6 @@ findings. Only paths that cannot be read at all raise :class:`UnreadablePath`.
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -171,7 +170,8 @@ def _looks_like_lines(data: bytes) -> bool:
     return False
 
 
-_NON_FINITE = re.compile(rb"(?<![\"\w])-?(NaN|Infinity)(?![\"\w])")
+_NON_FINITE_TOKENS = ("NaN", "Infinity")
+"""Tokens some writers emit for non-finite floats; the parser stops at their first letter."""
 
 
 def parse(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, list[Finding]]:
@@ -204,15 +204,17 @@ def parse(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, li
 def _decode_problem(data: bytes, exc: orjson.JSONDecodeError) -> Finding:
     message = str(exc)
     try:
-        data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as bad:
         return input_finding("invalid-utf8", f"not valid UTF-8 at byte {bad.start}")
     if "recursion" in message.lower() or "depth limit" in message.lower():
         return input_finding("too-deep", "nesting is deeper than the parser's limit of 1024 levels")
-    if _NON_FINITE.search(data):
-        return input_finding("non-finite-number", f"NaN and Infinity are not JSON ({message})")
     if not data.strip():
         return input_finding("invalid-json", "empty document")
+    if text[exc.pos :].startswith(_NON_FINITE_TOKENS):  # where the parser stopped, not in a string
+        return input_finding("non-finite-number", f"NaN and Infinity are not JSON ({message})")
+    if exc.pos >= len(text.rstrip()):
+        return input_finding("invalid-json", f"truncated JSON: the document ends early ({message})")
     return input_finding("invalid-json", f"not valid JSON: {message}")
 
 

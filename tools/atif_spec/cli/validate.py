@@ -7,7 +7,7 @@ import sys
 import click
 
 from atif_spec.cli.dataset import engine_options
-from atif_spec.cli.options import lines_option, max_bytes_option
+from atif_spec.cli.options import known_target, lines_option, max_bytes_option
 
 
 @click.command()
@@ -90,14 +90,10 @@ def validate(
     from atif_spec.cli.output import Counts, JsonRenderer, TextRenderer
     from atif_spec.reader import DEFAULT_MAX_BYTES, UnreadablePath, check_paths
     from atif_spec.runner import run_validation
-    from atif_spec.targets import Target, TargetError
     from atif_spec.validation import Options
 
     if as_target:
-        try:
-            Target.parse(as_target)
-        except TargetError as exc:
-            raise click.UsageError(str(exc)) from exc
+        known_target(as_target)
     options = Options(
         as_target=as_target,
         check_files=not no_check_files,
