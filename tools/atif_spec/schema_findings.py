@@ -187,7 +187,9 @@ def _convert(err: Any, base: str) -> Iterator[Finding]:
     yield schema_finding(keyword, ptr, custom or _message(kind_name, details, err))
 
 
-_SCHEMA_URI = re.compile(r"^(?P<head>.*/schemas/(?P<format>[^/]+)/)(?P<version>v[^/]+)(?P<tail>/.*)$")
+_SCHEMA_URI = re.compile(
+    r"^(?P<head>.*/schemas/(?P<format>[^/]+)/)(?P<version>v[^/]+)(?P<tail>/.*)$"
+)
 
 
 @functools.cache
