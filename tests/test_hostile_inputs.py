@@ -94,3 +94,136 @@ def test_field_from_a_later_version_names_the_versions_that_have_it() -> None:
     found = {f.pointer: f.message for f in validate(doc).findings}
     assert "in atif@v1.2 (it is defined in v1.5..v1.8" in found["/steps/0/is_copied_context"]
     assert "extra" in found["/steps/0/bogus"]
+
+
+# --follow-refs -------------------------------------------------------------------------------
+
+REF = "/steps/0/observation/results/0/subagent_trajectory_ref/0/trajectory_path"
+
+
+def referring(version: str, *targets: str, continuation: str | None = None) -> dict[str, Any]:
+    """A minimal document whose first step references ``targets`` as subagent files."""
+    doc = minimal_atif(version)
+    refs = [{"session_id": f"s{i}", "trajectory_path": t} for i, t in enumerate(targets)]
+    if refs:
+        doc["steps"][0]["observation"] = {
+            "results": [{"content": "sub", "subagent_trajectory_ref": refs}]
+        }
+    if continuation:
+        doc["continued_trajectory_ref"] = continuation
+    return doc
+
+
+def ref_findings(report: Any) -> list[tuple[str, str, str]]:
+    return [(f.code, f.pointer, f.message) for f in report.findings if f.code.startswith("ATIF7")]
+
+
+def test_referenced_name_longer_than_the_file_system_allows(tmp_path: Path) -> None:
+    """Was: ``OSError: [Errno 36] File name too long`` traceback."""
+    main = write(tmp_path / "t.json", referring("v1.6", "x" * 5000 + ".json"))
+    [(code, ptr, message)] = ref_findings(validate(main, follow_refs=True))
+    assert (code, ptr) == ("ATIF701", REF)
+    assert "too long" in message
+
+
+def test_chain_of_100_continuations_stops_at_the_depth_limit(tmp_path: Path) -> None:
+    """Was: ``RecursionError``. Now followed iteratively; beyond the limit, ATIF705 says so."""
+    from atif_spec.rules.atif_refs import MAX_REF_DEPTH
+
+    for i in range(100):
+        doc = referring("v1.6", continuation=f"c{i + 1}.json" if i < 99 else None)
+        write(tmp_path / ("t.json" if i == 0 else f"c{i}.json"), doc)
+    report = validate(tmp_path / "t.json", follow_refs=True)
+    assert report.valid
+    [(code, ptr, message)] = ref_findings(report)
+    assert (code, ptr) == ("ATIF705", "/continued_trajectory_ref")
+    assert f"more than {MAX_REF_DEPTH} files deep" in message
+    assert f"c{MAX_REF_DEPTH}.json" in message
+    # A fault inside the limit is still found, however deep, and named.
+    bad = referring("v1.6", continuation="c31.json")
+    bad["steps"][0]["step_id"] = 5
+    write(tmp_path / "c30.json", bad)
+    codes = [(c, m) for c, _, m in ref_findings(validate(tmp_path / "t.json", follow_refs=True))]
+    assert codes[0][0] == "ATIF703"
+    assert "leads to 'c30.json'" in codes[0][1]
+
+
+def test_a_dag_of_references_checks_each_file_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Was: more than 280 s for 10 levels of 32 files, each naming all 32 of the next (every
+    path through the graph was validated again)."""
+    import atif_spec.validation as validation
+
+    levels, width = 10, 32
+    for level in range(levels):
+        names = [f"l{level + 1}-{k}.json" for k in range(width)] if level < levels - 1 else []
+        for k in range(width):
+            write(tmp_path / f"l{level}-{k}.json", referring("v1.6", *names))
+    write(tmp_path / "t.json", referring("v1.6", *[f"l0-{k}.json" for k in range(width)]))
+    calls: list[str] = []
+    real = validation.validate_raw
+
+    def counting(raw: Any, options: Any = None) -> Any:
+        calls.append(raw.source)
+        return real(raw, options)
+
+    monkeypatch.setattr(validation, "validate_raw", counting)
+    from atif_spec.rules import atif_refs
+
+    atif_refs._FILES.clear()
+    report = validate(tmp_path / "t.json", follow_refs=True)
+    assert report.valid, ref_findings(report)
+    assert len(calls) == 1 + levels * width  # the document, then each referenced file once
+    assert len(set(calls)) == len(calls)
+
+
+def test_referenced_files_obey_max_bytes(tmp_path: Path) -> None:
+    """Was: a referenced file of any size was loaded whatever --max-bytes said."""
+    big = minimal_atif("v1.6") | {"extra": {"pad": "x" * 5000}}
+    write(tmp_path / "sub.json", big)
+    main = write(tmp_path / "t.json", referring("v1.6", "sub.json"))
+    result = run("validate", "--follow-refs", "--max-bytes", "1000", str(main))
+    assert result.exit_code == 1, result.output
+    assert "ATIF703" in result.output
+    assert "over the limit of 1000 bytes" in result.output
+
+
+def test_unreadable_referenced_file_is_a_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Was: ``PermissionError`` traceback (a reference into a folder that cannot be read)."""
+    write(tmp_path / "locked" / "sub.json", minimal_atif("v1.6"))
+    main = write(tmp_path / "t.json", referring("v1.6", "locked/sub.json"))
+    real_stat = Path.stat
+
+    def stat(self: Path, **kwargs: Any) -> Any:
+        if self.name == "sub.json":
+            raise PermissionError(13, "Permission denied", str(self))
+        return real_stat(self, **kwargs)
+
+    monkeypatch.setattr(Path, "stat", stat)
+    [(code, ptr, message)] = ref_findings(validate(main, follow_refs=True))
+    assert (code, ptr) == ("ATIF703", REF)
+    assert "cannot be read (Permission denied)" in message
+
+
+def test_symlinked_trajectory_resolves_refs_and_media_against_the_links_folder(
+    tmp_path: Path,
+) -> None:
+    """Was: references resolved against the link target's folder, media against the link's."""
+    real = tmp_path / "store"
+    run_dir = tmp_path / "run"
+    doc = referring("v1.7", "sub.json")
+    doc["steps"][0]["message"] = [
+        {"type": "image", "source": {"media_type": "image/png", "path": "img.png"}}
+    ]
+    write(real / "trajectory.json", doc)
+    run_dir.mkdir()
+    (run_dir / "trajectory.json").symlink_to(real / "trajectory.json")
+    write(run_dir / "sub.json", minimal_atif("v1.7"))
+    (run_dir / "img.png").write_bytes(b"\x89PNG")
+    assert validate(run_dir / "trajectory.json", follow_refs=True).valid
+    # Beside the target instead, both are missing: one folder for both.
+    report = validate(real / "trajectory.json", follow_refs=True)
+    assert {f.code for f in report.findings} == {"ATIF401", "ATIF701"}

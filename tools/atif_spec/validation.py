@@ -174,7 +174,10 @@ def validate_document(
         if not validator.is_valid(doc):
             report.findings.extend(findings_from_errors(validator.iter_errors(doc)))
     rule_options = RuleOptions(
-        check_files=opts.check_files, allow_outside=opts.allow_outside, follow_refs=opts.follow_refs
+        check_files=opts.check_files,
+        allow_outside=opts.allow_outside,
+        follow_refs=opts.follow_refs,
+        max_bytes=opts.max_bytes,
     )
     report.findings.extend(
         run_rules(doc, fmt, version, path=path, options=rule_options, vouched=vouched)

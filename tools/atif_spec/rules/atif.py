@@ -881,8 +881,12 @@ def _media_paths(ctx: RuleContext) -> Iterator[tuple[tuple[str | int, ...], str]
                         yield (*tokens, "source", "path"), path
 
 
-def _tree(ctx: RuleContext) -> Path | None:
-    """The resolved folder of the document file, or None when there is no file."""
+def tree_of(ctx: RuleContext) -> Path | None:
+    """The resolved folder of the document file, or None when there is no file.
+
+    The folder of the file as named: a trajectory reached through a symbolic link resolves
+    its media and its referenced trajectories against the link's folder (RFC.md, Subagent
+    resolution), the link's own target is never consulted."""
     if ctx.path is None:
         return None
     try:
@@ -939,7 +943,7 @@ def check_media_exists(ctx: RuleContext) -> Findings:
 
     Spec: RFC §VI (the reference validator checks media files); reference sheet E8 and §7.3.
     """
-    tree = _tree(ctx)
+    tree = tree_of(ctx)
     if tree is None:
         return
     allow_outside = ctx.options.allow_outside
@@ -977,7 +981,7 @@ def check_media_inside_tree(ctx: RuleContext) -> Findings:
     """
     if ctx.options.allow_outside:
         return
-    tree = _tree(ctx)
+    tree = tree_of(ctx)
     if tree is None:
         return
     for tokens, raw in _media_paths(ctx):
