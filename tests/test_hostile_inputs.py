@@ -18,8 +18,8 @@ from atif_spec.cli import main
 from conftest import minimal_atif
 
 
-def run(*args: str, input: bytes | None = None) -> Any:
-    return CliRunner().invoke(main, list(args), input=input)
+def run(*args: str, input: bytes | None = None, color: bool = False) -> Any:
+    return CliRunner().invoke(main, list(args), input=input, color=color)
 
 
 def write(path: Path, doc: Any) -> Path:
@@ -227,3 +227,138 @@ def test_symlinked_trajectory_resolves_refs_and_media_against_the_links_folder(
     # Beside the target instead, both are missing: one folder for both.
     report = validate(real / "trajectory.json", follow_refs=True)
     assert {f.code for f in report.findings} == {"ATIF401", "ATIF701"}
+
+
+# Inputs, names and the terminal ------------------------------------------------------------
+
+
+def test_unreadable_folder_is_exit_2_not_skipped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Was: a folder that cannot be read was skipped silently, exit 0."""
+    import os
+
+    write(tmp_path / "ok.json", minimal_atif("v1.7"))
+    locked = tmp_path / "locked"
+    write(locked / "t.json", minimal_atif("v1.7"))
+    real = os.scandir
+
+    def scandir(path: Any = ".") -> Any:
+        if Path(path) == locked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    result = run("validate", str(tmp_path))
+    assert result.exit_code == 2, result.output
+    assert f"cannot read folder {locked}: Permission denied" in result.output
+
+
+def test_stdin_json_lines_with_a_malformed_first_line(tmp_path: Path) -> None:
+    """Was: read as one document (one invalid-json finding for the whole input)."""
+    good = orjson.dumps(minimal_atif("v1.7"))
+    result = run("validate", "--format", "json", "-", input=b'{"schema_version": "AT\n' + good)
+    reports = [orjson.loads(line) for line in result.stdout.splitlines()]
+    assert [(r["line"], r["valid"]) for r in reports] == [(1, False), (2, True)]
+    # A pretty-printed document that is broken stays one document.
+    broken = b'{\n  "schema_version": "ATIF-v1.7",\n  "agent": {"name": "a"}\n'
+    result = run("validate", "--format", "json", "-", input=broken)
+    assert len(result.stdout.splitlines()) == 1
+
+
+def test_a_newline_in_a_file_name_cannot_forge_a_line(tmp_path: Path) -> None:
+    """Was: ``a\\n0 document(s): 0 valid...`` printed as two lines, the second one forged."""
+    forged = "x.json\n5 document(s): 5 valid, 0 invalid; 0 error(s), 0 warning(s)\ny"
+    doc = minimal_atif("v1.7")
+    doc["steps"][0]["step_id"] = 2
+    write(tmp_path / (forged + ".json"), doc)
+    result = run("validate", str(tmp_path))
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("'") and "\\n5 document(s)" in lines[0]
+    assert lines[1].startswith("1 document(s)")
+
+
+def test_control_characters_from_a_document_are_escaped(tmp_path: Path) -> None:
+    """Was: raw ESC sequences from a document's keys reached the terminal (in the pointer)."""
+    doc = minimal_atif("v1.7")
+    doc["steps"][0]["\x1b]0;pwned\x07"] = 1
+    path = write(tmp_path / "t.json", doc)
+    older = write(tmp_path / "o.json", doc | {"schema_version": "ATIF-v1.6"})
+    for args in (["validate", str(path)], ["migrate", "--to", "v1.6", str(older)]):
+        result = run(*args, color=True)  # as on a terminal: click strips nothing
+        assert "\x1b" not in result.output and "\x07" not in result.output, result.output
+    result = run("validate", str(path), color=True)
+    assert "/steps/0/\\x1b]0;pwned\\x07 schema:additionalProperties" in result.output
+
+
+def test_terminal_helpers() -> None:
+    from atif_spec.cli import terminal
+
+    assert terminal.clean("a\tb\r\n\x1b[31m\u202e") == "a\\tb\\r\\n\\x1b[31m\\u202e"
+    assert terminal.clean("plain \\ text é") == "plain \\ text é"
+    assert terminal.name("ok.json") == "ok.json"
+    assert terminal.name("a\nb'.json") == "'a\\nb\\'.json'"
+
+
+def test_no_color_is_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Was: findings coloured on a terminal whatever NO_COLOR said."""
+    import io
+    import sys
+
+    from atif_spec.cli.output import TextRenderer
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(sys, "stdout", Tty())
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert TextRenderer().colour
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not TextRenderer().colour
+
+
+def test_findings_never_share_the_spinners_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Was: on a terminal the first finding was printed right after the progress spinner."""
+    import io
+
+    from rich.console import Console
+
+    from atif_spec import runner
+    from atif_spec.validation import Options
+
+    screen = io.StringIO()
+    monkeypatch.setattr(
+        runner, "_stderr_console", lambda: Console(file=screen, force_terminal=True, width=80)
+    )
+    bad = minimal_atif("v1.7")
+    bad["steps"][0]["step_id"] = 2
+    files = [str(write(tmp_path / f"t{i}.json", bad)) for i in range(5)]
+    printed: list[str] = []
+
+    def sink(report: dict[str, Any]) -> None:
+        line = f"FINDING {report['source']}"
+        printed.append(line)
+        screen.write(line + "\n")
+
+    runner.run_validation(files, Options(), sink=sink, progress=True)
+    text = screen.getvalue()
+    assert "validated" in text  # the spinner was drawn
+    for line in printed:
+        at = text.index(line)
+        assert text[:at].endswith(("\n", "\x1b[2K")), repr(text[max(0, at - 40) : at])
+
+
+def test_stdin_and_no_check_files_say_what_they_skip(tmp_path: Path) -> None:
+    """Was: both skipped file checks (and the outside-folder rule) without a word."""
+    doc = orjson.dumps(minimal_atif("v1.7"))
+    result = run("validate", "-", input=doc)
+    assert result.exit_code == 0
+    assert "standard input has no folder" in result.stderr
+    path = write(tmp_path / "t.json", minimal_atif("v1.7"))
+    result = run("validate", "--no-check-files", str(path))
+    assert "inside the document's folder (ATIF402)" in result.stderr
+    assert "note" not in run("validate", str(path)).stderr

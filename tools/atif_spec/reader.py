@@ -59,16 +59,30 @@ def expand(inputs: Iterable[str]) -> Iterator[str]:
             continue
         p = Path(item)
         if p.is_dir():
-            found = sorted(
-                str(f) for f in p.rglob("*") if f.suffix.lower() in JSON_SUFFIXES and f.is_file()
-            )
-            yield from found
+            yield from _folder(item)
         elif p.is_file():
             yield item
         elif p.exists():
             raise UnreadablePath(f"not a regular file: {item}")
         else:
             raise UnreadablePath(f"no such file or directory: {item}")
+
+
+def _folder(top: str) -> list[str]:
+    """The ``*.json``/``*.jsonl`` files below a folder, sorted; a folder inside it that cannot
+    be read raises :class:`UnreadablePath` instead of being skipped. Links to folders are not
+    descended into (no cycles); links to files are read."""
+
+    def refuse(exc: OSError) -> None:
+        raise UnreadablePath(f"cannot read folder {exc.filename}: {exc.strerror or exc}")
+
+    found: list[str] = []
+    for folder, _, names in os.walk(top, onerror=refuse):
+        for name in names:
+            path = Path(folder, name)
+            if path.suffix.lower() in JSON_SUFFIXES and path.is_file():
+                found.append(str(path))
+    return sorted(found)
 
 
 def check_paths(inputs: Iterable[str]) -> list[str]:
@@ -155,19 +169,27 @@ def _read_stdin(max_bytes: int, lines: bool | None) -> Iterator[RawDocument]:
 
 
 def _looks_like_lines(data: bytes) -> bool:
-    """Several non-blank lines that do not parse as one document: treat as JSON Lines."""
+    """Several non-blank lines that do not parse as one document, read as JSON Lines when some
+    line is a whole JSON object and either every line starts like one or at least half of them
+    are one (a malformed record, the first one too, is then one bad line, not the whole input)."""
     if data.strip().count(b"\n") == 0:
         return False
     try:
         orjson.loads(data)
     except orjson.JSONDecodeError:
-        first = data.lstrip().split(b"\n", 1)[0]
-        try:
-            orjson.loads(first)
-        except orjson.JSONDecodeError:
+        lines = [line.strip() for line in data.split(b"\n") if line.strip()]
+        objects = sum(1 for line in lines if _is_object(line))
+        if not objects:
             return False
-        return True
+        return all(line.startswith(b"{") for line in lines) or 2 * objects >= len(lines)
     return False
+
+
+def _is_object(line: bytes) -> bool:
+    try:
+        return isinstance(orjson.loads(line), dict)
+    except orjson.JSONDecodeError:
+        return False
 
 
 _NON_FINITE_TOKENS = ("NaN", "Infinity")

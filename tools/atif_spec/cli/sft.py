@@ -20,6 +20,7 @@ import click
 import orjson
 
 from atif_spec.atomic import AtomicFile
+from atif_spec.cli import terminal
 from atif_spec.cli.options import lines_option, max_bytes_option
 from atif_spec.reader import DEFAULT_MAX_BYTES, STDIN, RawDocument
 
@@ -142,7 +143,7 @@ def export_sft(
     try:
         files = check_paths(inputs)
     except UnreadablePath as exc:
-        click.echo(f"atif: {exc}", err=True)
+        click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
     max_bytes = max_bytes or DEFAULT_MAX_BYTES
     docs = read_files(files, max_bytes, lines)
@@ -159,8 +160,8 @@ def export_sft(
             target.abort()
             raise
     for source, line, why in summary.skipped:
-        where = f"{source}:{line}" if line else source
-        click.echo(f"{where}: skipped: {why}", err=True)
+        where = f"{terminal.name(source)}:{line}" if line else terminal.name(source)
+        click.echo(f"{where}: skipped: {terminal.clean(why)}", err=True)
     click.echo(
         f"{summary.documents} document(s), {summary.examples} example(s) written to {output}"
         f", {len(summary.skipped)} skipped",

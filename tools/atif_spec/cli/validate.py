@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from atif_spec.cli import terminal
 from atif_spec.cli.dataset import engine_options
 from atif_spec.cli.options import known_target, lines_option, max_bytes_option
 
@@ -41,7 +42,10 @@ from atif_spec.cli.options import known_target, lines_option, max_bytes_option
     help="Also validate trajectory_path subagent files and continuation files.",
 )
 @click.option(
-    "--no-check-files", is_flag=True, help="Do not check that referenced media files exist."
+    "--no-check-files",
+    is_flag=True,
+    help="Skip every check of referenced files: that media files exist (ATIF401), that they "
+    "stay inside the document's folder (ATIF402) and --follow-refs (ATIF701-ATIF705).",
 )
 @click.option(
     "--allow-outside",
@@ -103,6 +107,9 @@ def validate(
         max_bytes=max_bytes or DEFAULT_MAX_BYTES,
     )
     renderer = JsonRenderer() if output == "json" else TextRenderer(quiet=quiet, strict=strict)
+    if output == "text" and not quiet:  # JSON Lines readers get reports only
+        for note in _skipped_checks(paths, no_check_files, follow_refs):
+            click.echo(f"atif: note: {note}", err=True)
     summary: Counts
     try:
         if is_dataset_run(paths, engine, summary_path):  # the engines list the inputs themselves
@@ -123,8 +130,27 @@ def validate(
             files = check_paths(paths)
             summary = run_validation(files, options, jobs=jobs, lines=lines, sink=renderer.document)
     except UnreadablePath as exc:
-        click.echo(f"atif: {exc}", err=True)
+        click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
     renderer.finish(summary)
     failed = summary.invalid or (strict and summary.with_warnings)
     sys.exit(1 if failed else 0)
+
+
+def _skipped_checks(paths: tuple[str, ...], no_check_files: bool, follow_refs: bool) -> list[str]:
+    """What this run does not check although a user might expect it (printed on stderr)."""
+    from atif_spec.reader import STDIN
+
+    if no_check_files:
+        return [
+            "--no-check-files: referenced files are not checked at all: not that media exist "
+            "(ATIF401), not that paths stay inside the document's folder (ATIF402), and "
+            "references are not followed (ATIF701-ATIF705)"
+        ]
+    if STDIN in paths:
+        return [
+            "standard input has no folder: its media and referenced files are not checked "
+            f"(ATIF401, ATIF402{', ATIF701-ATIF705' if follow_refs else ''} off); "
+            "validate the file itself to check them"
+        ]
+    return []
