@@ -61,7 +61,7 @@ def generate(session: nox.Session) -> None:
     """Regenerate everything derived from spec/: bindings (Python, TypeScript) and RFC.md tables."""
     with_codegen(session)
     session.run("python", "-m", "atif_spec.codegen", "generate")
-    session.run("python", "-m", "atif_spec.docgen", "RFC.md")
+    session.run("python", "-m", "atif_spec.docgen", "RFC.md", "README.md")
 
 
 @nox.session(python=PYTHON)
@@ -69,7 +69,7 @@ def generated(session: nox.Session) -> None:
     """Fail when generated/ or RFC.md's generated regions differ from what spec/ produces."""
     with_codegen(session)
     session.run("python", "-m", "atif_spec.codegen", "check")
-    session.run("python", "-m", "atif_spec.docgen", "--check", "RFC.md")
+    session.run("python", "-m", "atif_spec.docgen", "--check", "RFC.md", "README.md")
 
 
 @nox.session(python=PYTHON)

@@ -28,3 +28,18 @@ def test_check_mode_detects_drift(tmp_path: object) -> None:
     assert docgen.main(["--check", str(stale)]) == 1
     assert docgen.main([str(stale)]) == 0
     assert docgen.main(["--check", str(stale)]) == 0
+
+
+def test_readme_fixture_count_is_current() -> None:
+    """README.md states the suite's size as computed (was: a hand-written "~670")."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert docgen.render(text) == text, "README.md is stale: run `nox -s generate`"
+    assert "fixtures (" in text and "~670" not in text
+    assert "Python 3.11 or newer" in text
+
+
+def test_rfc_calls_no_existing_command_to_come() -> None:
+    """RFC.md §4 listed migrate, convert, render and export-sft as "commands to come"."""
+    text = (ROOT / "RFC.md").read_text(encoding="utf-8")
+    section = text.split("## 4. Conventions", 1)[1].split("### 4.1", 1)[0]
+    assert "to come" not in section
