@@ -43,3 +43,24 @@ def test_rfc_calls_no_existing_command_to_come() -> None:
     text = (ROOT / "RFC.md").read_text(encoding="utf-8")
     section = text.split("## 4. Conventions", 1)[1].split("### 4.1", 1)[0]
     assert "to come" not in section
+
+
+def test_rules_and_format_docs_cite_only_what_the_repository_holds() -> None:
+    """Rule sections, rule docs, DECISIONS.md and MAPPING.md cited reference sheets that are
+    not in this repository ("ref A5", "reference sheet §2.5", ``shared/reference/...``)."""
+    import re
+
+    from atif_spec.rules import REGISTRY
+
+    foreign = re.compile(r"\bref (?:§|[A-G]\d)|reference sheet|shared/reference|\bsheet\b")
+    bad = [r.code for r in REGISTRY if foreign.search(r.section) or foreign.search(r.doc)]
+    assert bad == []
+    docs = sorted((ROOT / "spec").glob("*/DECISIONS.md")) + sorted(
+        (ROOT / "spec").glob("*/MAPPING.md")
+    )
+    assert docs
+    bad_docs = [str(p.relative_to(ROOT)) for p in docs if foreign.search(p.read_text("utf-8"))]
+    assert bad_docs == []
+    # Every section names a document of this repository.
+    ours = re.compile(r"RFC\.md §|spec/[a-z-]+/(?:DECISIONS|MAPPING)\.md")
+    assert [r.code for r in REGISTRY if not ours.search(r.section)] == []

@@ -99,7 +99,11 @@ def _resolve(ctx: RuleContext) -> list[tuple[_Target, Path, bool]]:
     level=Level.ERROR,
     format="atif",
     versions=VERSIONS,
-    section="RFC §II SubagentTrajectoryRef.trajectory_path, root continued_trajectory_ref",
+    section=(
+        "RFC §II SubagentTrajectoryRef.trajectory_path, continued_trajectory_ref; "
+        "RFC.md §2.2 (2, 6); "
+        "spec/atif/DECISIONS.md D-5"
+    ),
     summary="A trajectory_path or continued_trajectory_ref names a local file that does not exist.",
     needs_file=True,
 )
@@ -115,7 +119,7 @@ def missing_referenced_trajectory(ctx: RuleContext) -> Iterator[tuple[str, str]]
 
     Valid instead: write the subagent file beside the parent, or embed the subagent (v1.7+).
 
-    Spec: RFC §II (SubagentTrajectoryRef, continued_trajectory_ref); reference sheet F11.
+    Spec: RFC §II (SubagentTrajectoryRef, continued_trajectory_ref).
     """
     allow = ctx.options.allow_outside
     for target, resolved, inside in _local(ctx):
@@ -129,7 +133,7 @@ def missing_referenced_trajectory(ctx: RuleContext) -> Iterator[tuple[str, str]]
     level=Level.ERROR,
     format="atif",
     versions=VERSIONS,
-    section="atif-spec file-resolution policy (RFC.md, Subagent resolution)",
+    section="RFC.md §2.2 (6), file-resolution policy; spec/atif/DECISIONS.md D-5",
     summary="A referenced trajectory file resolves outside the referring file's folder.",
     needs_file=True,
 )
@@ -375,7 +379,7 @@ def _record(ctx: RuleContext) -> bool:
     level=Level.ERROR,
     format="atif",
     versions=VERSIONS,
-    section="RFC §II SubagentTrajectoryRef; RFC.md Subagent resolution",
+    section="RFC §II SubagentTrajectoryRef; RFC.md §2.2 (6, 7); spec/atif/DECISIONS.md D-7",
     summary="A referenced subagent or continuation file (or one it references) is not valid.",
     needs_file=True,
 )
@@ -413,7 +417,7 @@ def invalid_referenced_trajectory(ctx: RuleContext) -> Iterator[tuple[str, str]]
     level=Level.ERROR,
     format="atif",
     versions=VERSIONS,
-    section="atif-spec version-compatibility policy (RFC.md, Subagent resolution)",
+    section="RFC.md §2.2 (5), version compatibility; spec/atif/DECISIONS.md D-1",
     summary="A referenced file is not ATIF, or declares a newer ATIF version than the referrer.",
     needs_file=True,
 )
@@ -442,7 +446,7 @@ def incompatible_referenced_version(ctx: RuleContext) -> Iterator[tuple[str, str
     level=Level.WARNING,
     format="atif",
     versions=VERSIONS,
-    section="atif-spec reference-depth limit (RFC.md, Subagent resolution)",
+    section="RFC.md §2.2 (7), reference-depth limit; spec/atif/DECISIONS.md D-7",
     summary=f"References lead more than {MAX_REF_DEPTH} files deep; the files beyond are not "
     "checked.",
     needs_file=True,
