@@ -156,7 +156,8 @@ def run_validation(
 
         def emit(report: dict[str, Any]) -> None:
             summary.add(report)
-            bar.clear()  # the sink may print to the same terminal: never on the spinner's line
+            if report["errors"] or report["warnings"]:
+                bar.clear()  # findings may go to the same terminal: never on the spinner's line
             sink(report)
             bar.advance()
 
@@ -182,9 +183,10 @@ def run_validation(
 class _Progress:
     """A rich progress counter on a terminal; nothing otherwise.
 
-    It is drawn only between documents (no refresh thread), and :meth:`clear` erases it before
-    anything else is printed, so a finding printed to the same terminal never shares the
-    spinner's line. Colour follows rich, which honours ``NO_COLOR``.
+    It is drawn only between documents, at most every ``REFRESH_SECONDS`` (no refresh thread),
+    and :meth:`clear` erases it before a document's findings are handed on, so a finding printed
+    to the same terminal never shares the spinner's line. Colour follows rich, which honours
+    ``NO_COLOR``.
     """
 
     REFRESH_SECONDS = 0.1
@@ -228,7 +230,7 @@ class _Progress:
             return
         self._progress.advance(self._task)
         now = time.monotonic()
-        if not self._drawn or now - self._drawn_at >= self.REFRESH_SECONDS:
+        if now - self._drawn_at >= self.REFRESH_SECONDS:
             sys.stdout.flush()
             self._progress.refresh()
             self._drawn, self._drawn_at = True, now

@@ -128,7 +128,11 @@ def validate(
             )
         else:
             files = check_paths(paths)
-            summary = run_validation(files, options, jobs=jobs, lines=lines, sink=renderer.document)
+            # JSON Lines on a terminal is a line per document: no spinner between them.
+            quiet_bar = False if output == "json" and sys.stdout.isatty() else None
+            summary = run_validation(
+                files, options, jobs=jobs, lines=lines, sink=renderer.document, progress=quiet_bar
+            )
     except UnreadablePath as exc:
         click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
