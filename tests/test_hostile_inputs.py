@@ -176,6 +176,16 @@ def test_a_dag_of_references_checks_each_file_once(
     assert report.valid, ref_findings(report)
     assert len(calls) == 1 + levels * width  # the document, then each referenced file once
     assert len(set(calls)) == len(calls)
+    # One invalid leaf: every reference is reported as leading to it, and only the changed
+    # file is checked again.
+    leaf = referring("v1.6")
+    leaf["steps"][0]["step_id"] = 4
+    write(tmp_path / "l9-5.json", leaf)
+    calls.clear()
+    found = ref_findings(validate(tmp_path / "t.json", follow_refs=True))
+    assert len(found) == width
+    assert all(code == "ATIF703" and "leads to 'l9-5.json'" in m for code, _, m in found)
+    assert sorted(calls) == sorted([str(tmp_path / "t.json"), str(tmp_path / "l9-5.json")])
 
 
 def test_referenced_files_obey_max_bytes(tmp_path: Path) -> None:

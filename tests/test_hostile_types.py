@@ -5,8 +5,9 @@ field path they hold (array indices folded, so ``/steps/*/message`` is one path)
 once per JSON type, by a value of that type, and the mutated document is validated with every
 rule switched on (a file path, file checks and ``--follow-refs``). Nothing may raise.
 
-The enumeration is exhaustive and ordered (derandomized: no seed, no sampling); the budget is
-about 10 s of the README test run on one core (measured: see the pytest durations).
+The enumeration is exhaustive and ordered (derandomized: no seed, no sampling). Budget: at most
+10 s of CPU time in the README test run (measured: 11 000 mutations in 7.8 s of user time; the
+wall time grows with the machine's load).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import contextvars
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -277,18 +277,33 @@ class _Graph:
     cut: set[Path] = field(default_factory=set)
     """Files whose references lead deeper than ``MAX_REF_DEPTH`` (those were not opened)."""
 
-    def reach(self, start: Path) -> Iterator[Path]:
-        """``start`` and every file reachable from it, breadth first, each once."""
-        seen = {start}
-        queue = deque([start])
+    faults: dict[Path, str] | None = None
+    """What is wrong with each file on its own (see :func:`_fault`); made once, on first use."""
+    culprits: dict[Path, Path] = field(default_factory=dict)
+    """For each file that leads to a faulty one, that file (made with ``faults``)."""
+
+    def leading_to(self, marked: Iterable[Path]) -> dict[Path, Path]:
+        """For every file from which a ``marked`` file can be reached (itself included), one
+        such marked file: one backward breadth-first walk from all of them, so the cost is the
+        size of the graph however many files ask."""
+        back: dict[Path, list[Path]] = {}
+        for path, checked in self.files.items():
+            for edge in checked.edges:
+                if edge.resolved in self.files:
+                    back.setdefault(edge.resolved, []).append(path)
+        found: dict[Path, Path] = {}
+        queue: deque[Path] = deque()
+        for path in marked:
+            if path not in found:
+                found[path] = path
+                queue.append(path)
         while queue:
             here = queue.popleft()
-            yield here
-            checked = self.files.get(here)
-            for edge in checked.edges if checked else ():
-                if edge.resolved in self.files and edge.resolved not in seen:
-                    seen.add(edge.resolved)
-                    queue.append(edge.resolved)
+            for parent in back.get(here, ()):
+                if parent not in found:
+                    found[parent] = found[here]
+                    queue.append(parent)
+        return found
 
 
 def _walk(ctx: RuleContext) -> _Graph:
@@ -296,10 +311,15 @@ def _walk(ctx: RuleContext) -> _Graph:
     graph = _Graph()
     allow = ctx.options.allow_outside
     here = ctx.path.resolve() if ctx.path else None
+    named: dict[Path, bool] = {}  # whether a path names a file, looked up once per walk
+
+    def followable(resolved: Path, inside: bool) -> bool:
+        if resolved not in named:
+            named[resolved] = _missing(resolved) is None
+        return (inside or allow) and named[resolved]
+
     queue = deque(
-        (resolved, 1)
-        for target, resolved, inside in _local(ctx)
-        if _followable((target, resolved, inside), allow)
+        (resolved, 1) for _, resolved, inside in _local(ctx) if followable(resolved, inside)
     )
     while queue:
         path, depth = queue.popleft()
@@ -307,7 +327,7 @@ def _walk(ctx: RuleContext) -> _Graph:
             continue
         checked = graph.files[path] = _check_file(path, ctx)
         for edge in checked.edges:
-            if not _followable((edge.target, edge.resolved, edge.inside), allow):
+            if not followable(edge.resolved, edge.inside):
                 continue
             if depth >= MAX_REF_DEPTH:
                 graph.cut.add(path)
@@ -396,19 +416,21 @@ def invalid_referenced_trajectory(ctx: RuleContext) -> Iterator[tuple[str, str]]
 
     Spec: RFC §II (subagents are complete, valid trajectories); RFC.md, Subagent resolution.
     """
-    for target, resolved, checked, graph in _direct(ctx):
-        why = _fault(checked, graph)
-        if why is not None:
-            yield target.pointer, f"{target.kind} file {target.text!r} {why}"
-            continue
-        for path in graph.reach(resolved):
-            why = _fault(graph.files[path], graph)
-            if why is not None:
-                yield (
-                    target.pointer,
-                    f"{target.kind} file {target.text!r} leads to {path.name!r}, which {why}",
-                )
-                break
+    for target, resolved, _, graph in _direct(ctx):
+        if graph.faults is None:
+            found = ((p, _fault(c, graph)) for p, c in graph.files.items())
+            graph.faults = {p: why for p, why in found if why is not None}
+            graph.culprits = graph.leading_to(graph.faults)
+        faults = graph.faults
+        if resolved in faults:
+            yield target.pointer, f"{target.kind} file {target.text!r} {faults[resolved]}"
+        elif resolved in graph.culprits:
+            culprit = graph.culprits[resolved]
+            yield (
+                target.pointer,
+                f"{target.kind} file {target.text!r} leads to {culprit.name!r}, which "
+                f"{faults[culprit]}",
+            )
 
 
 @rule(
@@ -466,12 +488,16 @@ def references_too_deep(ctx: RuleContext) -> Iterator[tuple[str, str]]:
 
     Spec: atif-spec policy (RFC.md, Subagent resolution).
     """
-    for target, resolved, _checked, graph in _direct(ctx):
-        for path in graph.reach(resolved):
-            if path in graph.cut:
-                yield (
-                    target.pointer,
-                    f"{target.kind} file {target.text!r} leads to references more than "
-                    f"{MAX_REF_DEPTH} files deep (beyond {path.name!r}); those are not checked",
-                )
-                break
+    cut_from: dict[Path, Path] | None = None
+    for target, resolved, _, graph in _direct(ctx):
+        if not graph.cut:
+            return
+        if cut_from is None:
+            cut_from = graph.leading_to(p for p in graph.files if p in graph.cut)
+        if resolved in cut_from:
+            yield (
+                target.pointer,
+                f"{target.kind} file {target.text!r} leads to references more than "
+                f"{MAX_REF_DEPTH} files deep (beyond {cut_from[resolved].name!r}); those are "
+                "not checked",
+            )
