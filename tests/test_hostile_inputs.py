@@ -440,3 +440,37 @@ def test_conformance_without_a_suite_says_where_to_get_one(
         assert result.exit_code == 2, result.output
         assert "not part of the installed package" in result.output
         assert "--suite" in result.output
+
+
+EVIL_ADAPTER = """
+import json, sys
+for line in sys.stdin:
+    req = json.loads(line)
+    if req["cmd"] == "stop":
+        break
+    if req["cmd"] == "start":
+        out = {"protocol": 1, "implementation": {"name": "evil\\x1b[2J", "version": "0"},
+               "formats": ["atif"], "profiles": ["schema"], "findings": False}
+    else:
+        print("\\x1b]0;pwned\\x07", file=sys.stderr, flush=True)
+        sys.exit(3)
+    print(json.dumps(out), flush=True)
+"""
+
+
+def test_conformance_output_escapes_what_an_implementation_says(tmp_path: Path) -> None:
+    """Was: an adapter's name and stderr reached the terminal raw (escape sequences)."""
+    import shlex
+    import sys
+
+    adapter = tmp_path / "evil.py"
+    adapter.write_text(EVIL_ADAPTER, encoding="utf-8")
+    impl = shlex.join([sys.executable, str(adapter)])
+    suite = str(Path(__file__).resolve().parent.parent / "conformance")
+    result = run(
+        "conformance", "run", "--suite", suite, "--impl", impl, "--only",
+        "atif-v1.0-valid-minimal", color=True,
+    )  # fmt: skip
+    assert result.exit_code == 1, result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "evil\\x1b[2J" in result.output and "\\x1b]0;pwned\\x07" in result.output

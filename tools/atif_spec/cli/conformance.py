@@ -10,6 +10,8 @@ from pathlib import Path
 
 import click
 
+from atif_spec.cli import terminal
+
 DEFAULT_SUITE = "conformance"
 
 
@@ -147,7 +149,7 @@ def run_command(
     if report_path is not None:
         report_path.parent.mkdir(parents=True, exist_ok=True)
         report_path.write_text(dumps_lines(lines), encoding="utf-8")
-    click.echo(render_text(lines, verbose=verbose, quiet=quiet))
+    click.echo(terminal.clean_lines(render_text(lines, verbose=verbose, quiet=quiet)))
     sys.exit(1 if failed(run.results) else 0)
 
 

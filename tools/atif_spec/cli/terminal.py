@@ -32,6 +32,11 @@ def clean(text: str) -> str:
     return _CONTROL.sub(_escape, text)
 
 
+def clean_lines(text: str) -> str:
+    """Multi-line ``text`` with each line cleaned (its line breaks kept, nothing else)."""
+    return "\n".join(clean(line) for line in text.split("\n"))
+
+
 def name(path: str) -> str:
     """A file name as printed: unchanged when it is plain, else quoted with its control
     characters escaped (``'a\\nb.json'``), so that it cannot pass for other output."""
