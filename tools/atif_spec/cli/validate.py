@@ -39,7 +39,8 @@ from atif_spec.cli.options import known_target, lines_option, max_bytes_option
 @click.option(
     "--follow-refs",
     is_flag=True,
-    help="Also validate trajectory_path subagent files and continuation files.",
+    help="Also validate trajectory_path subagent files and continuation files (each file once, "
+    "within --max-bytes, up to 64 references deep: ATIF701-ATIF705).",
 )
 @click.option(
     "--no-check-files",
@@ -82,6 +83,9 @@ def validate(
     column: str,
 ) -> None:
     """Validate trajectory files, directories (recursively: *.json, *.jsonl) or stdin (-).
+
+    Standard input has no folder, so the checks of referenced files (media, --follow-refs) do
+    not apply to it; a note on stderr says so.
 
     Datasets: Parquet files (one trajectory per row, as JSON text in --column) and URIs
     (s3://, gs://, ...) too; --engine ray runs on a Ray cluster, --summary writes the
