@@ -1096,7 +1096,7 @@ def test_rule_record_is_complete(r: Rule) -> None:
     assert positions == sorted(positions), r.code
     assert r.versions and set(r.versions) <= set(VERSIONS)
     assert r.format == "atif"
-    assert r.section.startswith("RFC §") and "ref " in r.section
+    assert r.section.startswith("RFC §") and "RFC.md §" in r.section and "ref " not in r.section
     assert r.summary and "\n" not in r.summary and r.summary.endswith(".")
 
 

@@ -1,4 +1,5 @@
-"""Generated regions of RFC.md: the rule table (from the registry) and field tables (from schemas).
+"""Generated regions of RFC.md (the rule table from the registry, field tables from schemas) and
+README.md (the size of the conformance suite).
 
 A region sits between ``<!-- BEGIN GENERATED: name (python -m atif_spec.docgen) -->`` and
 ``<!-- END GENERATED: name -->``. ``python -m atif_spec.docgen`` rewrites them in place;
@@ -150,7 +151,23 @@ def sibling_formats() -> str:
     return "\n".join(lines) + "\n"
 
 
+def fixture_count() -> str:
+    """The size of the conformance suite, for README.md (indented: it sits in a list item)."""
+    from collections import Counter
+
+    from atif_spec.conformance.suite import load_suite
+
+    cases = load_suite(Path(__file__).resolve().parents[2] / "conformance")  # the checkout's
+    by = Counter(c.category for c in cases)
+    manifests = len({c.manifest for c in cases})
+    return (
+        f"  {len(cases)} fixtures ({by['valid']} valid, {by['invalid']} invalid, "
+        f"{by['warning']} warning) in {manifests} manifests.\n  "
+    )
+
+
 GENERATORS: dict[str, Callable[[], str]] = {
+    "fixture-count": fixture_count,
     "rule-table": rule_table,
     "atif-fields": lambda: field_tables("atif"),
     "atif-version-deltas": lambda: version_deltas("atif"),

@@ -7,7 +7,6 @@ findings. Only paths that cannot be read at all raise :class:`UnreadablePath`.
 from __future__ import annotations
 
 import os
-import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -63,16 +62,30 @@ def expand(inputs: Iterable[str]) -> Iterator[str]:
             continue
         p = Path(item)
         if p.is_dir():
-            found = sorted(
-                str(f) for f in p.rglob("*") if f.suffix.lower() in JSON_SUFFIXES and f.is_file()
-            )
-            yield from found
+            yield from _folder(item)
         elif p.is_file():
             yield item
         elif p.exists():
             raise UnreadablePath(f"not a regular file: {item}")
         else:
             raise UnreadablePath(f"no such file or directory: {item}")
+
+
+def _folder(top: str) -> list[str]:
+    """The ``*.json``/``*.jsonl`` files below a folder, sorted; a folder inside it that cannot
+    be read raises :class:`UnreadablePath` instead of being skipped. Links to folders are not
+    descended into (no cycles); links to files are read."""
+
+    def refuse(exc: OSError) -> None:
+        raise UnreadablePath(f"cannot read folder {exc.filename}: {exc.strerror or exc}")
+
+    found: list[str] = []
+    for folder, _, names in os.walk(top, onerror=refuse):
+        for name in names:
+            path = Path(folder, name)
+            if path.suffix.lower() in JSON_SUFFIXES and path.is_file():
+                found.append(str(path))
+    return sorted(found)
 
 
 def check_paths(inputs: Iterable[str]) -> list[str]:
@@ -180,22 +193,31 @@ def _read_stdin(max_bytes: int, lines: bool | None) -> Iterator[RawDocument]:
 
 
 def _looks_like_lines(data: bytes) -> bool:
-    """Several non-blank lines that do not parse as one document: treat as JSON Lines."""
+    """Several non-blank lines that do not parse as one document, read as JSON Lines when some
+    line is a whole JSON object and either every line starts like one or at least half of them
+    are one (a malformed record, the first one too, is then one bad line, not the whole input)."""
     if data.strip().count(b"\n") == 0:
         return False
     try:
         orjson.loads(data)
     except orjson.JSONDecodeError:
-        first = data.lstrip().split(b"\n", 1)[0]
-        try:
-            orjson.loads(first)
-        except orjson.JSONDecodeError:
+        lines = [line.strip() for line in data.split(b"\n") if line.strip()]
+        objects = sum(1 for line in lines if _is_object(line))
+        if not objects:
             return False
-        return True
+        return all(line.startswith(b"{") for line in lines) or 2 * objects >= len(lines)
     return False
 
 
-_NON_FINITE = re.compile(rb"(?<![\"\w])-?(NaN|Infinity)(?![\"\w])")
+def _is_object(line: bytes) -> bool:
+    try:
+        return isinstance(orjson.loads(line), dict)
+    except orjson.JSONDecodeError:
+        return False
+
+
+_NON_FINITE_TOKENS = ("NaN", "Infinity")
+"""Tokens some writers emit for non-finite floats; the parser stops at their first letter."""
 
 
 def parse(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, list[Finding]]:
@@ -230,15 +252,17 @@ def parse(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, li
 def _decode_problem(data: bytes, exc: orjson.JSONDecodeError) -> Finding:
     message = str(exc)
     try:
-        data.decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as bad:
         return input_finding("invalid-utf8", f"not valid UTF-8 at byte {bad.start}")
     if "recursion" in message.lower() or "depth limit" in message.lower():
         return input_finding("too-deep", "nesting is deeper than the parser's limit of 1024 levels")
-    if _NON_FINITE.search(data):
-        return input_finding("non-finite-number", f"NaN and Infinity are not JSON ({message})")
     if not data.strip():
         return input_finding("invalid-json", "empty document")
+    if text[exc.pos :].startswith(_NON_FINITE_TOKENS):  # where the parser stopped, not in a string
+        return input_finding("non-finite-number", f"NaN and Infinity are not JSON ({message})")
+    if exc.pos >= len(text.rstrip()):
+        return input_finding("invalid-json", f"truncated JSON: the document ends early ({message})")
     return input_finding("invalid-json", f"not valid JSON: {message}")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -166,6 +167,8 @@ def run_validation(
 
         def emit(report: dict[str, Any]) -> None:
             summary.add(report)
+            if report["errors"] or report["warnings"]:
+                bar.clear()  # findings may go to the same terminal: never on the spinner's line
             sink(report)
             bar.advance()
 
@@ -189,12 +192,22 @@ def run_validation(
 
 
 class _Progress:
-    """A rich progress counter on a terminal; nothing otherwise."""
+    """A rich progress counter on a terminal; nothing otherwise.
+
+    It is drawn only between documents, at most every ``REFRESH_SECONDS`` (no refresh thread),
+    and :meth:`clear` erases it before a document's findings are handed on, so a finding printed
+    to the same terminal never shares the spinner's line. Colour follows rich, which honours
+    ``NO_COLOR``.
+    """
+
+    REFRESH_SECONDS = 0.1
 
     def __init__(self, show: bool) -> None:
         self._show = show
         self._progress: Any = None
         self._task: Any = None
+        self._drawn_at = 0.0
+        self._drawn = False
 
     def __enter__(self) -> _Progress:
         if self._show:
@@ -206,15 +219,32 @@ class _Progress:
                 MofNCompleteColumn(),
                 TimeElapsedColumn(),
                 transient=True,
+                auto_refresh=False,
+                redirect_stdout=False,
+                redirect_stderr=False,
                 console=_stderr_console(),
             )
             self._progress.__enter__()
             self._task = self._progress.add_task("validate", total=None)
+            self._drawn = True  # starting draws it once
         return self
 
+    def clear(self) -> None:
+        """Erase the drawn counter (it comes back at the next refresh, on a line of its own)."""
+        if self._progress is not None and self._drawn:
+            self._progress.console.file.write("\r\x1b[2K")
+            self._progress.console.file.flush()
+            self._drawn = False
+
     def advance(self) -> None:
-        if self._progress is not None:
-            self._progress.advance(self._task)
+        if self._progress is None:
+            return
+        self._progress.advance(self._task)
+        now = time.monotonic()
+        if now - self._drawn_at >= self.REFRESH_SECONDS:
+            sys.stdout.flush()
+            self._progress.refresh()
+            self._drawn, self._drawn_at = True, now
 
     def __exit__(self, *exc: object) -> None:
         if self._progress is not None:

@@ -9,6 +9,8 @@ carry an ``x-atif-error`` annotation that gives the message for failures directl
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -160,11 +162,16 @@ def _convert(err: Any, base: str) -> Iterator[Finding]:
             yield schema_finding("type", ptr, f"expected {expected}, got {json_type(err.instance)}")
             return
     if kind_name == "AdditionalProperties":
+        location = err.absolute_keyword_location or ""
         for key in details.get("unexpected", []):
+            elsewhere = _versions_with(location, key)
             yield schema_finding(
                 keyword,
                 join(ptr, key),
-                f"unknown field {key!r} (custom data belongs in an `extra` object)",
+                f"unknown field {key!r} in {elsewhere[0]} (it is defined in {elsewhere[1]}: "
+                "declare that version or migrate the document)"
+                if elsewhere
+                else f"unknown field {key!r} (custom data belongs in an `extra` object)",
             )
         return
     if kind_name == "UnevaluatedProperties":
@@ -178,6 +185,46 @@ def _convert(err: Any, base: str) -> Iterator[Finding]:
         )
         return
     yield schema_finding(keyword, ptr, custom or _message(kind_name, details, err))
+
+
+_SCHEMA_URI = re.compile(
+    r"^(?P<head>.*/schemas/(?P<format>[^/]+)/)(?P<version>v[^/]+)(?P<tail>/.*)$"
+)
+
+
+@functools.cache
+def _versions_with(location: str, key: str) -> tuple[str, str] | None:
+    """For an ``additionalProperties`` failure at ``location``: the failing version and the
+    other versions of the same format whose schema defines ``key`` at the same place (as
+    ``("atif@v1.2", "v1.6..v1.8")``), or None when no version does."""
+    from atif_spec.formats import all_formats
+
+    match = _SCHEMA_URI.match(location.removesuffix("/additionalProperties"))
+    spec = all_formats().get(match.group("format")) if match else None
+    if match is None or spec is None:
+        return None
+    having = []
+    for version in spec.versions:
+        uri = f"{match.group('head')}{version}{match.group('tail')}"
+        try:
+            node = node_at(uri)
+        except (LookupError, ValueError, KeyError, IndexError):
+            continue
+        props = node.get("properties") if isinstance(node, dict) else None
+        if isinstance(props, dict) and key in props and version != match.group("version"):
+            having.append(version)
+    if not having:
+        return None
+    first = spec.versions.index(having[0])
+    contiguous = list(spec.versions[first : first + len(having)]) == having
+    span = (
+        having[0]
+        if len(having) == 1
+        else f"{having[0]}..{having[-1]}"
+        if contiguous
+        else ", ".join(having)
+    )
+    return f"{spec.name}@{match.group('version')}", span
 
 
 def _message(kind_name: str, details: dict[str, Any], err: Any) -> str:

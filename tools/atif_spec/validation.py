@@ -7,6 +7,7 @@ processes and printing live in the CLI.
 from __future__ import annotations
 
 import gc
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -36,6 +37,36 @@ class Options:
     max_bytes: int = DEFAULT_MAX_BYTES
 
 
+def _json_kind(value: Any) -> str:
+    """How a parsed JSON value is called in messages: ``null``, ``a string``, ``an array``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)*")
+
+
+def _did_you_mean(given: Any, versions: tuple[str, ...], spelled: list[str]) -> str:
+    """`` (did you mean ATIF-v1.7?)`` when ``given`` names a known version's number in
+    another spelling (``"1.7"``, ``"v1.7"``, ``"atif-v1.7"``); empty otherwise."""
+    if not isinstance(given, (str, int, float)) or isinstance(given, bool):
+        return ""
+    number = _NUMBER.search(str(given))
+    if number is None:
+        return ""
+    for version, spelling in zip(versions, spelled, strict=True):
+        if version.lstrip("v") == number.group() and spelling != given:
+            return f" (did you mean {spelling}?)"
+    return ""
+
+
 def _identify(doc: Any, options: Options) -> tuple[str | None, str | None, list[Finding]]:
     """Format and version of a document, or the finding that says why neither is known."""
     forced = Target.parse(options.as_target) if options.as_target else None
@@ -43,7 +74,7 @@ def _identify(doc: Any, options: Options) -> tuple[str | None, str | None, list[
     fmt = (forced.format if forced else None) or (detected[0] if detected else None)
     if fmt is None:
         if not isinstance(doc, dict):
-            kind = "an array" if isinstance(doc, list) else "a JSON " + type(doc).__name__
+            kind = _json_kind(doc)
             hint = (
                 " (a file holding several trajectories should be JSON Lines)"
                 if isinstance(doc, list)
@@ -85,16 +116,19 @@ def _identify(doc: Any, options: Options) -> tuple[str | None, str | None, list[
                 ],
             )
         if field:
-            known = ", ".join(
+            spelled = [
                 spec.version_spelling(v) if spec.version_spelling else v for v in spec.versions
-            )
+            ]
+            given = doc.get(field)
+            hint = _did_you_mean(given, spec.versions, spelled)
+            known = ", ".join(spelled)
             return (
                 fmt,
                 None,
                 [
                     input_finding(
                         "unknown-schema-version",
-                        f"unknown `{field}` {doc.get(field)!r} (known: {known})",
+                        f"unknown `{field}` {given!r}{hint} (known: {known})",
                         f"/{field}",
                     )
                 ],
@@ -140,7 +174,10 @@ def validate_document(
         if not validator.is_valid(doc):
             report.findings.extend(findings_from_errors(validator.iter_errors(doc)))
     rule_options = RuleOptions(
-        check_files=opts.check_files, allow_outside=opts.allow_outside, follow_refs=opts.follow_refs
+        check_files=opts.check_files,
+        allow_outside=opts.allow_outside,
+        follow_refs=opts.follow_refs,
+        max_bytes=opts.max_bytes,
     )
     report.findings.extend(
         run_rules(doc, fmt, version, path=path, options=rule_options, vouched=vouched)

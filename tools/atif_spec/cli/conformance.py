@@ -10,6 +10,8 @@ from pathlib import Path
 
 import click
 
+from atif_spec.cli import terminal
+
 DEFAULT_SUITE = "conformance"
 
 
@@ -20,8 +22,27 @@ def _suite_option(f: click.decorators.FC) -> click.decorators.FC:
         type=click.Path(file_okay=False, path_type=Path),
         default=DEFAULT_SUITE,
         show_default=True,
-        help="The conformance/ folder holding <format>/<version>/manifest.json.",
+        callback=_check_suite,
+        help="The conformance/ folder holding <format>/<version>/manifest.json (it comes with "
+        "the atif-spec source, not with the installed package).",
     )(f)
+
+
+def _check_suite(ctx: click.Context, param: click.Parameter, value: Path) -> Path:
+    """A --suite folder that holds no manifest is a usage error that says where to find one."""
+    if any(value.glob("*/*/manifest.json")):
+        return value
+    where = (
+        "the current folder has no conformance/ suite"
+        if str(value) == DEFAULT_SUITE
+        else (f"{value} holds no <format>/<version>/manifest.json")
+    )
+    raise click.BadParameter(
+        f"{where}. The suite is not part of the installed package: point --suite at the "
+        "conformance/ folder of an atif-spec checkout (or run from the checkout's root).",
+        ctx=ctx,
+        param=param,
+    )
 
 
 def _git_commit(root: Path) -> str | None:
@@ -133,7 +154,7 @@ def run_command(
         except OutputError as exc:
             click.echo(f"atif: {exc}", err=True)
             sys.exit(2)
-    click.echo(render_text(lines, verbose=verbose, quiet=quiet))
+    click.echo(terminal.clean_lines(render_text(lines, verbose=verbose, quiet=quiet)))
     sys.exit(1 if failed(run.results) else 0)
 
 

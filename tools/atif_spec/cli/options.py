@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from atif_spec.targets import Target, TargetError
+
 lines_option = click.option(
     "--lines/--no-lines",
     default=None,
@@ -18,3 +20,32 @@ max_bytes_option = click.option(
     help="Largest document to load (default 512 MiB).",
 )
 """The size limit of one document (``None``: ``atif_spec.reader.DEFAULT_MAX_BYTES``)."""
+
+
+def known_target(text: str, option: str = "--as") -> Target:
+    """Parse ``FORMAT@VERSION`` and check that the format and version exist (a usage error,
+    exit 2, otherwise: a bad option is the caller's mistake, not the document's)."""
+    from atif_spec.formats import all_formats
+
+    try:
+        target = Target.parse(text)
+    except TargetError as exc:
+        raise click.BadParameter(str(exc), param_hint=option) from exc
+    formats = all_formats()
+    if target.format is not None and target.format not in formats:
+        known = ", ".join(sorted(formats))
+        raise click.BadParameter(
+            f"unknown format {target.format!r} (known: {known})", param_hint=option
+        )
+    if target.version is None:
+        return target
+    if target.format is not None:
+        versions = formats[target.format].versions
+        if target.version not in versions:
+            raise click.BadParameter(
+                f"{target.format} has no version {target.version} (known: {', '.join(versions)})",
+                param_hint=option,
+            )
+    elif not any(target.version in spec.versions for spec in formats.values()):
+        raise click.BadParameter(f"no format has version {target.version}", param_hint=option)
+    return target

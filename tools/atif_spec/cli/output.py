@@ -8,6 +8,8 @@ from typing import Any, Protocol
 import click
 import orjson
 
+from atif_spec.cli import terminal
+
 _LEVEL_COLOURS = {"error": "red", "warning": "yellow"}
 
 
@@ -29,7 +31,8 @@ class Counts(Protocol):
 
 def _location(report: dict[str, Any]) -> str:
     line = report.get("line")
-    return f"{report['source']}:{line}" if line is not None else str(report["source"])
+    source = terminal.name(str(report["source"]))
+    return f"{source}:{line}" if line is not None else source
 
 
 class TextRenderer:
@@ -38,7 +41,7 @@ class TextRenderer:
     def __init__(self, quiet: bool = False, strict: bool = False) -> None:
         self.quiet = quiet
         self.strict = strict
-        self.colour = sys.stdout.isatty()
+        self.colour = terminal.colour_enabled()
 
     def document(self, report: dict[str, Any]) -> None:
         """Print the findings of one document."""
@@ -48,10 +51,9 @@ class TextRenderer:
         for finding in (*report["errors"], *report["warnings"]):
             level = finding["level"]
             tag = click.style(level, fg=_LEVEL_COLOURS[level], bold=True) if self.colour else level
-            ptr = finding["pointer"] or "/"
-            click.echo(
-                f"{where}: {tag} {ptr} {finding['code']} {finding['name']}: {finding['message']}"
-            )
+            ptr = terminal.clean(finding["pointer"] or "/")
+            message = terminal.clean(finding["message"])
+            click.echo(f"{where}: {tag} {ptr} {finding['code']} {finding['name']}: {message}")
 
     def finish(self, summary: Counts) -> None:
         """Print the summary line."""

@@ -6,20 +6,23 @@ from typing import Any
 
 import orjson
 
+from atif_spec.cli import terminal
+
 
 def _text_line(report: dict[str, Any]) -> str:
-    where = report["source"] + (f":{report['line']}" if report["line"] is not None else "")
+    source = terminal.name(str(report["source"]))
+    where = source + (f":{report['line']}" if report["line"] is not None else "")
     head = f"{where}: {report['from'] or '?'} -> {report['to']}"
     if not report["ok"]:
         first = report["errors"][0]
         more = len(report["errors"]) - 1
         extra = f" (and {more} more)" if more else ""
-        return (
+        return terminal.clean(
             f"{head}: not written: {first['pointer'] or '/'} {first['code']}: "
             f"{first['message']}{extra}"
         )
     counts = ", ".join(f"{len(report[k])} {k}" for k in ("stashed", "dropped", "decided"))
-    return f"{head}: {counts}"
+    return terminal.clean(f"{head}: {counts}")
 
 
 def report_line(report: dict[str, Any], report_format: str) -> str:

@@ -1,11 +1,18 @@
-"""``atif rules``: the rule registry, every check beyond JSON Schema."""
+"""``atif rules``: the rule registry, every check beyond JSON Schema, and the other codes."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
 import click
+
+from atif_spec.cli import terminal
 
 
 @click.command("rules")
+@click.argument("code", required=False)
 @click.option(
     "--format", "output", type=click.Choice(["text", "json"]), default="text", show_default=True
 )
@@ -15,14 +22,32 @@ import click
     metavar="FORMAT[@VERSION]",
     help="Only the rules that apply to this format/version.",
 )
-def rules_command(output: str, target: str | None) -> None:
-    """List the rule registry: every check beyond JSON Schema."""
+@click.option(
+    "--suite",
+    "suite_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Conformance suite to take a rule's example from (default: the checkout's).",
+)
+def rules_command(
+    code: str | None, output: str, target: str | None, suite_dir: Path | None
+) -> None:
+    """List every finding code (registry rules, then input:* and schema:*), or explain CODE.
+
+    atif rules ATIF101 prints what the rule checks, why, its spec section, and an example and
+    its fix taken from the rule's conformance cases.
+    """
     import orjson
 
+    from atif_spec.codes import OTHER_CODES
     from atif_spec.rules import REGISTRY
     from atif_spec.targets import Target, TargetError
 
+    if code is not None:
+        _explain(code, output, suite_dir)
+        return
     selected = list(REGISTRY)
+    others = list(OTHER_CODES)
     if target:
         try:
             t = Target.parse(target)
@@ -34,16 +59,190 @@ def rules_command(output: str, target: str | None) -> None:
             if (t.format is None or r.format == t.format)
             and (t.version is None or t.version in r.versions)
         ]
+        others = []  # input:* and schema:* belong to no format
     if output == "json":
         for r in selected:
             click.echo(orjson.dumps(r.to_dict()).decode())
+        for c in others:
+            click.echo(orjson.dumps(_other_dict(c)).decode())
         return
-    for r in selected:
-        versions = _version_span(r.versions)
-        click.echo(f"{r.code}  {r.name:<42} {r.level!s:<8} {r.format}@{versions}  {r.summary}")
+    rows = [
+        (r.code, r.name, str(r.level), f"{r.format}@{_version_span(r.versions)}", r.summary)
+        for r in selected
+    ]
+    rows += [(c.code, c.name, str(c.level), "any", c.summary) for c in others]
+    for line in _table(rows):
+        click.echo(terminal.clean(line))
+
+
+def _table(rows: Sequence[tuple[str, ...]]) -> list[str]:
+    """Rows with every column but the last padded to its widest cell."""
+    if not rows:
+        return []
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+    return [
+        "  ".join([*(cell.ljust(w) for cell, w in zip(row, widths, strict=False)), row[-1]])
+        for row in rows
+    ]
+
+
+def _other_dict(code: Any) -> dict[str, Any]:
+    return {
+        "code": code.code,
+        "name": code.name,
+        "level": str(code.level),
+        "format": None,
+        "versions": [],
+        "section": code.section,
+        "summary": code.summary,
+        "needs_file": False,
+    }
 
 
 def _version_span(versions: tuple[str, ...]) -> str:
     if not versions:
         return "-"
     return versions[0] if len(versions) == 1 else f"{versions[0]}..{versions[-1]}"
+
+
+def _explain(code: str, output: str, suite_dir: Path | None) -> None:
+    """Print one code's explanation (``atif rules CODE``); an unknown code is a usage error."""
+    import orjson
+
+    from atif_spec.codes import OTHER_CODES
+    from atif_spec.rules import REGISTRY
+
+    wanted = code.strip()
+    rule = next((r for r in REGISTRY if r.code.lower() == wanted.lower()), None)
+    other = next((c for c in OTHER_CODES if c.code.lower() == wanted.lower()), None)
+    if rule is None and other is None:
+        raise click.BadParameter(
+            f"no finding code {code!r} (atif rules lists them all)", param_hint="CODE"
+        )
+    if rule is None:
+        assert other is not None
+        if output == "json":
+            click.echo(orjson.dumps(_other_dict(other)).decode())
+            return
+        click.echo(
+            f"{other.code} {other.name} ({other.level})\n\n{other.summary}\n\n"
+            f"Section: {other.section}"
+        )
+        return
+    example = _example(rule.code, suite_dir)
+    if output == "json":
+        click.echo(orjson.dumps(rule.to_dict() | {"doc": rule.doc, "example": example}).decode())
+        return
+    versions = _version_span(rule.versions)
+    lines = [
+        f"{rule.code} {rule.name} ({rule.level}, {rule.format}@{versions})",
+        "",
+        rule.summary,
+        "",
+        _dedent(rule.doc),
+        "",
+        f"Section: {rule.section}",
+    ]
+    if example.get("invalid"):
+        lines += ["", "From the conformance suite:", *_example_lines(example)]
+    elif example.get("note"):
+        lines += ["", example["note"]]
+    for line in "\n".join(lines).splitlines():
+        click.echo(terminal.clean(line))
+
+
+def _dedent(text: str) -> str:
+    import inspect
+
+    return inspect.cleandoc(text)
+
+
+def _suite_root(suite_dir: Path | None) -> Path | None:
+    """The conformance suite: ``--suite``, ./conformance, or the checkout the package is in."""
+    import atif_spec
+
+    candidates = (
+        [suite_dir]
+        if suite_dir is not None
+        else [Path("conformance"), Path(atif_spec.__file__).resolve().parents[2] / "conformance"]
+    )
+    return next((c for c in candidates if any(c.glob("*/*/manifest.json"))), None)
+
+
+def _example(code: str, suite_dir: Path | None) -> dict[str, Any]:
+    """The smallest case the rule fails alone and a valid case on its boundary, each with the
+    value at the finding's pointer."""
+    from atif_spec.conformance.suite import SuiteError, load_suite
+
+    root = _suite_root(suite_dir)
+    if root is None:
+        return {"note": "No conformance suite found for examples (give --suite PATH)."}
+    try:
+        cases = load_suite(root)
+    except SuiteError as exc:
+        return {"note": f"No examples: {exc}"}
+    failing = [c for c in cases if c.expected and {k for k, _ in c.expected} == {code}]
+    if not failing:
+        return {"note": "No conformance case fails by this rule alone."}
+    bad = min(failing, key=lambda c: (c.document.stat().st_size, c.id))
+    pointer = next(p for k, p in bad.expected if k == code)
+    out: dict[str, Any] = {"invalid": _shown(bad, pointer)}
+    near = [c for c in cases if c.category == "valid" and code in c.boundary_of]
+    if near:
+        good = min(
+            near,
+            key=lambda c: (
+                (c.format, c.version) != (bad.format, bad.version),
+                c.document.stat().st_size,
+                c.id,
+            ),
+        )
+        out["valid"] = _shown(good, pointer)
+    return out
+
+
+def _shown(case: Any, pointer: str) -> dict[str, Any]:
+    import orjson
+
+    doc = orjson.loads(case.document.read_bytes())
+    value, where = _at(doc, pointer)
+    text = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    if len(text) > 600:
+        text = text[:599] + "…"
+    try:
+        file = str(case.document.relative_to(Path.cwd()))
+    except ValueError:
+        file = str(case.document)
+    return {"case": case.id, "file": file, "pointer": where, "value": text}
+
+
+def _at(doc: Any, pointer: str) -> tuple[Any, str]:
+    """The value at ``pointer``, or at its nearest existing parent (with that parent's pointer)."""
+    node, reached = doc, ""
+    for raw in pointer.split("/")[1:] if pointer else []:
+        token = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            break
+        reached += "/" + raw
+    return node, reached
+
+
+def _example_lines(example: dict[str, Any]) -> list[str]:
+    bad = example["invalid"]
+    lines = [
+        f"  Example ({bad['case']}, {bad['file']}):",
+        f"    at {bad['pointer'] or '/'}:",
+        *("      " + line for line in bad["value"].splitlines()),
+    ]
+    good = example.get("valid")
+    if good:
+        lines += [
+            f"  Fix, as in {good['case']} ({good['file']}):",
+            f"    at {good['pointer'] or '/'}:",
+            *("      " + line for line in good["value"].splitlines()),
+        ]
+    return lines

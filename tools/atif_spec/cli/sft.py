@@ -20,6 +20,7 @@ import click
 import orjson
 
 from atif_spec.atomic import AtomicFile, OutputError
+from atif_spec.cli import terminal
 from atif_spec.cli.options import lines_option, max_bytes_option
 from atif_spec.reader import DEFAULT_MAX_BYTES, STDIN, RawDocument
 
@@ -203,7 +204,7 @@ def export_sft(
     try:
         files = check_paths(inputs)
     except UnreadablePath as exc:
-        click.echo(f"atif: {exc}", err=True)
+        click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
     max_bytes = max_bytes or DEFAULT_MAX_BYTES
     docs = read_files(files, max_bytes, lines)
@@ -230,8 +231,8 @@ def export_sft(
             click.echo(f"atif: {exc}", err=True)
             sys.exit(2)
     for source, line, why in summary.skipped:
-        where = f"{source}:{line}" if line else source
-        click.echo(f"{where}: skipped: {why}", err=True)
+        where = f"{terminal.name(source)}:{line}" if line else terminal.name(source)
+        click.echo(f"{where}: skipped: {terminal.clean(why)}", err=True)
     if summary.capped:
         click.echo(
             f"stopped at --max-bytes-out {max_bytes_out}: the next example would exceed it",

@@ -114,9 +114,15 @@ def diff_command(
         click.echo(f"atif: comparing with {old_target} ({why})", err=True)
         old_schema, old_label, _ = _load(old_target, name or getattr(new_entry, "name", None))
     else:
-        old_schema, old_label, _ = _load(old_or_new, name)
+        old_schema, old_label, old_entry = _load(old_or_new, name)
         new_schema, new_label, new_entry = _load(new, name)
         fmt = _format_of(new_schema, new_entry)
+        old_fmt = _format_of(old_schema, old_entry)
+        if fmt is not None and old_fmt is not None and fmt != old_fmt:
+            raise click.UsageError(
+                f"{old_label} is {old_fmt} and {new_label} is {fmt}: spec diff compares two "
+                "versions of one format (to move documents between formats, use atif convert)"
+            )
     from atif_spec.catalog import load_catalog
 
     info = load_catalog().formats.get(fmt or "")

@@ -20,6 +20,7 @@ import click
 import orjson
 
 from atif_spec.atomic import AtomicFile, OutputError
+from atif_spec.cli import terminal
 from atif_spec.cli.options import lines_option, max_bytes_option
 from atif_spec.cli.reports import report_line
 from atif_spec.reader import STDIN, RawDocument
@@ -290,7 +291,7 @@ def _run(
                 done=done,
             )
         except UnreadablePath as exc:
-            click.echo(f"atif: {exc}", err=True)
+            click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
             sys.exit(2)
         sys.exit(status)
     if in_place and output is not None:
@@ -300,7 +301,7 @@ def _run(
     try:
         files, roots = _listing(inputs)
     except UnreadablePath as exc:
-        click.echo(f"atif: {exc}", err=True)
+        click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
     if options.convert:
         options = replace(options, whole_files=_legacy_logs(files))

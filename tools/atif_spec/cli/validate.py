@@ -6,8 +6,9 @@ import sys
 
 import click
 
+from atif_spec.cli import terminal
 from atif_spec.cli.dataset import engine_options
-from atif_spec.cli.options import lines_option, max_bytes_option
+from atif_spec.cli.options import known_target, lines_option, max_bytes_option
 
 
 @click.command()
@@ -38,10 +39,14 @@ from atif_spec.cli.options import lines_option, max_bytes_option
 @click.option(
     "--follow-refs",
     is_flag=True,
-    help="Also validate trajectory_path subagent files and continuation files.",
+    help="Also validate trajectory_path subagent files and continuation files (each file once, "
+    "within --max-bytes, up to 64 references deep: ATIF701-ATIF705).",
 )
 @click.option(
-    "--no-check-files", is_flag=True, help="Do not check that referenced media files exist."
+    "--no-check-files",
+    is_flag=True,
+    help="Skip every check of referenced files: that media files exist (ATIF401), that they "
+    "stay inside the document's folder (ATIF402) and --follow-refs (ATIF701-ATIF705).",
 )
 @click.option(
     "--allow-outside",
@@ -79,6 +84,9 @@ def validate(
 ) -> None:
     """Validate trajectory files, directories (recursively: *.json, *.jsonl) or stdin (-).
 
+    Standard input has no folder, so the checks of referenced files (media, --follow-refs) do
+    not apply to it; a note on stderr says so.
+
     Datasets: Parquet files (one trajectory per row, as JSON text in --column) and URIs
     (s3://, gs://, ...) too; --engine ray runs on a Ray cluster, --summary writes the
     dataset summary. Both engines report the same findings and exit with the same status.
@@ -90,14 +98,10 @@ def validate(
     from atif_spec.cli.output import Counts, JsonRenderer, TextRenderer
     from atif_spec.reader import DEFAULT_MAX_BYTES, UnreadablePath, check_paths
     from atif_spec.runner import run_validation
-    from atif_spec.targets import Target, TargetError
     from atif_spec.validation import Options
 
     if as_target:
-        try:
-            Target.parse(as_target)
-        except TargetError as exc:
-            raise click.UsageError(str(exc)) from exc
+        known_target(as_target)
     options = Options(
         as_target=as_target,
         check_files=not no_check_files,
@@ -107,6 +111,9 @@ def validate(
         max_bytes=max_bytes or DEFAULT_MAX_BYTES,
     )
     renderer = JsonRenderer() if output == "json" else TextRenderer(quiet=quiet, strict=strict)
+    if output == "text" and not quiet:  # JSON Lines readers get reports only
+        for note in _skipped_checks(paths, no_check_files, follow_refs):
+            click.echo(f"atif: note: {note}", err=True)
     summary: Counts
     try:
         if is_dataset_run(paths, engine, summary_path):  # the engines list the inputs themselves
@@ -125,10 +132,33 @@ def validate(
             )
         else:
             files = check_paths(paths)
-            summary = run_validation(files, options, jobs=jobs, lines=lines, sink=renderer.document)
+            # JSON Lines on a terminal is a line per document: no spinner between them.
+            quiet_bar = False if output == "json" and sys.stdout.isatty() else None
+            summary = run_validation(
+                files, options, jobs=jobs, lines=lines, sink=renderer.document, progress=quiet_bar
+            )
     except UnreadablePath as exc:
-        click.echo(f"atif: {exc}", err=True)
+        click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
     renderer.finish(summary)
     failed = summary.invalid or (strict and summary.with_warnings)
     sys.exit(1 if failed else 0)
+
+
+def _skipped_checks(paths: tuple[str, ...], no_check_files: bool, follow_refs: bool) -> list[str]:
+    """What this run does not check although a user might expect it (printed on stderr)."""
+    from atif_spec.reader import STDIN
+
+    if no_check_files:
+        return [
+            "--no-check-files: referenced files are not checked at all: not that media exist "
+            "(ATIF401), not that paths stay inside the document's folder (ATIF402), and "
+            "references are not followed (ATIF701-ATIF705)"
+        ]
+    if STDIN in paths:
+        return [
+            "standard input has no folder: its media and referenced files are not checked "
+            f"(ATIF401, ATIF402{', ATIF701-ATIF705' if follow_refs else ''} off); "
+            "validate the file itself to check them"
+        ]
+    return []

@@ -24,6 +24,11 @@ def spelling(version: str) -> str:
     return PREFIX + version
 
 
+def _misspelled(declared: Any) -> bool:
+    """A known ATIF version without its ``ATIF-`` prefix (``"1.7"``, ``"v1.7"``)."""
+    return isinstance(declared, str) and "v" + declared.strip().removeprefix("v") in VERSIONS
+
+
 def detect(doc: Any) -> str | None:
     """An object with an ``ATIF-v*`` ``schema_version`` (known or not), or ATIF-shaped."""
     if not isinstance(doc, dict):
@@ -31,6 +36,8 @@ def detect(doc: Any) -> str | None:
     declared = doc.get("schema_version")
     if isinstance(declared, str) and declared.upper().startswith("ATIF"):
         return version_of(declared) or "unknown"
+    if _misspelled(declared) and "steps" in doc and "agent" in doc:
+        return "unknown"  # "1.7" or "v1.7": ATIF, whose version check then suggests ATIF-v1.7
     if "schema_version" not in doc and "steps" in doc and "agent" in doc and "trace_id" not in doc:
         return "unknown"
     return None

@@ -235,7 +235,7 @@ def _suspects(ctx: RuleContext) -> list[_Scanned]:
     level=Level.ERROR,
     format=FORMAT,
     versions=ALL,
-    section="RFC §II StepObject.step_id; ref A5",
+    section="RFC §II StepObject.step_id; RFC.md §2.3",
     summary="Each step's step_id equals its position in steps, counting from 1.",
 )
 def check_step_ids(ctx: RuleContext) -> Findings:
@@ -250,7 +250,7 @@ def check_step_ids(ctx: RuleContext) -> Findings:
 
     Valid instead: ``"steps": [{"step_id": 1, ...}, {"step_id": 2, ...}]``.
 
-    Spec: RFC §II StepObject (``step_id``: ordinal index starting from 1); reference sheet A5.
+    Spec: RFC §II StepObject (``step_id``: ordinal index starting from 1).
     """
     for i, _, got, _, _, _, _, _ in _suspects(ctx):
         if got != i + 1 and _is_int(got):
@@ -266,7 +266,7 @@ def check_step_ids(ctx: RuleContext) -> Findings:
     level=Level.WARNING,
     format=FORMAT,
     versions=FROM_1_7,
-    section="RFC §II root session_id; ref A7",
+    section="RFC §II root session_id; RFC.md §2.3",
     summary="A root trajectory sets session_id (embedded subagents may leave it out).",
 )
 def check_root_session_id(ctx: RuleContext) -> Findings:
@@ -280,8 +280,8 @@ def check_root_session_id(ctx: RuleContext) -> Findings:
 
     Valid instead: the same document with ``"session_id": "run-42"``.
 
-    Spec: RFC §II root-level ``session_id`` ("Producers SHOULD set this on root trajectories");
-    reference sheet A7. Before v1.7 the schema requires the field.
+    Spec: RFC §II root-level ``session_id`` ("Producers SHOULD set this on root
+    trajectories"). Before v1.7 the schema requires the field.
     """
     if ctx.is_root and isinstance(ctx.node, dict) and ctx.node.get("session_id") is None:
         yield ctx.base, "the root trajectory has no session_id; set one for run-level traceability"
@@ -293,7 +293,7 @@ def check_root_session_id(ctx: RuleContext) -> Findings:
     level=Level.WARNING,
     format=FORMAT,
     versions=ALL,
-    section="RFC §II StepObject.timestamp; ref A10, 6.3",
+    section="RFC §II StepObject.timestamp; RFC.md §2.3; spec/atif/DECISIONS.md 6.3",
     summary="A step timestamp gives its UTC offset (Z or ±hh:mm).",
 )
 def check_timestamp_offset(ctx: RuleContext) -> Findings:
@@ -307,7 +307,7 @@ def check_timestamp_offset(ctx: RuleContext) -> Findings:
 
     Valid instead: ``"timestamp": "2025-10-11T10:30:00Z"`` or ``"2025-10-11T12:30:00+02:00"``.
 
-    Spec: RFC §II StepObject (``timestamp``: ISO 8601, example in UTC); reference sheet A10, §6.3.
+    Spec: RFC §II StepObject (``timestamp``: ISO 8601, example in UTC); spec/atif/DECISIONS.md 6.3.
     """
     match = _NO_OFFSET.fullmatch
     for i, _, _, ts, _, _, _, _ in _suspects(ctx):
@@ -365,7 +365,7 @@ def _all_known(results: list[Any], calls: Any) -> bool:
     level=Level.ERROR,
     format=FORMAT,
     versions=ALL,
-    section="RFC §II ObservationResultSchema.source_call_id; ref C2",
+    section="RFC §II ObservationResultSchema.source_call_id; RFC.md §2.3",
     summary="An observation result's source_call_id names a tool call of the same step.",
 )
 def check_source_call_ids(ctx: RuleContext) -> Findings:
@@ -382,8 +382,7 @@ def check_source_call_ids(ctx: RuleContext) -> Findings:
     Valid instead: ``"source_call_id": "call_1"``, or ``null`` for a result that no tool call
     produced.
 
-    Spec: RFC §II ObservationResultSchema (``source_call_id``); reference sheet C2 (Harbor
-    enforces it).
+    Spec: RFC §II ObservationResultSchema (``source_call_id``); Harbor enforces it.
     """
     for i, step, results in _ctx_steps_with_results(ctx):
         if _all_known(results, step.get("tool_calls")):
@@ -422,7 +421,7 @@ def _distinct_ids(calls: list[Any]) -> bool:
     level=Level.WARNING,
     format=FORMAT,
     versions=ALL,
-    section="RFC §II ToolCallSchema.tool_call_id; ref C3",
+    section="RFC §II ToolCallSchema.tool_call_id; RFC.md §2.3",
     summary="Tool calls of one step have distinct tool_call_ids.",
 )
 def check_duplicate_tool_call_ids(ctx: RuleContext) -> Findings:
@@ -437,7 +436,7 @@ def check_duplicate_tool_call_ids(ctx: RuleContext) -> Findings:
     Valid instead: ``"tool_calls": [{"tool_call_id": "c1", ...}, {"tool_call_id": "c2", ...}]``.
 
     Spec: RFC §II ToolCallSchema (``tool_call_id``: unique identifier; the scope is unstated, one
-    step is the minimum); reference sheet C3.
+    step is the minimum).
     """
     for i, _, _, _, _, calls, _, _ in _suspects(ctx):
         if calls is None or len(calls) < 2:
@@ -457,7 +456,7 @@ def check_duplicate_tool_call_ids(ctx: RuleContext) -> Findings:
     level=Level.WARNING,
     format=FORMAT,
     versions=FROM_1_5,
-    section="RFC §II AgentSchema.tool_definitions; ref C6",
+    section="RFC §II AgentSchema.tool_definitions; RFC.md §2.3",
     summary='A tool definition has the OpenAI shape {"type": "function", "function": {"name"}}.',
 )
 def check_tool_definitions(ctx: RuleContext) -> Findings:
@@ -473,7 +472,7 @@ def check_tool_definitions(ctx: RuleContext) -> Findings:
     Valid instead: ``"tool_definitions": [{"type": "function", "function": {"name": "search",
     "parameters": {...}}}]``.
 
-    Spec: RFC §II AgentSchema (``tool_definitions``); reference sheet C6.
+    Spec: RFC §II AgentSchema (``tool_definitions``).
     """
     agent = dict_member(ctx.node, "agent")
     if agent is None:
@@ -539,7 +538,7 @@ def _ctx_steps_with_results(ctx: RuleContext) -> list[tuple[int, dict[str, Any],
     level=Level.WARNING,
     format=FORMAT,
     versions=FROM_1_2,
-    section="RFC §II MetricsSchema.cached_tokens; ref D1",
+    section="RFC §II MetricsSchema.cached_tokens; RFC.md §2.3",
     summary="cached_tokens is at most prompt_tokens (cached tokens are part of the prompt).",
 )
 def check_cached_tokens(ctx: RuleContext) -> Findings:
@@ -554,7 +553,7 @@ def check_cached_tokens(ctx: RuleContext) -> Findings:
 
     Valid instead: ``"metrics": {"prompt_tokens": 350, "cached_tokens": 250}``.
 
-    Spec: RFC §II MetricsSchema (``prompt_tokens`` includes cached tokens); reference sheet D1.
+    Spec: RFC §II MetricsSchema (``prompt_tokens`` includes cached tokens).
     """
     for i, metrics in _ctx_metrics(ctx):
         cached = metrics.get("cached_tokens")
@@ -587,7 +586,7 @@ def _length_check(
     level=Level.WARNING,
     format=FORMAT,
     versions=FROM_1_4,
-    section="RFC §II MetricsSchema.prompt_token_ids; ref D2",
+    section="RFC §II MetricsSchema.prompt_token_ids; RFC.md §2.3",
     summary="prompt_token_ids has prompt_tokens entries.",
 )
 def check_prompt_token_ids(ctx: RuleContext) -> Findings:
@@ -601,7 +600,7 @@ def check_prompt_token_ids(ctx: RuleContext) -> Findings:
 
     Valid instead: ``"metrics": {"prompt_tokens": 2, "prompt_token_ids": [101, 102]}``.
 
-    Spec: RFC §II MetricsSchema (``prompt_token_ids``: length should match); reference sheet D2.
+    Spec: RFC §II MetricsSchema (``prompt_token_ids``: length should match).
     """
     yield from _length_check(ctx, "prompt_token_ids", "prompt_tokens")
 
@@ -612,7 +611,7 @@ def check_prompt_token_ids(ctx: RuleContext) -> Findings:
     level=Level.WARNING,
     format=FORMAT,
     versions=FROM_1_3,
-    section="RFC §II MetricsSchema.completion_token_ids; ref D3, 6.11",
+    section="RFC §II MetricsSchema.completion_token_ids; RFC.md §2.3; spec/atif/DECISIONS.md 6.11",
     summary="completion_token_ids has completion_tokens entries.",
 )
 def check_completion_token_ids(ctx: RuleContext) -> Findings:
@@ -627,7 +626,7 @@ def check_completion_token_ids(ctx: RuleContext) -> Findings:
 
     Valid instead: ``"metrics": {"completion_tokens": 2, "completion_token_ids": [7, 8]}``.
 
-    Spec: RFC §II MetricsSchema (``completion_token_ids``); reference sheet D3 and §6.11.
+    Spec: RFC §II MetricsSchema (``completion_token_ids``); spec/atif/DECISIONS.md 6.11.
     """
     yield from _length_check(ctx, "completion_token_ids", "completion_tokens")
 
@@ -638,7 +637,7 @@ def check_completion_token_ids(ctx: RuleContext) -> Findings:
     level=Level.WARNING,
     format=FORMAT,
     versions=ALL,
-    section="RFC §II MetricsSchema.logprobs; ref D4",
+    section="RFC §II MetricsSchema.logprobs; RFC.md §2.3; spec/atif/DECISIONS.md 6.11",
     summary="logprobs has one entry per completion token (and per completion_token_ids entry).",
 )
 def check_logprobs_length(ctx: RuleContext) -> Findings:
@@ -655,7 +654,7 @@ def check_logprobs_length(ctx: RuleContext) -> Findings:
     Valid instead: ``"metrics": {"completion_tokens": 2, "completion_token_ids": [7, 8],
     "logprobs": [-0.1, -0.3]}``.
 
-    Spec: RFC §II MetricsSchema (``logprobs``, ``completion_token_ids``); reference sheet D4.
+    Spec: RFC §II MetricsSchema (``logprobs``, ``completion_token_ids``).
     """
     aligned = ctx.version in _FROM_1_3
     for i, metrics in _ctx_metrics_with_arrays(ctx):
@@ -684,7 +683,7 @@ def check_logprobs_length(ctx: RuleContext) -> Findings:
     level=Level.WARNING,
     format=FORMAT,
     versions=ALL,
-    section="RFC §II FinalMetricsSchema.total_steps; ref D7, 6.14",
+    section="RFC §II FinalMetricsSchema.total_steps; RFC.md §2.3; spec/atif/DECISIONS.md 6.14",
     summary="final_metrics.total_steps equals the number of steps unless notes explains why.",
 )
 def check_total_steps(ctx: RuleContext) -> Findings:
@@ -700,7 +699,7 @@ def check_total_steps(ctx: RuleContext) -> Findings:
     dropped"``.
 
     Spec: RFC §II FinalMetricsSchema (``total_steps``: may differ "if explained in notes");
-    reference sheet D7 and §6.14.
+    spec/atif/DECISIONS.md 6.14.
     """
     node = ctx.node
     final = dict_member(node, "final_metrics")
@@ -800,7 +799,7 @@ def _same(total: int | float, value: int | float, cost: bool) -> bool:
     level=Level.WARNING,
     format=FORMAT,
     versions=ALL,
-    section="RFC §II FinalMetricsSchema; ref D8, 6.13",
+    section="RFC §II FinalMetricsSchema; RFC.md §2.3; spec/atif/DECISIONS.md 6.13",
     summary="final_metrics token and cost totals equal the sums of the per-step metrics.",
 )
 def check_final_metric_totals(ctx: RuleContext) -> Findings:
@@ -819,7 +818,7 @@ def check_final_metric_totals(ctx: RuleContext) -> Findings:
     Valid instead: ``"total_prompt_tokens": 300`` (or a ``notes`` text explaining the gap).
 
     Spec: RFC §II FinalMetricsSchema ("sum of all ... across all steps"); the reference code's
-    ``total_cost_usd`` description includes subagents; reference sheet D8 and §6.13.
+    ``total_cost_usd`` description includes subagents; spec/atif/DECISIONS.md 6.13.
     """
     node = ctx.node
     final = dict_member(node, "final_metrics")
@@ -881,8 +880,12 @@ def _media_paths(ctx: RuleContext) -> Iterator[tuple[tuple[str | int, ...], str]
                         yield (*tokens, "source", "path"), path
 
 
-def _tree(ctx: RuleContext) -> Path | None:
-    """The resolved folder of the document file, or None when there is no file."""
+def tree_of(ctx: RuleContext) -> Path | None:
+    """The resolved folder of the document file, or None when there is no file.
+
+    The folder of the file as named: a trajectory reached through a symbolic link resolves
+    its media and its referenced trajectories against the link's folder (RFC.md, Subagent
+    resolution), the link's own target is never consulted."""
     if ctx.path is None:
         return None
     try:
@@ -918,7 +921,7 @@ def _exists(target: Path) -> bool:
     level=Level.ERROR,
     format=FORMAT,
     versions=FROM_1_6,
-    section="RFC §VI Trajectory Validator; ref E8",
+    section="RFC §VI Trajectory Validator; RFC.md §2.2 (6); spec/atif/DECISIONS.md D-5",
     summary="A local media path in a content part names an existing file.",
     needs_file=True,
 )
@@ -937,9 +940,9 @@ def check_media_exists(ctx: RuleContext) -> Findings:
 
     Valid instead: ship the file at ``images/step-3.png``, or reference it by URL.
 
-    Spec: RFC §VI (the reference validator checks media files); reference sheet E8 and §7.3.
+    Spec: RFC §VI (the reference validator checks media files); RFC.md §2.2.
     """
-    tree = _tree(ctx)
+    tree = tree_of(ctx)
     if tree is None:
         return
     allow_outside = ctx.options.allow_outside
@@ -955,7 +958,7 @@ def check_media_exists(ctx: RuleContext) -> Findings:
     level=Level.ERROR,
     format=FORMAT,
     versions=FROM_1_6,
-    section="RFC §II ImageSource.path; ref E7, E8",
+    section="RFC §II ImageSource.path; RFC.md §2.2 (6); spec/atif/DECISIONS.md D-5",
     summary="A local media path stays inside the trajectory file's folder.",
     needs_file=True,
 )
@@ -972,12 +975,12 @@ def check_media_inside_tree(ctx: RuleContext) -> Findings:
 
     Valid instead: copy the file into the trajectory's folder, e.g. ``"path": "images/a.png"``.
 
-    Spec: RFC §II ImageSource/AudioSource ``path`` (media sit beside the trajectory); reference
-    sheet E7, E8.
+    Spec: RFC §II ImageSource/AudioSource ``path`` (media sit beside the trajectory); RFC.md §2.2;
+    spec/atif/DECISIONS.md D-5.
     """
     if ctx.options.allow_outside:
         return
-    tree = _tree(ctx)
+    tree = tree_of(ctx)
     if tree is None:
         return
     for tokens, raw in _media_paths(ctx):
@@ -998,7 +1001,7 @@ def check_media_inside_tree(ctx: RuleContext) -> Findings:
     level=Level.ERROR,
     format=FORMAT,
     versions=FROM_1_7,
-    section="RFC §II subagent_trajectories; ref F7",
+    section="RFC §II subagent_trajectories; RFC.md §2.2 (1)",
     summary="Embedded subagents of one parent have distinct trajectory_ids.",
 )
 def check_subagent_ids(ctx: RuleContext) -> Findings:
@@ -1014,7 +1017,7 @@ def check_subagent_ids(ctx: RuleContext) -> Findings:
     Valid instead: ``"trajectory_id": "s1"`` and ``"trajectory_id": "s2"``.
 
     Spec: RFC §II root ``subagent_trajectories`` ("trajectory_ids within this array MUST be
-    unique"); reference sheet F7.
+    unique").
     """
     if not isinstance(ctx.node, dict):
         return
@@ -1034,7 +1037,7 @@ def check_subagent_ids(ctx: RuleContext) -> Findings:
     level=Level.WARNING,
     format=FORMAT,
     versions=FROM_1_7,
-    section="RFC §II SubagentTrajectoryRefSchema; ref F9, 6.12",
+    section="RFC §II SubagentTrajectoryRefSchema; RFC.md §2.2 (1); spec/atif/DECISIONS.md 6.12",
     summary="A ref with no trajectory_path names an embedded subagent of the same trajectory.",
 )
 def check_embedded_refs(ctx: RuleContext) -> Findings:
@@ -1052,7 +1055,7 @@ def check_embedded_refs(ctx: RuleContext) -> Findings:
     the ref a ``trajectory_path``.
 
     Spec: RFC §II SubagentTrajectoryRefSchema and ``subagent_trajectories`` (resolution by
-    ``trajectory_id``); reference sheet F9 and §6.12.
+    ``trajectory_id``); spec/atif/DECISIONS.md 6.12.
     """
     node = ctx.node
     if not isinstance(node, dict):
@@ -1113,7 +1116,7 @@ def _ctx_context_management(ctx: RuleContext) -> list[tuple[int, dict[str, Any],
     level=Level.WARNING,
     format=FORMAT,
     versions=FROM_1_7,
-    section="RFC §VII Context Management Convention; ref G8",
+    section="RFC §VII Context Management Convention; RFC.md §2.1",
     summary="extra.context_management is an object with a known type and boundary.",
 )
 def check_context_management_values(ctx: RuleContext) -> Findings:
@@ -1131,7 +1134,7 @@ def check_context_management_values(ctx: RuleContext) -> Findings:
     Valid instead: ``"extra": {"context_management": {"type": "compaction",
     "boundary": "replace"}}``.
 
-    Spec: RFC §VII Context Management Convention; reference sheet G8.
+    Spec: RFC §VII Context Management Convention.
     """
     for i, _, value in _ctx_context_management(ctx):
         base = join(ctx.base, "steps", i, "extra", "context_management")
@@ -1156,7 +1159,7 @@ def check_context_management_values(ctx: RuleContext) -> Findings:
     level=Level.WARNING,
     format=FORMAT,
     versions=FROM_1_7,
-    section="RFC §VII Context Management Convention; ref G8",
+    section="RFC §VII Context Management Convention; RFC.md §2.1",
     summary="extra.context_management appears only on system steps.",
 )
 def check_context_management_source(ctx: RuleContext) -> Findings:
@@ -1172,7 +1175,7 @@ def check_context_management_source(ctx: RuleContext) -> Findings:
     Valid instead: move the transformation into its own ``"source": "system"`` step.
 
     Spec: RFC §VII Context Management Convention ("System steps that transform the agent's
-    context window ..."); reference sheet G8.
+    context window ...").
     """
     for i, step, _ in _ctx_context_management(ctx):
         source = step.get("source")

@@ -5,24 +5,30 @@ files named by ``trajectory_path`` (``trajectory.summarization-1-summary.json``)
 continuations named by ``continued_trajectory_ref`` (``trajectory.cont-1.json``). These rules
 open each local reference, relative to the referring file and confined to its folder, and
 validate it in turn.
+
+References are followed iteratively, breadth first: each file reachable from the document is
+read and checked once per run (within ``--max-bytes``), however many files name it, and files
+more than ``MAX_REF_DEPTH`` references away are not opened (rule ATIF705 says so). Reading the
+graph of files is separate from judging it: a referenced file is validated with its own
+references recorded, not followed, and the rules of the referring document then look through
+the recorded graph.
 """
 
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from atif_spec.findings import Level, join
+from atif_spec.findings import Finding, Level, join
 from atif_spec.formats.atif import VERSIONS
-from atif_spec.rules.atif import locate
+from atif_spec.rules.atif import locate, tree_of
 from atif_spec.rules.registry import RuleContext, rule
 
-_ACTIVE: contextvars.ContextVar[frozenset[Path]] = contextvars.ContextVar(
-    "atif_follow_refs_active", default=frozenset()
-)
+MAX_REF_DEPTH = 64
+"""Referenced files more than this many references away from the document are not opened."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,9 +83,9 @@ def _local(ctx: RuleContext) -> list[tuple[_Target, Path, bool]]:
 
 def _resolve(ctx: RuleContext) -> list[tuple[_Target, Path, bool]]:
     """What :func:`_local` returns, computed."""
-    if ctx.path is None or not ctx.options.follow_refs:
+    folder = tree_of(ctx)  # the folder of the file as named (a symlink's own folder)
+    if folder is None or not ctx.options.follow_refs:
         return []
-    folder = ctx.path.resolve().parent
     return [
         (target, *locate(folder, target.text))
         for target in _references(ctx)
@@ -93,7 +99,11 @@ def _resolve(ctx: RuleContext) -> list[tuple[_Target, Path, bool]]:
     level=Level.ERROR,
     format="atif",
     versions=VERSIONS,
-    section="RFC §II SubagentTrajectoryRef.trajectory_path, root continued_trajectory_ref",
+    section=(
+        "RFC §II SubagentTrajectoryRef.trajectory_path, continued_trajectory_ref; "
+        "RFC.md §2.2 (2, 6); "
+        "spec/atif/DECISIONS.md D-5"
+    ),
     summary="A trajectory_path or continued_trajectory_ref names a local file that does not exist.",
     needs_file=True,
 )
@@ -109,12 +119,12 @@ def missing_referenced_trajectory(ctx: RuleContext) -> Iterator[tuple[str, str]]
 
     Valid instead: write the subagent file beside the parent, or embed the subagent (v1.7+).
 
-    Spec: RFC §II (SubagentTrajectoryRef, continued_trajectory_ref); reference sheet F11.
+    Spec: RFC §II (SubagentTrajectoryRef, continued_trajectory_ref).
     """
     allow = ctx.options.allow_outside
     for target, resolved, inside in _local(ctx):
-        if (inside or allow) and not resolved.is_file():
-            yield target.pointer, f"{target.kind} file {target.text!r} does not exist"
+        if (inside or allow) and (problem := _missing(resolved)):
+            yield target.pointer, f"{target.kind} file {target.text!r} {problem}"
 
 
 @rule(
@@ -123,7 +133,7 @@ def missing_referenced_trajectory(ctx: RuleContext) -> Iterator[tuple[str, str]]
     level=Level.ERROR,
     format="atif",
     versions=VERSIONS,
-    section="atif-spec file-resolution policy (RFC.md, Subagent resolution)",
+    section="RFC.md §2.2 (6), file-resolution policy; spec/atif/DECISIONS.md D-5",
     summary="A referenced trajectory file resolves outside the referring file's folder.",
     needs_file=True,
 )
@@ -150,63 +160,237 @@ def referenced_trajectory_outside_tree(ctx: RuleContext) -> Iterator[tuple[str, 
             )
 
 
-_CACHE: dict[tuple[Path, int, bool, bool], Any] = {}
-_CACHE_SIZE = 256
+def _missing(resolved: Path) -> str | None:
+    """Why ``resolved`` names no file (``does not exist``, ...), or None when something is
+    there (a file that exists but cannot be read is ATIF703's to report)."""
+    try:
+        resolved.stat()
+    except FileNotFoundError:
+        return "does not exist"
+    except PermissionError:
+        return None
+    except OSError as exc:  # a name too long, a loop of links, a component that is a file
+        return f"does not exist ({exc.strerror or exc})"
+    except ValueError:  # a NUL byte
+        return "does not exist (the name holds a NUL byte)"
+    return None
 
 
-def _referenced_report(resolved: Path, ctx: RuleContext) -> Any:
-    """The report of a referenced file (cached, so that several rules validate it once)."""
+@dataclass(slots=True)
+class _Edge:
+    """One local reference of a checked file, as recorded while that file was validated."""
+
+    version: str
+    """Version of the node that holds the reference (the file's root or an embedded one)."""
+    target: _Target
+    resolved: Path
+    inside: bool
+
+
+@dataclass(slots=True)
+class _Checked:
+    """One referenced file, read and validated once; its own references recorded, not followed."""
+
+    problem: str | None = None
+    """Why the file could not be checked (unreadable, too large, not a regular file)."""
+    format: str | None = None
+    version: str | None = None
+    errors: list[Finding] = field(default_factory=list)
+    edges: list[_Edge] = field(default_factory=list)
+
+
+_RECORDING: contextvars.ContextVar[_Checked | None] = contextvars.ContextVar(
+    "atif_follow_refs_recording", default=None
+)
+"""Set while a referenced file is validated: its reference rules record edges there."""
+
+_FILES: dict[tuple[Path, int, int, bool, bool, int], _Checked] = {}
+_FILES_SIZE = 4096
+
+
+def _check_file(resolved: Path, ctx: RuleContext) -> _Checked:
+    """Read and validate one referenced file (cached by path, change time, size, options)."""
     from atif_spec.reader import RawDocument
     from atif_spec.validation import Options, validate_raw
 
-    active = _ACTIVE.get()
-    if resolved in active:
-        return None
+    opts = ctx.options
     try:
-        key = (
-            resolved,
-            resolved.stat().st_mtime_ns,
-            ctx.options.check_files,
-            ctx.options.allow_outside,
+        info = resolved.stat()
+    except OSError as exc:
+        return _Checked(problem=f"cannot be read ({exc.strerror or exc})")
+    if not resolved.is_file():
+        return _Checked(problem="is not a regular file")
+    key = (
+        resolved,
+        info.st_mtime_ns,
+        info.st_size,
+        opts.check_files,
+        opts.allow_outside,
+        opts.max_bytes,
+    )
+    if key in _FILES:
+        return _FILES[key]
+    if info.st_size > opts.max_bytes:
+        checked = _Checked(
+            problem=f"is {info.st_size} bytes, over the limit of {opts.max_bytes} bytes "
+            "(raise it with --max-bytes)"
         )
-        if key in _CACHE:
-            return _CACHE[key]
-        data = resolved.read_bytes()
-    except OSError:
-        return None
-    here = ctx.path.resolve() if ctx.path else resolved
-    token = _ACTIVE.set(active | {resolved, here})
-    try:
-        options = Options(
-            check_files=ctx.options.check_files,
-            allow_outside=ctx.options.allow_outside,
-            follow_refs=True,
-        )
-        report = validate_raw(RawDocument(str(resolved), data, None, resolved), options)
-    finally:
-        _ACTIVE.reset(token)
-    if len(_CACHE) >= _CACHE_SIZE:
-        _CACHE.clear()
-    _CACHE[key] = report
-    return report
+    else:
+        try:
+            data = resolved.read_bytes()
+        except OSError as exc:
+            checked = _Checked(problem=f"cannot be read ({exc.strerror or exc})")
+        else:
+            checked = _Checked()
+            options = Options(
+                check_files=opts.check_files,
+                allow_outside=opts.allow_outside,
+                follow_refs=True,
+                max_bytes=opts.max_bytes,
+            )
+            token = _RECORDING.set(checked)
+            try:
+                report = validate_raw(RawDocument(str(resolved), data, None, resolved), options)
+            finally:
+                _RECORDING.reset(token)
+            checked.format, checked.version, checked.errors = (
+                report.format,
+                report.version,
+                report.errors,
+            )
+    if len(_FILES) >= _FILES_SIZE:
+        _FILES.clear()
+    _FILES[key] = checked
+    return checked
 
 
-def _followed(ctx: RuleContext) -> list[tuple[_Target, Any]]:
-    """The references that name a file, with that file's report (made once per node)."""
-    result: list[tuple[_Target, Any]] = ctx.memoized("followed_refs", lambda _: _follow(ctx))
+def _followable(edge: tuple[_Target, Path, bool], allow: bool) -> bool:
+    _, resolved, inside = edge
+    return (inside or allow) and _missing(resolved) is None
+
+
+@dataclass(slots=True)
+class _Graph:
+    """Every file reachable from one node's references, each checked once."""
+
+    files: dict[Path, _Checked] = field(default_factory=dict)
+    cut: set[Path] = field(default_factory=set)
+    """Files whose references lead deeper than ``MAX_REF_DEPTH`` (those were not opened)."""
+
+    faults: dict[Path, str] | None = None
+    """What is wrong with each file on its own (see :func:`_fault`); made once, on first use."""
+    culprits: dict[Path, Path] = field(default_factory=dict)
+    """For each file that leads to a faulty one, that file (made with ``faults``)."""
+
+    def leading_to(self, marked: Iterable[Path]) -> dict[Path, Path]:
+        """For every file from which a ``marked`` file can be reached (itself included), one
+        such marked file: one backward breadth-first walk from all of them, so the cost is the
+        size of the graph however many files ask."""
+        back: dict[Path, list[Path]] = {}
+        for path, checked in self.files.items():
+            for edge in checked.edges:
+                if edge.resolved in self.files:
+                    back.setdefault(edge.resolved, []).append(path)
+        found: dict[Path, Path] = {}
+        queue: deque[Path] = deque()
+        for path in marked:
+            if path not in found:
+                found[path] = path
+                queue.append(path)
+        while queue:
+            here = queue.popleft()
+            for parent in back.get(here, ()):
+                if parent not in found:
+                    found[parent] = found[here]
+                    queue.append(parent)
+        return found
+
+
+def _walk(ctx: RuleContext) -> _Graph:
+    """Read and check every file reachable from the node's references, breadth first."""
+    graph = _Graph()
+    allow = ctx.options.allow_outside
+    here = ctx.path.resolve() if ctx.path else None
+    named: dict[Path, bool] = {}  # whether a path names a file, looked up once per walk
+
+    def followable(resolved: Path, inside: bool) -> bool:
+        if resolved not in named:
+            named[resolved] = _missing(resolved) is None
+        return (inside or allow) and named[resolved]
+
+    queue = deque(
+        (resolved, 1) for _, resolved, inside in _local(ctx) if followable(resolved, inside)
+    )
+    while queue:
+        path, depth = queue.popleft()
+        if path in graph.files or path == here:
+            continue
+        checked = graph.files[path] = _check_file(path, ctx)
+        for edge in checked.edges:
+            if not followable(edge.resolved, edge.inside):
+                continue
+            if depth >= MAX_REF_DEPTH:
+                graph.cut.add(path)
+            else:
+                queue.append((edge.resolved, depth + 1))
+    return graph
+
+
+def _newer(checked: _Checked, than: str) -> str | None:
+    """Why a referenced file cannot be read by a reader of version ``than`` (ATIF704)."""
+    if checked.format not in (None, "atif"):
+        return f"is {checked.format}, not ATIF"
+    if checked.version is not None and VERSIONS.index(checked.version) > VERSIONS.index(than):
+        return f"declares {checked.version}, newer than {than}"
+    return None
+
+
+def _fault(checked: _Checked, graph: _Graph) -> str | None:
+    """What is wrong with one checked file on its own (its first error, or a reference to a
+    file of a newer version), or None."""
+    if checked.problem:
+        return checked.problem
+    if checked.errors:
+        first = checked.errors[0]
+        more = len(checked.errors) - 1
+        extra = f" (and {more} more)" if more else ""
+        return f"is invalid: {first.pointer or '/'} {first.code}: {first.message}{extra}"
+    for edge in checked.edges:
+        target = graph.files.get(edge.resolved)
+        why = _newer(target, edge.version) if target and target.problem is None else None
+        if why:
+            return f"names {edge.target.text!r}, which {why}"
+    return None
+
+
+def _graph(ctx: RuleContext) -> _Graph:
+    """The graph of the node's references (walked once per node, however many rules ask)."""
+    result: _Graph = ctx.memoized("ref_graph", lambda _: _walk(ctx))
     return result
 
 
-def _follow(ctx: RuleContext) -> list[tuple[_Target, Any]]:
-    """What :func:`_followed` returns, computed."""
+def _direct(ctx: RuleContext) -> Iterator[tuple[_Target, Path, _Checked, _Graph]]:
+    """The node's references that name a file that was checked, with that file."""
+    if _record(ctx):
+        return
     allow = ctx.options.allow_outside
-    out: list[tuple[_Target, Any]] = []
+    graph = _graph(ctx)
     for target, resolved, inside in _local(ctx):
-        if (inside or allow) and resolved.is_file():
-            report = _referenced_report(resolved, ctx)
-            if report is not None:
-                out.append((target, report))
-    return out
+        checked = graph.files.get(resolved)
+        if checked is not None and _followable((target, resolved, inside), allow):
+            yield target, resolved, checked, graph
+
+
+def _record(ctx: RuleContext) -> bool:
+    """While a referenced file is checked, record the node's references instead of following
+    them (once per node); True in that case."""
+    recording = _RECORDING.get()
+    if recording is None:
+        return False
+    if not ctx.memo.get("ref_recorded"):
+        ctx.memo["ref_recorded"] = True
+        recording.edges.extend(_Edge(ctx.version, *local) for local in _local(ctx))
+    return True
 
 
 @rule(
@@ -215,13 +399,14 @@ def _follow(ctx: RuleContext) -> list[tuple[_Target, Any]]:
     level=Level.ERROR,
     format="atif",
     versions=VERSIONS,
-    section="RFC §II SubagentTrajectoryRef; reference sheet F8",
-    summary="A referenced subagent or continuation file does not parse or is not valid.",
+    section="RFC §II SubagentTrajectoryRef; RFC.md §2.2 (6, 7); spec/atif/DECISIONS.md D-7",
+    summary="A referenced subagent or continuation file (or one it references) is not valid.",
     needs_file=True,
 )
 def invalid_referenced_trajectory(ctx: RuleContext) -> Iterator[tuple[str, str]]:
-    """What it checks: with --follow-refs, each referenced file parses and validates (schema and
-    rules, following its own references in turn; cycles are visited once).
+    """What it checks: with --follow-refs, each referenced file can be read within --max-bytes,
+    parses and validates (schema and rules), and so does every file it references in turn.
+    Each file is checked once however many files name it; cycles are visited once.
 
     Why: a subagent's trajectory is part of the run; an invalid one breaks consumers that load it.
 
@@ -229,19 +414,22 @@ def invalid_referenced_trajectory(ctx: RuleContext) -> Iterator[tuple[str, str]]
 
     Valid instead: fix the referenced file; run `atif validate` on it to see every finding.
 
-    Spec: RFC §II; reference sheet F8 (subagents are complete, valid trajectories).
+    Spec: RFC §II (subagents are complete, valid trajectories); RFC.md, Subagent resolution.
     """
-    for target, report in _followed(ctx):
-        if not report.valid:
-            first = report.errors[0]
-            more = len(report.errors) - 1
-            extra = f" (and {more} more)" if more else ""
+    for target, resolved, _, graph in _direct(ctx):
+        if graph.faults is None:
+            found = ((p, _fault(c, graph)) for p, c in graph.files.items())
+            graph.faults = {p: why for p, why in found if why is not None}
+            graph.culprits = graph.leading_to(graph.faults)
+        faults = graph.faults
+        if resolved in faults:
+            yield target.pointer, f"{target.kind} file {target.text!r} {faults[resolved]}"
+        elif resolved in graph.culprits:
+            culprit = graph.culprits[resolved]
             yield (
                 target.pointer,
-                (
-                    f"{target.kind} file {target.text!r} is invalid: {first.pointer or '/'} "
-                    f"{first.code}: {first.message}{extra}"
-                ),
+                f"{target.kind} file {target.text!r} leads to {culprit.name!r}, which "
+                f"{faults[culprit]}",
             )
 
 
@@ -251,7 +439,7 @@ def invalid_referenced_trajectory(ctx: RuleContext) -> Iterator[tuple[str, str]]
     level=Level.ERROR,
     format="atif",
     versions=VERSIONS,
-    section="atif-spec version-compatibility policy (RFC.md, Subagent resolution)",
+    section="RFC.md §2.2 (5), version compatibility; spec/atif/DECISIONS.md D-1",
     summary="A referenced file is not ATIF, or declares a newer ATIF version than the referrer.",
     needs_file=True,
 )
@@ -268,16 +456,48 @@ def incompatible_referenced_version(ctx: RuleContext) -> Iterator[tuple[str, str
 
     Spec: atif-spec policy (RFC.md); the same policy governs embedded subagents in the schemas.
     """
-    for target, report in _followed(ctx):
-        if report.format not in (None, "atif"):
-            yield target.pointer, f"{target.kind} file {target.text!r} is {report.format}, not ATIF"
-        elif report.version is not None and VERSIONS.index(report.version) > VERSIONS.index(
-            ctx.version
-        ):
+    for target, _, checked, _ in _direct(ctx):
+        why = _newer(checked, ctx.version) if checked.problem is None else None
+        if why:
+            yield target.pointer, f"{target.kind} file {target.text!r} {why}"
+
+
+@rule(
+    code="ATIF705",
+    name="references-too-deep",
+    level=Level.WARNING,
+    format="atif",
+    versions=VERSIONS,
+    section="RFC.md §2.2 (7), reference-depth limit; spec/atif/DECISIONS.md D-7",
+    summary=f"References lead more than {MAX_REF_DEPTH} files deep; the files beyond are not "
+    "checked.",
+    needs_file=True,
+)
+def references_too_deep(ctx: RuleContext) -> Iterator[tuple[str, str]]:
+    """What it checks: with --follow-refs, every file reached through references is at most
+    64 references away from the document (`MAX_REF_DEPTH`); files further away are not opened.
+
+    Why: following references is bounded, so that a long chain of continuation files (or a
+    hostile one) cannot exhaust time or memory; what is not checked is said, never skipped in
+    silence.
+
+    Example: `trajectory.json` → `trajectory.cont-1.json` → ... → `trajectory.cont-100.json`.
+
+    Valid instead: keep chains of continuations shorter, or validate the files beyond the
+    limit on their own (`atif validate --follow-refs trajectory.cont-64.json`).
+
+    Spec: atif-spec policy (RFC.md, Subagent resolution).
+    """
+    cut_from: dict[Path, Path] | None = None
+    for target, resolved, _, graph in _direct(ctx):
+        if not graph.cut:
+            return
+        if cut_from is None:
+            cut_from = graph.leading_to(p for p in graph.files if p in graph.cut)
+        if resolved in cut_from:
             yield (
                 target.pointer,
-                (
-                    f"{target.kind} file {target.text!r} declares {report.version}, "
-                    f"newer than {ctx.version}"
-                ),
+                f"{target.kind} file {target.text!r} leads to references more than "
+                f"{MAX_REF_DEPTH} files deep (beyond {cut_from[resolved].name!r}); those are "
+                "not checked",
             )

@@ -26,6 +26,8 @@ class RuleOptions:
     """Let referenced files resolve outside the document's folder."""
     follow_refs: bool = False
     """Open, parse and validate referenced trajectory files (``--follow-refs``)."""
+    max_bytes: int = 512 * 1024 * 1024
+    """Largest referenced file read (``--max-bytes``; ``atif_spec.reader.DEFAULT_MAX_BYTES``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -58,7 +58,7 @@ def _str(value: Any) -> str | None:
     level=Level.ERROR,
     format=FORMAT,
     versions=VERSIONS,
-    section="Event Model: top-level step model",
+    section="Message-Step Logging Spec, Event Model: top-level step model; RFC.md §7",
     summary="`step_index` starts at 1 and rises by one per step.",
 )
 def check_step_index(ctx: RuleContext) -> Iterator[tuple[str, str]]:
@@ -85,7 +85,7 @@ def check_step_index(ctx: RuleContext) -> Iterator[tuple[str, str]]:
     level=Level.ERROR,
     format=FORMAT,
     versions=VERSIONS,
-    section="Numbering and Display",
+    section="Message-Step Logging Spec, Numbering and Display; RFC.md §7",
     summary="`step_id` is `S` followed by the step's `step_index`.",
 )
 def check_step_id(ctx: RuleContext) -> Iterator[tuple[str, str]]:
@@ -111,7 +111,7 @@ def check_step_id(ctx: RuleContext) -> Iterator[tuple[str, str]]:
     level=Level.ERROR,
     format=FORMAT,
     versions=VERSIONS,
-    section="Event Model: substep model",
+    section="Message-Step Logging Spec, Event Model: substep model; RFC.md §7",
     summary="`substep_index` starts at 1 in every step and rises by one per substep.",
 )
 def check_substep_index(ctx: RuleContext) -> Iterator[tuple[str, str]]:
@@ -138,7 +138,7 @@ def check_substep_index(ctx: RuleContext) -> Iterator[tuple[str, str]]:
     level=Level.ERROR,
     format=FORMAT,
     versions=VERSIONS,
-    section="Numbering and Display",
+    section="Message-Step Logging Spec, Numbering and Display; RFC.md §7",
     summary="`substep_id` is the parent's `step_id`, a dot and the `substep_index`.",
 )
 def check_substep_id(ctx: RuleContext) -> Iterator[tuple[str, str]]:
@@ -169,7 +169,10 @@ def check_substep_id(ctx: RuleContext) -> Iterator[tuple[str, str]]:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="Event Model: tool event linkage",
+    section=(
+        "Message-Step Logging Spec, Event Model: tool event linkage; "
+        "spec/step-substep/DECISIONS.md SSL-3"
+    ),
     summary="A `tool_output` or `tool_error` repeats the `call_id` of an earlier `tool_call` of "
     "the same step.",
 )
@@ -191,7 +194,7 @@ def check_result_call_id(ctx: RuleContext) -> Iterator[tuple[str, str]]:
     for _, _, _, subs in _steps(ctx):
         calls: set[str] = set()
         for _, sptr, sub in subs:
-            call_id, type_ = _str(sub.get("call_id")), sub.get("type")
+            call_id, type_ = _str(sub.get("call_id")), _str(sub.get("type"))
             if call_id is None:
                 continue
             if type_ == "tool_call":
@@ -212,7 +215,10 @@ def check_result_call_id(ctx: RuleContext) -> Iterator[tuple[str, str]]:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="Event Model: tool event linkage",
+    section=(
+        "Message-Step Logging Spec, Event Model: tool event linkage; "
+        "spec/step-substep/DECISIONS.md SSL-3"
+    ),
     summary="`tool_call`, `tool_output` and `tool_error` substeps carry a `call_id`.",
 )
 def check_missing_call_id(ctx: RuleContext) -> Iterator[tuple[str, str]]:
@@ -229,7 +235,7 @@ def check_missing_call_id(ctx: RuleContext) -> Iterator[tuple[str, str]]:
     """
     for _, _, _, subs in _steps(ctx):
         for _, sptr, sub in subs:
-            type_ = sub.get("type")
+            type_ = _str(sub.get("type"))
             if type_ in ("tool_call", *RESULT_TYPES) and sub.get("call_id") is None:
                 yield sptr, f"{type_} has no call_id, so it cannot be linked"
 
@@ -240,7 +246,10 @@ def check_missing_call_id(ctx: RuleContext) -> Iterator[tuple[str, str]]:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="Event Model: tool event linkage",
+    section=(
+        "Message-Step Logging Spec, Event Model: tool event linkage; "
+        "spec/step-substep/DECISIONS.md SSL-3"
+    ),
     summary="`retry_of_call_id` names an earlier `tool_call` of the run.",
 )
 def check_retry_target(ctx: RuleContext) -> Iterator[tuple[str, str]]:
@@ -278,7 +287,10 @@ def check_retry_target(ctx: RuleContext) -> Iterator[tuple[str, str]]:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="Event Model: top-level step model",
+    section=(
+        "Message-Step Logging Spec, Event Model: top-level step model; "
+        "spec/step-substep/DECISIONS.md SSL-5"
+    ),
     summary="`completed_at` is not earlier than `started_at`.",
 )
 def check_completion_order(ctx: RuleContext) -> Iterator[tuple[str, str]]:
@@ -310,7 +322,7 @@ def check_completion_order(ctx: RuleContext) -> Iterator[tuple[str, str]]:
     level=Level.ERROR,
     format=FORMAT,
     versions=VERSIONS,
-    section="API Contract",
+    section="Message-Step Logging Spec, API Contract; spec/step-substep/DECISIONS.md SSL-6",
     summary="Tool events belong to a message step or to a synthetic step that says why.",
 )
 def check_tool_event_outside_step(ctx: RuleContext) -> Iterator[tuple[str, str]]:
@@ -331,7 +343,7 @@ def check_tool_event_outside_step(ctx: RuleContext) -> Iterator[tuple[str, str]]
         if (text and text.strip()) or (summary and summary.strip()):
             continue
         for _, sptr, sub in subs:
-            if sub.get("type") in TOOL_TYPES:
+            if _str(sub.get("type")) in TOOL_TYPES:
                 yield (
                     sptr,
                     (
@@ -348,7 +360,7 @@ def check_tool_event_outside_step(ctx: RuleContext) -> Iterator[tuple[str, str]]
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="Event Model",
+    section="Message-Step Logging Spec, Event Model; spec/step-substep/DECISIONS.md SSL-2",
     summary="`started_at` and substep `timestamp` are set.",
 )
 def check_missing_timestamp(ctx: RuleContext) -> Iterator[tuple[str, str]]:
@@ -377,7 +389,10 @@ def check_missing_timestamp(ctx: RuleContext) -> Iterator[tuple[str, str]]:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="Event Model: tool event linkage",
+    section=(
+        "Message-Step Logging Spec, Event Model: tool event linkage; "
+        "spec/step-substep/DECISIONS.md SSL-3"
+    ),
     summary="No two `tool_call` substeps of a run share a `call_id`.",
 )
 def check_duplicate_call_id(ctx: RuleContext) -> Iterator[tuple[str, str]]:

@@ -60,7 +60,7 @@ def _indexed_steps(node: Any) -> Iterator[tuple[int, dict[str, Any]]]:
     level=Level.WARNING,
     format=FORMAT,
     versions=ALL,
-    section="ref §2.5 Step.step_index; upstream conformance C8",
+    section="opentraces Step.step_index, conformance check C8; spec/tao/DECISIONS.md D11",
     summary="Each step_index is greater than every step_index before it (unique, increasing).",
 )
 def check_step_index_order(ctx: RuleContext) -> Findings:
@@ -77,7 +77,7 @@ def check_step_index_order(ctx: RuleContext) -> Findings:
     {"step_index": 4, ...}]``.
 
     Spec: opentraces Step ("sequential step number"); upstream conformance check C8 (unique,
-    increasing); reference sheet §2.5.
+    increasing)
     """
     highest: int | None = None
     seen: set[int] = set()
@@ -105,7 +105,7 @@ def check_step_index_order(ctx: RuleContext) -> Findings:
     level=Level.ERROR,
     format=FORMAT,
     versions=ALL,
-    section="ref §2.5 Step.parent_step",
+    section="opentraces Step.parent_step; spec/tao/DECISIONS.md D12",
     summary="A step's parent_step is the step_index of an earlier step.",
 )
 def check_parent_step(ctx: RuleContext) -> Findings:
@@ -121,8 +121,8 @@ def check_parent_step(ctx: RuleContext) -> Findings:
     Valid instead: ``"parent_step": 2`` where step 2 is the earlier ``Task`` call that started
     the sub-agent.
 
-    Spec: opentraces Step (``parent_step``: step index of the parent, for sub-agents); reference
-    sheet §2.5.
+    Spec: opentraces Step (``parent_step``: step index of the parent, for sub-agents);
+    spec/tao/DECISIONS.md D12.
     """
     earlier: set[int] = set()
     later_indexes = [s.get("step_index") for _, s in _indexed_steps(ctx.node)]
@@ -150,7 +150,7 @@ def check_parent_step(ctx: RuleContext) -> Findings:
     level=Level.WARNING,
     format=FORMAT,
     versions=ALL,
-    section="ref §2.5 Step.call_type; upstream conformance C12",
+    section="opentraces Step.call_type, conformance check C12; spec/tao/DECISIONS.md D12",
     summary="A step with call_type subagent names its parent_step.",
 )
 def check_subagent_parent(ctx: RuleContext) -> Findings:
@@ -166,7 +166,7 @@ def check_subagent_parent(ctx: RuleContext) -> Findings:
     "parent_step": 3}``.
 
     Spec: opentraces Step (sub-agent steps use ``parent_step`` to link back); upstream
-    conformance check C12; reference sheet §2.5.
+    conformance check C12
     """
     for i, step in _indexed_steps(ctx.node):
         if step.get("call_type") == "subagent" and step.get("parent_step") is None:
@@ -182,7 +182,7 @@ def check_subagent_parent(ctx: RuleContext) -> Findings:
     level=Level.ERROR,
     format=FORMAT,
     versions=ALL,
-    section="ref §2.1 system_prompts, §2.5 Step.system_prompt_hash",
+    section="opentraces system_prompts, Step.system_prompt_hash; spec/tao/DECISIONS.md D13",
     summary="A step's system_prompt_hash is a key of the record's system_prompts.",
 )
 def check_system_prompt_hash(ctx: RuleContext) -> Findings:
@@ -199,7 +199,7 @@ def check_system_prompt_hash(ctx: RuleContext) -> Findings:
     Valid instead: the step names ``"a1b2c3"``, or the prompt is added under ``"ffff00"``.
 
     Spec: opentraces TraceRecord (``system_prompts``: deduplicated prompts keyed by hash) and
-    Step (``system_prompt_hash``: key into ``system_prompts``); reference sheet §2.1, §2.5.
+    Step (``system_prompt_hash``: key into ``system_prompts``)
     """
     if not isinstance(ctx.node, dict):
         return
@@ -236,7 +236,9 @@ def _call_ids(step: dict[str, Any]) -> set[str] | None:
     level=Level.ERROR,
     format=FORMAT,
     versions=ALL,
-    section="ref §1, §2.7 Observation.source_call_id; upstream conformance C10",
+    section=(
+        "opentraces Observation.source_call_id, conformance check C10; spec/tao/DECISIONS.md D10"
+    ),
     summary="Each observation's source_call_id names a tool call of the same step.",
 )
 def check_source_call_id(ctx: RuleContext) -> Findings:
@@ -256,8 +258,8 @@ def check_source_call_id(ctx: RuleContext) -> Findings:
     call ``toolu_9``.
 
     Spec: opentraces Step and Observation (tool results are attached to the step that made the
-    call and link back through ``source_call_id``); upstream conformance check C10; reference
-    sheet §1, §2.7.
+    call and link back through ``source_call_id``); upstream conformance check C10;
+    spec/tao/DECISIONS.md D10.
     """
     owner: dict[str, int] | None = None
     for i, step in _indexed_steps(ctx.node):
@@ -326,7 +328,7 @@ def _usage_sum(steps: list[Any], counter: str) -> int | None:
     level=Level.WARNING,
     format=FORMAT,
     versions=ALL,
-    section="ref §2.11 Metrics",
+    section="opentraces Metrics totals; spec/tao/DECISIONS.md D14",
     summary="Filled metrics totals agree with the steps (step count and token sums).",
 )
 def check_metrics_totals(ctx: RuleContext) -> Findings:
@@ -344,7 +346,7 @@ def check_metrics_totals(ctx: RuleContext) -> Findings:
     Valid instead: ``"total_input_tokens": 4200``.
 
     Spec: opentraces Metrics (``total_steps``: step count; ``total_input_tokens``: sum of input
-    tokens; ``total_output_tokens``: sum of output tokens); reference sheet §2.11.
+    tokens; ``total_output_tokens``: sum of output tokens)
     """
     if not isinstance(ctx.node, dict):
         return
@@ -379,7 +381,7 @@ def check_metrics_totals(ctx: RuleContext) -> Findings:
     level=Level.ERROR,
     format=FORMAT,
     versions=ALL,
-    section="ref §7 content_hash; upstream conformance C3, C27",
+    section="opentraces content_hash, conformance checks C3, C27; spec/tao/DECISIONS.md D15",
     summary="A non-null content_hash equals the SHA-256 recomputed from the record.",
 )
 def check_content_hash(ctx: RuleContext) -> Findings:
@@ -398,7 +400,7 @@ def check_content_hash(ctx: RuleContext) -> Findings:
     Valid instead: the recomputed 64-digit value, or ``"content_hash": null``.
 
     Spec: opentraces TraceRecord (``content_hash``: SHA-256 for deduplication); upstream
-    conformance checks C3 and C27; reference sheet §7 (definition and test vectors).
+    conformance checks C3 and C27 (definition and test vectors).
     """
     if not isinstance(ctx.node, dict):
         return
@@ -428,7 +430,7 @@ def check_content_hash(ctx: RuleContext) -> Findings:
     level=Level.WARNING,
     format=FORMAT,
     versions=ALL,
-    section="ref §1, §8 (unknown keys are dropped)",
+    section="opentraces models drop unknown keys; spec/tao/DECISIONS.md D1",
     summary="Objects of the record use only the fields of the version checked.",
 )
 def check_unknown_fields(ctx: RuleContext) -> Findings:
@@ -445,7 +447,7 @@ def check_unknown_fields(ctx: RuleContext) -> Findings:
     Valid instead: ``"security": {"redactions_applied": 1}``, with anything else under
     ``metadata``.
 
-    Spec: the opentraces models ignore unknown keys; reference sheet §1 and §8; this project's
+    Spec: the opentraces models ignore unknown keys; this project's
     open-object decision in ``spec/tao/DECISIONS.md``.
     """
     try:

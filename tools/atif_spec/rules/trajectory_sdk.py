@@ -1,6 +1,6 @@
 """trajectory-sdk v0.4 rules: what the SDK's builder guarantees beyond the JSON Schema.
 
-Sections cite the reference sheet (``ref §5``) and ``spec/trajectory-sdk/DECISIONS.md``
+Sections cite the SDK (its code and documentation) and ``spec/trajectory-sdk/DECISIONS.md``
 (``D3``). Checks read the document as it is; a field of the wrong type is skipped here and left
 to the schema. The *transcript* is the last step's ``messages``: it holds every message of the
 conversation (only system messages replaced mid-way are missing from it). When the context
@@ -66,7 +66,7 @@ def _first_difference(a: list[Any], a_start: int, b: list[Any], b_start: int, n:
 
 
 def _is_decision_point(message: Any, user_seen: bool) -> bool:
-    """Would the builder close a snapshot at ``message``? (ref §5, D8, D9)."""
+    """Would the builder close a snapshot at ``message``? (DECISIONS D2, D8, D9)."""
     role = _role(message)
     if not user_seen:
         return role == "user"
@@ -219,7 +219,10 @@ def _transcript(ctx: RuleContext) -> Iterator[tuple[list[Any], str, int, Any]]:
     level=Level.ERROR,
     format=FORMAT,
     versions=VERSIONS,
-    section="ref §5 (code column); DECISIONS D1, D3, D18",
+    section=(
+        "trajectory-sdk builder (cumulative snapshots); "
+        "spec/trajectory-sdk/DECISIONS.md D1, D3, D18"
+    ),
     summary="A step does not start with every message of the step before it.",
 )
 def broken_cumulative_prefix(ctx: RuleContext) -> Found:
@@ -246,7 +249,7 @@ def broken_cumulative_prefix(ctx: RuleContext) -> Found:
     A step after a step whose ``trainable_status`` is ``summarization_boundary`` may instead
     start afresh (a context restart, DECISIONS D18): it need not repeat anything.
 
-    *Spec*: reference sheet §5 (code column, 0.4 copy-on-write); DECISIONS D1, D3, D18.
+    *Spec*: the SDK's builder (code column, 0.4 copy-on-write); DECISIONS D1, D3, D18.
     """
     for i, prev, cur in _walk(ctx).broken:
         yield _broken(ctx, i, prev, cur)
@@ -289,7 +292,7 @@ def _broken(ctx: RuleContext, i: int, prev: list[Any], cur: list[Any]) -> tuple[
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ref §5 (step boundary); DECISIONS D2, D8, D9",
+    section="trajectory-sdk builder (step boundary); spec/trajectory-sdk/DECISIONS.md D2, D8, D9",
     summary="A step other than the last ends where the builder would not close a snapshot.",
 )
 def step_not_at_decision_point(ctx: RuleContext) -> Found:
@@ -307,7 +310,7 @@ def step_not_at_decision_point(ctx: RuleContext) -> Found:
 
     *Valid instead*: end that step at the tool message that answers the call.
 
-    *Spec*: reference sheet §5 (code column, boundaries a-d); DECISIONS D2, D8, D9.
+    *Spec*: the SDK's builder (code column, boundaries a-d); DECISIONS D2, D8, D9.
     """
     steps = _steps(ctx)
     if not steps:
@@ -340,7 +343,9 @@ def step_not_at_decision_point(ctx: RuleContext) -> Found:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ref §5 (step boundary); DECISIONS D2, D8, D9",
+    section=(
+        "trajectory-sdk builder (step boundary); spec/trajectory-sdk/DECISIONS.md D1, D2, D8, D9"
+    ),
     summary="A step adds a message at which the builder would have closed an earlier step.",
 )
 def skipped_decision_point(ctx: RuleContext) -> Found:
@@ -358,7 +363,7 @@ def skipped_decision_point(ctx: RuleContext) -> Found:
 
     *Valid instead*: step 0 is ``[system, user]`` and step 1 adds the assistant reply.
 
-    *Spec*: reference sheet §5 (code column, boundaries a-c; step 0 closes at the first user
+    *Spec*: the SDK's builder (code column, boundaries a-c; step 0 closes at the first user
     message); DECISIONS D2, D8, D9.
     """
     for pair in _pairs(ctx):
@@ -382,7 +387,10 @@ def skipped_decision_point(ctx: RuleContext) -> Found:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ref §5; DECISIONS D1",
+    section=(
+        "trajectory-sdk builder (one snapshot per decision point); "
+        "spec/trajectory-sdk/DECISIONS.md D1"
+    ),
     summary="A step repeats the step before it without adding a message.",
 )
 def step_adds_no_messages(ctx: RuleContext) -> Found:
@@ -396,7 +404,7 @@ def step_adds_no_messages(ctx: RuleContext) -> Found:
 
     *Valid instead*: drop the repeated step, or add the message it was meant to capture.
 
-    *Spec*: reference sheet §5 (one snapshot per decision point); DECISIONS D1.
+    *Spec*: the SDK's builder (one snapshot per decision point); DECISIONS D1.
     """
     for pair in _pairs(ctx):
         if pair.index > 0 and pair.new_from >= len(pair.messages):
@@ -412,7 +420,7 @@ def step_adds_no_messages(ctx: RuleContext) -> Found:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ref §5 (mid-conversation system messages); DECISIONS D3",
+    section="trajectory-sdk builder (system prefix); spec/trajectory-sdk/DECISIONS.md D3",
     summary="A system message after the first user message is appended instead of replacing "
     "the system prefix.",
 )
@@ -430,7 +438,7 @@ def inline_system_message(ctx: RuleContext) -> Found:
     *Valid instead*: ``[system "B", user, assistant, user, assistant]`` for the later steps,
     with the earlier steps keeping ``system "A"``.
 
-    *Spec*: reference sheet §5 (0.4.x copy-on-write system prefix); DECISIONS D3.
+    *Spec*: the SDK's builder (0.4.x copy-on-write system prefix); DECISIONS D3.
     """
     for pair in _pairs(ctx):
         user_seen = pair.user_seen
@@ -455,7 +463,7 @@ def inline_system_message(ctx: RuleContext) -> Found:
     level=Level.ERROR,
     format=FORMAT,
     versions=VERSIONS,
-    section="ref §3.5 (ToolResponse.id); DECISIONS D12",
+    section="trajectory-sdk ToolResponse.id; spec/trajectory-sdk/DECISIONS.md D12",
     summary="A tool message answers a call id that no earlier assistant message made.",
 )
 def tool_response_without_call(ctx: RuleContext) -> Found:
@@ -474,7 +482,7 @@ def tool_response_without_call(ctx: RuleContext) -> Found:
 
     *Valid instead*: ``tool_response.id: "call_1"``.
 
-    *Spec*: reference sheet §3.5 (ToolResponse.id is the call id being answered); DECISIONS D12.
+    *Spec*: the SDK's dataclasses (ToolResponse.id is the call id being answered); DECISIONS D12.
     """
     for where, response, calls, unnamed in _responses(ctx):
         rid = response.get("id")
@@ -533,7 +541,7 @@ def _collect_calls(message: dict[str, Any], calls: dict[str, Any], unnamed: set[
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ref §3.5 (ToolResponse.name)",
+    section="trajectory-sdk ToolResponse.name; spec/trajectory-sdk/DECISIONS.md D12",
     summary="A tool response names a different function than the call it answers.",
 )
 def tool_response_name_mismatch(ctx: RuleContext) -> Found:
@@ -549,7 +557,7 @@ def tool_response_name_mismatch(ctx: RuleContext) -> Found:
 
     *Valid instead*: ``{"id": "call_1", "name": "get_weather"}``.
 
-    *Spec*: reference sheet §3.5 (ToolResponse.id and name identify the answered call).
+    *Spec*: the SDK's dataclasses (ToolResponse.id and name identify the answered call).
     """
     for where, response, calls, _ in _responses(ctx):
         rid, name = response.get("id"), response.get("name")
@@ -569,7 +577,7 @@ def tool_response_name_mismatch(ctx: RuleContext) -> Found:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ref §3.4 (Message.tool_response), §9",
+    section="trajectory-sdk Message.tool_response; spec/trajectory-sdk/DECISIONS.md D12",
     summary="A tool message carries no tool_response.",
 )
 def tool_message_without_response(ctx: RuleContext) -> Found:
@@ -584,8 +592,8 @@ def tool_message_without_response(ctx: RuleContext) -> Found:
     *Valid instead*: add ``tool_response: {"id": "call_1", "name": "get_weather",
     "arguments": {}, "response": "62F"}``.
 
-    *Spec*: reference sheet §3.4 (tool_response is carried by tool messages) and §9 (the
-    input recipes fill it for every tool message).
+    *Spec*: the SDK's dataclasses (tool_response is carried by tool messages) and its
+    documentation (the input recipes fill it for every tool message).
     """
     for _messages, where, k, m in _transcript(ctx):
         if isinstance(m, dict) and m.get("role") == "tool" and m.get("tool_response") is None:
@@ -598,7 +606,10 @@ def tool_message_without_response(ctx: RuleContext) -> Found:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ref §3.4 (Message.tool_calls, Message.tool_response)",
+    section=(
+        "trajectory-sdk Message.tool_calls, Message.tool_response; "
+        "spec/trajectory-sdk/DECISIONS.md D12"
+    ),
     summary="tool_calls on a non-assistant message, or tool_response on a non-tool message.",
 )
 def tool_field_on_wrong_role(ctx: RuleContext) -> Found:
@@ -614,8 +625,8 @@ def tool_field_on_wrong_role(ctx: RuleContext) -> Found:
 
     *Valid instead*: put the call on the assistant message that made it.
 
-    *Spec*: reference sheet §3.4 (tool_calls on assistant messages, tool_response on tool
-    messages) and §3.7 (counting).
+    *Spec*: the SDK's dataclasses (tool_calls on assistant messages, tool_response on tool
+    messages) and its counting of tool calls.
     """
     for _messages, where, k, m in _transcript(ctx):
         if not isinstance(m, dict):
@@ -636,7 +647,7 @@ def tool_field_on_wrong_role(ctx: RuleContext) -> Found:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ref §3.2, §3.7, §6",
+    section="trajectory-sdk Trajectory.num_steps; spec/trajectory-sdk/MAPPING.md",
     summary="task.num_steps or metrics.steps differs from the number of steps.",
 )
 def step_count_mismatch(ctx: RuleContext) -> Found:
@@ -650,7 +661,7 @@ def step_count_mismatch(ctx: RuleContext) -> Found:
 
     *Valid instead*: ``task.num_steps: 3``.
 
-    *Spec*: reference sheet §3.2 (num_steps), §3.7 (steps), §6.
+    *Spec*: the SDK's dataclasses (num_steps, steps).
     """
     steps = _steps(ctx)
     if steps is None or not isinstance(ctx.node, dict):
@@ -672,7 +683,7 @@ def step_count_mismatch(ctx: RuleContext) -> Found:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ref §3.7 (num_tool_calls)",
+    section="trajectory-sdk num_tool_calls; spec/trajectory-sdk/DECISIONS.md D18",
     summary="metrics.num_tool_calls differs from the tool calls in the transcript.",
 )
 def tool_call_count_mismatch(ctx: RuleContext) -> Found:
@@ -687,7 +698,7 @@ def tool_call_count_mismatch(ctx: RuleContext) -> Found:
 
     *Valid instead*: ``num_tool_calls: 2``.
 
-    *Spec*: reference sheet §3.7 (num_tool_calls).
+    *Spec*: the SDK's dataclasses (num_tool_calls).
     """
     metrics = dict_member(ctx.node, "metrics")
     found = _segments(ctx)
@@ -714,7 +725,7 @@ def tool_call_count_mismatch(ctx: RuleContext) -> Found:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ref §3.7 (num_tool_failures); DECISIONS D9",
+    section="trajectory-sdk num_tool_failures; spec/trajectory-sdk/DECISIONS.md D9",
     summary="metrics.num_tool_failures differs from the failed tool messages.",
 )
 def tool_failure_count_mismatch(ctx: RuleContext) -> Found:
@@ -728,7 +739,7 @@ def tool_failure_count_mismatch(ctx: RuleContext) -> Found:
 
     *Valid instead*: ``num_tool_failures: 1``.
 
-    *Spec*: reference sheet §3.7 (num_tool_failures); DECISIONS D9 (an empty error string is
+    *Spec*: the SDK's dataclasses (num_tool_failures); DECISIONS D9 (an empty error string is
     not a failure).
     """
     metrics = dict_member(ctx.node, "metrics")
@@ -757,7 +768,7 @@ def tool_failure_count_mismatch(ctx: RuleContext) -> Found:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ref §3.7 (tool_error_rate)",
+    section="trajectory-sdk tool_error_rate; spec/trajectory-sdk/MAPPING.md",
     summary="metrics.tool_error_rate is not num_tool_failures / num_tool_calls.",
 )
 def tool_error_rate_mismatch(ctx: RuleContext) -> Found:
@@ -772,7 +783,7 @@ def tool_error_rate_mismatch(ctx: RuleContext) -> Found:
 
     *Valid instead*: ``tool_error_rate: 0.25``.
 
-    *Spec*: reference sheet §3.7 (tool_error_rate: failures divided by calls, 0.0 without
+    *Spec*: the SDK's dataclasses (tool_error_rate: failures divided by calls, 0.0 without
     calls).
     """
     metrics = dict_member(ctx.node, "metrics")
@@ -804,7 +815,7 @@ def tool_error_rate_mismatch(ctx: RuleContext) -> Found:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ref §3.2 (Task.id), §6",
+    section="trajectory-sdk Task.id; spec/trajectory-sdk/MAPPING.md",
     summary="task.id is not <data_source>:<conversation_id>.",
 )
 def task_id_mismatch(ctx: RuleContext) -> Found:
@@ -818,7 +829,7 @@ def task_id_mismatch(ctx: RuleContext) -> Found:
 
     *Valid instead*: ``"id": "langsmith:conv_1"``.
 
-    *Spec*: reference sheet §3.2 (Task.id) and §6.
+    *Spec*: the SDK's dataclasses (Task.id).
     """
     task = dict_member(ctx.node, "task")
     if task is None:
@@ -836,7 +847,7 @@ def task_id_mismatch(ctx: RuleContext) -> Found:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ref §8 (idempotency key)",
+    section="trajectory-sdk idempotency key; spec/trajectory-sdk/DECISIONS.md D10",
     summary="telemetry.data.idempotency_key is not <source>:<conversation_id>:<content_hash>.",
 )
 def idempotency_key_mismatch(ctx: RuleContext) -> Found:
@@ -853,7 +864,7 @@ def idempotency_key_mismatch(ctx: RuleContext) -> Found:
 
     *Valid instead*: ``"idempotency_key": "langsmith:conv_1:<content_hash>"``.
 
-    *Spec*: reference sheet §8 (idempotency key); DECISIONS D10.
+    *Spec*: the SDK's dataclasses (idempotency key); DECISIONS D10.
     """
     telemetry = dict_member(ctx.node, "telemetry")
     data = dict_member(telemetry, "data")
@@ -876,7 +887,7 @@ def idempotency_key_mismatch(ctx: RuleContext) -> Found:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ref §3.9, §6 (telemetry)",
+    section="trajectory-sdk Telemetry; spec/trajectory-sdk/MAPPING.md",
     summary="telemetry.source or telemetry.data.conversation_id differs from the task.",
 )
 def telemetry_disagrees_with_task(ctx: RuleContext) -> Found:
@@ -892,7 +903,7 @@ def telemetry_disagrees_with_task(ctx: RuleContext) -> Found:
 
     *Valid instead*: both ``"conv_1"``.
 
-    *Spec*: reference sheet §3.9 (Telemetry) and §6.
+    *Spec*: the SDK's dataclasses (Telemetry).
     """
     task = dict_member(ctx.node, "task")
     telemetry = dict_member(ctx.node, "telemetry")
