@@ -44,6 +44,11 @@ _INPUT = {
         Level.WARNING,
         "atif migrate from a legacy step-substep log: the source records no time for a field.",
     ),
+    "provider-stream": (
+        Level.WARNING,
+        "A JSON Lines file is a provider's event stream (Codex, Claude Code, Gemini CLI): one "
+        "finding for the file, naming the `atif convert --to step-substep@v1.0` command.",
+    ),
     "legacy-event": (
         Level.WARNING,
         "atif migrate from a legacy step-substep log: a line is not a legacy event; kept in extra.",
