@@ -6,6 +6,7 @@ processes and printing live in the CLI.
 
 from __future__ import annotations
 
+import functools
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -107,6 +108,40 @@ def _identify(doc: Any, options: Options) -> tuple[str | None, str | None, list[
     return fmt, version, []
 
 
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What validating one ``FORMAT@VERSION`` needs, looked up once (see :func:`_plan`)."""
+
+    schema_id: str
+    screen: Any
+    """The compiled screen (``rules.screen``), or None when the format has none."""
+
+
+@functools.cache
+def _plan(fmt: str, version: str) -> _Plan | UnknownSchemaError:
+    """The schema and screen of one target, or why there is none (cached per target)."""
+    from atif_spec.rules.screen import screen_validator
+
+    try:
+        entry = load_catalog().find(Target(fmt, version))
+    except UnknownSchemaError as exc:
+        return exc
+    return _Plan(entry.id, screen_validator(fmt, entry.id))
+
+
+@functools.cache
+def _rule_options(opts: Options) -> Any:
+    """The rule switches of ``opts`` (one object per distinct set of options)."""
+    from atif_spec.rules import RuleOptions
+
+    return RuleOptions(
+        check_files=opts.check_files, allow_outside=opts.allow_outside, follow_refs=opts.follow_refs
+    )
+
+
+_DEFAULT = Options()
+
+
 def validate_document(
     doc: Any,
     *,
@@ -116,36 +151,36 @@ def validate_document(
     options: Options | None = None,
 ) -> Report:
     """Validate one parsed document and collect every finding."""
-    from atif_spec.rules import RuleOptions
-    from atif_spec.rules.engine import run_rules
-    from atif_spec.rules.screen import screen_validator
-    from atif_spec.schema_findings import findings_from_errors
-    from atif_spec.schemas import rs_validator
-
-    opts = options or Options()
+    opts = options or _DEFAULT
     fmt, version, problems = _identify(doc, opts)
-    report = Report(source=source, line=line, format=fmt, version=version, findings=problems)
+    report = Report(source, line, fmt, version, problems)
     if problems or fmt is None or version is None:
         return report
-    try:
-        entry = load_catalog().find(Target(fmt, version))
-    except UnknownSchemaError as exc:
-        report.findings.append(input_finding("unknown-version", str(exc)))
+    plan = _plan(fmt, version)
+    if isinstance(plan, UnknownSchemaError):
+        problems.append(input_finding("unknown-version", str(plan)))
         return report
     # A document the screen accepts is schema-valid, and most rules may skip its steps.
-    screen = screen_validator(fmt, entry.id)
-    vouched = screen is not None and screen.is_valid(doc)
+    vouched = plan.screen is not None and plan.screen.is_valid(doc)
     if not vouched:
-        validator = rs_validator(entry.id)
+        from atif_spec.schema_findings import findings_from_errors
+        from atif_spec.schemas import rs_validator
+
+        validator = rs_validator(plan.schema_id)
         if not validator.is_valid(doc):
-            report.findings.extend(findings_from_errors(validator.iter_errors(doc)))
-    rule_options = RuleOptions(
-        check_files=opts.check_files, allow_outside=opts.allow_outside, follow_refs=opts.follow_refs
-    )
-    report.findings.extend(
-        run_rules(doc, fmt, version, path=path, options=rule_options, vouched=vouched)
+            problems.extend(findings_from_errors(validator.iter_errors(doc)))
+    problems.extend(
+        _run_rules()(doc, fmt, version, path=path, options=_rule_options(opts), vouched=vouched)
     )
     return report
+
+
+@functools.cache
+def _run_rules() -> Any:
+    """``rules.engine.run_rules``, imported on first use (``atif --help`` loads no rule)."""
+    from atif_spec.rules.engine import run_rules
+
+    return run_rules
 
 
 PAUSE_GC_FROM = 256 * 1024
