@@ -21,8 +21,9 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).parent))
 import corpus
-from timing import best_of, interleaved, row
+from timing import best_of, calls_for, interleaved, ratios, row, spread
 
+import atif_spec
 from atif_spec.reader import RawDocument
 from atif_spec.validation import validate_raw
 
@@ -36,6 +37,101 @@ for _ in range(int(sys.argv[2])):
     t = time.perf_counter(); Trajectory.model_validate_json(data); best = min(best, time.perf_counter() - t)
 print(best)
 """
+
+
+HARBOR_SWEEP = """
+import json, sys, time
+import orjson
+from harbor.models.trajectories import Trajectory
+runs, out = int(sys.argv[1]), {}
+for name in sys.argv[2:]:
+    data = open(name, "rb").read()
+    try:
+        Trajectory.model_validate_json(data)
+    except Exception as exc:
+        out[name] = type(exc).__name__
+        continue
+    t = time.perf_counter(); orjson.loads(data); once = time.perf_counter() - t
+    calls = max(1, min(5000, round(0.01 / max(once, 1e-7))))
+    out[name] = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        for _ in range(calls): orjson.loads(data)
+        base = time.perf_counter() - t
+        t = time.perf_counter()
+        for _ in range(calls): Trajectory.model_validate_json(data)
+        out[name].append((time.perf_counter() - t) / base)
+print(json.dumps(out))
+"""
+SWEEP_STEPS = (1, 5, 20, 100, 2000)
+BIG = 2**70
+"""An integer orjson cannot hold (it parses integers of 2^64 and more as floats)."""
+
+
+def sweep_documents() -> list[tuple[str, bytes]]:
+    """``(label, bytes)`` of the size sweep: the corpus trajectory at 1 to 2 000 agent steps,
+    and one at 20 steps whose tool calls carry an integer of 2^70."""
+    docs = [
+        (f"{steps} steps", orjson.dumps(corpus.trajectory(steps, output_lines=42)))
+        for steps in SWEEP_STEPS
+    ]
+    big = corpus.trajectory(20, output_lines=42)
+    for step in big["steps"][2:]:
+        step["tool_calls"][0]["arguments"]["seed"] = "BIG-INTEGER"
+    docs.insert(3, ("20 steps, int 2^70", orjson.dumps(big).replace(b'"BIG-INTEGER"', b"%d" % BIG)))
+    return docs
+
+
+def harbor_sweep(python: str, files: list[Path], runs: int) -> dict[str, list[float] | str]:
+    """Harbor's ``model_validate_json`` over orjson.loads, round by round, in its own venv."""
+    out = subprocess.run(
+        [python, "-c", HARBOR_SWEEP, str(runs), *map(str, files)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    result: dict[str, list[float] | str] = json.loads(out.stdout)
+    return result
+
+
+def size_sweep(args: argparse.Namespace) -> None:
+    """Full validation against orjson.loads at every document size, with Harbor beside it."""
+    docs = sweep_documents()
+    files = []
+    for label, data in docs:
+        files.append(
+            WORK / f"sweep-{label.replace(' ', '-').replace(',', '').replace('^', '')}.json"
+        )
+        files[-1].write_bytes(data)
+        report = validate_raw(RawDocument("<bench>", data))
+        assert report.valid and not report.findings, (label, report.findings[:3])
+    print(
+        f"\nSize sweep: ratios to orjson.loads, median (min-max) of {args.sweep_runs} interleaved"
+        " rounds\n  dict = atif_spec.validate(orjson.loads(raw)); bytes = validate_raw(raw), as"
+        " the runner does; harbor = Trajectory.model_validate_json(raw) (Python 3.12)"
+    )
+    harbor = harbor_sweep(args.harbor_python, files, args.sweep_runs) if args.harbor_python else {}
+    print(f"  {'document':<20} {'size':>9} {'loads':>10}  {'dict':<18} {'bytes':<18} harbor")
+    for (label, data), path in zip(docs, files, strict=True):
+        raw = RawDocument("<bench>", data)
+        fns = {
+            "loads": lambda data=data: orjson.loads(data),
+            "dict": lambda data=data: atif_spec.validate(orjson.loads(data)),
+            "bytes": lambda raw=raw: validate_raw(raw),
+        }
+        times = interleaved(fns, args.sweep_runs, calls_for(fns["loads"]))
+        theirs = harbor.get(str(path))
+        shown = (
+            "not measured"
+            if theirs is None
+            else (f"rejects ({theirs})" if isinstance(theirs, str) else spread(theirs))
+        )
+        print(
+            f"  {label:<20} {len(data) / 1e3:7.0f}KB {min(times['loads']) * 1e6:8.0f}us"
+            f"  {spread(ratios(times, 'dict', 'loads')):<18}"
+            f" {spread(ratios(times, 'bytes', 'loads')):<18} {shown}"
+        )
+    print("  targets: <= 2.0x at 5-25 KB, <= 1.3x from 100 KB, and below harbor at every size")
 
 
 def loads_gc_paused(data: bytes) -> object:
@@ -168,9 +264,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--harbor-python", help="Python 3.12 interpreter with harbor installed")
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--sweep-runs", type=int, default=7, help="rounds per sweep size (>= 5)")
     parser.add_argument("--documents", type=int, default=60_000, help="JSON Lines corpus size")
     args = parser.parse_args()
     WORK.mkdir(exist_ok=True)
+    size_sweep(args)
     single_document(args)
     jsonl_throughput(args)
     startup(args)
