@@ -18,7 +18,7 @@ from typing import Any, BinaryIO
 
 from atif_spec.pool import map_ordered
 from atif_spec.reader import STDIN, RawDocument, is_jsonl, read_file, read_files, read_lines
-from atif_spec.validation import Options, validate_raw
+from atif_spec.validation import Options, gc_paused, validate_raw
 
 BATCH_BYTES = 8 * 1024 * 1024
 PIECE_BYTES = 4 * 1024 * 1024
@@ -50,8 +50,12 @@ Sink = Callable[[dict[str, Any]], None]
 
 
 def validate_batch(batch: list[RawDocument], options: Options) -> list[dict[str, Any]]:
-    """Validate a batch of documents; returns their reports in JSON form (worker entry point)."""
-    return [validate_raw(doc, options).to_dict() for doc in batch]
+    """Validate a batch of documents; returns their reports in JSON form (worker entry point).
+
+    The cyclic GC is paused over the batch: parsed documents hold no cycles and are freed by
+    reference counting, while the collector would keep walking them (see ``validation``)."""
+    with gc_paused():
+        return [validate_raw(doc, options).to_dict() for doc in batch]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,18 +128,23 @@ def validate_pieces(batch: list[Piece], options: Options) -> list[tuple[int, lis
     """For each piece: the number of lines it spans and its reports, with line numbers counted
     from the piece's start (worker entry point)."""
     out: list[tuple[int, list[dict[str, Any]]]] = []
-    for piece in batch:
-        if piece.end is None:
-            docs = read_file(piece.name, options.max_bytes, piece.lines)
-            out.append((0, [validate_raw(doc, options).to_dict() for doc in docs]))
-            continue
-        with open(piece.name, "rb") as fh:
-            fh.seek(piece.start)
-            window = _Range(fh, piece.end)
-            docs = read_lines(window, piece.name, Path(piece.name), options.max_bytes)
-            reports = [validate_raw(doc, options).to_dict() for doc in docs]
-            out.append((window.close_count(), reports))
+    with gc_paused():
+        for piece in batch:
+            out.append(_validate_piece(piece, options))
     return out
+
+
+def _validate_piece(piece: Piece, options: Options) -> tuple[int, list[dict[str, Any]]]:
+    """The number of lines ``piece`` spans and its reports (see :func:`validate_pieces`)."""
+    if piece.end is None:
+        docs = read_file(piece.name, options.max_bytes, piece.lines)
+        return 0, [validate_raw(doc, options).to_dict() for doc in docs]
+    with open(piece.name, "rb") as fh:
+        fh.seek(piece.start)
+        window = _Range(fh, piece.end)
+        docs = read_lines(window, piece.name, Path(piece.name), options.max_bytes)
+        reports = [validate_raw(doc, options).to_dict() for doc in docs]
+        return window.close_count(), reports
 
 
 def run_validation(

@@ -188,6 +188,20 @@ PAUSE_GC_FROM = 256 * 1024
 
 
 @contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic GC (if on) for a stretch of work that builds no cycles, such as a batch
+    of documents in a run of ``atif validate``, which owns its process; restored as found."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+@contextmanager
 def _gc_paused(size: int) -> Iterator[None]:
     """Pause Python's cyclic garbage collector while a large document is parsed and checked.
 
@@ -198,14 +212,11 @@ def _gc_paused(size: int) -> Iterator[None]:
     is interpreter-wide: a thread that turns the collector off while another validates a large
     document may find it back on afterwards.
     """
-    if size < PAUSE_GC_FROM or not gc.isenabled():
+    if size < PAUSE_GC_FROM:
         yield
         return
-    gc.disable()
-    try:
+    with gc_paused():
         yield
-    finally:
-        gc.enable()
 
 
 def validate_raw(raw: RawDocument, options: Options | None = None) -> Report:
