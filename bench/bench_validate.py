@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -215,41 +216,90 @@ def single_document(args: argparse.Namespace) -> None:
     )
 
 
+MIXED_STEPS = (1, 2, 3, 5, 8, 13, 20, 40, 100)
+"""Agent steps of the records of the mixed JSON Lines corpus, in turn (5 KB to 454 KB)."""
+PARSE_LOOP = """
+import sys, orjson
+with open(sys.argv[1], "rb") as fh:
+    for line in fh:
+        orjson.loads(line)
+"""
+
+
+def mixed_corpus(path: Path, count: int) -> None:
+    """``count`` records of the sizes ``MIXED_STEPS`` in turn (rewritten only when changed)."""
+    lines = [orjson.dumps(corpus.trajectory(s, output_lines=42)) + b"\n" for s in MIXED_STEPS]
+    size = sum(len(lines[i % len(lines)]) for i in range(count))
+    if path.exists() and path.stat().st_size == size:
+        return
+    with path.open("wb") as fh:
+        for i in range(count):
+            fh.write(lines[i % len(lines)])
+
+
+def measured(cmd: list[str]) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds (user + system, the process and its workers) and peak RSS in
+    MB of one command, whose output is thrown away."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    assert proc.returncode == 0, (cmd, proc.returncode)
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss // 1024
+
+
 def jsonl_throughput(args: argparse.Namespace) -> None:
-    path = WORK / "corpus.jsonl"
-    line = orjson.dumps(corpus.trajectory(12, output_lines=4))
-    count = args.documents
-    if not path.exists() or path.stat().st_size != count * (len(line) + 1):
-        with path.open("wb") as fh:
-            for _ in range(count):
-                fh.write(line + b"\n")
+    """`atif validate -q` on a mixed-size JSON Lines file against a plain orjson.loads loop."""
+    path = WORK / "mixed.jsonl"
+    mixed_corpus(path, args.documents)
+    small = WORK / "mixed-quarter.jsonl"
+    mixed_corpus(small, args.documents // 4)
+    atif = [sys.executable, "-m", "atif_spec.cli", "validate", "-q"]
+    commands = {
+        "loop": [sys.executable, "-c", PARSE_LOOP, str(path)],
+        "jobs 1": [*atif, "--jobs", "1", str(path)],
+        "jobs 2": [*atif, "--jobs", "2", str(path)],
+    }
+    runs: dict[str, list[tuple[float, float, int]]] = {name: [] for name in commands}
+    for _ in range(args.jsonl_runs):
+        for name, cmd in commands.items():
+            runs[name].append(measured(cmd))
+    wall = {name: [r[0] for r in rs] for name, rs in runs.items()}
+    cpu = {name: [r[1] for r in rs] for name, rs in runs.items()}
     print(
-        f"\nJSON Lines: {count} documents of {len(line) / 1e3:.1f} KB ({path.stat().st_size / 1e6:.0f} MB)"
+        f"\nJSON Lines: {args.documents} records of {MIXED_STEPS[0]} to {MIXED_STEPS[-1]} agent"
+        f" steps ({path.stat().st_size / 1e6:.0f} MB), {args.jsonl_runs} interleaved runs;"
+        " median (min-max)"
     )
-    rates = {}
-    for jobs in (1, 2):
-        start = time.perf_counter()
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "atif_spec.cli",
-                "validate",
-                "--format",
-                "json",
-                "--jobs",
-                str(jobs),
-                str(path),
-            ],
-            stdout=subprocess.PIPE,
-            check=False,
+    print(f"  {'':<28} {'wall s':>8} {'CPU s':>8} {'peak RSS':>9}")
+    for name in commands:
+        rss = max(r[2] for r in runs[name])
+        label = (
+            "orjson.loads loop"
+            if name == "loop"
+            else f"atif validate -q --{name.replace(' ', ' ')}"
         )
-        elapsed = time.perf_counter() - start
-        assert proc.returncode == 0
-        assert proc.stdout.count(b"\n") == count
-        rates[jobs] = count / elapsed
-        print(f"  --jobs {jobs}: {elapsed:6.2f} s  {rates[jobs]:9.0f} documents/s")
-    print(f"  speed-up with --jobs 2: {rates[2] / rates[1]:.2f}x (target >= 1.7x)")
+        print(
+            f"  {label:<28} {statistics.median(wall[name]):8.2f} {statistics.median(cpu[name]):8.2f}"
+            f" {rss:6d} MB"
+        )
+    print(
+        f"  --jobs 1 / loop: CPU {spread(ratios(cpu, 'jobs 1', 'loop'))},"
+        f" wall {spread(ratios(wall, 'jobs 1', 'loop'))} (target <= 1.3x)"
+    )
+    speedup = [a / b for a, b in zip(wall["jobs 1"], wall["jobs 2"], strict=True)]
+    print(
+        f"  --jobs 2 speed-up (wall): {spread(speedup)} (target >= 1.8x on an idle 2-core machine);"
+        f" CPU --jobs 2 / --jobs 1: {spread(ratios(cpu, 'jobs 2', 'jobs 1'))}"
+    )
+    for jobs in ("1", "2"):
+        quarter = measured([*atif, "--jobs", jobs, str(small)])[2]
+        full = max(r[2] for r in runs[f"jobs {jobs}"])
+        print(
+            f"  peak RSS --jobs {jobs}: {quarter} MB for {args.documents // 4} records,"
+            f" {full} MB for {args.documents} (flat in the record count)"
+        )
 
 
 def startup(args: argparse.Namespace) -> None:
@@ -265,7 +315,8 @@ def main() -> None:
     parser.add_argument("--harbor-python", help="Python 3.12 interpreter with harbor installed")
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--sweep-runs", type=int, default=7, help="rounds per sweep size (>= 5)")
-    parser.add_argument("--documents", type=int, default=60_000, help="JSON Lines corpus size")
+    parser.add_argument("--documents", type=int, default=2700, help="JSON Lines corpus size")
+    parser.add_argument("--jsonl-runs", type=int, default=5, help="runs of each JSON Lines command")
     args = parser.parse_args()
     WORK.mkdir(exist_ok=True)
     size_sweep(args)
