@@ -313,3 +313,28 @@ def test_each_narrowing_turns_a_valid_document_away(name: str) -> None:
     assert not vouched
     if name == "ATIF103":
         assert [f.code for f in findings] == ["ATIF103"]
+
+
+@pytest.mark.parametrize("off", [0, 1])
+def test_integers_of_2_to_the_64_and_more_keep_their_digits(off: int) -> None:
+    """Counts beyond 64 bits (as the reader hands them on, Python ints) are compared exactly on
+    the quick path: an off-by-one total or cached count is still found, an exact one is not."""
+    big = 2**70 + 1
+    doc: dict[str, Any] = {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [
+            {
+                "step_id": 1,
+                "source": "agent",
+                "message": "m",
+                "metrics": {"prompt_tokens": big, "cached_tokens": big - 1 + 2 * off},
+            }
+        ],
+        "final_metrics": {"total_prompt_tokens": big + off},
+    }
+    vouched, findings = _both_ways(doc, "v1.7")
+    assert vouched
+    assert quick_clean(doc) is (off == 0)
+    assert {f.code for f in findings} == (set() if off == 0 else {"ATIF301", "ATIF306"})
