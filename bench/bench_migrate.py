@@ -141,8 +141,8 @@ CONVERSION = "tao@v0.2.0"
 def size_sweep(args: argparse.Namespace) -> None:
     """Migration down and up, and one conversion, at every size, as ratios to parse + dump."""
     print(
-        f"\nSize sweep: plain v1.8 trajectories; ratios to orjson.loads + orjson.dumps of the"
-        f" same input, median (min-max) of {args.sweep_runs} interleaved rounds"
+        "\nSize sweep: plain v1.8 trajectories; ratios to orjson.loads + orjson.dumps of the same"
+        f" input (CPU time), median (min-max) of {args.sweep_runs} interleaved rounds"
     )
     print(
         f"  {'document':<12} {'size':>9}  {'v1.8 -> v1.0':<18} {'v1.0 -> v1.8':<18} -> {CONVERSION}"
@@ -164,7 +164,9 @@ def size_sweep(args: argparse.Namespace) -> None:
                 atif_spec.convert(orjson.loads(data), to=CONVERSION)[0]
             ),
         }
-        times = timing.interleaved(fns, args.sweep_runs, timing.calls_for(fns["base"]))
+        times = timing.interleaved(
+            fns, args.sweep_runs, timing.calls_for(fns["base"]), time.process_time
+        )
         print(
             f"  {steps:>5} steps {len(data) / 1e3:7.0f}KB"
             f"  {timing.spread(timing.ratios(times, 'down', 'base')):<18}"

@@ -18,24 +18,29 @@ def best_of(fn: Callable[[], object], runs: int) -> float:
 
 
 def interleaved(
-    fns: dict[str, Callable[[], object]], runs: int, calls: int = 1
+    fns: dict[str, Callable[[], object]],
+    runs: int,
+    calls: int = 1,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> dict[str, list[float]]:
     """Seconds per call of each function over ``runs`` rounds; a round times ``calls``
     consecutive calls of each function in turn.
 
     Interleaving keeps a slow spell of the machine from landing on one side of a ratio only.
+    With ``clock=time.process_time`` the time is this process's CPU time, which other
+    processes on a busy machine do not inflate.
     """
     times: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(runs):
         for name, fn in fns.items():
-            start = time.perf_counter()
+            start = clock()
             for _ in range(calls):
                 fn()
-            times[name].append((time.perf_counter() - start) / calls)
+            times[name].append((clock() - start) / calls)
     return times
 
 
-def calls_for(fn: Callable[[], object], seconds: float = 0.01) -> int:
+def calls_for(fn: Callable[[], object], seconds: float = 0.02) -> int:
     """How many calls of ``fn`` take about ``seconds`` (so that tiny calls time well)."""
     once = best_of(fn, 3)
     return max(1, min(5000, round(seconds / max(once, 1e-7))))
