@@ -18,7 +18,7 @@ from typing import Any, BinaryIO
 
 from atif_spec.pool import map_ordered
 from atif_spec.reader import STDIN, RawDocument, is_jsonl, read_file, read_files, read_lines
-from atif_spec.validation import Options, gc_paused, validate_raw
+from atif_spec.validation import Options, gc_paused, load_rules, validate_raw
 
 BATCH_BYTES = 8 * 1024 * 1024
 PIECE_BYTES = 4 * 1024 * 1024
@@ -175,6 +175,7 @@ def run_validation(
                 emit(report)
             return summary
         seen: dict[str, int] = {}
+        load_rules()  # before the pool starts: forked workers inherit the imported rules
         by_piece = functools.partial(validate_pieces, options=options)
         for piece, (count, reports) in map_ordered(by_piece, pieces(files, lines), jobs, size=1):
             base = seen.get(piece.name, 0)

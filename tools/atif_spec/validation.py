@@ -183,6 +183,11 @@ def _run_rules() -> Any:
     return run_rules
 
 
+def load_rules() -> None:
+    """Import the rule modules now rather than on the first document."""
+    _run_rules()
+
+
 PAUSE_GC_FROM = 256 * 1024
 """Documents of at least this many bytes are parsed and checked with the cyclic GC paused."""
 
