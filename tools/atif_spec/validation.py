@@ -241,6 +241,14 @@ def _validate_raw(raw: RawDocument, opts: Options) -> Report:
     return report
 
 
+@functools.lru_cache(maxsize=64)
+def _options(
+    as_target: str | None, check_files: bool, allow_outside: bool, follow_refs: bool
+) -> Options:
+    """The :class:`Options` of :func:`validate`'s switches (one object per combination)."""
+    return Options(as_target, check_files, allow_outside, follow_refs)
+
+
 def validate(
     obj_or_path: Any,
     *,
@@ -255,7 +263,9 @@ def validate(
     ...           "steps": [{"step_id": 1, "source": "user", "message": "hi"}]}).errors
     []
     """
-    options = Options(as_target, check_files, allow_outside, follow_refs)
+    options = _options(as_target, check_files, allow_outside, follow_refs)
+    if type(obj_or_path) is dict:
+        return validate_document(obj_or_path, options=options)
     if isinstance(obj_or_path, Path):
         data = obj_or_path.read_bytes()
         return validate_raw(RawDocument(str(obj_or_path), data, None, obj_or_path), options)
