@@ -338,3 +338,31 @@ def test_integers_of_2_to_the_64_and_more_keep_their_digits(off: int) -> None:
     assert vouched
     assert quick_clean(doc) is (off == 0)
     assert {f.code for f in findings} == (set() if off == 0 else {"ATIF301", "ATIF306"})
+
+
+@pytest.mark.parametrize(
+    ("total_cost", "clean"),
+    [(0.3, True), (0.3 * (1 + 1e-7), True), (0.31, False), (3, False), (0.0, False)],
+)
+def test_cost_totals_on_the_quick_path(total_cost: float, clean: bool) -> None:
+    """Token totals that match leave the cost total to decide: within a relative 1e-6 of the
+    steps' sum it is clean, otherwise ATIF306 is reported (the quick path says "not sure")."""
+    doc: dict[str, Any] = {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [
+            {
+                "step_id": i,
+                "source": "agent",
+                "message": "m",
+                "metrics": {"prompt_tokens": 10, "cost_usd": 0.1},
+            }
+            for i in (1, 2, 3)
+        ],
+        "final_metrics": {"total_prompt_tokens": 30, "total_cost_usd": total_cost},
+    }
+    vouched, findings = _both_ways(doc, "v1.7")
+    assert vouched
+    assert quick_clean(doc) is clean
+    assert [f.code for f in findings] == ([] if clean else ["ATIF306"])
