@@ -38,6 +38,7 @@ def __getattr__(name: str) -> Any:
 
         module, attr = _LAZY[name]
         value = getattr(importlib.import_module(module), attr)
-        globals()[name] = value  # later look-ups find it without coming back here
+        if module != f"{__name__}.{name}":  # never hide a submodule of the same name
+            globals()[name] = value  # later look-ups find it without coming back here
         return value
     raise AttributeError(f"module 'atif_spec' has no attribute {name!r}")
