@@ -226,18 +226,21 @@ def _gc_paused(size: int) -> Iterator[None]:
 
 def validate_raw(raw: RawDocument, options: Options | None = None) -> Report:
     """Parse and validate one document read by :mod:`atif_spec.reader`."""
+    if len(raw.data) < PAUSE_GC_FROM:
+        return _validate_raw(raw, options or _DEFAULT)
     with _gc_paused(len(raw.data)):
-        return _validate_raw(raw, options or Options())
+        return _validate_raw(raw, options or _DEFAULT)
 
 
 def _validate_raw(raw: RawDocument, opts: Options) -> Report:
     doc, problems = parse(raw, opts.max_bytes)
-    if any(p.level == "error" for p in problems):
+    if problems and any(p.level == "error" for p in problems):
         return Report(source=raw.source, line=raw.line, findings=problems)
     report = validate_document(doc, source=raw.source, line=raw.line, path=raw.path, options=opts)
     if opts.check_duplicate_keys:
         problems.extend(duplicate_keys(raw.data))
-    report.findings[:0] = problems
+    if problems:
+        report.findings[:0] = problems
     return report
 
 
