@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import corpus
 import timing
 
+import atif_spec
 from atif_spec.migrations import migrate
 from atif_spec.reader import RawDocument
 from atif_spec.validation import validate_raw
@@ -133,6 +134,47 @@ def single_document(args: argparse.Namespace) -> dict[str, float]:
     return {"down_ratio": down / base, "up_ratio": up / base_low, "mb": len(data) / 1e6}
 
 
+SWEEP_STEPS = (1, 5, 20, 100, 2000)
+CONVERSION = "tao@v0.2.0"
+
+
+def size_sweep(args: argparse.Namespace) -> None:
+    """Migration down and up, and one conversion, at every size, as ratios to parse + dump."""
+    print(
+        "\nSize sweep: plain v1.8 trajectories; ratios to orjson.loads + orjson.dumps of the same"
+        f" input (CPU time), median (min-max) of {args.sweep_runs} interleaved rounds"
+    )
+    print(
+        f"  {'document':<12} {'size':>9}  {'v1.8 -> v1.0':<18} {'v1.0 -> v1.8':<18} -> {CONVERSION}"
+    )
+    for steps in SWEEP_STEPS:
+        data = orjson.dumps(corpus.trajectory(steps, output_lines=42, version="v1.8"))
+        low = orjson.dumps(migrate(orjson.loads(data), to="v1.0")[0])
+        assert orjson.dumps(migrate(orjson.loads(low), to="v1.8")[0]) == data, "round trip"
+        fns = {
+            "base": lambda data=data: orjson.dumps(orjson.loads(data)),
+            "down": lambda data=data: orjson.dumps(
+                migrate(orjson.loads(data), to="v1.0", copy=False)[0]
+            ),
+            "base_low": lambda low=low: orjson.dumps(orjson.loads(low)),
+            "up": lambda low=low: orjson.dumps(
+                migrate(orjson.loads(low), to="v1.8", copy=False)[0]
+            ),
+            "convert": lambda data=data: orjson.dumps(
+                atif_spec.convert(orjson.loads(data), to=CONVERSION)[0]
+            ),
+        }
+        times = timing.interleaved(
+            fns, args.sweep_runs, timing.calls_for(fns["base"]), time.process_time
+        )
+        print(
+            f"  {steps:>5} steps {len(data) / 1e3:7.0f}KB"
+            f"  {timing.spread(timing.ratios(times, 'down', 'base')):<18}"
+            f" {timing.spread(timing.ratios(times, 'up', 'base_low')):<18}"
+            f" {timing.spread(timing.ratios(times, 'convert', 'base'))}"
+        )
+
+
 def jsonl(args: argparse.Namespace) -> dict[str, float]:
     line = orjson.dumps(feature_rich(12, tokens=200, subagents=1))
     lines = [line] * args.documents
@@ -174,10 +216,12 @@ def jsonl(args: argparse.Namespace) -> dict[str, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--sweep-runs", type=int, default=7, help="rounds per sweep size (>= 5)")
     parser.add_argument("--steps", type=int, default=860, help="agent steps of the big document")
     parser.add_argument("--documents", type=int, default=2000, help="JSON Lines corpus size")
     args = parser.parse_args()
     WORK.mkdir(exist_ok=True)
+    size_sweep(args)
     results = single_document(args)
     results |= jsonl(args)
     print(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -21,8 +22,9 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).parent))
 import corpus
-from timing import best_of, interleaved, row
+from timing import best_of, calls_for, interleaved, ratios, row, spread
 
+import atif_spec
 from atif_spec.reader import RawDocument
 from atif_spec.validation import validate_raw
 
@@ -36,6 +38,101 @@ for _ in range(int(sys.argv[2])):
     t = time.perf_counter(); Trajectory.model_validate_json(data); best = min(best, time.perf_counter() - t)
 print(best)
 """
+
+
+HARBOR_SWEEP = """
+import json, sys, time
+import orjson
+from harbor.models.trajectories import Trajectory
+runs, out = int(sys.argv[1]), {}
+for name in sys.argv[2:]:
+    data = open(name, "rb").read()
+    try:
+        Trajectory.model_validate_json(data)
+    except Exception as exc:
+        out[name] = type(exc).__name__
+        continue
+    t = time.perf_counter(); orjson.loads(data); once = time.perf_counter() - t
+    calls = max(1, min(5000, round(0.02 / max(once, 1e-7))))
+    out[name] = []
+    for _ in range(runs):
+        t = time.process_time()
+        for _ in range(calls): orjson.loads(data)
+        base = time.process_time() - t
+        t = time.process_time()
+        for _ in range(calls): Trajectory.model_validate_json(data)
+        out[name].append((time.process_time() - t) / base)
+print(json.dumps(out))
+"""
+SWEEP_STEPS = (1, 5, 20, 100, 2000)
+BIG = 2**70
+"""An integer orjson cannot hold (it parses integers of 2^64 and more as floats)."""
+
+
+def sweep_documents() -> list[tuple[str, bytes]]:
+    """``(label, bytes)`` of the size sweep: the corpus trajectory at 1 to 2 000 agent steps,
+    and one at 20 steps whose tool calls carry an integer of 2^70."""
+    docs = [
+        (f"{steps} steps", orjson.dumps(corpus.trajectory(steps, output_lines=42)))
+        for steps in SWEEP_STEPS
+    ]
+    big = corpus.trajectory(20, output_lines=42)
+    for step in big["steps"][2:]:
+        step["tool_calls"][0]["arguments"]["seed"] = "BIG-INTEGER"
+    docs.insert(3, ("20 steps, int 2^70", orjson.dumps(big).replace(b'"BIG-INTEGER"', b"%d" % BIG)))
+    return docs
+
+
+def harbor_sweep(python: str, files: list[Path], runs: int) -> dict[str, list[float] | str]:
+    """Harbor's ``model_validate_json`` over orjson.loads, round by round, in its own venv."""
+    out = subprocess.run(
+        [python, "-c", HARBOR_SWEEP, str(runs), *map(str, files)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    result: dict[str, list[float] | str] = json.loads(out.stdout)
+    return result
+
+
+def size_sweep(args: argparse.Namespace) -> None:
+    """Full validation against orjson.loads at every document size, with Harbor beside it."""
+    docs = sweep_documents()
+    files = []
+    for label, data in docs:
+        files.append(
+            WORK / f"sweep-{label.replace(' ', '-').replace(',', '').replace('^', '')}.json"
+        )
+        files[-1].write_bytes(data)
+        report = validate_raw(RawDocument("<bench>", data))
+        assert report.valid and not report.findings, (label, report.findings[:3])
+    print(
+        f"\nSize sweep: ratios to orjson.loads (CPU time), median (min-max) of {args.sweep_runs}"
+        " interleaved rounds\n  dict = atif_spec.validate(orjson.loads(raw)); bytes = validate_raw(raw), as"
+        " the runner does; harbor = Trajectory.model_validate_json(raw) (Python 3.12)"
+    )
+    harbor = harbor_sweep(args.harbor_python, files, args.sweep_runs) if args.harbor_python else {}
+    print(f"  {'document':<20} {'size':>9} {'loads':>10}  {'dict':<18} {'bytes':<18} harbor")
+    for (label, data), path in zip(docs, files, strict=True):
+        raw = RawDocument("<bench>", data)
+        fns = {
+            "loads": lambda data=data: orjson.loads(data),
+            "dict": lambda data=data: atif_spec.validate(orjson.loads(data)),
+            "bytes": lambda raw=raw: validate_raw(raw),
+        }
+        times = interleaved(fns, args.sweep_runs, calls_for(fns["loads"]), time.process_time)
+        theirs = harbor.get(str(path))
+        shown = (
+            "not measured"
+            if theirs is None
+            else (f"rejects ({theirs})" if isinstance(theirs, str) else spread(theirs))
+        )
+        print(
+            f"  {label:<20} {len(data) / 1e3:7.0f}KB {min(times['loads']) * 1e6:8.0f}us"
+            f"  {spread(ratios(times, 'dict', 'loads')):<18}"
+            f" {spread(ratios(times, 'bytes', 'loads')):<18} {shown}"
+        )
+    print("  targets: <= 2.0x at 5-25 KB, <= 1.3x from 100 KB, and below harbor at every size")
 
 
 def loads_gc_paused(data: bytes) -> object:
@@ -119,48 +216,137 @@ def single_document(args: argparse.Namespace) -> None:
     )
 
 
-def jsonl_throughput(args: argparse.Namespace) -> None:
-    path = WORK / "corpus.jsonl"
-    line = orjson.dumps(corpus.trajectory(12, output_lines=4))
-    count = args.documents
-    if not path.exists() or path.stat().st_size != count * (len(line) + 1):
-        with path.open("wb") as fh:
-            for _ in range(count):
-                fh.write(line + b"\n")
-    print(
-        f"\nJSON Lines: {count} documents of {len(line) / 1e3:.1f} KB ({path.stat().st_size / 1e6:.0f} MB)"
+MIXED_STEPS = (1, 2, 3, 5, 8, 13, 20, 40, 100)
+"""Agent steps of the records of the mixed JSON Lines corpus, in turn (5 KB to 454 KB)."""
+PARSE_LOOP = """
+import sys, orjson
+with open(sys.argv[1], "rb") as fh:
+    for line in fh:
+        orjson.loads(line)
+"""
+
+
+def mixed_corpus(path: Path, count: int) -> None:
+    """``count`` records of the sizes ``MIXED_STEPS`` in turn (rewritten only when changed)."""
+    lines = [orjson.dumps(corpus.trajectory(s, output_lines=42)) + b"\n" for s in MIXED_STEPS]
+    size = sum(len(lines[i % len(lines)]) for i in range(count))
+    if path.exists() and path.stat().st_size == size:
+        return
+    with path.open("wb") as fh:
+        for i in range(count):
+            fh.write(lines[i % len(lines)])
+
+
+MEASURE = """
+import os, subprocess, sys
+proc = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL)
+_, status, usage = os.wait4(proc.pid, 0)
+print(os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
+"""
+
+
+def cached_bytecode() -> dict[str, str]:
+    """The environment for timed commands: bytecode cached (in ``.bench/pycache``), as an
+    installed package has it, even where ``PYTHONDONTWRITEBYTECODE`` is set."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str((WORK / "pycache").absolute())
+    return env
+
+
+def measured(cmd: list[str]) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds (user + system, the process and its workers) and peak RSS in
+    MB of one command, whose output is thrown away.
+
+    A small interpreter starts the command: a child's peak RSS counts from its parent's size
+    at the fork, which would be this benchmark's own.
+    """
+    start = time.perf_counter()
+    out = subprocess.run(
+        [sys.executable, "-c", MEASURE, *cmd],
+        check=True,
+        capture_output=True,
+        text=True,
+        env=cached_bytecode(),
     )
-    rates = {}
-    for jobs in (1, 2):
-        start = time.perf_counter()
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "atif_spec.cli",
-                "validate",
-                "--format",
-                "json",
-                "--jobs",
-                str(jobs),
-                str(path),
-            ],
-            stdout=subprocess.PIPE,
-            check=False,
+    wall = time.perf_counter() - start
+    code, cpu, rss = out.stdout.split()
+    assert code == "0", (cmd, code)
+    return wall, float(cpu), int(rss) // 1024
+
+
+def jsonl_throughput(args: argparse.Namespace) -> None:
+    """`atif validate -q` on a mixed-size JSON Lines file against a plain orjson.loads loop."""
+    path = WORK / "mixed.jsonl"
+    mixed_corpus(path, args.documents)
+    small = WORK / "mixed-quarter.jsonl"
+    mixed_corpus(small, args.documents // 4)
+    atif = [sys.executable, "-m", "atif_spec.cli", "validate", "-q"]
+    commands = {
+        "loop": [sys.executable, "-c", PARSE_LOOP, str(path)],
+        "jobs 1": [*atif, "--jobs", "1", str(path)],
+        "jobs 2": [*atif, "--jobs", "2", str(path)],
+    }
+    runs: dict[str, list[tuple[float, float, int]]] = {name: [] for name in commands}
+    for _ in range(args.jsonl_runs):
+        for name, cmd in commands.items():
+            runs[name].append(measured(cmd))
+    wall = {name: [r[0] for r in rs] for name, rs in runs.items()}
+    cpu = {name: [r[1] for r in rs] for name, rs in runs.items()}
+    print(
+        f"\nJSON Lines: {args.documents} records of {MIXED_STEPS[0]} to {MIXED_STEPS[-1]} agent"
+        f" steps ({path.stat().st_size / 1e6:.0f} MB), {args.jsonl_runs} interleaved runs;"
+        " median (min-max)"
+    )
+    print(f"  {'':<28} {'wall s':>8} {'CPU s':>8} {'peak RSS':>9}")
+    for name in commands:
+        rss = max(r[2] for r in runs[name])
+        label = (
+            "orjson.loads loop"
+            if name == "loop"
+            else f"atif validate -q --{name.replace(' ', ' ')}"
         )
-        elapsed = time.perf_counter() - start
-        assert proc.returncode == 0
-        assert proc.stdout.count(b"\n") == count
-        rates[jobs] = count / elapsed
-        print(f"  --jobs {jobs}: {elapsed:6.2f} s  {rates[jobs]:9.0f} documents/s")
-    print(f"  speed-up with --jobs 2: {rates[2] / rates[1]:.2f}x (target >= 1.7x)")
+        print(
+            f"  {label:<28} {statistics.median(wall[name]):8.2f} {statistics.median(cpu[name]):8.2f}"
+            f" {rss:6d} MB"
+        )
+    print(
+        f"  --jobs 1 / loop: CPU {spread(ratios(cpu, 'jobs 1', 'loop'))},"
+        f" wall {spread(ratios(wall, 'jobs 1', 'loop'))} (target <= 1.3x)"
+    )
+    speedup = [a / b for a, b in zip(wall["jobs 1"], wall["jobs 2"], strict=True)]
+    print(
+        f"  --jobs 2 speed-up (wall): {spread(speedup)} (target >= 1.8x on an idle 2-core machine);"
+        f" CPU --jobs 2 / --jobs 1: {spread(ratios(cpu, 'jobs 2', 'jobs 1'))}"
+    )
+    one = WORK / "mixed-one.jsonl"
+    mixed_corpus(one, 1)
+    start = {
+        name: statistics.median(measured([*cmd[:-1], str(one)])[1] for _ in range(3))
+        for name, cmd in commands.items()
+        if name != "jobs 2"
+    }
+    steady = (statistics.median(cpu["jobs 1"]) - start["jobs 1"]) / (
+        statistics.median(cpu["loop"]) - start["loop"]
+    )
+    print(
+        f"  start-up (one record): atif {start['jobs 1']:.2f} s CPU, loop {start['loop']:.2f} s;"
+        f" without it, --jobs 1 / loop: {steady:.2f}x (CPU medians)"
+    )
+    for jobs in ("1", "2"):
+        quarter = measured([*atif, "--jobs", jobs, str(small)])[2]
+        full = max(r[2] for r in runs[f"jobs {jobs}"])
+        print(
+            f"  peak RSS --jobs {jobs}: {quarter} MB for {args.documents // 4} records,"
+            f" {full} MB for {args.documents} (flat in the record count)"
+        )
 
 
 def startup(args: argparse.Namespace) -> None:
     small = WORK / "small.json"
     small.write_bytes(orjson.dumps(corpus.trajectory(1, output_lines=1)))
     cmd = [str(Path(sys.executable).with_name("atif")), "validate", str(small)]
-    best = best_of(lambda: subprocess.run(cmd, check=True, capture_output=True), 7)
+    env = cached_bytecode()
+    best = best_of(lambda: subprocess.run(cmd, check=True, capture_output=True, env=env), 7)
     print(f"\n`atif validate` on one small file: {best * 1000:.0f} ms wall (target < 300 ms)")
 
 
@@ -168,9 +354,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--harbor-python", help="Python 3.12 interpreter with harbor installed")
     parser.add_argument("--runs", type=int, default=20)
-    parser.add_argument("--documents", type=int, default=60_000, help="JSON Lines corpus size")
+    parser.add_argument("--sweep-runs", type=int, default=7, help="rounds per sweep size (>= 5)")
+    parser.add_argument("--documents", type=int, default=2700, help="JSON Lines corpus size")
+    parser.add_argument("--jsonl-runs", type=int, default=5, help="runs of each JSON Lines command")
     args = parser.parse_args()
     WORK.mkdir(exist_ok=True)
+    size_sweep(args)
     single_document(args)
     jsonl_throughput(args)
     startup(args)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 import time
 from collections.abc import Callable
 
@@ -16,18 +17,43 @@ def best_of(fn: Callable[[], object], runs: int) -> float:
     return best
 
 
-def interleaved(fns: dict[str, Callable[[], object]], runs: int) -> dict[str, list[float]]:
-    """Times of each function over ``runs`` rounds, one call of each per round.
+def interleaved(
+    fns: dict[str, Callable[[], object]],
+    runs: int,
+    calls: int = 1,
+    clock: Callable[[], float] = time.perf_counter,
+) -> dict[str, list[float]]:
+    """Seconds per call of each function over ``runs`` rounds; a round times ``calls``
+    consecutive calls of each function in turn.
 
     Interleaving keeps a slow spell of the machine from landing on one side of a ratio only.
+    With ``clock=time.process_time`` the time is this process's CPU time, which other
+    processes on a busy machine do not inflate.
     """
     times: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(runs):
         for name, fn in fns.items():
-            start = time.perf_counter()
-            fn()
-            times[name].append(time.perf_counter() - start)
+            start = clock()
+            for _ in range(calls):
+                fn()
+            times[name].append((clock() - start) / calls)
     return times
+
+
+def calls_for(fn: Callable[[], object], seconds: float = 0.02) -> int:
+    """How many calls of ``fn`` take about ``seconds`` (so that tiny calls time well)."""
+    once = best_of(fn, 3)
+    return max(1, min(5000, round(seconds / max(once, 1e-7))))
+
+
+def ratios(times: dict[str, list[float]], name: str, base: str) -> list[float]:
+    """Round-by-round ratios of ``name`` to ``base`` (both measured by :func:`interleaved`)."""
+    return [t / b for t, b in zip(times[name], times[base], strict=True)]
+
+
+def spread(values: list[float]) -> str:
+    """``median (min-max)`` of some ratios, e.g. ``1.21x (1.15-1.30)``."""
+    return f"{statistics.median(values):.2f}x ({min(values):.2f}-{max(values):.2f})"
 
 
 def best(times: dict[str, list[float]]) -> dict[str, float]:

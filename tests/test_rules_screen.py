@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from atif_spec.catalog import load_catalog
 from atif_spec.findings import Finding
+from atif_spec.rules.atif import quick_clean
 from atif_spec.rules.engine import run_rules
 from atif_spec.rules.screen import screen_id, screen_validator
 from atif_spec.schemas import rs_validator
@@ -89,6 +90,18 @@ def test_the_suite_exercises_the_quick_pass() -> None:
         version, doc = _declared(path) or ("", None)
         vouched += _screen(version).is_valid(doc)
     assert vouched >= 100, (vouched, len(FIXTURES))
+
+
+def test_the_suite_exercises_the_clean_shortcut() -> None:
+    """Enough fixtures are cleared by ``quick_clean`` that the tests above check its verdicts,
+    and every one it clears has no rule finding when the rules run one by one."""
+    cleared = 0
+    for path in FIXTURES:
+        version, doc = _declared(path) or ("", None)
+        if _screen(version).is_valid(doc) and quick_clean(doc):
+            cleared += 1
+            assert run_rules(doc, "atif", version) == [], path
+    assert cleared >= 50, (cleared, len(FIXTURES))
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -213,8 +226,10 @@ def test_planted_violations_are_found_on_vouched_documents(
     case: tuple[str, dict[str, Any], list[str]],
 ) -> None:
     version, doc, _ = case
-    vouched, _ = _both_ways(doc, version)
+    vouched, findings = _both_ways(doc, version)
     assert vouched, "a plain document should pass the screen"
+    if findings:
+        assert not quick_clean(doc), "the shortcut cleared a document with findings"
 
 
 def test_a_planted_violation_of_each_kind_is_reported() -> None:
@@ -298,3 +313,56 @@ def test_each_narrowing_turns_a_valid_document_away(name: str) -> None:
     assert not vouched
     if name == "ATIF103":
         assert [f.code for f in findings] == ["ATIF103"]
+
+
+@pytest.mark.parametrize("off", [0, 1])
+def test_integers_of_2_to_the_64_and_more_keep_their_digits(off: int) -> None:
+    """Counts beyond 64 bits (as the reader hands them on, Python ints) are compared exactly on
+    the quick path: an off-by-one total or cached count is still found, an exact one is not."""
+    big = 2**70 + 1
+    doc: dict[str, Any] = {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [
+            {
+                "step_id": 1,
+                "source": "agent",
+                "message": "m",
+                "metrics": {"prompt_tokens": big, "cached_tokens": big - 1 + 2 * off},
+            }
+        ],
+        "final_metrics": {"total_prompt_tokens": big + off},
+    }
+    vouched, findings = _both_ways(doc, "v1.7")
+    assert vouched
+    assert quick_clean(doc) is (off == 0)
+    assert {f.code for f in findings} == (set() if off == 0 else {"ATIF301", "ATIF306"})
+
+
+@pytest.mark.parametrize(
+    ("total_cost", "clean"),
+    [(0.3, True), (0.3 * (1 + 1e-7), True), (0.31, False), (3, False), (0.0, False)],
+)
+def test_cost_totals_on_the_quick_path(total_cost: float, clean: bool) -> None:
+    """Token totals that match leave the cost total to decide: within a relative 1e-6 of the
+    steps' sum it is clean, otherwise ATIF306 is reported (the quick path says "not sure")."""
+    doc: dict[str, Any] = {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [
+            {
+                "step_id": i,
+                "source": "agent",
+                "message": "m",
+                "metrics": {"prompt_tokens": 10, "cost_usd": 0.1},
+            }
+            for i in (1, 2, 3)
+        ],
+        "final_metrics": {"total_prompt_tokens": 30, "total_cost_usd": total_cost},
+    }
+    vouched, findings = _both_ways(doc, "v1.7")
+    assert vouched
+    assert quick_clean(doc) is clean
+    assert [f.code for f in findings] == ([] if clean else ["ATIF306"])

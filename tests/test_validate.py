@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import pathlib
 from typing import Any
 
 import jsonschema
@@ -328,4 +329,26 @@ def test_the_gc_state_is_restored_as_found(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(validation, "validate_document", boom)
     with pytest.raises(RuntimeError):
         validation.validate_raw(RawDocument("big.json", _big_document()))
+    assert gc.isenabled()
+
+
+def test_runner_batches_run_with_the_gc_paused_and_restore_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: pathlib.Path
+) -> None:
+    import gc
+
+    from atif_spec.reader import RawDocument
+    from atif_spec.runner import Piece, validate_batch, validate_pieces
+    from atif_spec.validation import Options
+
+    seen = _spy_gc_state(monkeypatch)
+    small = orjson.dumps(minimal_atif("v1.7"))
+    reports = validate_batch([RawDocument("a.json", small)] * 2, Options())
+    assert [r["valid"] for r in reports] == [True, True]
+    lines = tmp_path / "docs.jsonl"
+    data = small + b"\n \n" + small + b"\n"
+    lines.write_bytes(data)
+    [(count, line_reports)] = validate_pieces([Piece(str(lines), 0, len(data), True)], Options())
+    assert count == 3 and [r["line"] for r in line_reports] == [1, 3]
+    assert seen == [False] * 4
     assert gc.isenabled()

@@ -37,7 +37,9 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         module, attr = _LAZY[name]
-        return getattr(importlib.import_module(module), attr)
+        value = getattr(importlib.import_module(module), attr)
+        globals()[name] = value  # later look-ups find it without coming back here
+        return value
     raise AttributeError(f"module 'atif_spec' has no attribute {name!r}")
 
 

@@ -121,7 +121,7 @@ def read_lines(
                     break
             yield RawDocument(source, b"", number, path, oversize=size)
             continue
-        if line.strip():
+        if not line.isspace():  # a blank line is no record (no copy made to tell)
             yield RawDocument(source, line, number, path)
 
 

@@ -27,7 +27,7 @@ from atif_spec.reader import (
     read_lines,
     stream_kind,
 )
-from atif_spec.validation import Options, validate_raw
+from atif_spec.validation import Options, gc_paused, load_rules, validate_raw
 
 BATCH_BYTES = 8 * 1024 * 1024
 PIECE_BYTES = 4 * 1024 * 1024
@@ -59,8 +59,12 @@ Sink = Callable[[dict[str, Any]], None]
 
 
 def validate_batch(batch: list[RawDocument], options: Options) -> list[dict[str, Any]]:
-    """Validate a batch of documents; returns their reports in JSON form (worker entry point)."""
-    return [validate_raw(doc, options).to_dict() for doc in batch]
+    """Validate a batch of documents; returns their reports in JSON form (worker entry point).
+
+    The cyclic GC is paused over the batch: parsed documents hold no cycles and are freed by
+    reference counting, while the collector would keep walking them (see ``validation``)."""
+    with gc_paused():
+        return [validate_raw(doc, options).to_dict() for doc in batch]
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,18 +140,23 @@ def validate_pieces(batch: list[Piece], options: Options) -> list[tuple[int, lis
     """For each piece: the number of lines it spans and its reports, with line numbers counted
     from the piece's start (worker entry point)."""
     out: list[tuple[int, list[dict[str, Any]]]] = []
-    for piece in batch:
-        if piece.end is None:
-            docs = read_file(piece.name, options.max_bytes, piece.lines)
-            out.append((0, [validate_raw(doc, options).to_dict() for doc in docs]))
-            continue
-        with open(piece.name, "rb") as fh:
-            fh.seek(piece.start)
-            window = _Range(fh, piece.end)
-            docs = read_lines(window, piece.name, Path(piece.name), options.max_bytes)
-            reports = [validate_raw(doc, options).to_dict() for doc in docs]
-            out.append((window.close_count(), reports))
+    with gc_paused():
+        for piece in batch:
+            out.append(_validate_piece(piece, options))
     return out
+
+
+def _validate_piece(piece: Piece, options: Options) -> tuple[int, list[dict[str, Any]]]:
+    """The number of lines ``piece`` spans and its reports (see :func:`validate_pieces`)."""
+    if piece.end is None:
+        docs = read_file(piece.name, options.max_bytes, piece.lines)
+        return 0, [validate_raw(doc, options).to_dict() for doc in docs]
+    with open(piece.name, "rb") as fh:
+        fh.seek(piece.start)
+        window = _Range(fh, piece.end)
+        docs = read_lines(window, piece.name, Path(piece.name), options.max_bytes)
+        reports = [validate_raw(doc, options).to_dict() for doc in docs]
+        return window.close_count(), reports
 
 
 def run_validation(
@@ -180,6 +189,7 @@ def run_validation(
                 emit(report)
             return summary
         seen: dict[str, int] = {}
+        load_rules()  # before the pool starts: forked workers inherit the imported rules
         by_piece = functools.partial(validate_pieces, options=options)
         for piece, (count, reports) in map_ordered(by_piece, pieces(files, lines), jobs, size=1):
             base = seen.get(piece.name, 0)

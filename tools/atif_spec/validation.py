@@ -6,6 +6,7 @@ processes and printing live in the CLI.
 
 from __future__ import annotations
 
+import functools
 import gc
 import re
 from collections.abc import Iterator
@@ -141,6 +142,43 @@ def _identify(doc: Any, options: Options) -> tuple[str | None, str | None, list[
     return fmt, version, []
 
 
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """What validating one ``FORMAT@VERSION`` needs, looked up once (see :func:`_plan`)."""
+
+    schema_id: str
+    screen: Any
+    """The compiled screen (``rules.screen``), or None when the format has none."""
+
+
+@functools.cache
+def _plan(fmt: str, version: str) -> _Plan | UnknownSchemaError:
+    """The schema and screen of one target, or why there is none (cached per target)."""
+    from atif_spec.rules.screen import screen_validator
+
+    try:
+        entry = load_catalog().find(Target(fmt, version))
+    except UnknownSchemaError as exc:
+        return exc
+    return _Plan(entry.id, screen_validator(fmt, entry.id))
+
+
+@functools.cache
+def _rule_options(opts: Options) -> Any:
+    """The rule switches of ``opts`` (one object per distinct set of options)."""
+    from atif_spec.rules import RuleOptions
+
+    return RuleOptions(
+        check_files=opts.check_files,
+        allow_outside=opts.allow_outside,
+        follow_refs=opts.follow_refs,
+        max_bytes=opts.max_bytes,
+    )
+
+
+_DEFAULT = Options()
+
+
 def validate_document(
     doc: Any,
     *,
@@ -150,43 +188,59 @@ def validate_document(
     options: Options | None = None,
 ) -> Report:
     """Validate one parsed document and collect every finding."""
-    from atif_spec.rules import RuleOptions
-    from atif_spec.rules.engine import run_rules
-    from atif_spec.rules.screen import screen_validator
-    from atif_spec.schema_findings import findings_from_errors
-    from atif_spec.schemas import rs_validator
-
-    opts = options or Options()
+    opts = options or _DEFAULT
     fmt, version, problems = _identify(doc, opts)
-    report = Report(source=source, line=line, format=fmt, version=version, findings=problems)
+    report = Report(source, line, fmt, version, problems)
     if problems or fmt is None or version is None:
         return report
-    try:
-        entry = load_catalog().find(Target(fmt, version))
-    except UnknownSchemaError as exc:
-        report.findings.append(input_finding("unknown-version", str(exc)))
+    plan = _plan(fmt, version)
+    if isinstance(plan, UnknownSchemaError):
+        problems.append(input_finding("unknown-version", str(plan)))
         return report
     # A document the screen accepts is schema-valid, and most rules may skip its steps.
-    screen = screen_validator(fmt, entry.id)
-    vouched = screen is not None and screen.is_valid(doc)
+    vouched = plan.screen is not None and plan.screen.is_valid(doc)
     if not vouched:
-        validator = rs_validator(entry.id)
+        from atif_spec.schema_findings import findings_from_errors
+        from atif_spec.schemas import rs_validator
+
+        validator = rs_validator(plan.schema_id)
         if not validator.is_valid(doc):
-            report.findings.extend(findings_from_errors(validator.iter_errors(doc)))
-    rule_options = RuleOptions(
-        check_files=opts.check_files,
-        allow_outside=opts.allow_outside,
-        follow_refs=opts.follow_refs,
-        max_bytes=opts.max_bytes,
-    )
-    report.findings.extend(
-        run_rules(doc, fmt, version, path=path, options=rule_options, vouched=vouched)
+            problems.extend(findings_from_errors(validator.iter_errors(doc)))
+    problems.extend(
+        _run_rules()(doc, fmt, version, path=path, options=_rule_options(opts), vouched=vouched)
     )
     return report
 
 
+@functools.cache
+def _run_rules() -> Any:
+    """``rules.engine.run_rules``, imported on first use (``atif --help`` loads no rule)."""
+    from atif_spec.rules.engine import run_rules
+
+    return run_rules
+
+
+def load_rules() -> None:
+    """Import the rule modules now rather than on the first document."""
+    _run_rules()
+
+
 PAUSE_GC_FROM = 256 * 1024
 """Documents of at least this many bytes are parsed and checked with the cyclic GC paused."""
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic GC (if on) for a stretch of work that builds no cycles, such as a batch
+    of documents in a run of ``atif validate``, which owns its process; restored as found."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 @contextmanager
@@ -200,20 +254,19 @@ def _gc_paused(size: int) -> Iterator[None]:
     is interpreter-wide: a thread that turns the collector off while another validates a large
     document may find it back on afterwards.
     """
-    if size < PAUSE_GC_FROM or not gc.isenabled():
+    if size < PAUSE_GC_FROM:
         yield
         return
-    gc.disable()
-    try:
+    with gc_paused():
         yield
-    finally:
-        gc.enable()
 
 
 def validate_raw(raw: RawDocument, options: Options | None = None) -> Report:
     """Parse and validate one document read by :mod:`atif_spec.reader`."""
+    if len(raw.data) < PAUSE_GC_FROM:
+        return _validate_raw(raw, options or _DEFAULT)
     with _gc_paused(len(raw.data)):
-        return _validate_raw(raw, options or Options())
+        return _validate_raw(raw, options or _DEFAULT)
 
 
 def _validate_raw(raw: RawDocument, opts: Options) -> Report:
@@ -224,13 +277,22 @@ def _validate_raw(raw: RawDocument, opts: Options) -> Report:
         warning = input_finding("provider-stream", hint, "", Level.WARNING)
         return Report(source=raw.source, line=None, findings=[warning])
     doc, problems = parse(raw, opts.max_bytes)
-    if any(p.level == "error" for p in problems):
+    if problems and any(p.level == "error" for p in problems):
         return Report(source=raw.source, line=raw.line, findings=problems)
     report = validate_document(doc, source=raw.source, line=raw.line, path=raw.path, options=opts)
     if opts.check_duplicate_keys:
         problems.extend(duplicate_keys(raw.data))
-    report.findings[:0] = problems
+    if problems:
+        report.findings[:0] = problems
     return report
+
+
+@functools.lru_cache(maxsize=64)
+def _options(
+    as_target: str | None, check_files: bool, allow_outside: bool, follow_refs: bool
+) -> Options:
+    """The :class:`Options` of :func:`validate`'s switches (one object per combination)."""
+    return Options(as_target, check_files, allow_outside, follow_refs)
 
 
 def validate(
@@ -247,7 +309,9 @@ def validate(
     ...           "steps": [{"step_id": 1, "source": "user", "message": "hi"}]}).errors
     []
     """
-    options = Options(as_target, check_files, allow_outside, follow_refs)
+    options = _options(as_target, check_files, allow_outside, follow_refs)
+    if type(obj_or_path) is dict:
+        return validate_document(obj_or_path, options=options)
     if isinstance(obj_or_path, Path):
         data = obj_or_path.read_bytes()
         return validate_raw(RawDocument(str(obj_or_path), data, None, obj_or_path), options)

@@ -213,6 +213,64 @@ SCREEN = True
 exactly the same either way."""
 
 
+def _function_shaped(definition: Any) -> bool:
+    """A tool definition of the OpenAI shape ``{"type": "function", "function": {"name"}}``."""
+    if not isinstance(definition, dict) or definition.get("type") != "function":
+        return False
+    function = definition.get("function")
+    return isinstance(function, dict) and isinstance(function.get("name"), str)
+
+
+def quick_clean(node: dict[str, Any]) -> bool:
+    """Whether no ATIF rule can find anything on a vouched root node (one pass over its steps).
+
+    Only for a root the screen accepted, validated without ``--follow-refs``. True means every
+    rule would find nothing: the root has a ``session_id`` (ATIF102), its tool definitions have
+    the function shape (ATIF203), it embeds no subagents (ATIF501, and no embedded node to
+    check), the quick pass finds no suspect step (ATIF101, 201, 202, 301; the screen rules out
+    what ATIF103, 302 to 304, 401, 402, 502, 601 and 602 look for), and ``total_steps`` and
+    each total of ``final_metrics`` match the steps (ATIF305, 306) unless ``notes`` explains
+    them. False means "not sure": the rules then run one by one. It is stricter than the rules
+    (a v1.6 root without ``session_id``, a total no step reports), never looser;
+    ``tests/test_rules_screen.py`` checks that the engine reports the same either way.
+    """
+    if not SCREEN or node.get("subagent_trajectories") or node.get("session_id") is None:
+        return False
+    agent = node.get("agent")
+    definitions = agent.get("tool_definitions") if isinstance(agent, dict) else None
+    if definitions and not all(_function_shaped(d) for d in definitions):
+        return False
+    screened = _screen_vouched(node)
+    if screened.suspects:
+        return False
+    final = node.get("final_metrics")
+    if final is None or not _notes_blank(node):
+        return True
+    total_steps = final.get("total_steps")
+    if total_steps is not None and total_steps != len(node["steps"]):
+        return False
+    values = screened.values
+    for total_field, metric, cost in _TOTALS:
+        total = final.get(total_field)
+        if total is None:
+            continue
+        # Shortcuts for the common types, giving what ``_sum`` and ``_same`` give.
+        if not cost:
+            tokens = sum(values[metric])
+            if type(tokens) is int and tokens == total:  # every value an int
+                continue
+        elif type(total) is float:
+            try:
+                if math.isclose(total, math.fsum(values[metric]), rel_tol=1e-6):
+                    continue
+            except (OverflowError, TypeError):
+                pass
+        value, _, mistyped = _sum(values[metric], cost)
+        if not mistyped and not _same(total, value, cost):
+            return False
+    return True
+
+
 def _screened(ctx: RuleContext) -> _Screened:
     """The shared pass over this rule's node."""
     result: _Screened = ctx.memoized(

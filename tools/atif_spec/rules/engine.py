@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from atif_spec.findings import Finding
 from atif_spec.formats import get_format
 from atif_spec.rules import REGISTRY, Rule, RuleContext, RuleOptions
+from atif_spec.rules.atif import quick_clean
+
+QUICK_CLEAN: dict[str, Callable[[dict[str, Any]], bool]] = {"atif": quick_clean}
+"""Format name → a one-pass test that no rule can find anything on a vouched root (True), or
+"not sure" (False). It lets the common clean document skip the rules one by one."""
 
 
 @functools.cache
@@ -19,6 +25,9 @@ def rules_for(fmt: str, version: str, *, with_files: bool) -> tuple[Rule, ...]:
         for r in REGISTRY
         if r.format == fmt and version in r.versions and (with_files or not r.needs_file)
     )
+
+
+_DEFAULT_OPTIONS = RuleOptions()
 
 
 def run_rules(
@@ -37,9 +46,14 @@ def run_rules(
     the document's schema accepted it (see ``rules.screen``); the vouch covers the root and the
     embedded documents of the same version, which that schema validated through its own root.
     Rules rely on it (they may read a vouched node without type checks): pass it only as
-    ``validate_document`` does, after the screen said yes.
+    ``validate_document`` does, after the screen said yes. A vouched document that the
+    format's ``QUICK_CLEAN`` test clears gets no finding without running the rules one by one.
     """
-    opts = options or RuleOptions()
+    opts = options or _DEFAULT_OPTIONS
+    if vouched and not opts.follow_refs:
+        clean = QUICK_CLEAN.get(fmt)
+        if clean is not None and clean(doc):
+            return []
     with_files = path is not None and opts.check_files
     nodes: list[tuple[str, Any, str, bool]] = [("", doc, version, True)]
     spec = get_format(fmt)
