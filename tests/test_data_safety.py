@@ -276,3 +276,24 @@ def test_projected_bytes_never_raises(value: Any) -> None:
     doc["subagent_trajectories"] = value
     assert projected_bytes(doc) > 0
     assert projected_bytes(value) >= 0
+
+
+def test_view_stats_and_render_keep_big_integers(tmp_path: Path) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(big_doc()))
+    out = tmp_path / "t.html"
+    viewed = atif(["view", str(path), "-o", str(out)])
+    assert viewed.exit_code == 0, viewed.output
+    digits_kept(out.read_text(encoding="utf-8"))
+    stats = atif(["stats", str(path), "--format", "json"])
+    assert stats.exit_code == 0, stats.output
+    huge = rich()
+    for step in huge["steps"]:
+        if isinstance(step.get("metrics"), dict):
+            step["metrics"]["completion_tokens"] = 2**64 + 1
+    path.write_text(json.dumps(huge))
+    stats = atif(["stats", str(path), "--format", "json"])
+    assert stats.exit_code == 0, stats.output
+    assert "e+" not in stats.output
+    rendered = atif(["render", str(path), "--verbose"])
+    assert rendered.exit_code == 0, rendered.output

@@ -10,8 +10,7 @@ import click
 
 def _load_input(path: str) -> Any:
     """A parsed input: one JSON document, or the list of events of a JSON Lines log."""
-    import orjson
-
+    from atif_spec.jsontext import loads
     from atif_spec.reader import is_jsonl
 
     try:
@@ -28,8 +27,8 @@ def _load_input(path: str) -> Any:
             click.echo(f"atif: {path}: {exc}", err=True)
             sys.exit(1)
     try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError:
+        return loads(data)
+    except ValueError:
         from atif_spec.stepsubstep.api import parse_jsonl
 
         try:

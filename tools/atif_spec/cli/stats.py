@@ -70,8 +70,7 @@ def stats(
 
     Exit status: 0, or 2 for usage errors and unreadable paths.
     """
-    import orjson
-
+    from atif_spec import jsontext
     from atif_spec import stats as core
     from atif_spec.engines.sources import expand
     from atif_spec.reader import DEFAULT_MAX_BYTES, STDIN, UnreadablePath
@@ -95,7 +94,7 @@ def stats(
         sys.exit(2)
     data = result.to_dict()
     if output == "json":
-        sys.stdout.buffer.write(orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n")
+        sys.stdout.buffer.write(jsontext.dumps(data, indent=True) + b"\n")
     elif output == "csv":
         sys.stdout.write(core.to_csv(data))
     else:

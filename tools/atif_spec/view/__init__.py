@@ -20,9 +20,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
-import orjson
-
-from atif_spec import __version__
+from atif_spec import __version__, jsontext
 from atif_spec.reader import DEFAULT_MAX_BYTES
 
 DEFAULT_MAX_DOCS = 200
@@ -104,7 +102,7 @@ def _hash(text: str) -> str:
 
 def embed_json(value: Any) -> str:
     """JSON safe inside an HTML ``<script>`` element (and in JavaScript source)."""
-    data = orjson.dumps(value)
+    data = jsontext.dumps(value)
     for raw, escaped in (
         (b"&", b"\\u0026"),
         (b"<", b"\\u003c"),
