@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from atif_spec.targets import Target, TargetError
@@ -20,6 +22,13 @@ max_bytes_option = click.option(
     help="Largest document to load (default 512 MiB).",
 )
 """The size limit of one document (``None``: ``atif_spec.reader.DEFAULT_MAX_BYTES``)."""
+
+
+def jobs_option(help_text: str) -> Any:
+    """``-j/--jobs N``: how many processes do the work (the local engine)."""
+    return click.option(
+        "-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help=help_text
+    )
 
 
 def known_target(text: str, option: str = "--as") -> Target:

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from atif_spec.cli.options import lines_option, max_bytes_option
+from atif_spec.cli.options import jobs_option, lines_option, max_bytes_option
 
 
 @click.command()
@@ -24,14 +24,7 @@ from atif_spec.cli.options import lines_option, max_bytes_option
     show_default=True,
     help="text: a table; json: the dataset-stats schema; csv: one row per group.",
 )
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Read documents in N processes (local engine).",
-)
+@jobs_option("Read documents in N processes (local engine).")
 @click.option(
     "--engine",
     type=click.Choice(["local", "ray"]),

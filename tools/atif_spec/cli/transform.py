@@ -21,7 +21,7 @@ import orjson
 
 from atif_spec.atomic import AtomicFile, OutputError
 from atif_spec.cli import terminal
-from atif_spec.cli.options import lines_option, max_bytes_option
+from atif_spec.cli.options import jobs_option, lines_option, max_bytes_option
 from atif_spec.cli.reports import report_line
 from atif_spec.reader import STDIN, RawDocument
 from atif_spec.transform import MigrateOptions, Outcome, outcomes
@@ -174,14 +174,7 @@ _SHARED_OPTIONS = [
         help="Output file, or directory (several inputs, a directory input, or an existing one).",
     ),
     click.option("--in-place", is_flag=True, help="Rewrite each input file (atomically)."),
-    click.option(
-        "-j",
-        "--jobs",
-        type=click.IntRange(min=1),
-        default=1,
-        show_default=True,
-        help="Work in N processes.",
-    ),
+    jobs_option("Work in N processes."),
     click.option(
         "--report",
         "report_format",

@@ -8,7 +8,7 @@ import click
 
 from atif_spec.cli import terminal
 from atif_spec.cli.dataset import engine_options
-from atif_spec.cli.options import known_target, lines_option, max_bytes_option
+from atif_spec.cli.options import jobs_option, known_target, lines_option, max_bytes_option
 
 
 @click.command()
@@ -28,14 +28,7 @@ from atif_spec.cli.options import known_target, lines_option, max_bytes_option
     metavar="FORMAT@VERSION",
     help="Validate as this format/version instead of detecting it.",
 )
-@click.option(
-    "-j",
-    "--jobs",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Validate in N processes.",
-)
+@jobs_option("Validate in N processes.")
 @click.option(
     "--follow-refs",
     is_flag=True,
