@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 import click
+from click.decorators import FC
 
 from atif_spec.targets import Target, TargetError
 
@@ -24,7 +25,7 @@ max_bytes_option = click.option(
 """The size limit of one document (``None``: ``atif_spec.reader.DEFAULT_MAX_BYTES``)."""
 
 
-def jobs_option(help_text: str) -> Any:
+def jobs_option(help_text: str) -> Callable[[FC], FC]:
     """``-j/--jobs N``: how many processes do the work (the local engine)."""
     return click.option(
         "-j", "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help=help_text
