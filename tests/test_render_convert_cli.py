@@ -117,3 +117,27 @@ def test_convert_atif_to_trajectory_sdk_and_back(tmp_path: Path) -> None:
     second = CliRunner().invoke(main, ["convert", str(sdk), "--to", "atif@v1.7", "-o", str(back)])
     assert second.exit_code == 0, second.output
     assert json.loads(back.read_text()) == json.loads(doc_path.read_text())
+
+
+TARGETS = ["atif@v1.6", "tao@v0.2.0", "trajectory-sdk@v0.4", "step-substep@v1.0"]
+RICH = ROOT / "conformance" / "atif" / "v1.7" / "valid"
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_json_lines_output_is_one_compact_document_per_line(target: str, tmp_path: Path) -> None:
+    """A `.jsonl` destination, and several inputs on stdout, get one compact line per document
+    for every target format (a TAO result was once indented across hundreds of lines)."""
+    inputs = sorted(RICH.glob("*.json"))[:3]
+    out = tmp_path / "out.jsonl"
+    result = CliRunner().invoke(main, ["convert", str(inputs[0]), "--to", target, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert len(out.read_bytes().splitlines()) == 1
+    result = CliRunner().invoke(main, ["convert", *map(str, inputs), "--to", target])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(inputs)
+    assert all(isinstance(json.loads(line), dict) for line in lines)
+    legacy = LEGACY / CASES[0]["input"]
+    result = CliRunner().invoke(main, ["convert", str(legacy), "--to", target, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert len(out.read_bytes().splitlines()) == 1

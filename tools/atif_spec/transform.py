@@ -30,6 +30,13 @@ class MigrateOptions:
     """Convert between formats (``to`` is ``FORMAT@VERSION``) instead of migrating ATIF."""
     whole_files: frozenset[str] = frozenset()
     """Sources whose whole content is one legacy turn log (converted to a step-substep run log)."""
+    compact: bool = False
+    """Write every document as one compact line (the output is JSON Lines). Otherwise a document
+    read as a whole file is written indented, and one read from a line of JSON Lines compact."""
+
+    def pretty(self, raw: RawDocument) -> bool:
+        """Whether ``raw``'s result is written indented (a lone document, not JSON Lines)."""
+        return not self.compact and raw.line is None
 
 
 @dataclass(slots=True)
@@ -110,7 +117,7 @@ def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
         return Outcome(raw.source, raw.line, report.to_dict(), None)
     if options.convert and (report.to or "").startswith("trajectory-sdk@"):
         return Outcome(raw.source, raw.line, report.to_dict(), None, streamed=out)
-    option = orjson.OPT_INDENT_2 if raw.line is None else 0
+    option = orjson.OPT_INDENT_2 if options.pretty(raw) else 0
     return Outcome(raw.source, raw.line, report.to_dict(), orjson.dumps(out, option=option))
 
 
@@ -155,7 +162,9 @@ def _legacy_outcome(raw: RawDocument, options: MigrateOptions) -> Outcome:
     report.warnings.extend(check.warnings)
     if not report.ok:
         return Outcome(raw.source, None, report.to_dict(), None)
-    if target.format == "step-substep":
+    if not options.pretty(raw):
+        data = orjson.dumps(doc)
+    elif target.format == "step-substep":
         data = dumps(doc).rstrip("\n").encode()
     else:
         data = orjson.dumps(doc, option=orjson.OPT_INDENT_2)

@@ -210,6 +210,13 @@ def _legacy_logs(files: list[str]) -> frozenset[str]:
     return frozenset(found)
 
 
+def _json_lines_out(shared: Path | None, to_stdout: bool, files: list[str]) -> bool:
+    """Whether one stream receives JSON Lines: several inputs on stdout, or a ``.jsonl`` file."""
+    if to_stdout:
+        return len(files) > 1
+    return shared is not None and shared.suffix.lower() in (".jsonl", ".ndjson")
+
+
 def _documents(
     files: list[str], lines: bool | None, max_bytes: int, whole: frozenset[str]
 ) -> Iterator[RawDocument]:
@@ -288,6 +295,8 @@ def _run(
     )
     dest = Destinations(in_place=in_place, out=output, directory=directory, roots=roots)
     to_stdout = output is None and not in_place
+    if _json_lines_out(output if not directory else None, to_stdout, files):
+        options = replace(options, compact=True)
     report_stream = sys.stderr if to_stdout else sys.stdout
     writer = Writer(dest)
     total = failed = 0
