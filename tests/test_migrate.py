@@ -143,15 +143,29 @@ def test_image_parts_become_text_below_v1_6() -> None:
     assert back["steps"][0]["message"] == parts
 
 
-def test_audio_parts_leave_the_list_below_v1_8() -> None:
+def test_audio_parts_become_text_naming_them_below_v1_8() -> None:
+    """A message made only of audio stays a valid, readable message (never ``[]``)."""
     doc = minimal_atif("v1.8")
     audio = {"type": "audio", "source": {"media_type": "audio/wav", "path": "a.wav"}}
-    doc["steps"][0]["message"] = [audio, {"type": "text", "text": "x"}, audio]
+    long = {"type": "audio", "source": {"media_type": "audio/mpeg", "path": "b.mp3"}}
+    long["source"]["duration_sec"] = 2.5
+    doc["steps"][0]["message"] = [audio, {"type": "text", "text": "x"}, long]
     out, report = migrate(doc, to="v1.7")
-    assert out["steps"][0]["message"] == [{"type": "text", "text": "x"}]
-    assert [i.pointer for i in report.stashed] == ["/steps/0/message/2", "/steps/0/message/0"]
+    assert out["steps"][0]["message"] == [
+        {"type": "text", "text": "[audio: a.wav (audio/wav)]"},
+        {"type": "text", "text": "x"},
+        {"type": "text", "text": "[audio: b.mp3 (audio/mpeg, 2.5 s)]"},
+    ]
+    assert [i.pointer for i in report.stashed] == ["/steps/0/message/0", "/steps/0/message/2"]
+    assert [i.pointer for i in report.decided] == ["/steps/0/message/0", "/steps/0/message/2"]
+    assert no_errors(out)
     back, _ = migrate(out, to="v1.8")
     assert back == doc
+    only = minimal_atif("v1.8")
+    only["steps"][0]["message"] = [audio]
+    out, _ = migrate(only, to="v1.7")
+    assert out["steps"][0]["message"] == [{"type": "text", "text": "[audio: a.wav (audio/wav)]"}]
+    assert no_errors(out)
 
 
 def test_embedded_subagents_migrate_with_their_parent() -> None:
