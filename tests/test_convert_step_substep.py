@@ -83,11 +83,15 @@ def _round_trip_run_log(doc: dict[str, Any], **options: Any) -> dict[str, Any]:
     return back
 
 
+SESSION_POLICY = "atif-session://{session_id}"
+"""v1.6 session-only references need an explicit policy on the way up to v1.7."""
+
+
 def _round_trip_atif(doc: dict[str, Any]) -> dict[str, Any]:
     found = detect(doc)
     assert found is not None and found[0] == "atif"
     before = _text(doc)
-    run_log, _ = convert(doc, SSL)
+    run_log, _ = convert(doc, SSL, session_ref_path=SESSION_POLICY)
     assert _text(doc) == before, "the lens changed its input"
     assert _errors(run_log, SSL) == []
     _stash_ok(run_log)

@@ -44,7 +44,8 @@ def test_golden_pair(pair: str) -> None:
     before, after = load(GOLDEN / pair / "before.json"), load(GOLDEN / pair / "after.json")
     assert before["schema_version"] == f"ATIF-{source}"
     assert no_errors(before) and no_errors(after)
-    out, _ = migrate(before, to=target)
+    options = GOLDEN / pair / "options.json"  # the switches the pair needs (a policy)
+    out, _ = migrate(before, to=target, **(load(options) if options.exists() else {}))
     assert orjson.dumps(out) == orjson.dumps(after)
 
 
@@ -232,20 +233,51 @@ def test_ref_session_id_is_synthesized_below_v1_7() -> None:
     assert back == doc
 
 
-def test_session_only_ref_gets_a_trajectory_path_above_v1_6() -> None:
+def test_refs_to_embedded_subagents_sharing_the_parent_session_stay_distinct() -> None:
+    """Embedded subagents usually share the parent's session_id; below v1.7 each reference gets
+    a session id of its own (``<parent>#<trajectory_id>``), never the parent's."""
+    subs = [minimal_atif("v1.7") | {"trajectory_id": t} for t in ("s1", "s2")]
+    unique = minimal_atif("v1.7") | {"trajectory_id": "s3", "session_id": "own-session"}
+    doc = minimal_atif("v1.7") | {"subagent_trajectories": [*subs, unique]}
+    refs = [{"trajectory_id": t} for t in ("s1", "s2", "s3")]
+    doc["steps"][0]["observation"] = {"results": [{"subagent_trajectory_ref": refs}]}
+    parent = doc["session_id"]
+    assert all(s["session_id"] == parent for s in subs)
+    out, report = migrate(doc, to="v1.6")
+    written = out["steps"][0]["observation"]["results"][0]["subagent_trajectory_ref"]
+    assert [r["session_id"] for r in written] == [f"{parent}#s1", f"{parent}#s2", "own-session"]
+    assert [i.value for i in report.decided] == [f"{parent}#s1", f"{parent}#s2", "own-session"]
+    assert no_errors(out)
+    back, _ = migrate(out, to="v1.7")
+    assert back == doc
+
+
+def test_session_only_ref_needs_an_explicit_policy_above_v1_6() -> None:
+    """A v1.6 reference holding only session_id is refused on the way up unless the caller says
+    where the subagent is; nothing is invented silently."""
     doc = minimal_atif("v1.6")
     doc["steps"][0]["observation"] = {
         "results": [{"subagent_trajectory_ref": [{"session_id": "a b/c"}]}]
     }
     assert not no_errors(doc | {"schema_version": "ATIF-v1.7"})
-    out, report = migrate(doc, to="v1.8")
-    ref = out["steps"][0]["observation"]["results"][0]["subagent_trajectory_ref"][0]
-    assert list(ref)[:2] == ["session_id", "trajectory_path"]
-    assert ref["trajectory_path"] == "atif-session://a%20b%2Fc"
-    assert no_errors(out)
-    assert len(report.decided) == 1
-    back, _ = migrate(out, to="v1.6")
-    assert back == doc
+    with pytest.raises(MigrationError) as info:
+        migrate(doc, to="v1.8")
+    ptr = "/steps/0/observation/results/0/subagent_trajectory_ref/0"
+    assert [(e.code, e.pointer) for e in info.value.report.errors] == [
+        ("migrate:session-only-ref", ptr)
+    ]
+    for template, path in (
+        ("atif-session://{session_id}", "atif-session://a%20b%2Fc"),
+        ("subagents/{session_id}.json", "subagents/a b/c.json"),
+    ):
+        out, report = migrate(doc, to="v1.8", session_ref_path=template)
+        ref = out["steps"][0]["observation"]["results"][0]["subagent_trajectory_ref"][0]
+        assert list(ref)[:2] == ["session_id", "trajectory_path"]
+        assert ref["trajectory_path"] == path
+        assert no_errors(out)
+        assert [(i.pointer, i.value) for i in report.decided] == [(f"{ptr}/trajectory_path", path)]
+        back, _ = migrate(out, to="v1.6")
+        assert back == doc
 
 
 def test_fail_on_decision_refuses() -> None:

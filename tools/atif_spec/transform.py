@@ -30,6 +30,8 @@ class MigrateOptions:
     """Convert between formats (``to`` is ``FORMAT@VERSION``) instead of migrating ATIF."""
     whole_files: frozenset[str] = frozenset()
     """Sources whose whole content is one legacy turn log (converted to a step-substep run log)."""
+    session_ref_path: str | None = None
+    """The v1.6 -> v1.7 policy for session-only references (``--session-ref-path``)."""
     compact: bool = False
     """Write every document as one compact line (the output is JSON Lines). Otherwise a document
     read as a whole file is written indented, and one read from a line of JSON Lines compact."""
@@ -94,6 +96,7 @@ def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
                 fail_on_decision=options.fail_on_decision,
                 source=raw.source,
                 line=raw.line,
+                session_ref_path=options.session_ref_path,
             )
         else:
             out, report = migrate(
@@ -105,6 +108,7 @@ def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
                 source=raw.source,
                 line=raw.line,
                 copy=False,
+                session_ref_path=options.session_ref_path,
             )
     except (MigrationError, ConversionError) as exc:
         return Outcome(raw.source, raw.line, exc.report.to_dict(), None)

@@ -174,6 +174,13 @@ _SHARED_OPTIONS = [
     click.option(
         "--fail-on-decision", is_flag=True, help="Refuse documents that need a synthesized value."
     ),
+    click.option(
+        "--session-ref-path",
+        "session_ref_path",
+        metavar="TEMPLATE",
+        help="v1.6 -> v1.7: the trajectory_path of a reference holding only session_id, with "
+        "{session_id} replaced (e.g. '{session_id}.json'); without it such documents are refused.",
+    ),
 ]
 
 
@@ -248,6 +255,8 @@ def _run(
     from atif_spec.reader import UnreadablePath
 
     if is_dataset_run(inputs, engine, summary_path):
+        if options.session_ref_path is not None:
+            raise click.UsageError("--session-ref-path applies to files, not dataset runs")
         from atif_spec.cli import dataset as engines_cli
         from atif_spec.engines import Task
         from atif_spec.validation import Options
@@ -333,6 +342,7 @@ def migrate(
     drop: bool,
     fail_on_loss: bool,
     fail_on_decision: bool,
+    session_ref_path: str | None,
     lines: bool | None,
     max_bytes: int | None,
     engine: str,
@@ -357,7 +367,12 @@ def migrate(
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     options = MigrateOptions(
-        target, drop, fail_on_loss, fail_on_decision, max_bytes or DEFAULT_MAX_BYTES
+        target,
+        drop,
+        fail_on_loss,
+        fail_on_decision,
+        max_bytes or DEFAULT_MAX_BYTES,
+        session_ref_path=session_ref_path,
     )
     _run(
         inputs,
@@ -395,6 +410,7 @@ def convert(
     drop: bool,
     fail_on_loss: bool,
     fail_on_decision: bool,
+    session_ref_path: str | None,
     lines: bool | None,
     max_bytes: int | None,
     engine: str,
@@ -420,7 +436,13 @@ def convert(
     except TargetError as exc:
         raise click.UsageError(str(exc)) from exc
     options = MigrateOptions(
-        to, drop, fail_on_loss, fail_on_decision, max_bytes or DEFAULT_MAX_BYTES, convert=True
+        to,
+        drop,
+        fail_on_loss,
+        fail_on_decision,
+        max_bytes or DEFAULT_MAX_BYTES,
+        convert=True,
+        session_ref_path=session_ref_path,
     )
     _run(
         inputs,

@@ -111,6 +111,9 @@ class StepContext:
     target: str
     report: ChangeReport
     drop: bool = False
+    session_ref_path: str | None = None
+    """Template of the ``trajectory_path`` given to v1.6 session-only references (v1.6 -> v1.7);
+    None refuses such documents."""
 
     name: str = ""
     """This step's signature, e.g. ``atif@v1.7->atif@v1.6``."""
@@ -146,6 +149,12 @@ class StepContext:
             self.report.dropped.append(Item(ptr, self.name, reason, loss=counts))
         else:
             self.report.stashed.append(Item(ptr, self.name, reason, stash=holder, loss=counts))
+
+    def refuse(self, code: str, ptr: str, message: str) -> None:
+        """Record an error that refuses the document (``migrate:<code>``)."""
+        from atif_spec.findings import Finding, Level
+
+        self.report.errors.append(Finding(f"migrate:{code}", code, Level.ERROR, ptr, message))
 
     def decided(self, ptr: str, policy: str, value: Any, show: bool) -> None:
         """Report a value written by policy."""
