@@ -8,7 +8,8 @@ model's context and which agent steps are training targets (ATIF rules G3, G7, G
   steps stay in the context of later targets;
 - a system step whose ``extra.context_management.boundary`` is ``"replace"`` **resets** the
   context: from then on it is that step's ``observation.results[].content`` (one system message
-  per result) followed by the later steps; the boundary step's own message is not context.
+  per result) followed by the later steps; the boundary step's own message is not context. With
+  ``boundary: "append"`` those system messages are added to the context instead.
 
 :func:`examples` turns the timeline into chat examples (schema
 ``spec/atif-spec/v1/sft-example.schema.json``): one per target, holding the context before the
@@ -66,13 +67,27 @@ def is_target(step: Doc) -> bool:
     )
 
 
-def is_replace_boundary(step: Doc) -> bool:
-    """A system step declaring ``extra.context_management.boundary: "replace"``."""
+def boundary(step: Doc) -> Any:
+    """A system step's ``extra.context_management.boundary`` (None for other steps)."""
     extra = step.get("extra")
     cm = extra.get("context_management") if isinstance(extra, dict) else None
-    return (
-        step.get("source") == "system" and isinstance(cm, dict) and cm.get("boundary") == "replace"
-    )
+    return cm.get("boundary") if step.get("source") == "system" and isinstance(cm, dict) else None
+
+
+def is_replace_boundary(step: Doc) -> bool:
+    """A system step declaring ``extra.context_management.boundary: "replace"``."""
+    return boundary(step) == "replace"
+
+
+def is_empty(step: Doc) -> bool:
+    """A step with no message text or parts and no tool calls (nothing to learn or show)."""
+    message = step.get("message")
+    return message in (None, "", []) and not list(objects(step.get("tool_calls")))
+
+
+def is_training_target(step: Doc) -> bool:
+    """A target of :func:`examples`: :func:`is_target`, and not :func:`is_empty`."""
+    return is_target(step) and not is_empty(step)
 
 
 def timeline(doc: Any) -> Iterator[Turn]:
@@ -173,6 +188,95 @@ def chat_message(turn: Turn) -> Doc:
     return out
 
 
+def _joined(contents: list[Any]) -> str | list[Doc]:
+    """Several result contents as one message content (text joined by newlines, else parts)."""
+    converted = [chat_content(c) for c in contents if c is not None]
+    if all(isinstance(c, str) for c in converted):
+        return "\n".join(c for c in converted if isinstance(c, str))
+    parts: list[Doc] = []
+    for c in converted:
+        parts.extend([{"type": "text", "text": c}] if isinstance(c, str) else c)
+    return parts
+
+
+def _tool_message(call: Doc, content: str | list[Doc]) -> Doc:
+    cid = call.get("tool_call_id")
+    message: Doc = {"role": "tool", "tool_call_id": cid if isinstance(cid, str) else ""}
+    if isinstance(call.get("function_name"), str):
+        message["name"] = call["function_name"]
+    message["content"] = content
+    return message
+
+
+def tool_messages(step: Doc) -> list[Doc]:
+    """The messages answering an agent step, so that every result reaches the context and every
+    tool call is followed by exactly one tool message (what chat formats require).
+
+    Each call's message holds the results naming it by ``source_call_id`` (with a repeated call
+    id, one result per call in order, the rest to the last of them). Results naming no call of
+    the step (Harbor's terminus-2 writes one such result for a turn of several commands) go to
+    the last call left without a result, else to the last call. Several results in one message
+    are joined (text by newlines). A call without any result gets an empty tool message. A step
+    without tool calls gives one user message per result that has content (the environment's
+    answer).
+    """
+    calls = list(objects(step.get("tool_calls")))
+    ids = [c.get("tool_call_id") for c in calls]
+    keyed: dict[str, list[Doc]] = {}
+    loose: list[Doc] = []
+    for result in results(step):
+        cid = result.get("source_call_id")
+        if isinstance(cid, str) and cid in ids:
+            keyed.setdefault(cid, []).append(result)
+        else:
+            loose.append(result)
+    if not calls:
+        return [
+            {"role": "user", "content": chat_content(r.get("content"))}
+            for r in loose
+            if r.get("content") not in (None, "", [])
+        ]
+    assigned: list[list[Doc]] = [[] for _ in calls]
+    for i, cid in enumerate(ids):
+        waiting = keyed.get(cid, []) if isinstance(cid, str) else []
+        if waiting:
+            last = isinstance(cid, str) and cid not in ids[i + 1 :]
+            assigned[i] = waiting if last else [waiting.pop(0)]
+            if last:
+                keyed[cid] = []
+    if loose:
+        empty = [i for i, got in enumerate(assigned) if not got]
+        assigned[empty[-1] if empty else len(calls) - 1].extend(loose)
+    return [
+        _tool_message(call, _joined([r.get("content") for r in got]))
+        for call, got in zip(calls, assigned, strict=True)
+    ]
+
+
+def pairing_problems(messages: list[Any]) -> list[str]:
+    """What breaks the chat-format pairing in a message list: every assistant message with
+    ``tool_calls`` is followed by exactly one tool message per call id, and a tool message
+    answers a call of the assistant message before it. Empty when the list is sound."""
+    problems: list[str] = []
+    pending: list[Any] | None = None
+    for n, message in enumerate(messages):
+        role = message.get("role") if isinstance(message, dict) else None
+        if role == "tool":
+            cid = message.get("tool_call_id")
+            if pending is None or cid not in pending:
+                problems.append(f"message {n}: tool message {cid!r} answers no pending call")
+            else:
+                pending.remove(cid)
+            continue
+        if pending:
+            problems.append(f"message {n}: calls {pending!r} have no tool message")
+        calls = message.get("tool_calls") if role == "assistant" else None
+        pending = [c.get("id") for c in calls] if isinstance(calls, list) else None
+    if pending and len(messages) > 0 and messages[-1].get("role") != "assistant":
+        problems.append(f"end: calls {pending!r} have no tool message")
+    return problems
+
+
 def reset_messages(turn: Turn) -> list[Doc]:
     """The context that a replace boundary starts: one system message per result content."""
     return [{"role": "system", "content": chat_content(c)} for c in turn.replacement]
@@ -212,14 +316,27 @@ def examples(doc: Any, *, subagents: bool = True, base: str = "") -> Iterator[Do
         if turn.kind == "reset":
             context = reset_messages(turn)
             continue
+        if turn.kind == "tool":  # answered below, with the agent step (tool_messages)
+            continue
+        if turn.kind == "system" and boundary(turn.step) == "append":
+            context.extend(
+                {"role": "system", "content": chat_content(r.get("content"))}
+                for r in results(turn.step)
+            )
+            continue
+        if turn.kind == "agent" and is_empty(turn.step):
+            context.extend(tool_messages(turn.step))
+            continue
         message = chat_message(turn)
-        if turn.kind == "agent" and turn.trainable:
+        if turn.kind == "agent" and is_training_target(turn.step):
             example: Doc = {"messages": [*context, message]}
             if defs is not None:
                 example["tools"] = defs
             example["metadata"] = _metadata(doc, base, turn)
             yield example
         context.append(message)
+        if turn.kind == "agent":
+            context.extend(tool_messages(turn.step))
     if subagents and isinstance(doc.get("subagent_trajectories"), list):
         for i, sub in enumerate(doc["subagent_trajectories"]):
             yield from examples(sub, subagents=True, base=join(base, "subagent_trajectories", i))
