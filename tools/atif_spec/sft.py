@@ -76,7 +76,7 @@ def boundary(step: Doc) -> Any:
 
 def is_replace_boundary(step: Doc) -> bool:
     """A system step declaring ``extra.context_management.boundary: "replace"``."""
-    return boundary(step) == "replace"
+    return bool(boundary(step) == "replace")
 
 
 def is_empty(step: Doc) -> bool:
@@ -239,8 +239,8 @@ def tool_messages(step: Doc) -> list[Doc]:
     assigned: list[list[Doc]] = [[] for _ in calls]
     for i, cid in enumerate(ids):
         waiting = keyed.get(cid, []) if isinstance(cid, str) else []
-        if waiting:
-            last = isinstance(cid, str) and cid not in ids[i + 1 :]
+        if isinstance(cid, str) and waiting:
+            last = cid not in ids[i + 1 :]
             assigned[i] = waiting if last else [waiting.pop(0)]
             if last:
                 keyed[cid] = []
