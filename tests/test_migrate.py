@@ -112,10 +112,67 @@ def test_root_extra_goes_to_agent_extra_in_v1_0() -> None:
 
 def test_existing_extra_content_is_kept_next_to_the_stash() -> None:
     doc = minimal_atif("v1.5")
-    doc["steps"][0].update(is_copied_context=True, extra={"mine": 1})
+    doc["steps"][0].update(is_copied_context=False, extra={"mine": 1})
     out, _ = migrate(doc, to="v1.4")
     assert out["steps"][0]["extra"]["mine"] == 1
     assert list(out["steps"][0]["extra"]) == ["mine", STASH_KEY]
+
+
+@pytest.mark.parametrize(
+    ("version", "target", "key", "value"),
+    [("v1.5", "v1.4", "is_copied_context", True), ("v1.7", "v1.6", "llm_call_count", 0)],
+)
+def test_context_only_facts_stay_readable_below_their_version(
+    version: str, target: str, key: str, value: Any
+) -> None:
+    """is_copied_context: true and llm_call_count: 0 move to the step's extra under their own
+    name (the stash records the move, value-less), reported as named with a finding; export-sft
+    and the totals read them there, and the way up restores the field."""
+    from atif_spec.sft import examples
+    from atif_spec.totals import trajectory_totals
+
+    doc = minimal_atif(version)
+    step = doc["steps"][0] | {"source": "agent", "message": "m", key: value}
+    doc["steps"] = [step, doc["steps"][0] | {"step_id": 2, "source": "agent", "message": "x"}]
+    if key == "is_copied_context":
+        step["metrics"] = {"prompt_tokens": 7}
+    assert len(list(examples(doc))) == 1
+    out, report = migrate(doc, to=target)
+    moved = out["steps"][0]
+    assert key not in moved and moved["extra"][key] == value
+    entries = moved["extra"][STASH_KEY]["layers"][0]["entries"]
+    position = list(step).index(key)
+    move = {"op": "moved", "pointer": f"/{key}", "position": position, "to": f"/extra/{key}"}
+    assert entries == [move | {"created": "absent"}]
+    assert [(i.pointer, i.to) for i in report.named] == [
+        (f"/steps/0/{key}", f"/steps/0/extra/{key}")
+    ]
+    assert [w.code for w in report.warnings] == ["migrate:context-only-step"]
+    assert not report.lossy and report.to_dict()["named"][0]["to"] == f"/steps/0/extra/{key}"
+    assert len(list(examples(out))) == 1  # still not a training target
+    assert trajectory_totals(out).prompt_tokens is None  # copied context does not count
+    assert no_errors(out)
+    for deeper in ("v1.0", target):
+        low, _ = migrate(out, to=deeper)
+        back, _ = migrate(low, to=version)
+        assert orjson.dumps(back) == orjson.dumps(doc)
+
+
+def test_a_producers_own_extra_key_is_never_overwritten_or_read_back() -> None:
+    doc = minimal_atif("v1.7")
+    doc["steps"][0].update(llm_call_count=0, extra={"llm_call_count": "producer's"})
+    out, report = migrate(doc, to="v1.6")
+    assert out["steps"][0]["extra"]["llm_call_count"] == "producer's"
+    assert [i.pointer for i in report.stashed] == ["/steps/0/llm_call_count"]
+    assert not report.named
+    back, _ = migrate(out, to="v1.7")
+    assert orjson.dumps(back) == orjson.dumps(doc)
+    plain = minimal_atif("v1.6")
+    plain["steps"][0]["extra"] = {"llm_call_count": 0}  # a producer's key, no move recorded
+    up, _ = migrate(plain, to="v1.7")
+    assert "llm_call_count" not in up["steps"][0] and up["steps"][0]["extra"] == {
+        "llm_call_count": 0
+    }
 
 
 def test_null_extra_is_restored_as_null() -> None:

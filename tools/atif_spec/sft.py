@@ -4,8 +4,10 @@
 model's context and which agent steps are training targets (ATIF rules G3, G7, G9):
 
 - an agent step is a **target** unless it has ``is_copied_context: true`` (context copied from
-  an earlier trajectory) or ``llm_call_count: 0`` (a deterministic dispatch, no LLM call); such
-  steps stay in the context of later targets;
+  an earlier trajectory) or ``llm_call_count: 0`` (a deterministic dispatch, no LLM call), or,
+  in a version without the field, the same fact under the step's ``extra`` where a downgrade
+  keeps it (:func:`atif_spec.totals.is_copied_context`); such steps stay in the context of
+  later targets; an agent step with neither text nor tool calls is no target either;
 - a system step whose ``extra.context_management.boundary`` is ``"replace"`` **resets** the
   context: from then on it is that step's ``observation.results[].content`` (one system message
   per result) followed by the later steps; the boundary step's own message is not context. With
@@ -28,6 +30,7 @@ from typing import Any, Literal
 
 from atif_spec.findings import join
 from atif_spec.jsonvalues import objects
+from atif_spec.totals import is_copied_context, zero_calls
 
 Doc = dict[str, Any]
 Kind = Literal["system", "user", "agent", "tool", "reset"]
@@ -60,11 +63,7 @@ def results(step: Doc) -> list[Doc]:
 
 def is_target(step: Doc) -> bool:
     """An agent step that is neither copied context nor a deterministic dispatch."""
-    return (
-        step.get("source") == "agent"
-        and step.get("is_copied_context") is not True
-        and not (step.get("llm_call_count") == 0 and step.get("llm_call_count") is not False)
-    )
+    return step.get("source") == "agent" and not is_copied_context(step) and not zero_calls(step)
 
 
 def boundary(step: Doc) -> Any:

@@ -158,9 +158,7 @@ def _legacy_outcome(raw: RawDocument, options: MigrateOptions) -> Outcome:
             report.errors.extend(exc.report.errors)
             return Outcome(raw.source, None, report.to_dict(), None)
         report.to = onward.to
-        report.stashed.extend(onward.stashed)
-        report.dropped.extend(onward.dropped)
-        report.decided.extend(onward.decided)
+        report.absorb(onward)
     check = validate_document(doc, source=raw.source)
     report.errors.extend(check.errors)
     report.warnings.extend(check.warnings)

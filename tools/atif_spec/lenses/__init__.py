@@ -110,9 +110,7 @@ def _migrate(doc: Doc, version: str, report: ChangeReport, options: LensOptions)
     except MigrationError as exc:
         report.errors.extend(exc.report.errors)
         raise ConversionError(report) from exc
-    report.stashed.extend(sub.stashed)
-    report.dropped.extend(sub.dropped)
-    report.decided.extend(sub.decided)
+    report.absorb(sub)
     return out
 
 

@@ -75,6 +75,41 @@ class Edit:
         self.ctx.lost(self._last(), self.holder, reason, value is not None, loss)
         return value
 
+    def move(self, path: Path, to: Path, reason: str) -> None:
+        """Move a member the target has no field for under a documented name (reported as
+        named; the stash records the move, not the value)."""
+        self.layer.move(path, to)
+        self.ctx.report.named.append(
+            Item(self._last(), self.ctx.name, reason, to=self.base + make_pointer(*to))
+        )
+
+    def training_fact(self, key: str, reason: str) -> None:
+        """Take the owner step's ``key`` out (``is_copied_context`` or ``llm_call_count``); when
+        it says the step is not a training target (``true``, ``0``), keep that readable as
+        ``extra.<key>`` (:data:`atif_spec.totals.TRAINING_FACTS`), reported as named with the
+        finding ``migrate:context-only-step``. A producer's own ``extra.<key>`` is never
+        overwritten: then the value is stashed as usual."""
+        from atif_spec.findings import Finding, Level
+        from atif_spec.totals import context_only_fact
+
+        step = self.layer.owner
+        extra = step.get("extra")
+        free = extra is None or (isinstance(extra, dict) and key not in extra)
+        if not (context_only_fact(key, step[key]) and free):
+            self.remove((key,), reason)
+            return
+        self.move((key,), ("extra", key), reason)
+        self.ctx.report.warnings.append(
+            Finding(
+                "migrate:context-only-step",
+                "context-only-step",
+                Level.WARNING,
+                self.base,
+                f"{self.ctx.target} has no {key}; the step is context only, not a training "
+                f"target: kept as extra.{key} (export-sft and the totals read it)",
+            )
+        )
+
     def replace(
         self,
         path: Path,
@@ -135,6 +170,12 @@ class StepContext:
         if key in obj:
             with self.owner(obj, base, holder) as edit:
                 edit.remove((key,), reason)
+
+    def remove_training_fact(self, step: Doc, base: str, key: str, reason: str) -> None:
+        """:meth:`Edit.training_fact` in a layer of its own (when ``step`` has ``key``)."""
+        if key in step:
+            with self.owner(step, base) as edit:
+                edit.training_fact(key, reason)
 
     def restore(self, obj: Any, base: str, holder: Path = ("extra",)) -> bool:
         """Undo the layers the inverse step left below ``obj``; True when there were any."""

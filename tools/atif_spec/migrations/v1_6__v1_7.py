@@ -10,7 +10,9 @@ become optional (and nullable), and a reference must set ``trajectory_id`` or ``
   - the trajectory's ``trajectory_id`` and ``subagent_trajectories`` are stashed in its ``extra``
     (embedded subagents go whole, stashes included);
   - ``llm_call_count``, ``ToolCall.extra`` and ``ObservationResult.extra`` are stashed in the
-    step's ``extra``;
+    step's ``extra``, except ``llm_call_count: 0``, which moves to the step's
+    ``extra.llm_call_count`` (named, the stash records the move; warning
+    ``migrate:context-only-step``): a v1.6 reader still sees a step that made no LLM call;
   - a reference's ``trajectory_id`` is stashed in the reference's own ``extra``;
   - a missing or null root ``session_id`` is synthesized (decided): the ``trajectory_id`` when it
     is a non-empty string, else ``sha256-`` and the first 16 hex digits of the SHA-256 of the
@@ -169,7 +171,7 @@ def _step_down(step: Doc, ptr: str, ctx: StepContext) -> None:
         return
     with ctx.owner(step, ptr) as edit:
         if "llm_call_count" in step:
-            edit.remove(("llm_call_count",), "v1.6 has no Step.llm_call_count")
+            edit.training_fact("llm_call_count", "v1.6 has no Step.llm_call_count")
         for j in calls:
             edit.remove(("tool_calls", j, "extra"), "v1.6 has no ToolCall.extra")
         for k in extras:
