@@ -79,7 +79,15 @@ class Totals:
 
 
 def _plus(a: Any, b: Any, name: str) -> Any:
-    return math.fsum((a, b)) if name == "cost_usd" else a + b
+    return _fsum([a, b]) if name == "cost_usd" else a + b
+
+
+def _fsum(values: list[float]) -> float:
+    """An exact float sum; infinity when it overflows (never raises)."""
+    try:
+        return math.fsum(values)
+    except OverflowError:
+        return math.inf
 
 
 def _count(value: Any) -> int | None:
@@ -96,7 +104,11 @@ def _count(value: Any) -> int | None:
 def _cost(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value) if math.isfinite(value) else None
+    try:
+        number = float(value)
+    except OverflowError:  # an integer beyond a float's range is no cost
+        return None
+    return number if math.isfinite(number) else None
 
 
 TRAINING_FACTS = ("is_copied_context", "llm_call_count")
@@ -163,7 +175,7 @@ def step_totals(steps: Any) -> Totals:
             else:
                 costs.append(cost)
     if costs:
-        totals.cost_usd = math.fsum(costs)
+        totals.cost_usd = _fsum(costs)
     return totals
 
 

@@ -10,10 +10,12 @@ validate it in turn.
 from __future__ import annotations
 
 import contextvars
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from atif_spec.findings import Level, join
 from atif_spec.formats.atif import VERSIONS
@@ -281,3 +283,36 @@ def incompatible_referenced_version(ctx: RuleContext) -> Iterator[tuple[str, str
                     f"newer than {ctx.version}"
                 ),
             )
+
+
+_DOCS: dict[tuple[Path, int], Any] = {}
+
+
+def subagent_resolver(ctx: RuleContext) -> Callable[[Mapping[str, Any]], Mapping[str, Any] | None]:
+    """Reads the documents file-referenced subagents name, for :mod:`atif_spec.totals`: only with
+    ``--follow-refs``, only local files inside the document's folder (or anywhere with
+    ``--allow-outside``); None for anything it cannot read (never raises)."""
+    from atif_spec.totals import Resolver
+
+    def resolve(ref: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        raw = ref.get("trajectory_path")
+        if ctx.path is None or not ctx.options.follow_refs or not isinstance(raw, str):
+            return None
+        if not raw or "://" in raw:
+            return None
+        try:
+            resolved, inside = locate(ctx.path.resolve().parent, raw)
+            if not (inside or ctx.options.allow_outside) or not resolved.is_file():
+                return None
+            key = (resolved, resolved.stat().st_mtime_ns)
+            if key not in _DOCS:
+                if len(_DOCS) >= _CACHE_SIZE:
+                    _DOCS.clear()
+                _DOCS[key] = orjson.loads(resolved.read_bytes())
+        except (OSError, ValueError, RuntimeError):
+            return None
+        doc = _DOCS[key]
+        return doc if isinstance(doc, dict) else None
+
+    typed: Resolver = resolve
+    return typed
