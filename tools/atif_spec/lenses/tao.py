@@ -32,6 +32,7 @@ from atif_spec.stash import (
     insert_key,
     make_pointer,
 )
+from atif_spec.totals import trajectory_totals
 
 Doc = dict[str, Any]
 
@@ -393,20 +394,13 @@ class _ToAtif:
         return out
 
     def _final_metrics(self, doc: Doc, subs: list[Doc]) -> Doc:
-        totals = {"prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0}
-        stack: list[list[Doc]] = [doc["steps"], *[s["steps"] for s in _all_subs(subs)]]
-        for steps in stack:
-            for _, step in dicts(steps):
-                metrics = step.get("metrics")
-                if isinstance(metrics, dict):
-                    for key in totals:
-                        value = _count(metrics.get(key))
-                        if value is not None:
-                            totals[key] += int(value)
+        """The totals as RFC.md §2.4 defines them (:mod:`atif_spec.totals`), subagents included;
+        0 for a metric no step reports (TAO's session metrics always have a value)."""
+        totals = trajectory_totals({"steps": doc["steps"], "subagent_trajectories": subs})
         return {
-            "total_prompt_tokens": totals["prompt_tokens"],
-            "total_completion_tokens": totals["completion_tokens"],
-            "total_cached_tokens": totals["cached_tokens"],
+            "total_prompt_tokens": totals.prompt_tokens or 0,
+            "total_completion_tokens": totals.completion_tokens or 0,
+            "total_cached_tokens": totals.cached_tokens or 0,
             "total_steps": len(doc["steps"]),
         }
 
