@@ -455,3 +455,34 @@ def test_the_public_api_is_plain_functions() -> None:
         assert inspect.isfunction(getattr(atif_spec, name)), name
     out, report = atif_spec.migrate(minimal_atif("v1.7"), to="v1.6")
     assert out["schema_version"] == "ATIF-v1.6" and report.ok
+
+
+def test_policy_drops_context_only_steps_and_renumbers() -> None:
+    """The explicit alternative: such steps are dropped (reported, not invertible)."""
+    doc = minimal_atif("v1.7")
+    first = doc["steps"][0]
+    doc["steps"] = [
+        first,
+        first | {"step_id": 2, "source": "agent", "message": "dispatch", "llm_call_count": 0},
+        first | {"step_id": 3, "source": "agent", "message": "copied", "is_copied_context": True},
+        first | {"step_id": 4, "source": "agent", "message": "last", "llm_call_count": 1},
+    ]
+    doc["final_metrics"] = {"total_steps": 4}
+    out, report = migrate(doc, to="v1.4", drop_context_only=True)
+    assert [(s["step_id"], s["message"]) for s in out["steps"]] == [
+        (1, first["message"]),
+        (2, "last"),
+    ]
+    assert [i.pointer for i in report.dropped] == ["/steps/1", "/steps/1"]
+    assert [i.pointer for i in report.decided] == [  # v1.7 -> v1.6, then v1.5 -> v1.4
+        "/steps/1/step_id",
+        "/steps/2/step_id",
+        "/final_metrics/total_steps",
+        "/steps/1/step_id",
+        "/final_metrics/total_steps",
+    ]
+    assert out["final_metrics"]["total_steps"] == 2
+    assert no_errors(out)
+    assert not report.named
+    with pytest.raises(MigrationError):
+        migrate(doc, to="v1.4", drop_context_only=True, fail_on_loss=True)

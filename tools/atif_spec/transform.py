@@ -32,6 +32,8 @@ class MigrateOptions:
     """Sources whose whole content is one legacy turn log (converted to a step-substep run log)."""
     session_ref_path: str | None = None
     """The v1.6 -> v1.7 policy for session-only references (``--session-ref-path``)."""
+    drop_context_only: bool = False
+    """``--drop-context-only-steps``."""
     compact: bool = False
     """Write every document as one compact line (the output is JSON Lines). Otherwise a document
     read as a whole file is written indented, and one read from a line of JSON Lines compact."""
@@ -97,6 +99,7 @@ def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
                 source=raw.source,
                 line=raw.line,
                 session_ref_path=options.session_ref_path,
+                drop_context_only=options.drop_context_only,
             )
         else:
             out, report = migrate(
@@ -109,6 +112,7 @@ def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
                 line=raw.line,
                 copy=False,
                 session_ref_path=options.session_ref_path,
+                drop_context_only=options.drop_context_only,
             )
     except (MigrationError, ConversionError) as exc:
         return Outcome(raw.source, raw.line, exc.report.to_dict(), None)

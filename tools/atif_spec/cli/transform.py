@@ -181,6 +181,13 @@ _SHARED_OPTIONS = [
         help="v1.6 -> v1.7: the trajectory_path of a reference holding only session_id, with "
         "{session_id} replaced (e.g. '{session_id}.json'); without it such documents are refused.",
     ),
+    click.option(
+        "--drop-context-only-steps",
+        "drop_context_only",
+        is_flag=True,
+        help="Below v1.5/v1.7: drop steps with is_copied_context: true / llm_call_count: 0 "
+        "(step_id renumbered, reported, not invertible) instead of keeping the fact in extra.",
+    ),
 ]
 
 
@@ -255,8 +262,10 @@ def _run(
     from atif_spec.reader import UnreadablePath
 
     if is_dataset_run(inputs, engine, summary_path):
-        if options.session_ref_path is not None:
-            raise click.UsageError("--session-ref-path applies to files, not dataset runs")
+        if options.session_ref_path is not None or options.drop_context_only:
+            raise click.UsageError(
+                "--session-ref-path and --drop-context-only-steps apply to files, not datasets"
+            )
         from atif_spec.cli import dataset as engines_cli
         from atif_spec.engines import Task
         from atif_spec.validation import Options
@@ -343,6 +352,7 @@ def migrate(
     fail_on_loss: bool,
     fail_on_decision: bool,
     session_ref_path: str | None,
+    drop_context_only: bool,
     lines: bool | None,
     max_bytes: int | None,
     engine: str,
@@ -373,6 +383,7 @@ def migrate(
         fail_on_decision,
         max_bytes or DEFAULT_MAX_BYTES,
         session_ref_path=session_ref_path,
+        drop_context_only=drop_context_only,
     )
     _run(
         inputs,
@@ -411,6 +422,7 @@ def convert(
     fail_on_loss: bool,
     fail_on_decision: bool,
     session_ref_path: str | None,
+    drop_context_only: bool,
     lines: bool | None,
     max_bytes: int | None,
     engine: str,
@@ -443,6 +455,7 @@ def convert(
         max_bytes or DEFAULT_MAX_BYTES,
         convert=True,
         session_ref_path=session_ref_path,
+        drop_context_only=drop_context_only,
     )
     _run(
         inputs,

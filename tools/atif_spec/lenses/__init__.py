@@ -31,6 +31,8 @@ class LensOptions:
     """Discard what the target cannot hold instead of stashing it (reported as dropped)."""
     session_ref_path: str | None = None
     """The v1.6 -> v1.7 policy for session-only references (see :func:`atif_spec.migrate`)."""
+    drop_context_only: bool = False
+    """Drop context-only steps below their fields' versions (:func:`atif_spec.migrate`)."""
 
 
 LensFunction = Callable[[Doc, ChangeReport, LensOptions], Doc]
@@ -106,6 +108,7 @@ def _migrate(doc: Doc, version: str, report: ChangeReport, options: LensOptions)
             source=report.source,
             line=report.line,
             session_ref_path=options.session_ref_path,
+            drop_context_only=options.drop_context_only,
         )
     except MigrationError as exc:
         report.errors.extend(exc.report.errors)
@@ -124,6 +127,7 @@ def convert(
     source: str = "<object>",
     line: int | None = None,
     session_ref_path: str | None = None,
+    drop_context_only: bool = False,
 ) -> tuple[Doc, ChangeReport]:
     """Convert a document to ``to`` (``FORMAT@VERSION``; a bare ``vX.Y`` keeps the format).
 
@@ -157,7 +161,7 @@ def convert(
     ):
         raise refuse(report, "bad-target", f"unknown target {target_format}@{target_version}")
     report.to = f"{target_format}@{target_version}"
-    options = LensOptions(drop=drop, session_ref_path=session_ref_path)
+    options = LensOptions(drop, session_ref_path, drop_context_only)
     work: Doc = doc
     fmt, version = source_format, source_version
     if fmt == target_format:

@@ -59,6 +59,7 @@ def migrate(
     line: int | None = None,
     copy: bool = True,
     session_ref_path: str | None = None,
+    drop_context_only: bool = False,
 ) -> tuple[dict[str, Any], ChangeReport]:
     """Migrate an ATIF document to version ``to`` (``"v1.7"``, ``"atif@v1.7"``, ``"ATIF-v1.7"``).
 
@@ -74,6 +75,9 @@ def migrate(
       way up to v1.7 (which must not resolve by session): a template whose ``{session_id}`` is
       replaced to give the reference's ``trajectory_path`` (decided). Without it such documents
       are refused (``migrate:session-only-ref``); nothing is invented silently.
+    - ``drop_context_only``: below v1.5 / v1.7, drop the steps that ``is_copied_context: true`` /
+      ``llm_call_count: 0`` make context only (``step_id`` renumbered; reported as dropped and
+      decided; not invertible) instead of keeping the fact as the step's ``extra.<field>``.
 
     Raises :class:`MigrationError` (carrying the report) when the document is refused: not an
     ATIF object, unknown version, a foreign value under the stash key, or one of the ``fail_on``
@@ -107,7 +111,9 @@ def migrate(
     try:
         work = working_copy(doc) if copy else doc
         for step in plan(version, target):
-            ctx = StepContext(step.source, step.target, report, drop, session_ref_path)
+            ctx = StepContext(
+                step.source, step.target, report, drop, session_ref_path, drop_context_only
+            )
             step.run(work, ctx, "")
             work["schema_version"] = spelling(step.target)
     except StashError as exc:

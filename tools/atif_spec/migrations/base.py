@@ -149,6 +149,9 @@ class StepContext:
     session_ref_path: str | None = None
     """Template of the ``trajectory_path`` given to v1.6 session-only references (v1.6 -> v1.7);
     None refuses such documents."""
+    drop_context_only: bool = False
+    """Going below the version of ``is_copied_context``/``llm_call_count``: drop the steps those
+    fields make context only instead of keeping the fact under ``extra`` (not invertible)."""
 
     name: str = ""
     """This step's signature, e.g. ``atif@v1.7->atif@v1.6``."""
@@ -170,6 +173,40 @@ class StepContext:
         if key in obj:
             with self.owner(obj, base, holder) as edit:
                 edit.remove((key,), reason)
+
+    def drop_context_only_steps(self, doc: Doc, base: str, key: str) -> bool:
+        """With :attr:`drop_context_only`, remove the steps of ``doc`` whose ``key`` makes them
+        context only, renumber the integer ``step_id`` of the others from 1 and keep a
+        ``final_metrics.total_steps`` that counted the steps in step (all reported: dropped,
+        decided). True when the policy is on (the caller then has no such steps left)."""
+        from atif_spec.totals import context_only_fact
+
+        if not self.drop_context_only:
+            return False
+        listed = doc.get("steps")
+        if not isinstance(listed, list):
+            return True
+        keep: list[Any] = []
+        for i, step in enumerate(listed):
+            if isinstance(step, dict) and context_only_fact(key, step.get(key)):
+                reason = f"{self.target} has no {key}; the policy drops context-only steps"
+                self.report.dropped.append(Item(f"{base}/steps/{i}", self.name, reason))
+            else:
+                keep.append(step)
+        if len(keep) == len(listed):
+            return True
+        final = doc.get("final_metrics")
+        doc["steps"] = keep
+        policy = "context-only steps dropped: step_id renumbered from 1"
+        for n, step in enumerate(keep, start=1):
+            old = step.get("step_id") if isinstance(step, dict) else None
+            if isinstance(old, int) and not isinstance(old, bool) and old != n:
+                step["step_id"] = n
+                self.decided(f"{base}/steps/{n - 1}/step_id", policy, n, True)
+        if isinstance(final, dict) and final.get("total_steps") == len(listed):
+            doc["final_metrics"] = final | {"total_steps": len(keep)}
+            self.decided(f"{base}/final_metrics/total_steps", policy, len(keep), True)
+        return True
 
     def remove_training_fact(self, step: Doc, base: str, key: str, reason: str) -> None:
         """:meth:`Edit.training_fact` in a layer of its own (when ``step`` has ``key``)."""

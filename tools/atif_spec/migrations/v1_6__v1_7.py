@@ -12,7 +12,8 @@ become optional (and nullable), and a reference must set ``trajectory_id`` or ``
   - ``llm_call_count``, ``ToolCall.extra`` and ``ObservationResult.extra`` are stashed in the
     step's ``extra``, except ``llm_call_count: 0``, which moves to the step's
     ``extra.llm_call_count`` (named, the stash records the move; warning
-    ``migrate:context-only-step``): a v1.6 reader still sees a step that made no LLM call;
+    ``migrate:context-only-step``): a v1.6 reader still sees a step that made no LLM call; with
+    the policy ``drop_context_only`` such steps are dropped and ``step_id`` renumbered instead;
   - a reference's ``trajectory_id`` is stashed in the reference's own ``extra``;
   - a missing or null root ``session_id`` is synthesized (decided): the ``trajectory_id`` when it
     is a non-empty string, else ``sha256-`` and the first 16 hex digits of the SHA-256 of the
@@ -113,6 +114,7 @@ def down(doc: Doc, ctx: StepContext, base: str = "") -> None:
     """v1.7 -> v1.6."""
     _restore_all(doc, ctx, base)
     embedded = [sub for _, sub in subagents(doc, base)]
+    ctx.drop_context_only_steps(doc, base, "llm_call_count")
     _root_down(doc, ctx, base)
     sessions = _embedded_sessions(doc, embedded)
     for ptr, step in steps(doc, base):
