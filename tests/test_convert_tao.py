@@ -750,3 +750,27 @@ def test_atif_drop_outputs_are_valid(doc: dict[str, Any], nonce: str) -> None:
     out, _ = convert(doc, to="tao@v0.2.0", drop=True)
     assert not errors(out)
     assert "metadata" not in out or STASH_KEY not in out["metadata"]
+
+
+def test_one_api_call_logged_as_several_steps_counts_once() -> None:
+    """The Claude Code parser writes one step per content block, each with the response's usage:
+    adjacent agent steps with the same model and equal usage are one call, counted once."""
+    from atif_spec.totals import trajectory_totals
+
+    usage = {"input_tokens": 10, "output_tokens": 40, "cache_read_tokens": 500}
+    doc = _record({}, None)
+    doc["steps"] = [
+        {"step_index": 0, "role": "user", "content": "go"},
+        {"step_index": 1, "role": "agent", "reasoning_content": "think", "token_usage": usage},
+        {"step_index": 2, "role": "agent", "content": "answer", "token_usage": dict(usage)},
+        {
+            "step_index": 3,
+            "role": "agent",
+            "content": "next call",
+            "token_usage": usage | {"output_tokens": 7},
+        },
+    ]
+    out = round_trip(doc, "atif@v1.7", "tao@v0.2.0")
+    assert ["metrics" in s for s in out["steps"]] == [False, True, False, True]
+    totals = trajectory_totals(out)
+    assert totals.completion_tokens == 47

@@ -209,6 +209,32 @@ def _cyclic(parent_of: dict[int, int]) -> bool:
     return False
 
 
+def _repeated_usage(steps: list[Doc]) -> set[int]:
+    """Positions of agent steps that repeat the previous step's API call usage.
+
+    opentraces' Claude Code parser writes one step per JSONL row, and Claude Code writes one row
+    per content block of a response, each carrying that response's ``message.usage``: the steps
+    of one call are adjacent agent steps with the same ``model``, ``parent_step`` and an equal,
+    non-zero ``token_usage``. Its usage counts once (RFC.md §2.4 rule 4): ATIF ``metrics`` go on
+    the first of them only; the others' ``token_usage`` is stashed and comes back on the way back.
+    """
+    out: set[int] = set()
+    for p in range(1, len(steps)):
+        step, prev = steps[p], steps[p - 1]
+        usage = step.get("token_usage")
+        if (
+            step.get("role") == "agent"
+            and prev.get("role") == "agent"
+            and isinstance(usage, dict)
+            and any(_count(v) for v in usage.values())
+            and usage == prev.get("token_usage")
+            and step.get("model") == prev.get("model")
+            and step.get("parent_step") == prev.get("parent_step")
+        ):
+            out.add(p)
+    return out
+
+
 class _ToAtif:
     """TAO record → ATIF v1.7 trajectory (native fields only)."""
 
@@ -226,6 +252,7 @@ class _ToAtif:
             id(s): f"/steps/{i}" for i, s in dicts(record.get("steps"))
         }
         self.atif_steps: dict[int, tuple[Doc, str]] = {}  # position → (ATIF step, pointer)
+        self.repeats = _repeated_usage(self.steps)
 
     def run(self) -> Built:
         record = self.record
@@ -407,7 +434,7 @@ class _ToAtif:
                 self._own(result, obs, rptr, f"{sptr}/observations/{k}", owner)
             out["observation"] = {"results": results}
         usage = step.get("token_usage")
-        if agent and isinstance(usage, dict):
+        if agent and isinstance(usage, dict) and self.positions[id(step)] not in self.repeats:
             style = anthropic_usage(
                 step.get("model"), self.agent.get("model"), self.agent.get("name")
             )
