@@ -484,3 +484,14 @@ def test_dropping_gives_valid_run_logs_without_a_stash(doc: dict[str, Any]) -> N
     assert _errors(run_log, SSL) == []
     assert STASH_KEY not in json.dumps(run_log)
     assert report.stashed == []
+
+
+def test_tool_output_substeps_have_source_tool() -> None:
+    """The run log's sources: a call is the provider's, its output the tool's."""
+    doc = json.loads((ROOT / "conformance" / "atif" / "v1.7" / "valid" / "rich.json").read_text())
+    run_log, _ = convert(doc, SSL)
+    subs = [s for step in run_log["steps"] for s in step.get("substeps", [])]
+    assert {(s["type"], s["source"]) for s in subs} == {
+        ("tool_call", "provider"),
+        ("tool_output", "tool"),
+    }
