@@ -83,11 +83,15 @@ def _round_trip_run_log(doc: dict[str, Any], **options: Any) -> dict[str, Any]:
     return back
 
 
+SESSION_POLICY = "atif-session://{session_id}"
+"""v1.6 session-only references need an explicit policy on the way up to v1.7."""
+
+
 def _round_trip_atif(doc: dict[str, Any]) -> dict[str, Any]:
     found = detect(doc)
     assert found is not None and found[0] == "atif"
     before = _text(doc)
-    run_log, _ = convert(doc, SSL)
+    run_log, _ = convert(doc, SSL, session_ref_path=SESSION_POLICY)
     assert _text(doc) == before, "the lens changed its input"
     assert _errors(run_log, SSL) == []
     _stash_ok(run_log)
@@ -480,3 +484,14 @@ def test_dropping_gives_valid_run_logs_without_a_stash(doc: dict[str, Any]) -> N
     assert _errors(run_log, SSL) == []
     assert STASH_KEY not in json.dumps(run_log)
     assert report.stashed == []
+
+
+def test_tool_output_substeps_have_source_tool() -> None:
+    """The run log's sources: a call is the provider's, its output the tool's."""
+    doc = json.loads((ROOT / "conformance" / "atif" / "v1.7" / "valid" / "rich.json").read_text())
+    run_log, _ = convert(doc, SSL)
+    subs = [s for step in run_log["steps"] for s in step.get("substeps", [])]
+    assert {(s["type"], s["source"]) for s in subs} == {
+        ("tool_call", "provider"),
+        ("tool_output", "tool"),
+    }

@@ -50,7 +50,8 @@ def errors(doc: Any) -> list[dict[str, Any]]:
 def round_trip(doc: dict[str, Any], there: str, back: str) -> dict[str, Any]:
     """Convert there and back; assert validity, an untouched input and the identity."""
     original = orjson.dumps(doc)
-    out, report = convert(doc, to=there)
+    # v1.6 session-only references need an explicit policy on the way up to v1.7
+    out, report = convert(doc, to=there, session_ref_path="atif-session://{session_id}")
     assert orjson.dumps(doc) == original, "the input was modified"
     assert not errors(out), report.to_dict()
     returned, _ = convert(out, to=back)
@@ -158,10 +159,11 @@ def test_session_tool_errors_and_tool_metadata_are_stashed_where_they_belong(
     }
     call = out["steps"][4]["tool_calls"][0]
     assert _removed(call) == {"/duration_ms": 2310}
-    assert _removed(out["steps"][6])["/snippets"][0]["source_step"] == 5
+    assert _removed(out["steps"][6])["/snippets"][0]["source_step"] == 8  # the Edit step
     stashed = {i.pointer: i for i in report.stashed}
-    assert stashed["/steps/3/observations/0/error"].stash == "/steps/4/observation/results/0/extra"
-    assert stashed["/steps/5/snippets"].stash == "/steps/6/extra"
+    # TAO pointers: the parser's order puts the sub-agent's three steps before the Task step
+    assert stashed["/steps/6/observations/0/error"].stash == "/steps/4/observation/results/0/extra"
+    assert stashed["/steps/8/snippets"].stash == "/steps/6/extra"
 
 
 def test_session_outcome_and_provenance_go_to_the_root_stash(session: Any) -> None:
@@ -440,7 +442,8 @@ def test_observation_on_the_wrong_step_is_unlinked_in_atif() -> None:
 
 
 def test_interleaved_subagent_steps_stay_inline() -> None:
-    """A sub-agent step between main steps cannot be split out and put back in place."""
+    """A sub-agent step between main steps (not the parser's order) stays inline, its TAO fields
+    stashed, so that the order comes back exactly."""
     doc = _record({}, None)
     doc["steps"] = [
         {"step_index": 0, "role": "agent", "content": "launch", "call_type": "main"},
@@ -458,28 +461,69 @@ def test_interleaved_subagent_steps_stay_inline() -> None:
     assert [s["message"] for s in out["steps"]] == ["launch", "sub", "main again"]
 
 
-def test_nested_subagents_nest_in_atif() -> None:
+def test_parser_order_needs_no_stash_for_the_order() -> None:
+    """In the parser's order (sub-agent steps just before the launching step, parent_step
+    pointing forward) the sub-agent is embedded and ATIF -> TAO writes that order itself."""
     doc = _record({}, None)
     doc["steps"] = [
-        {"step_index": 0, "role": "agent", "content": "root", "subagent_trajectory_ref": "s1"},
+        {"step_index": 0, "role": "user", "content": "go"},
         {
             "step_index": 1,
             "role": "agent",
-            "content": "a",
+            "content": "s1",
             "call_type": "subagent",
-            "parent_step": 0,
+            "parent_step": 3,
         },
         {
             "step_index": 2,
+            "role": "agent",
+            "content": "s2",
+            "call_type": "subagent",
+            "parent_step": 3,
+        },
+        {
+            "step_index": 3,
+            "role": "agent",
+            "content": "launch",
+            "call_type": "main",
+            "subagent_trajectory_ref": "agent-1",
+        },
+    ]
+    out = round_trip(doc, "atif@v1.7", "tao@v0.2.0")
+    (sub,) = out["subagent_trajectories"]
+    assert sub["trajectory_id"] == "agent-1"
+    assert [s["message"] for s in sub["steps"]] == ["s1", "s2"]
+    back, _ = convert(out, to="tao@v0.2.0")
+    assert [s["content"] for s in back["steps"]] == ["go", "s1", "s2", "launch"]
+    assert [s.get("parent_step") for s in back["steps"]] == [None, 3, 3, None]
+
+
+def test_nested_subagents_nest_in_atif() -> None:
+    """The parser's order, nested: the inner sub-agent's step comes before the sub-agent step
+    that launched it, which comes before the main step that launched the outer one."""
+    doc = _record({}, None)
+    doc["steps"] = [
+        {
+            "step_index": 0,
             "role": "agent",
             "content": "b",
             "call_type": "subagent",
             "parent_step": 1,
         },
+        {
+            "step_index": 1,
+            "role": "agent",
+            "content": "a",
+            "call_type": "subagent",
+            "parent_step": 2,
+        },
+        {"step_index": 2, "role": "agent", "content": "root", "subagent_trajectory_ref": "s1"},
     ]
     out = round_trip(doc, "atif@v1.7", "tao@v0.2.0")
+    assert [s["message"] for s in out["steps"]] == ["root"]
     (sub,) = out["subagent_trajectories"]
     assert sub["trajectory_id"] == "s1"
+    assert [s["message"] for s in sub["steps"]] == ["a"]
     (inner,) = sub["subagent_trajectories"]
     assert inner["trajectory_id"] == "subagent@step-1"
     assert inner["steps"][0]["message"] == "b"
@@ -706,3 +750,27 @@ def test_atif_drop_outputs_are_valid(doc: dict[str, Any], nonce: str) -> None:
     out, _ = convert(doc, to="tao@v0.2.0", drop=True)
     assert not errors(out)
     assert "metadata" not in out or STASH_KEY not in out["metadata"]
+
+
+def test_one_api_call_logged_as_several_steps_counts_once() -> None:
+    """The Claude Code parser writes one step per content block, each with the response's usage:
+    adjacent agent steps with the same model and equal usage are one call, counted once."""
+    from atif_spec.totals import trajectory_totals
+
+    usage = {"input_tokens": 10, "output_tokens": 40, "cache_read_tokens": 500}
+    doc = _record({}, None)
+    doc["steps"] = [
+        {"step_index": 0, "role": "user", "content": "go"},
+        {"step_index": 1, "role": "agent", "reasoning_content": "think", "token_usage": usage},
+        {"step_index": 2, "role": "agent", "content": "answer", "token_usage": dict(usage)},
+        {
+            "step_index": 3,
+            "role": "agent",
+            "content": "next call",
+            "token_usage": usage | {"output_tokens": 7},
+        },
+    ]
+    out = round_trip(doc, "atif@v1.7", "tao@v0.2.0")
+    assert ["metrics" in s for s in out["steps"]] == [False, True, False, True]
+    totals = trajectory_totals(out)
+    assert totals.completion_tokens == 47

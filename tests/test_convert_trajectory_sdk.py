@@ -58,7 +58,8 @@ def atif_version(doc: dict[str, Any]) -> str:
 def test_atif_round_trip_is_identity(path: Path) -> None:
     doc = json.loads(path.read_text())
     before = dumps(doc)
-    sdk, _ = convert(doc, "trajectory-sdk@v0.4")
+    # v1.6 session-only references need an explicit policy on the way up to v1.7
+    sdk, _ = convert(doc, "trajectory-sdk@v0.4", session_ref_path="atif-session://{session_id}")
     assert dumps(doc) == before  # the input is untouched
     assert errors(sdk) == []
     back, back_report = convert(sdk, atif_version(doc), fail_on_decision=True)
@@ -275,7 +276,7 @@ def test_json_chunks_and_content_hash() -> None:
 @given(st.sampled_from(VERSIONS).flatmap(lambda v: trajectories(v)))
 def test_atif_round_trip_property(doc: dict[str, Any]) -> None:
     before = dumps(doc)
-    sdk, _ = convert(doc, "trajectory-sdk@v0.4")
+    sdk, _ = convert(doc, "trajectory-sdk@v0.4", session_ref_path="atif-session://{session_id}")
     assert errors(sdk) == []
     back, report = convert(sdk, atif_version(doc))
     assert dumps(back) == before

@@ -92,3 +92,42 @@ def test_urls_are_never_fetched(tmp_path: Path) -> None:
 def test_a_path_the_os_cannot_look_up_is_a_missing_file(tmp_path: Path) -> None:
     main = write(tmp_path / "trajectory.json", parent("v1.6", "sub\x00.json"))
     assert ref_codes(validate(main, follow_refs=True)) == [("ATIF701", REF)]
+
+
+def _usage(doc: dict[str, Any], prompt: int) -> dict[str, Any]:
+    doc["steps"][0] |= {"source": "agent", "message": "m", "metrics": {"prompt_tokens": prompt}}
+    return doc
+
+
+def _atif306(report: Report) -> list[str]:
+    return [f.pointer for f in report.findings if f.code == "ATIF306"]
+
+
+def test_totals_that_fold_in_file_referenced_subagents(tmp_path: Path) -> None:
+    """terminus-2 adds the usage of file-referenced subagents to the parent's totals (RFC.md
+    §2.4): accepted with --follow-refs (the file is read), and not judged without it."""
+    main_doc = _usage(parent("v1.7", "sub.json"), 100)
+    main_doc["final_metrics"] = {"total_prompt_tokens": 130}
+    main = write(tmp_path / "trajectory.json", main_doc)
+    write(tmp_path / "sub.json", _usage(minimal_atif("v1.7"), 30))
+    assert _atif306(validate(main)) == []
+    assert _atif306(validate(main, follow_refs=True)) == []
+    main_doc["final_metrics"] = {"total_prompt_tokens": 131}
+    write(main, main_doc)
+    assert _atif306(validate(main, follow_refs=True)) == ["/final_metrics/total_prompt_tokens"]
+    assert _atif306(validate(main)) == []  # the file may hold the difference: not judged
+    main_doc["final_metrics"] = {"total_prompt_tokens": 100}  # the steps' own total
+    write(main, main_doc)
+    assert _atif306(validate(main, follow_refs=True)) == []
+
+
+def test_totals_leave_out_copied_context(tmp_path: Path) -> None:
+    doc = _usage(minimal_atif("v1.7"), 100)
+    copied = doc["steps"][0] | {"step_id": 2, "is_copied_context": True}
+    doc["steps"].append(copied)
+    doc["final_metrics"] = {"total_prompt_tokens": 100}
+    assert _atif306(validate(write(tmp_path / "t.json", doc))) == []
+    doc["final_metrics"] = {"total_prompt_tokens": 200}
+    assert _atif306(validate(write(tmp_path / "t.json", doc))) == [
+        "/final_metrics/total_prompt_tokens"
+    ]

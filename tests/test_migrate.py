@@ -44,7 +44,8 @@ def test_golden_pair(pair: str) -> None:
     before, after = load(GOLDEN / pair / "before.json"), load(GOLDEN / pair / "after.json")
     assert before["schema_version"] == f"ATIF-{source}"
     assert no_errors(before) and no_errors(after)
-    out, _ = migrate(before, to=target)
+    options = GOLDEN / pair / "options.json"  # the switches the pair needs (a policy)
+    out, _ = migrate(before, to=target, **(load(options) if options.exists() else {}))
     assert orjson.dumps(out) == orjson.dumps(after)
 
 
@@ -111,10 +112,67 @@ def test_root_extra_goes_to_agent_extra_in_v1_0() -> None:
 
 def test_existing_extra_content_is_kept_next_to_the_stash() -> None:
     doc = minimal_atif("v1.5")
-    doc["steps"][0].update(is_copied_context=True, extra={"mine": 1})
+    doc["steps"][0].update(is_copied_context=False, extra={"mine": 1})
     out, _ = migrate(doc, to="v1.4")
     assert out["steps"][0]["extra"]["mine"] == 1
     assert list(out["steps"][0]["extra"]) == ["mine", STASH_KEY]
+
+
+@pytest.mark.parametrize(
+    ("version", "target", "key", "value"),
+    [("v1.5", "v1.4", "is_copied_context", True), ("v1.7", "v1.6", "llm_call_count", 0)],
+)
+def test_context_only_facts_stay_readable_below_their_version(
+    version: str, target: str, key: str, value: Any
+) -> None:
+    """is_copied_context: true and llm_call_count: 0 move to the step's extra under their own
+    name (the stash records the move, value-less), reported as named with a finding; export-sft
+    and the totals read them there, and the way up restores the field."""
+    from atif_spec.sft import examples
+    from atif_spec.totals import trajectory_totals
+
+    doc = minimal_atif(version)
+    step = doc["steps"][0] | {"source": "agent", "message": "m", key: value}
+    doc["steps"] = [step, doc["steps"][0] | {"step_id": 2, "source": "agent", "message": "x"}]
+    if key == "is_copied_context":
+        step["metrics"] = {"prompt_tokens": 7}
+    assert len(list(examples(doc))) == 1
+    out, report = migrate(doc, to=target)
+    moved = out["steps"][0]
+    assert key not in moved and moved["extra"][key] == value
+    entries = moved["extra"][STASH_KEY]["layers"][0]["entries"]
+    position = list(step).index(key)
+    move = {"op": "moved", "pointer": f"/{key}", "position": position, "to": f"/extra/{key}"}
+    assert entries == [move | {"created": "absent"}]
+    assert [(i.pointer, i.to) for i in report.named] == [
+        (f"/steps/0/{key}", f"/steps/0/extra/{key}")
+    ]
+    assert [w.code for w in report.warnings] == ["migrate:context-only-step"]
+    assert not report.lossy and report.to_dict()["named"][0]["to"] == f"/steps/0/extra/{key}"
+    assert len(list(examples(out))) == 1  # still not a training target
+    assert trajectory_totals(out).prompt_tokens is None  # copied context does not count
+    assert no_errors(out)
+    for deeper in ("v1.0", target):
+        low, _ = migrate(out, to=deeper)
+        back, _ = migrate(low, to=version)
+        assert orjson.dumps(back) == orjson.dumps(doc)
+
+
+def test_a_producers_own_extra_key_is_never_overwritten_or_read_back() -> None:
+    doc = minimal_atif("v1.7")
+    doc["steps"][0].update(llm_call_count=0, extra={"llm_call_count": "producer's"})
+    out, report = migrate(doc, to="v1.6")
+    assert out["steps"][0]["extra"]["llm_call_count"] == "producer's"
+    assert [i.pointer for i in report.stashed] == ["/steps/0/llm_call_count"]
+    assert not report.named
+    back, _ = migrate(out, to="v1.7")
+    assert orjson.dumps(back) == orjson.dumps(doc)
+    plain = minimal_atif("v1.6")
+    plain["steps"][0]["extra"] = {"llm_call_count": 0}  # a producer's key, no move recorded
+    up, _ = migrate(plain, to="v1.7")
+    assert "llm_call_count" not in up["steps"][0] and up["steps"][0]["extra"] == {
+        "llm_call_count": 0
+    }
 
 
 def test_null_extra_is_restored_as_null() -> None:
@@ -143,15 +201,29 @@ def test_image_parts_become_text_below_v1_6() -> None:
     assert back["steps"][0]["message"] == parts
 
 
-def test_audio_parts_leave_the_list_below_v1_8() -> None:
+def test_audio_parts_become_text_naming_them_below_v1_8() -> None:
+    """A message made only of audio stays a valid, readable message (never ``[]``)."""
     doc = minimal_atif("v1.8")
     audio = {"type": "audio", "source": {"media_type": "audio/wav", "path": "a.wav"}}
-    doc["steps"][0]["message"] = [audio, {"type": "text", "text": "x"}, audio]
+    long = {"type": "audio", "source": {"media_type": "audio/mpeg", "path": "b.mp3"}}
+    long["source"]["duration_sec"] = 2.5
+    doc["steps"][0]["message"] = [audio, {"type": "text", "text": "x"}, long]
     out, report = migrate(doc, to="v1.7")
-    assert out["steps"][0]["message"] == [{"type": "text", "text": "x"}]
-    assert [i.pointer for i in report.stashed] == ["/steps/0/message/2", "/steps/0/message/0"]
+    assert out["steps"][0]["message"] == [
+        {"type": "text", "text": "[audio: a.wav (audio/wav)]"},
+        {"type": "text", "text": "x"},
+        {"type": "text", "text": "[audio: b.mp3 (audio/mpeg, 2.5 s)]"},
+    ]
+    assert [i.pointer for i in report.stashed] == ["/steps/0/message/0", "/steps/0/message/2"]
+    assert [i.pointer for i in report.decided] == ["/steps/0/message/0", "/steps/0/message/2"]
+    assert no_errors(out)
     back, _ = migrate(out, to="v1.8")
     assert back == doc
+    only = minimal_atif("v1.8")
+    only["steps"][0]["message"] = [audio]
+    out, _ = migrate(only, to="v1.7")
+    assert out["steps"][0]["message"] == [{"type": "text", "text": "[audio: a.wav (audio/wav)]"}]
+    assert no_errors(out)
 
 
 def test_embedded_subagents_migrate_with_their_parent() -> None:
@@ -218,20 +290,51 @@ def test_ref_session_id_is_synthesized_below_v1_7() -> None:
     assert back == doc
 
 
-def test_session_only_ref_gets_a_trajectory_path_above_v1_6() -> None:
+def test_refs_to_embedded_subagents_sharing_the_parent_session_stay_distinct() -> None:
+    """Embedded subagents usually share the parent's session_id; below v1.7 each reference gets
+    a session id of its own (``<parent>#<trajectory_id>``), never the parent's."""
+    subs = [minimal_atif("v1.7") | {"trajectory_id": t} for t in ("s1", "s2")]
+    unique = minimal_atif("v1.7") | {"trajectory_id": "s3", "session_id": "own-session"}
+    doc = minimal_atif("v1.7") | {"subagent_trajectories": [*subs, unique]}
+    refs = [{"trajectory_id": t} for t in ("s1", "s2", "s3")]
+    doc["steps"][0]["observation"] = {"results": [{"subagent_trajectory_ref": refs}]}
+    parent = doc["session_id"]
+    assert all(s["session_id"] == parent for s in subs)
+    out, report = migrate(doc, to="v1.6")
+    written = out["steps"][0]["observation"]["results"][0]["subagent_trajectory_ref"]
+    assert [r["session_id"] for r in written] == [f"{parent}#s1", f"{parent}#s2", "own-session"]
+    assert [i.value for i in report.decided] == [f"{parent}#s1", f"{parent}#s2", "own-session"]
+    assert no_errors(out)
+    back, _ = migrate(out, to="v1.7")
+    assert back == doc
+
+
+def test_session_only_ref_needs_an_explicit_policy_above_v1_6() -> None:
+    """A v1.6 reference holding only session_id is refused on the way up unless the caller says
+    where the subagent is; nothing is invented silently."""
     doc = minimal_atif("v1.6")
     doc["steps"][0]["observation"] = {
         "results": [{"subagent_trajectory_ref": [{"session_id": "a b/c"}]}]
     }
     assert not no_errors(doc | {"schema_version": "ATIF-v1.7"})
-    out, report = migrate(doc, to="v1.8")
-    ref = out["steps"][0]["observation"]["results"][0]["subagent_trajectory_ref"][0]
-    assert list(ref)[:2] == ["session_id", "trajectory_path"]
-    assert ref["trajectory_path"] == "atif-session://a%20b%2Fc"
-    assert no_errors(out)
-    assert len(report.decided) == 1
-    back, _ = migrate(out, to="v1.6")
-    assert back == doc
+    with pytest.raises(MigrationError) as info:
+        migrate(doc, to="v1.8")
+    ptr = "/steps/0/observation/results/0/subagent_trajectory_ref/0"
+    assert [(e.code, e.pointer) for e in info.value.report.errors] == [
+        ("migrate:session-only-ref", ptr)
+    ]
+    for template, path in (
+        ("atif-session://{session_id}", "atif-session://a%20b%2Fc"),
+        ("subagents/{session_id}.json", "subagents/a b/c.json"),
+    ):
+        out, report = migrate(doc, to="v1.8", session_ref_path=template)
+        ref = out["steps"][0]["observation"]["results"][0]["subagent_trajectory_ref"][0]
+        assert list(ref)[:2] == ["session_id", "trajectory_path"]
+        assert ref["trajectory_path"] == path
+        assert no_errors(out)
+        assert [(i.pointer, i.value) for i in report.decided] == [(f"{ptr}/trajectory_path", path)]
+        back, _ = migrate(out, to="v1.6")
+        assert back == doc
 
 
 def test_fail_on_decision_refuses() -> None:
@@ -352,3 +455,34 @@ def test_the_public_api_is_plain_functions() -> None:
         assert inspect.isfunction(getattr(atif_spec, name)), name
     out, report = atif_spec.migrate(minimal_atif("v1.7"), to="v1.6")
     assert out["schema_version"] == "ATIF-v1.6" and report.ok
+
+
+def test_policy_drops_context_only_steps_and_renumbers() -> None:
+    """The explicit alternative: such steps are dropped (reported, not invertible)."""
+    doc = minimal_atif("v1.7")
+    first = doc["steps"][0]
+    doc["steps"] = [
+        first,
+        first | {"step_id": 2, "source": "agent", "message": "dispatch", "llm_call_count": 0},
+        first | {"step_id": 3, "source": "agent", "message": "copied", "is_copied_context": True},
+        first | {"step_id": 4, "source": "agent", "message": "last", "llm_call_count": 1},
+    ]
+    doc["final_metrics"] = {"total_steps": 4}
+    out, report = migrate(doc, to="v1.4", drop_context_only=True)
+    assert [(s["step_id"], s["message"]) for s in out["steps"]] == [
+        (1, first["message"]),
+        (2, "last"),
+    ]
+    assert [i.pointer for i in report.dropped] == ["/steps/1", "/steps/1"]
+    assert [i.pointer for i in report.decided] == [  # v1.7 -> v1.6, then v1.5 -> v1.4
+        "/steps/1/step_id",
+        "/steps/2/step_id",
+        "/final_metrics/total_steps",
+        "/steps/1/step_id",
+        "/final_metrics/total_steps",
+    ]
+    assert out["final_metrics"]["total_steps"] == 2
+    assert no_errors(out)
+    assert not report.named
+    with pytest.raises(MigrationError):
+        migrate(doc, to="v1.4", drop_context_only=True, fail_on_loss=True)

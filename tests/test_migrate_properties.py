@@ -11,12 +11,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from atif_spec import validate
-from atif_spec.migrations import migrate
+from atif_spec.migrations import migrate as migrate_with_options
 
 from strategies import VERSIONS, trajectories
 
 PAIRS = [(a, b) for a, b in itertools.permutations(VERSIONS, 2)]
 SETTINGS = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+POLICY = "atif-session://{session_id}"
+"""The policy for v1.6 session-only references going up (refused without one)."""
+
+
+def migrate(doc: Any, **options: Any) -> tuple[dict[str, Any], Any]:
+    return migrate_with_options(doc, session_ref_path=POLICY, **options)
 
 
 def errors(doc: dict[str, Any]) -> list[Any]:

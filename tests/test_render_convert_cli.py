@@ -136,3 +136,25 @@ def test_convert_counts_what_went_to_extra(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     atif = json.loads(onward.read_text())
     assert atif["steps"][0]["extra"]["usage"]["input_tokens"] == 10
+TARGETS = ["atif@v1.6", "tao@v0.2.0", "trajectory-sdk@v0.4", "step-substep@v1.0"]
+RICH = ROOT / "conformance" / "atif" / "v1.7" / "valid"
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_json_lines_output_is_one_compact_document_per_line(target: str, tmp_path: Path) -> None:
+    """A `.jsonl` destination, and several inputs on stdout, get one compact line per document
+    for every target format (a TAO result was once indented across hundreds of lines)."""
+    inputs = sorted(RICH.glob("*.json"))[:3]
+    out = tmp_path / "out.jsonl"
+    result = CliRunner().invoke(main, ["convert", str(inputs[0]), "--to", target, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert len(out.read_bytes().splitlines()) == 1
+    result = CliRunner().invoke(main, ["convert", *map(str, inputs), "--to", target])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(inputs)
+    assert all(isinstance(json.loads(line), dict) for line in lines)
+    legacy = LEGACY / CASES[0]["input"]
+    result = CliRunner().invoke(main, ["convert", str(legacy), "--to", target, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert len(out.read_bytes().splitlines()) == 1

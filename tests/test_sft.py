@@ -16,7 +16,7 @@ from jsonschema import Draft202012Validator
 
 from atif_spec.cli.sft import export, export_sft
 from atif_spec.reader import read_file
-from atif_spec.sft import examples, is_target, timeline
+from atif_spec.sft import examples, is_target, pairing_problems, timeline
 
 from conftest import ROOT
 from strategies import VERSIONS, json_values, trajectories
@@ -123,6 +123,7 @@ def test_subagents_give_their_own_examples_and_parts_are_kept() -> None:
 def test_golden_examples_match_the_schema(case: str) -> None:
     for example in examples(load(case)):
         assert schema_errors(example) == []
+        assert pairing_problems(example["messages"]) == []
 
 
 @pytest.mark.parametrize("path", ATIF_FIXTURES, ids=lambda p: "/".join(p.parts[-3:]))
@@ -130,10 +131,17 @@ def test_fixture_examples_match_the_schema(path: Path) -> None:
     doc = json.loads(path.read_text())
     for example in examples(doc):
         assert schema_errors(example) == []
+        assert pairing_problems(example["messages"]) == []
+
+
+def _learnable(step: dict[str, Any]) -> bool:
+    """Written out again here, not taken from the exporter: a target has content or calls."""
+    calls = step.get("tool_calls")
+    return step.get("message") not in ("", [], None) or (isinstance(calls, list) and calls != [])
 
 
 def _targets(doc: dict[str, Any]) -> int:
-    own = sum(1 for s in doc["steps"] if is_target(s))
+    own = sum(1 for s in doc["steps"] if is_target(s) and _learnable(s))
     subs = doc.get("subagent_trajectories")
     return own + sum(_targets(s) for s in subs) if isinstance(subs, list) else own
 
@@ -146,6 +154,7 @@ def test_one_valid_example_per_target(doc: dict[str, Any]) -> None:
     for example in out:
         assert example["messages"][-1]["role"] == "assistant"
         assert schema_errors(example) == []
+        assert pairing_problems(example["messages"]) == []
 
 
 @settings(max_examples=200, suppress_health_check=list(HealthCheck), deadline=None)

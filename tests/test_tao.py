@@ -534,14 +534,17 @@ def test_malformed_tool_calls_skip_the_step() -> None:
 
 
 def test_parent_step_messages() -> None:
-    """TAO102 tells a later parent from a missing one."""
+    """TAO102: a later parent is fine (the Claude Code parser writes sub-agent steps before their
+    launching step); a missing parent or the step itself is not."""
     doc = _with_steps(
         {"step_index": 0, "role": "agent", "parent_step": 1, "call_type": "subagent"},
         {"step_index": 1, "role": "agent", "parent_step": 5, "call_type": "subagent"},
+        {"step_index": 2, "role": "agent", "parent_step": 2, "call_type": "subagent"},
     )
-    messages = [f.message for f in run_rules(doc, "tao", "v0.2.0")]
-    assert "a later step" in messages[0]
-    assert "no step of this record" in messages[1]
+    findings = [f for f in run_rules(doc, "tao", "v0.2.0") if f.code == "TAO102"]
+    assert [f.pointer for f in findings] == ["/steps/1/parent_step", "/steps/2/parent_step"]
+    assert "no step of this record" in findings[0].message
+    assert "the step itself" in findings[1].message
 
 
 def test_token_total_with_mistyped_usage_is_not_checked() -> None:

@@ -3,9 +3,10 @@
 One shape for ``atif migrate`` and ``atif convert`` (schema:
 ``spec/atif-spec/v1/change-report.schema.json``): where the document came from, the source and
 target (``FORMAT@VERSION``), and every item the target could not hold as it was, by JSON pointer:
-``stashed`` (kept under the stash key), ``dropped`` (discarded, on request or after an edit) and
-``decided`` (a value the tool synthesized by a documented policy). ``errors`` says why a document
-was refused or not written, with the one findings shape.
+``stashed`` (kept under the stash key), ``named`` (moved under a documented name into a free-form
+object, where a reader of the target finds it), ``dropped`` (discarded, on request or after an
+edit) and ``decided`` (a value the tool synthesized by a documented policy). ``errors`` says why
+a document was refused or not written, with the one findings shape.
 """
 
 from __future__ import annotations
@@ -35,12 +36,16 @@ class Item:
     """Whether ``value`` is reported (decided items report the value they wrote)."""
     loss: bool = True
     """Whether the item counts for ``--fail-on-loss`` (null values and version marks do not)."""
+    to: str | None = None
+    """For named items: pointer of the named member that now holds the value."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form used in reports."""
         out: dict[str, Any] = {"pointer": self.pointer, "step": self.step}
         if self.stash is not None:
             out["stash"] = self.stash
+        if self.to is not None:
+            out["to"] = self.to
         if self.has_value:
             out["value"] = self.value
         out["reason"] = self.reason
@@ -57,6 +62,8 @@ class ChangeReport:
     """Source target, ``atif@v1.8``; None when it could not be identified."""
     to: str | None = None
     stashed: list[Item] = field(default_factory=list)
+    named: list[Item] = field(default_factory=list)
+    """Values kept under a documented name in a free-form object (not a loss)."""
     dropped: list[Item] = field(default_factory=list)
     decided: list[Item] = field(default_factory=list)
     errors: list[Finding] = field(default_factory=list)
@@ -117,6 +124,14 @@ class ChangeReport:
         """Stashed and dropped items that hold data (what ``--fail-on-loss`` refuses)."""
         return [i for i in (*self.stashed, *self.dropped) if i.loss]
 
+    def absorb(self, other: ChangeReport) -> None:
+        """Add the items and warnings of a sub-run (a migration inside a conversion)."""
+        self.stashed.extend(other.stashed)
+        self.named.extend(other.named)
+        self.dropped.extend(other.dropped)
+        self.decided.extend(other.decided)
+        self.warnings.extend(other.warnings)
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: one line of ``atif migrate --report json``."""
         return {
@@ -127,6 +142,7 @@ class ChangeReport:
             "ok": self.ok,
             "output": self.output,
             "stashed": [i.to_dict() for i in self.stashed],
+            **({"named": [i.to_dict() for i in self.named]} if self.named else {}),
             "dropped": [i.to_dict() for i in self.dropped],
             "decided": [i.to_dict() for i in self.decided],
             "errors": [f.to_dict() for f in self.errors],

@@ -4,11 +4,14 @@
 model's context and which agent steps are training targets (ATIF rules G3, G7, G9):
 
 - an agent step is a **target** unless it has ``is_copied_context: true`` (context copied from
-  an earlier trajectory) or ``llm_call_count: 0`` (a deterministic dispatch, no LLM call); such
-  steps stay in the context of later targets;
+  an earlier trajectory) or ``llm_call_count: 0`` (a deterministic dispatch, no LLM call), or,
+  in a version without the field, the same fact under the step's ``extra`` where a downgrade
+  keeps it (:func:`atif_spec.totals.is_copied_context`); such steps stay in the context of
+  later targets; an agent step with neither text nor tool calls is no target either;
 - a system step whose ``extra.context_management.boundary`` is ``"replace"`` **resets** the
   context: from then on it is that step's ``observation.results[].content`` (one system message
-  per result) followed by the later steps; the boundary step's own message is not context.
+  per result) followed by the later steps; the boundary step's own message is not context. With
+  ``boundary: "append"`` those system messages are added to the context instead.
 
 :func:`examples` turns the timeline into chat examples (schema
 ``spec/atif-spec/v1/sft-example.schema.json``): one per target, holding the context before the
@@ -28,6 +31,7 @@ from typing import Any, Literal
 
 from atif_spec.findings import join
 from atif_spec.jsonvalues import objects
+from atif_spec.totals import is_copied_context, zero_calls
 
 Doc = dict[str, Any]
 Kind = Literal["system", "user", "agent", "tool", "reset"]
@@ -60,20 +64,30 @@ def results(step: Doc) -> list[Doc]:
 
 def is_target(step: Doc) -> bool:
     """An agent step that is neither copied context nor a deterministic dispatch."""
-    return (
-        step.get("source") == "agent"
-        and step.get("is_copied_context") is not True
-        and not (step.get("llm_call_count") == 0 and step.get("llm_call_count") is not False)
-    )
+    return step.get("source") == "agent" and not is_copied_context(step) and not zero_calls(step)
+
+
+def boundary(step: Doc) -> Any:
+    """A system step's ``extra.context_management.boundary`` (None for other steps)."""
+    extra = step.get("extra")
+    cm = extra.get("context_management") if isinstance(extra, dict) else None
+    return cm.get("boundary") if step.get("source") == "system" and isinstance(cm, dict) else None
 
 
 def is_replace_boundary(step: Doc) -> bool:
     """A system step declaring ``extra.context_management.boundary: "replace"``."""
-    extra = step.get("extra")
-    cm = extra.get("context_management") if isinstance(extra, dict) else None
-    return (
-        step.get("source") == "system" and isinstance(cm, dict) and cm.get("boundary") == "replace"
-    )
+    return bool(boundary(step) == "replace")
+
+
+def is_empty(step: Doc) -> bool:
+    """A step with no message text or parts and no tool calls (nothing to learn or show)."""
+    message = step.get("message")
+    return message in (None, "", []) and not list(objects(step.get("tool_calls")))
+
+
+def is_training_target(step: Doc) -> bool:
+    """A target of :func:`examples`: :func:`is_target`, and not :func:`is_empty`."""
+    return is_target(step) and not is_empty(step)
 
 
 def timeline(doc: Any) -> Iterator[Turn]:
@@ -174,6 +188,95 @@ def chat_message(turn: Turn) -> Doc:
     return out
 
 
+def _joined(contents: list[Any]) -> str | list[Doc]:
+    """Several result contents as one message content (text joined by newlines, else parts)."""
+    converted = [chat_content(c) for c in contents if c is not None]
+    if all(isinstance(c, str) for c in converted):
+        return "\n".join(c for c in converted if isinstance(c, str))
+    parts: list[Doc] = []
+    for c in converted:
+        parts.extend([{"type": "text", "text": c}] if isinstance(c, str) else c)
+    return parts
+
+
+def _tool_message(call: Doc, content: str | list[Doc]) -> Doc:
+    cid = call.get("tool_call_id")
+    message: Doc = {"role": "tool", "tool_call_id": cid if isinstance(cid, str) else ""}
+    if isinstance(call.get("function_name"), str):
+        message["name"] = call["function_name"]
+    message["content"] = content
+    return message
+
+
+def tool_messages(step: Doc) -> list[Doc]:
+    """The messages answering an agent step, so that every result reaches the context and every
+    tool call is followed by exactly one tool message (what chat formats require).
+
+    Each call's message holds the results naming it by ``source_call_id`` (with a repeated call
+    id, one result per call in order, the rest to the last of them). Results naming no call of
+    the step (Harbor's terminus-2 writes one such result for a turn of several commands) go to
+    the last call left without a result, else to the last call. Several results in one message
+    are joined (text by newlines). A call without any result gets an empty tool message. A step
+    without tool calls gives one user message per result that has content (the environment's
+    answer).
+    """
+    calls = list(objects(step.get("tool_calls")))
+    ids = [c.get("tool_call_id") for c in calls]
+    keyed: dict[str, list[Doc]] = {}
+    loose: list[Doc] = []
+    for result in results(step):
+        cid = result.get("source_call_id")
+        if isinstance(cid, str) and cid in ids:
+            keyed.setdefault(cid, []).append(result)
+        else:
+            loose.append(result)
+    if not calls:
+        return [
+            {"role": "user", "content": chat_content(r.get("content"))}
+            for r in loose
+            if r.get("content") not in (None, "", [])
+        ]
+    assigned: list[list[Doc]] = [[] for _ in calls]
+    for i, cid in enumerate(ids):
+        waiting = keyed.get(cid, []) if isinstance(cid, str) else []
+        if isinstance(cid, str) and waiting:
+            last = cid not in ids[i + 1 :]
+            assigned[i] = waiting if last else [waiting.pop(0)]
+            if last:
+                keyed[cid] = []
+    if loose:
+        empty = [i for i, got in enumerate(assigned) if not got]
+        assigned[empty[-1] if empty else len(calls) - 1].extend(loose)
+    return [
+        _tool_message(call, _joined([r.get("content") for r in got]))
+        for call, got in zip(calls, assigned, strict=True)
+    ]
+
+
+def pairing_problems(messages: list[Any]) -> list[str]:
+    """What breaks the chat-format pairing in a message list: every assistant message with
+    ``tool_calls`` is followed by exactly one tool message per call id, and a tool message
+    answers a call of the assistant message before it. Empty when the list is sound."""
+    problems: list[str] = []
+    pending: list[Any] | None = None
+    for n, message in enumerate(messages):
+        role = message.get("role") if isinstance(message, dict) else None
+        if role == "tool":
+            cid = message.get("tool_call_id")
+            if pending is None or cid not in pending:
+                problems.append(f"message {n}: tool message {cid!r} answers no pending call")
+            else:
+                pending.remove(cid)
+            continue
+        if pending:
+            problems.append(f"message {n}: calls {pending!r} have no tool message")
+        calls = message.get("tool_calls") if role == "assistant" else None
+        pending = [c.get("id") for c in calls] if isinstance(calls, list) else None
+    if pending and len(messages) > 0 and messages[-1].get("role") != "assistant":
+        problems.append(f"end: calls {pending!r} have no tool message")
+    return problems
+
+
 def reset_messages(turn: Turn) -> list[Doc]:
     """The context that a replace boundary starts: one system message per result content."""
     return [{"role": "system", "content": chat_content(c)} for c in turn.replacement]
@@ -198,6 +301,32 @@ def _metadata(doc: Doc, base: str, turn: Turn) -> Doc:
     return meta
 
 
+def _events(doc: Doc) -> Iterator[tuple[str, Turn, list[Doc]]]:
+    """What a trajectory does to the chat context, in order: ``("reset", turn, messages)``
+    (the context becomes ``messages``), ``("target", turn, [message])`` (an example: the
+    context so far, then ``message``) and ``("add", turn, messages)`` (appended to the
+    context). :func:`examples` and :func:`projected_bytes` both read it."""
+    for turn in timeline(doc):
+        if turn.kind == "reset":
+            yield "reset", turn, reset_messages(turn)
+        elif turn.kind == "tool":  # answered with the agent step (tool_messages)
+            continue
+        elif turn.kind == "system" and boundary(turn.step) == "append":
+            added = [
+                {"role": "system", "content": chat_content(r.get("content"))}
+                for r in results(turn.step)
+            ]
+            yield "add", turn, added
+        elif turn.kind == "agent" and is_empty(turn.step):
+            yield "add", turn, tool_messages(turn.step)
+        else:
+            message = chat_message(turn)
+            if turn.kind == "agent" and is_training_target(turn.step):
+                yield "target", turn, [message]
+            answers = tool_messages(turn.step) if turn.kind == "agent" else []
+            yield "add", turn, [message, *answers]
+
+
 def examples(
     doc: Any, *, subagents: bool = True, base: str = "", max_context_steps: int | None = None
 ) -> Iterator[Doc]:
@@ -216,21 +345,19 @@ def examples(
     context: list[Doc] = []
     indexes: list[int] = []
     """The step index of each context message (nondecreasing)."""
-    for turn in timeline(doc):
-        if turn.kind == "reset":
-            context = reset_messages(turn)
-            indexes = [turn.index] * len(context)
-            continue
-        message = chat_message(turn)
-        if turn.kind == "agent" and turn.trainable:
+    for kind, turn, messages in _events(doc):
+        if kind == "reset":
+            context, indexes = list(messages), [turn.index] * len(messages)
+        elif kind == "target":
             cut = _cut(indexes, turn.index, max_context_steps)
-            example: Doc = {"messages": [*context[cut:], message]}
+            example: Doc = {"messages": [*context[cut:], messages[0]]}
             if defs is not None:
                 example["tools"] = defs
             example["metadata"] = _metadata(doc, base, turn)
             yield example
-        context.append(message)
-        indexes.append(turn.index)
+        else:
+            context.extend(messages)
+            indexes.extend([turn.index] * len(messages))
     if subagents and isinstance(doc.get("subagent_trajectories"), list):
         for i, sub in enumerate(doc["subagent_trajectories"]):
             yield from examples(
@@ -258,19 +385,17 @@ def projected_bytes(doc: Any, *, max_context_steps: int | None = None) -> int:
     total = 0
     running = [0]  # running[i]: bytes of the first i context messages
     indexes: list[int] = []
-    for turn in timeline(doc):
-        if turn.kind == "reset":
-            running, indexes = [0], []
-            for message in reset_messages(turn):
-                running.append(running[-1] + len(_text(message)) + 1)
-                indexes.append(turn.index)
-            continue
-        size = len(_text(chat_message(turn))) + 1
-        if turn.kind == "agent" and turn.trainable:
+    for kind, turn, messages in _events(doc):
+        sizes = [len(_text(message)) + 1 for message in messages]
+        if kind == "target":
             cut = _cut(indexes, turn.index, max_context_steps)
-            total += running[-1] - running[cut] + size + fixed
-        running.append(running[-1] + size)
-        indexes.append(turn.index)
+            total += running[-1] - running[cut] + sizes[0] + fixed
+            continue
+        if kind == "reset":
+            running, indexes = [0], []
+        for size in sizes:
+            running.append(running[-1] + size)
+            indexes.append(turn.index)
     subagents = doc.get("subagent_trajectories")
     for sub in subagents if isinstance(subagents, list) else ():
         total += projected_bytes(sub, max_context_steps=max_context_steps)

@@ -11,7 +11,9 @@ Normative text: ``RFC.md §4.5``; JSON Schema: ``spec/atif-spec/v1/stash.schema.
   owner exactly, including key order. Entry pointers are relative to the owner, so a layer stays
   correct when its owner moves (a subagent stashed whole, a root ``extra`` moved to ``agent``).
 - ``removed`` entries hold a value the target cannot hold; ``added`` and ``replaced`` entries mark
-  values a step synthesized (with a fingerprint of what it wrote), so the way back removes them.
+  values a step synthesized (with a fingerprint of what it wrote), so the way back removes them;
+  ``moved`` entries are value-less: they record that a step put a value under a named key of a
+  free-form object (where a reader finds it), so that only the way back reads it from there.
 
 This module is generic: callers say which object owns a change and where its holder is
 (``("extra",)`` for most objects; ``("agent", "extra")`` for an ATIF v1.0 root).
@@ -33,7 +35,7 @@ STASH_VERSION = 1
 """Version of the stash structure written by this module."""
 
 Path = tuple[str | int, ...]
-Op = Literal["removed", "added", "replaced"]
+Op = Literal["removed", "added", "replaced", "moved"]
 
 
 class StashError(ValueError):
@@ -219,6 +221,37 @@ class Layer:
             {"op": "added", "pointer": make_pointer(*path), "check": fingerprint(value)}
         )
 
+    def move(self, path: Path, to: Path) -> Any:
+        """Move the member at ``path`` to the member ``to`` (a named key of a free-form object,
+        created when absent or null); the entry records both places, not the value."""
+        parent = _resolve(self.owner, path[:-1])
+        last = path[-1]
+        assert isinstance(parent, dict) and isinstance(last, str)
+        position = list(parent).index(last)
+        value = parent.pop(last)
+        target_parent = self.owner
+        entry: dict[str, Any] = {
+            "op": "moved",
+            "pointer": make_pointer(*path),
+            "position": position,
+            "to": make_pointer(*to),
+        }
+        for depth, token in enumerate(to[:-1]):
+            assert isinstance(token, str)
+            current = target_parent.get(token, _ABSENT)
+            if current is _ABSENT or current is None:
+                if depth == len(to) - 2:
+                    entry["created"] = "absent" if current is _ABSENT else "null"
+                target_parent[token] = {}
+            elif isinstance(current, dict):
+                target_parent[token] = dict(current)  # never edit a shared object in place
+            target_parent = target_parent[token]
+        key = to[-1]
+        assert isinstance(key, str) and key not in target_parent
+        target_parent[key] = value
+        self.entries.append(entry)
+        return value
+
     def commit(self) -> None:
         """Push the layer onto the holder's stash (creating ``extra`` when needed)."""
         if not self.entries or not self.keep:
@@ -359,6 +392,8 @@ def _undo(owner: dict[str, Any], entry: Any) -> Change:
     raw = parse_pointer(entry["pointer"])
     op = entry.get("op")
     value = entry.get("value")
+    if op == "moved":
+        return _undo_move(owner, entry, raw)
     path = _tokens(owner, raw)
     if op not in ("removed", "added", "replaced") or path is None or not path:
         return Change("removed", tuple(raw), value, "the location no longer exists")
@@ -389,3 +424,34 @@ def _undo(owner: dict[str, Any], entry: Any) -> Change:
         return Change(op, path, current)
     parent[last] = deep_copy(value)
     return Change(op, path, value)
+
+
+def _undo_move(owner: dict[str, Any], entry: dict[str, Any], raw: list[str]) -> Change:
+    """Put a moved value back (see :meth:`Layer.move`)."""
+    to = entry.get("to")
+    dest = parse_pointer(to) if isinstance(to, str) else []
+    path = _tokens(owner, raw)
+    if not dest or path is None or not path:
+        return Change("moved", tuple(raw), None, "the location no longer exists")
+    try:
+        holder = _resolve(owner, dest[:-1])
+        parent = _resolve(owner, path[:-1])
+    except LookupError:
+        return Change("moved", path, None, "the location no longer exists")
+    last = path[-1]
+    if not isinstance(holder, dict) or dest[-1] not in holder:
+        return Change("moved", path, None, "the moved value is gone")
+    if not isinstance(parent, dict) or not isinstance(last, str) or last in parent:
+        return Change("moved", path, None, "the document has a value there again")
+    value = holder.pop(dest[-1])
+    position = entry.get("position")
+    insert_key(parent, last, value, position if isinstance(position, int) else len(parent))
+    created = entry.get("created")
+    if not holder and created in ("absent", "null") and len(dest) >= 2:
+        grand = _resolve(owner, dest[:-2])
+        if isinstance(grand, dict):
+            if created == "null":
+                grand[dest[-2]] = None
+            else:
+                grand.pop(dest[-2], None)
+    return Change("moved", path, value)

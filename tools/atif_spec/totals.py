@@ -79,7 +79,15 @@ class Totals:
 
 
 def _plus(a: Any, b: Any, name: str) -> Any:
-    return math.fsum((a, b)) if name == "cost_usd" else a + b
+    return _fsum([a, b]) if name == "cost_usd" else a + b
+
+
+def _fsum(values: list[float]) -> float:
+    """An exact float sum; infinity when it overflows (never raises)."""
+    try:
+        return math.fsum(values)
+    except OverflowError:
+        return math.inf
 
 
 def _count(value: Any) -> int | None:
@@ -96,17 +104,46 @@ def _count(value: Any) -> int | None:
 def _cost(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value) if math.isfinite(value) else None
+    try:
+        number = float(value)
+    except OverflowError:  # an integer beyond a float's range is no cost
+        return None
+    return number if math.isfinite(number) else None
+
+
+TRAINING_FACTS = ("is_copied_context", "llm_call_count")
+"""Step fields that make a step context only. Below the version that has the field, a migration
+keeps a value that says so (``true``, ``0``) under the same name in the step's ``extra``
+(RFC.md §4.5.3); the readers here honour it there when the field itself is absent."""
+
+
+def context_only_fact(key: str, value: Any) -> bool:
+    """True when ``value`` of the field ``key`` makes a step context only (``true``; ``0``)."""
+    if key == "is_copied_context":
+        return value is True
+    return key == "llm_call_count" and _count(value) == 0 and not isinstance(value, bool)
+
+
+def _fact(step: Mapping[str, Any], key: str) -> bool:
+    if key in step:
+        return context_only_fact(key, step[key])
+    extra = step.get("extra")
+    return isinstance(extra, Mapping) and context_only_fact(key, extra.get(key))
+
+
+def is_copied_context(step: Mapping[str, Any]) -> bool:
+    """``is_copied_context: true``, or below v1.5 ``extra.is_copied_context: true``."""
+    return _fact(step, "is_copied_context")
+
+
+def zero_calls(step: Mapping[str, Any]) -> bool:
+    """``llm_call_count: 0``, or below v1.7 ``extra.llm_call_count: 0``."""
+    return _fact(step, "llm_call_count")
 
 
 def counts(step: Mapping[str, Any]) -> bool:
     """True when this step's metrics count towards the totals."""
-    return step.get("is_copied_context") is not True and not _zero_calls(step)
-
-
-def _zero_calls(step: Mapping[str, Any]) -> bool:
-    calls = step.get("llm_call_count")
-    return _count(calls) == 0 and not isinstance(calls, bool)
+    return not is_copied_context(step) and not zero_calls(step)
 
 
 def step_totals(steps: Any) -> Totals:
@@ -115,9 +152,9 @@ def step_totals(steps: Any) -> Totals:
     costs: list[float] = []
     for step in objects(steps):
         totals.steps += 1
-        if step.get("is_copied_context") is True:
+        if is_copied_context(step):
             totals.copied_context_steps += 1
-        if _zero_calls(step):
+        if zero_calls(step):
             totals.zero_call_steps += 1
         metrics = dict_member(step, "metrics")
         if metrics is None or not counts(step):
@@ -138,7 +175,7 @@ def step_totals(steps: Any) -> Totals:
             else:
                 costs.append(cost)
     if costs:
-        totals.cost_usd = math.fsum(costs)
+        totals.cost_usd = _fsum(costs)
     return totals
 
 

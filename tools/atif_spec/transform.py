@@ -29,6 +29,17 @@ class MigrateOptions:
     """Convert between formats (``to`` is ``FORMAT@VERSION``) instead of migrating ATIF."""
     whole_files: frozenset[str] = frozenset()
     """Sources whose whole content is one legacy turn log (converted to a step-substep run log)."""
+    session_ref_path: str | None = None
+    """The v1.6 -> v1.7 policy for session-only references (``--session-ref-path``)."""
+    drop_context_only: bool = False
+    """``--drop-context-only-steps``."""
+    compact: bool = False
+    """Write every document as one compact line (the output is JSON Lines). Otherwise a document
+    read as a whole file is written indented, and one read from a line of JSON Lines compact."""
+
+    def pretty(self, raw: RawDocument) -> bool:
+        """Whether ``raw``'s result is written indented (a lone document, not JSON Lines)."""
+        return not self.compact and raw.line is None
 
 
 @dataclass(slots=True)
@@ -106,6 +117,8 @@ def _migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
                 fail_on_decision=options.fail_on_decision,
                 source=raw.source,
                 line=raw.line,
+                session_ref_path=options.session_ref_path,
+                drop_context_only=options.drop_context_only,
             )
         else:
             out, report = migrate(
@@ -117,6 +130,8 @@ def _migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
                 source=raw.source,
                 line=raw.line,
                 copy=False,
+                session_ref_path=options.session_ref_path,
+                drop_context_only=options.drop_context_only,
             )
     except (MigrationError, ConversionError) as exc:
         return Outcome(raw.source, raw.line, exc.report.to_dict(), None)
@@ -130,7 +145,7 @@ def _migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
     if options.convert and (report.to or "").startswith("trajectory-sdk@"):
         return Outcome(raw.source, raw.line, report.to_dict(), None, streamed=out)
     return Outcome(
-        raw.source, raw.line, report.to_dict(), jsontext.dumps(out, indent=raw.line is None)
+        raw.source, raw.line, report.to_dict(), jsontext.dumps(out, indent=options.pretty(raw))
     )
 
 
@@ -169,15 +184,15 @@ def _legacy_outcome(raw: RawDocument, options: MigrateOptions) -> Outcome:
             report.errors.extend(exc.report.errors)
             return Outcome(raw.source, None, report.to_dict(), None)
         report.to = onward.to
-        report.stashed.extend(onward.stashed)
-        report.dropped.extend(onward.dropped)
-        report.decided.extend(onward.decided)
+        report.absorb(onward)
     check = validate_document(doc, source=raw.source)
     report.errors.extend(check.errors)
     report.warnings.extend(check.warnings)
     if not report.ok:
         return Outcome(raw.source, None, report.to_dict(), None)
-    if target.format == "step-substep":
+    if not options.pretty(raw):
+        data = jsontext.dumps(doc)
+    elif target.format == "step-substep":
         data = dumps(doc).rstrip("\n").encode()
     else:
         data = jsontext.dumps(doc, indent=True)

@@ -187,8 +187,10 @@ def export_sft(
     """Export supervised fine-tuning examples from trajectories to OUT.jsonl.
 
     One example per trainable agent step (copied-context steps and deterministic dispatches
-    are context only; a context-management `replace` boundary restarts the context), as chat
-    messages with OpenAI-style tool calls and the trajectory's tool definitions. Schema:
+    are context only, empty agent steps are left out; a context-management `replace` boundary
+    restarts the context, an `append` one adds to it), as chat messages with OpenAI-style tool
+    calls, each followed by its tool message (every observation result reaches the context),
+    and the trajectory's tool definitions. Schema:
     `atif schema show atif-spec@v1 --name sft-example`.
 
     The output grows with the SQUARE of the steps: each example repeats the whole context

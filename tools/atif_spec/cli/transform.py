@@ -188,6 +188,20 @@ _SHARED_OPTIONS = [
     click.option(
         "--fail-on-decision", is_flag=True, help="Refuse documents that need a synthesized value."
     ),
+    click.option(
+        "--session-ref-path",
+        "session_ref_path",
+        metavar="TEMPLATE",
+        help="v1.6 -> v1.7: the trajectory_path of a reference holding only session_id, with "
+        "{session_id} replaced (e.g. '{session_id}.json'); without it such documents are refused.",
+    ),
+    click.option(
+        "--drop-context-only-steps",
+        "drop_context_only",
+        is_flag=True,
+        help="Below v1.5/v1.7: drop steps with is_copied_context: true / llm_call_count: 0 "
+        "(step_id renumbered, reported, not invertible) instead of keeping the fact in extra.",
+    ),
 ]
 
 
@@ -222,6 +236,13 @@ def _legacy_logs(files: list[str]) -> frozenset[str]:
         if events and is_legacy_log(events):
             found.add(name)
     return frozenset(found)
+
+
+def _json_lines_out(shared: Path | None, to_stdout: bool, files: list[str]) -> bool:
+    """Whether one stream receives JSON Lines: several inputs on stdout, or a ``.jsonl`` file."""
+    if to_stdout:
+        return len(files) > 1
+    return shared is not None and shared.suffix.lower() in (".jsonl", ".ndjson")
 
 
 def _documents(
@@ -266,6 +287,10 @@ def _run(
     )
     # --summary is a side output: it never turns a run into a dataset run (Parquet output).
     if is_dataset_run(inputs, engine, None):
+        if options.session_ref_path is not None or options.drop_context_only:
+            raise click.UsageError(
+                "--session-ref-path and --drop-context-only-steps apply to files, not datasets"
+            )
         from atif_spec.cli import dataset as engines_cli
 
         try:
@@ -307,6 +332,8 @@ def _run(
         click.echo(f"atif: refusing to run: {clash}", err=True)
         sys.exit(2)
     to_stdout = output is None and not in_place
+    if _json_lines_out(output if not directory else None, to_stdout, files):
+        options = replace(options, compact=True)
     report_stream = sys.stderr if to_stdout else sys.stdout
     writer = Writer(dest)
     summary = task.summary()
@@ -351,6 +378,8 @@ def migrate(
     drop: bool,
     fail_on_loss: bool,
     fail_on_decision: bool,
+    session_ref_path: str | None,
+    drop_context_only: bool,
     lines: bool | None,
     max_bytes: int | None,
     engine: str,
@@ -375,7 +404,13 @@ def migrate(
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     options = MigrateOptions(
-        target, drop, fail_on_loss, fail_on_decision, max_bytes or DEFAULT_MAX_BYTES
+        target,
+        drop,
+        fail_on_loss,
+        fail_on_decision,
+        max_bytes or DEFAULT_MAX_BYTES,
+        session_ref_path=session_ref_path,
+        drop_context_only=drop_context_only,
     )
     _run(
         inputs,
@@ -413,6 +448,8 @@ def convert(
     drop: bool,
     fail_on_loss: bool,
     fail_on_decision: bool,
+    session_ref_path: str | None,
+    drop_context_only: bool,
     lines: bool | None,
     max_bytes: int | None,
     engine: str,
@@ -438,7 +475,14 @@ def convert(
     except TargetError as exc:
         raise click.UsageError(str(exc)) from exc
     options = MigrateOptions(
-        to, drop, fail_on_loss, fail_on_decision, max_bytes or DEFAULT_MAX_BYTES, convert=True
+        to,
+        drop,
+        fail_on_loss,
+        fail_on_decision,
+        max_bytes or DEFAULT_MAX_BYTES,
+        convert=True,
+        session_ref_path=session_ref_path,
+        drop_context_only=drop_context_only,
     )
     _run(
         inputs,

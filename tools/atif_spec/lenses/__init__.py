@@ -29,6 +29,10 @@ class LensOptions:
 
     drop: bool = False
     """Discard what the target cannot hold instead of stashing it (reported as dropped)."""
+    session_ref_path: str | None = None
+    """The v1.6 -> v1.7 policy for session-only references (see :func:`atif_spec.migrate`)."""
+    drop_context_only: bool = False
+    """Drop context-only steps below their fields' versions (:func:`atif_spec.migrate`)."""
 
 
 LensFunction = Callable[[Doc, ChangeReport, LensOptions], Doc]
@@ -97,13 +101,19 @@ def _migrate(doc: Doc, version: str, report: ChangeReport, options: LensOptions)
     from atif_spec.migrations import MigrationError, migrate
 
     try:
-        out, sub = migrate(doc, version, drop=options.drop, source=report.source, line=report.line)
+        out, sub = migrate(
+            doc,
+            version,
+            drop=options.drop,
+            source=report.source,
+            line=report.line,
+            session_ref_path=options.session_ref_path,
+            drop_context_only=options.drop_context_only,
+        )
     except MigrationError as exc:
         report.errors.extend(exc.report.errors)
         raise ConversionError(report) from exc
-    report.stashed.extend(sub.stashed)
-    report.dropped.extend(sub.dropped)
-    report.decided.extend(sub.decided)
+    report.absorb(sub)
     return out
 
 
@@ -116,6 +126,8 @@ def convert(
     fail_on_decision: bool = False,
     source: str = "<object>",
     line: int | None = None,
+    session_ref_path: str | None = None,
+    drop_context_only: bool = False,
 ) -> tuple[Doc, ChangeReport]:
     """Convert a document to ``to`` (``FORMAT@VERSION``; a bare ``vX.Y`` keeps the format).
 
@@ -149,7 +161,7 @@ def convert(
     ):
         raise refuse(report, "bad-target", f"unknown target {target_format}@{target_version}")
     report.to = f"{target_format}@{target_version}"
-    options = LensOptions(drop=drop)
+    options = LensOptions(drop, session_ref_path, drop_context_only)
     work: Doc = doc
     fmt, version = source_format, source_version
     if fmt == target_format:

@@ -297,7 +297,7 @@ def _ssl_substeps(step: Doc, sid: str, ptr: str, report: ChangeReport | None) ->
             "substep_id": f"{sid}.{m + 1}",
             "substep_index": m + 1,
             "type": "tool_call" if is_call else "tool_output",
-            "source": "provider",
+            "source": "provider" if is_call else "tool",
         }
         if is_call:
             sub["call_id"] = item.get("tool_call_id")
@@ -314,7 +314,13 @@ def _ssl_substeps(step: Doc, sid: str, ptr: str, report: ChangeReport | None) ->
         sub["legacy_event_id"] = None
         if isinstance(item.get("extra"), dict):
             sub["extra"] = deep_copy(item["extra"])
-        _decide(report, TO_SSL, f"{ptr}/{m}/source", "ATIF records no event source", "provider")
+        _decide(
+            report,
+            TO_SSL,
+            f"{ptr}/{m}/source",
+            "ATIF records no event source: provider for a call, tool for its output",
+            sub["source"],
+        )
         _decide(report, TO_SSL, f"{ptr}/{m}/timestamp", "ATIF records no event time: null", None)
         out.append(sub)
     return out

@@ -32,6 +32,7 @@ from atif_spec.stash import (
     insert_key,
     make_pointer,
 )
+from atif_spec.totals import trajectory_totals
 
 Doc = dict[str, Any]
 
@@ -154,35 +155,84 @@ def _groups(steps: list[Doc]) -> tuple[dict[int, int], list[int]]:
     """Sub-agent grouping and the order ATIF → TAO writes the steps back in.
 
     Returns position → position of the parent step (for ``call_type: "subagent"`` steps whose
-    ``parent_step`` names an earlier step; the nearest one wins), and the positions in the order
-    :func:`to_tao` would write them: a trajectory's own steps, then each of its sub-agents (in the
-    order of their first step), depth first.
+    ``parent_step`` names the ``step_index`` of some step of the record, before or after it),
+    and the positions in the order :func:`to_tao` would write them: the order of opentraces'
+    Claude Code parser, where each step is preceded by the steps of the sub-agents it launched
+    (depth first), so ``parent_step`` points forward.
     """
+    where: dict[Any, int] = {}
+    for p, step in enumerate(steps):
+        index = step.get("step_index")
+        if _count(index) is not None:
+            where.setdefault(index, p)
     parent_of: dict[int, int] = {}
     for p, step in enumerate(steps):
         parent = step.get("parent_step")
         if step.get("call_type") != "subagent" or _count(parent) is None:
             continue
-        for q in range(p - 1, -1, -1):
-            index = steps[q].get("step_index")
-            if _count(index) is not None and index == parent:
-                parent_of[p] = q
-                break
+        q = where.get(parent)
+        if q is not None and q != p:
+            parent_of[p] = q
+    if _cyclic(parent_of):
+        return {}, list(range(len(steps)))
     members: dict[int | None, list[int]] = {}
     for p in range(len(steps)):
         members.setdefault(parent_of.get(p), []).append(p)
     order: list[int] = []
-
-    def emit(key: int | None) -> None:
+    pending: list[tuple[int | None, int]] = [(None, 0)]
+    while pending:  # iterative depth-first walk: each step after its sub-agents' steps
+        key, i = pending.pop()
         own = members.get(key, [])
-        order.extend(own)
-        for child in sorted(
-            (k for k in members if k is not None and k in own), key=lambda k: members[k][0]
-        ):
-            emit(child)
-
-    emit(None)
+        if i >= len(own):
+            if key is not None:
+                order.append(key)
+            continue
+        pending.append((key, i + 1))
+        p = own[i]
+        if p in members:
+            pending.append((p, 0))
+        else:
+            order.append(p)
     return parent_of, order
+
+
+def _cyclic(parent_of: dict[int, int]) -> bool:
+    """Whether following parents from some step comes back to it."""
+    for start in parent_of:
+        seen = {start}
+        p = parent_of.get(start)
+        while p is not None:
+            if p in seen:
+                return True
+            seen.add(p)
+            p = parent_of.get(p)
+    return False
+
+
+def _repeated_usage(steps: list[Doc]) -> set[int]:
+    """Positions of agent steps that repeat the previous step's API call usage.
+
+    opentraces' Claude Code parser writes one step per JSONL row, and Claude Code writes one row
+    per content block of a response, each carrying that response's ``message.usage``: the steps
+    of one call are adjacent agent steps with the same ``model``, ``parent_step`` and an equal,
+    non-zero ``token_usage``. Its usage counts once (RFC.md §2.4 rule 4): ATIF ``metrics`` go on
+    the first of them only; the others' ``token_usage`` is stashed and comes back on the way back.
+    """
+    out: set[int] = set()
+    for p in range(1, len(steps)):
+        step, prev = steps[p], steps[p - 1]
+        usage = step.get("token_usage")
+        if (
+            step.get("role") == "agent"
+            and prev.get("role") == "agent"
+            and isinstance(usage, dict)
+            and any(_count(v) for v in usage.values())
+            and usage == prev.get("token_usage")
+            and step.get("model") == prev.get("model")
+            and step.get("parent_step") == prev.get("parent_step")
+        ):
+            out.add(p)
+    return out
 
 
 class _ToAtif:
@@ -202,6 +252,7 @@ class _ToAtif:
             id(s): f"/steps/{i}" for i, s in dicts(record.get("steps"))
         }
         self.atif_steps: dict[int, tuple[Doc, str]] = {}  # position → (ATIF step, pointer)
+        self.repeats = _repeated_usage(self.steps)
 
     def run(self) -> Built:
         record = self.record
@@ -383,7 +434,7 @@ class _ToAtif:
                 self._own(result, obs, rptr, f"{sptr}/observations/{k}", owner)
             out["observation"] = {"results": results}
         usage = step.get("token_usage")
-        if agent and isinstance(usage, dict):
+        if agent and isinstance(usage, dict) and self.positions[id(step)] not in self.repeats:
             style = anthropic_usage(
                 step.get("model"), self.agent.get("model"), self.agent.get("name")
             )
@@ -393,20 +444,13 @@ class _ToAtif:
         return out
 
     def _final_metrics(self, doc: Doc, subs: list[Doc]) -> Doc:
-        totals = {"prompt_tokens": 0, "completion_tokens": 0, "cached_tokens": 0}
-        stack: list[list[Doc]] = [doc["steps"], *[s["steps"] for s in _all_subs(subs)]]
-        for steps in stack:
-            for _, step in dicts(steps):
-                metrics = step.get("metrics")
-                if isinstance(metrics, dict):
-                    for key in totals:
-                        value = _count(metrics.get(key))
-                        if value is not None:
-                            totals[key] += int(value)
+        """The totals as RFC.md §2.4 defines them (:mod:`atif_spec.totals`), subagents included;
+        0 for a metric no step reports (TAO's session metrics always have a value)."""
+        totals = trajectory_totals({"steps": doc["steps"], "subagent_trajectories": subs})
         return {
-            "total_prompt_tokens": totals["prompt_tokens"],
-            "total_completion_tokens": totals["completion_tokens"],
-            "total_cached_tokens": totals["cached_tokens"],
+            "total_prompt_tokens": totals.prompt_tokens or 0,
+            "total_completion_tokens": totals.completion_tokens or 0,
+            "total_cached_tokens": totals.cached_tokens or 0,
             "total_steps": len(doc["steps"]),
         }
 
@@ -440,10 +484,10 @@ def _metrics(usage: Doc, anthropic: bool) -> Doc:
     return out
 
 
-def to_atif(record: Doc) -> Built:
-    """The native ATIF v1.7 form of a TAO record (sub-agent steps split out when their order
-    allows the way back to restore it, else kept inline)."""
-    return _ToAtif(record, split=True).run()
+def to_atif(record: Doc, split: bool = True) -> Built:
+    """The native ATIF v1.7 form of a TAO record (sub-agent steps split out into embedded
+    subagents unless ``split`` is False)."""
+    return _ToAtif(record, split=split).run()
 
 
 # --- ATIF → TAO ---------------------------------------------------------------------------------
@@ -488,7 +532,7 @@ class _ToTao:
             agent["model"] = self.agent["model_name"]
         out["agent"] = agent
         self.built.pair(self.agent, agent)
-        self._trajectory(doc, None, 0)
+        self._trajectory(doc, 0)
         if self.prompts:
             out["system_prompts"] = self.prompts
         definitions = self.agent.get("tool_definitions")
@@ -509,16 +553,19 @@ class _ToTao:
     def _decide(self, ptr: str, policy: str, value: Any) -> None:
         self.built.decisions.append(_Decision(ptr, policy, value))
 
-    def _trajectory(self, traj: Doc, parent: int | None, depth: int) -> None:
+    def _trajectory(self, traj: Doc, depth: int) -> list[Doc]:
+        """Write the steps of ``traj`` in the parser's order: each step after the steps of the
+        sub-agents it launched. Returns its own steps (the caller sets their ``parent_step``)."""
         subs: dict[str, Doc] = {}
         for _, sub in dicts(traj.get("subagent_trajectories")):
             tid = sub.get("trajectory_id")
             if isinstance(tid, str) and tid not in subs:
                 subs[tid] = sub
-        inlined: dict[str, int] = {}
+        inlined: set[str] = set()
         texts: dict[str, str] = {}  # prompts of this trajectory; written once a step uses them
         current: str | None = None
         fresh = False
+        own: list[Doc] = []
         for _, step in dicts(traj.get("steps")):
             source = step.get("source")
             if source == "system":
@@ -528,7 +575,11 @@ class _ToTao:
                 texts[current] = text
                 fresh = True
                 continue
+            launched = self._launched(step, subs, inlined)
+            children = [c for tid in launched for c in self._trajectory(subs[tid], depth + 1)]
             index = len(self.steps)
+            for child in children:
+                child["parent_step"] = index
             out: Doc = {"step_index": index, "role": source}
             out["content"] = _text(step.get("message"))
             if "reasoning_content" in step:
@@ -541,15 +592,13 @@ class _ToTao:
             fresh = False
             if depth == 0 and source == "agent":
                 out["agent_role"] = "main"
-            if parent is not None:
-                out["parent_step"] = parent
             if depth > 0:
+                out["parent_step"] = None  # the launching step's index, set by the caller
                 out["call_type"] = "subagent"
             elif source == "agent":
                 out["call_type"] = "main"
-            launched = self._launched(step, subs, inlined, index)
-            if launched is not None:
-                out["subagent_trajectory_ref"] = launched
+            if launched:
+                out["subagent_trajectory_ref"] = launched[0]
             self._calls(step, out)
             self._observations(step, out)
             metrics = step.get("metrics")
@@ -563,25 +612,23 @@ class _ToTao:
             if "timestamp" in step:
                 out["timestamp"] = step["timestamp"]
             self.steps.append(out)
+            own.append(out)
             self.built.pair(step, out)
-        for tid, sub in subs.items():
-            if tid in inlined:
-                self._trajectory(sub, inlined[tid], depth + 1)
+        return own
 
-    def _launched(
-        self, step: Doc, subs: dict[str, Doc], inlined: dict[str, int], index: int
-    ) -> Any:
-        """The id of the first embedded subagent this step launches (its steps are inlined)."""
-        first = None
+    def _launched(self, step: Doc, subs: dict[str, Doc], inlined: set[str]) -> list[str]:
+        """The ids of the embedded subagents this step launches first (their steps are written
+        just before it)."""
+        found: list[str] = []
         observation = step.get("observation")
         results = observation.get("results") if isinstance(observation, dict) else None
         for _, result in dicts(results):
             for _, ref in dicts(result.get("subagent_trajectory_ref")):
                 tid = ref.get("trajectory_id")
                 if isinstance(tid, str) and tid in subs and tid not in inlined:
-                    inlined[tid] = index
-                    first = tid if first is None else first
-        return first
+                    inlined.add(tid)
+                    found.append(tid)
+        return found
 
     def _calls(self, step: Doc, out: Doc) -> None:
         calls = step.get("tool_calls")
@@ -731,14 +778,24 @@ def _report_decisions(report: ChangeReport, built: Built, out: Doc, step: str) -
 
 
 def tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
-    """The lens ``tao@v0.2.0->atif@v1.7`` (reads TAO 0.1.0 records too)."""
+    """The lens ``tao@v0.2.0->atif@v1.7`` (reads TAO 0.1.0 records too).
+
+    Sub-agent steps become embedded subagents when the record is in the order of opentraces'
+    Claude Code parser (each step after its sub-agents' steps, ``parent_step`` pointing
+    forward), the order ATIF → TAO writes; in any other order they stay inline, their TAO
+    fields stashed, so that the order comes back exactly.
+    """
     from atif_spec.formats.tao import detect
 
     version = detect(doc)
     _refuse_invalid(doc, "tao", version if version in ("v0.1.0", "v0.2.0") else "v0.2.0", report)
+    return _tao_to_atif(doc, report, options, split=True)
+
+
+def _tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions, split: bool) -> Doc:
     record = _copy(doc)
     back = detach(record, TAO_HOLDER, INTO_TAO)  # the way back from ATIF → TAO
-    built = to_atif(record)
+    built = to_atif(record, split)
     if back:
         report.conflicts(apply_layers(built.doc, back), INTO_ATIF, "")
     # what ATIF → TAO will make of the result: the TAO side of every owner's stash

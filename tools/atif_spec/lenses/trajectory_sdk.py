@@ -31,6 +31,7 @@ from atif_spec.lenses.residual import Holder, run_lens
 from atif_spec.rules.trajectory_sdk import BOUNDARY, compare_snapshots, is_restart, leading_system
 from atif_spec.sft import Turn, timeline
 from atif_spec.stash import deep_copy
+from atif_spec.totals import step_totals
 
 Doc = dict[str, Any]
 
@@ -613,16 +614,11 @@ def to_atif(doc: Doc, report: ChangeReport | None) -> Doc:
         ]
     out["agent"] = agent
     out["steps"] = [{k: s[k] for k in _STEP_KEYS if k in s} for s in builder.steps]
-    final: Doc = {}
-    metrics = [s["metrics"] for s in builder.steps if "metrics" in s]
-    for total, key in (
-        ("total_prompt_tokens", "prompt_tokens"),
-        ("total_completion_tokens", "completion_tokens"),
-        ("total_cached_tokens", "cached_tokens"),
-    ):
-        values = [m[key] for m in metrics if key in m]
-        if values:
-            final[total] = sum(values)
+    final: Doc = {
+        k: v
+        for k, v in step_totals(builder.steps).as_final_metrics().items()
+        if k != "total_cost_usd"
+    }  # RFC.md §2.4; the cost is the task's own total
     cost = _number(task.get("total_cost"))
     if cost is not None:
         final["total_cost_usd"] = cost

@@ -58,6 +58,8 @@ def migrate(
     source: str = "<object>",
     line: int | None = None,
     copy: bool = True,
+    session_ref_path: str | None = None,
+    drop_context_only: bool = False,
 ) -> tuple[dict[str, Any], ChangeReport]:
     """Migrate an ATIF document to version ``to`` (``"v1.7"``, ``"atif@v1.7"``, ``"ATIF-v1.7"``).
 
@@ -69,6 +71,13 @@ def migrate(
       ``dropped``); no stash is written.
     - ``fail_on_loss``: refuse when a non-null value would be stashed or dropped.
     - ``fail_on_decision``: refuse when a value would be synthesized (``decided``).
+    - ``session_ref_path``: the policy for v1.6 references holding only a ``session_id`` on the
+      way up to v1.7 (which must not resolve by session): a template whose ``{session_id}`` is
+      replaced to give the reference's ``trajectory_path`` (decided). Without it such documents
+      are refused (``migrate:session-only-ref``); nothing is invented silently.
+    - ``drop_context_only``: below v1.5 / v1.7, drop the steps that ``is_copied_context: true`` /
+      ``llm_call_count: 0`` make context only (``step_id`` renumbered; reported as dropped and
+      decided; not invertible) instead of keeping the fact as the step's ``extra.<field>``.
 
     Raises :class:`MigrationError` (carrying the report) when the document is refused: not an
     ATIF object, unknown version, a foreign value under the stash key, or one of the ``fail_on``
@@ -102,7 +111,10 @@ def migrate(
     try:
         work = working_copy(doc) if copy else doc
         for step in plan(version, target):
-            step.run(work, StepContext(step.source, step.target, report, drop), "")
+            ctx = StepContext(
+                step.source, step.target, report, drop, session_ref_path, drop_context_only
+            )
+            step.run(work, ctx, "")
             work["schema_version"] = spelling(step.target)
     except StashError as exc:
         report.errors.append(_error("stash-collision", exc.message, exc.pointer))

@@ -75,6 +75,41 @@ class Edit:
         self.ctx.lost(self._last(), self.holder, reason, value is not None, loss)
         return value
 
+    def move(self, path: Path, to: Path, reason: str) -> None:
+        """Move a member the target has no field for under a documented name (reported as
+        named; the stash records the move, not the value)."""
+        self.layer.move(path, to)
+        self.ctx.report.named.append(
+            Item(self._last(), self.ctx.name, reason, to=self.base + make_pointer(*to))
+        )
+
+    def training_fact(self, key: str, reason: str) -> None:
+        """Take the owner step's ``key`` out (``is_copied_context`` or ``llm_call_count``); when
+        it says the step is not a training target (``true``, ``0``), keep that readable as
+        ``extra.<key>`` (:data:`atif_spec.totals.TRAINING_FACTS`), reported as named with the
+        finding ``migrate:context-only-step``. A producer's own ``extra.<key>`` is never
+        overwritten: then the value is stashed as usual."""
+        from atif_spec.findings import Finding, Level
+        from atif_spec.totals import context_only_fact
+
+        step = self.layer.owner
+        extra = step.get("extra")
+        free = extra is None or (isinstance(extra, dict) and key not in extra)
+        if not (context_only_fact(key, step[key]) and free):
+            self.remove((key,), reason)
+            return
+        self.move((key,), ("extra", key), reason)
+        self.ctx.report.warnings.append(
+            Finding(
+                "migrate:context-only-step",
+                "context-only-step",
+                Level.WARNING,
+                self.base,
+                f"{self.ctx.target} has no {key}; the step is context only, not a training "
+                f"target: kept as extra.{key} (export-sft and the totals read it)",
+            )
+        )
+
     def replace(
         self,
         path: Path,
@@ -111,6 +146,12 @@ class StepContext:
     target: str
     report: ChangeReport
     drop: bool = False
+    session_ref_path: str | None = None
+    """Template of the ``trajectory_path`` given to v1.6 session-only references (v1.6 -> v1.7);
+    None refuses such documents."""
+    drop_context_only: bool = False
+    """Going below the version of ``is_copied_context``/``llm_call_count``: drop the steps those
+    fields make context only instead of keeping the fact under ``extra`` (not invertible)."""
 
     name: str = ""
     """This step's signature, e.g. ``atif@v1.7->atif@v1.6``."""
@@ -133,6 +174,46 @@ class StepContext:
             with self.owner(obj, base, holder) as edit:
                 edit.remove((key,), reason)
 
+    def drop_context_only_steps(self, doc: Doc, base: str, key: str) -> bool:
+        """With :attr:`drop_context_only`, remove the steps of ``doc`` whose ``key`` makes them
+        context only, renumber the integer ``step_id`` of the others from 1 and keep a
+        ``final_metrics.total_steps`` that counted the steps in step (all reported: dropped,
+        decided). True when the policy is on (the caller then has no such steps left)."""
+        from atif_spec.totals import context_only_fact
+
+        if not self.drop_context_only:
+            return False
+        listed = doc.get("steps")
+        if not isinstance(listed, list):
+            return True
+        keep: list[Any] = []
+        for i, step in enumerate(listed):
+            if isinstance(step, dict) and context_only_fact(key, step.get(key)):
+                reason = f"{self.target} has no {key}; the policy drops context-only steps"
+                self.report.dropped.append(Item(f"{base}/steps/{i}", self.name, reason))
+            else:
+                keep.append(step)
+        if len(keep) == len(listed):
+            return True
+        final = doc.get("final_metrics")
+        doc["steps"] = keep
+        policy = "context-only steps dropped: step_id renumbered from 1"
+        for n, step in enumerate(keep, start=1):
+            old = step.get("step_id") if isinstance(step, dict) else None
+            if isinstance(old, int) and not isinstance(old, bool) and old != n:
+                step["step_id"] = n
+                self.decided(f"{base}/steps/{n - 1}/step_id", policy, n, True)
+        if isinstance(final, dict) and final.get("total_steps") == len(listed):
+            doc["final_metrics"] = final | {"total_steps": len(keep)}
+            self.decided(f"{base}/final_metrics/total_steps", policy, len(keep), True)
+        return True
+
+    def remove_training_fact(self, step: Doc, base: str, key: str, reason: str) -> None:
+        """:meth:`Edit.training_fact` in a layer of its own (when ``step`` has ``key``)."""
+        if key in step:
+            with self.owner(step, base) as edit:
+                edit.training_fact(key, reason)
+
     def restore(self, obj: Any, base: str, holder: Path = ("extra",)) -> bool:
         """Undo the layers the inverse step left below ``obj``; True when there were any."""
         changes = pop(obj, self.inverse, holder)
@@ -146,6 +227,12 @@ class StepContext:
             self.report.dropped.append(Item(ptr, self.name, reason, loss=counts))
         else:
             self.report.stashed.append(Item(ptr, self.name, reason, stash=holder, loss=counts))
+
+    def refuse(self, code: str, ptr: str, message: str) -> None:
+        """Record an error that refuses the document (``migrate:<code>``)."""
+        from atif_spec.findings import Finding, Level
+
+        self.report.errors.append(Finding(f"migrate:{code}", code, Level.ERROR, ptr, message))
 
     def decided(self, ptr: str, policy: str, value: Any, show: bool) -> None:
         """Report a value written by policy."""

@@ -3,7 +3,12 @@
 Changes: v1.5 adds ``Agent.tool_definitions``, ``Step.is_copied_context`` and
 ``Trajectory.continued_trajectory_ref`` (DECISIONS 6.2: the reference code dates all three to v1.5).
 
-- ``down``: each is stashed in its own object's ``extra`` (agent, step, trajectory).
+- ``down``: each is stashed in its own object's ``extra`` (agent, step, trajectory), except
+  ``is_copied_context: true``, which moves to the step's ``extra.is_copied_context`` (named, the
+  stash records the move; warning ``migrate:context-only-step``) so that readers of v1.4 still
+  see that the step is context only. With the policy ``drop_context_only``
+  (``--drop-context-only-steps``) such steps are dropped instead and ``step_id`` renumbered
+  (reported; not invertible).
 - ``up``: restores them.
 """
 
@@ -31,5 +36,7 @@ def down(doc: Doc, ctx: StepContext, base: str = "") -> None:
         ctx.remove_member(
             agent, base + "/agent", "tool_definitions", "v1.4 has no Agent.tool_definitions"
         )
+    ctx.drop_context_only_steps(doc, base, "is_copied_context")
     for ptr, step in steps(doc, base):
-        ctx.remove_member(step, ptr, "is_copied_context", "v1.4 has no Step.is_copied_context")
+        reason = "v1.4 has no Step.is_copied_context"
+        ctx.remove_training_fact(step, ptr, "is_copied_context", reason)

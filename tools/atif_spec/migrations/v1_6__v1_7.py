@@ -10,26 +10,34 @@ become optional (and nullable), and a reference must set ``trajectory_id`` or ``
   - the trajectory's ``trajectory_id`` and ``subagent_trajectories`` are stashed in its ``extra``
     (embedded subagents go whole, stashes included);
   - ``llm_call_count``, ``ToolCall.extra`` and ``ObservationResult.extra`` are stashed in the
-    step's ``extra``;
+    step's ``extra``, except ``llm_call_count: 0``, which moves to the step's
+    ``extra.llm_call_count`` (named, the stash records the move; warning
+    ``migrate:context-only-step``): a v1.6 reader still sees a step that made no LLM call; with
+    the policy ``drop_context_only`` such steps are dropped and ``step_id`` renumbered instead;
   - a reference's ``trajectory_id`` is stashed in the reference's own ``extra``;
   - a missing or null root ``session_id`` is synthesized (decided): the ``trajectory_id`` when it
     is a non-empty string, else ``sha256-`` and the first 16 hex digits of the SHA-256 of the
     trajectory serialized with sorted keys;
-  - a missing or null reference ``session_id`` is synthesized (decided): the ``session_id`` of the
-    embedded subagent the reference names, else its ``trajectory_id``, else its
-    ``trajectory_path``, else ``""``.
+  - a missing or null reference ``session_id`` is synthesized (decided) so that each reference
+    still names its own subagent: for a reference to an embedded subagent, that subagent's
+    ``session_id`` when it is a string no other trajectory of the document (the parent, another
+    embedded subagent) carries, else ``<parent session_id>#<trajectory_id>`` (embedded subagents
+    usually share their parent's session, and a v1.6 reader would resolve all of them to the
+    parent); for any other reference its ``trajectory_id``, else its ``trajectory_path``, else
+    ``""``. The synthesized value is recorded in the stash (``up`` removes it).
 
-- ``up``: restores all of that, then gives every reference that has only a ``session_id`` (valid
-  in v1.6, not in v1.7) a synthesized ``trajectory_path`` (decided):
-  ``atif-session://`` followed by the percent-encoded ``session_id``. A URL is never opened by
-  the validator, so the locator says "resolve through the session id" without pretending to be a
-  file. ``--fail-on-decision`` refuses such documents instead.
+- ``up``: restores all of that. A reference that has only a ``session_id`` (valid in v1.6, not
+  in v1.7, which never resolves by session: RFC.md §1, Subagent resolution) needs a policy the
+  caller gives explicitly (``--session-ref-path TEMPLATE``): its ``trajectory_path`` becomes the
+  template with ``{session_id}`` replaced by the session id (decided; e.g. ``{session_id}.json``
+  for subagents saved next to the parent, or ``atif-session://{session_id}`` for a locator the
+  validator never opens). Without a policy the document is refused
+  (``migrate:session-only-ref``); ``--fail-on-decision`` refuses it too.
 """
 
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 from urllib.parse import quote
 
 from atif_spec.jsonvalues import dicts
@@ -45,20 +53,21 @@ from atif_spec.migrations.base import (
 from atif_spec.stash import canonical_json
 
 LOWER, UPPER = "v1.6", "v1.7"
-SESSION_SCHEME = "atif-session://"
 
 ROOT_SESSION_POLICY = (
     "session_id is required below v1.7: the trajectory_id, else sha256- and 16 hex digits of "
     "the trajectory's SHA-256"
 )
 REF_SESSION_POLICY = (
-    "a reference's session_id is required below v1.7: the embedded subagent's session_id, else "
-    "the trajectory_id, else the trajectory_path"
+    "a reference's session_id is required below v1.7: the embedded subagent's own session_id "
+    "when no other trajectory of the document shares it, else <parent session_id>#<trajectory_id>; "
+    "for other references the trajectory_id, else the trajectory_path"
 )
 REF_PATH_POLICY = (
-    "a v1.7 reference needs trajectory_id or trajectory_path: atif-session:// and the "
-    "percent-encoded session_id"
+    "a v1.7 reference needs trajectory_id or trajectory_path: the --session-ref-path template "
+    "with {session_id} replaced"
 )
+SESSION_FIELD = "{session_id}"
 
 
 def up(doc: Doc, ctx: StepContext, base: str = "") -> None:
@@ -67,7 +76,15 @@ def up(doc: Doc, ctx: StepContext, base: str = "") -> None:
     for ptr, ref in _all_refs(doc, base):
         if ref.get("trajectory_id") is None and ref.get("trajectory_path") is None:
             session = ref.get("session_id")
-            path = SESSION_SCHEME + quote(session if isinstance(session, str) else "", safe="")
+            if ctx.session_ref_path is None:
+                ctx.refuse(
+                    "session-only-ref",
+                    ptr,
+                    "a v1.6 reference holding only session_id cannot resolve in v1.7; say where "
+                    "the subagent is with --session-ref-path TEMPLATE (e.g. {session_id}.json)",
+                )
+                continue
+            path = session_path(ctx.session_ref_path, session if isinstance(session, str) else "")
             with ctx.owner(ref, ptr) as edit:
                 if "trajectory_path" in ref:
                     edit.replace(
@@ -86,19 +103,24 @@ def up(doc: Doc, ctx: StepContext, base: str = "") -> None:
                     )
 
 
+def session_path(template: str, session: str) -> str:
+    """The ``trajectory_path`` a policy template gives a session id (percent-encoded in a URL
+    template, as it is in a file name template)."""
+    value = quote(session, safe="") if "://" in template else session
+    return template.replace(SESSION_FIELD, value)
+
+
 def down(doc: Doc, ctx: StepContext, base: str = "") -> None:
     """v1.7 -> v1.6."""
     _restore_all(doc, ctx, base)
-    embedded_sessions = {
-        sub["trajectory_id"]: sub.get("session_id")
-        for _, sub in subagents(doc, base)
-        if isinstance(sub.get("trajectory_id"), str)
-    }
+    embedded = [sub for _, sub in subagents(doc, base)]
+    ctx.drop_context_only_steps(doc, base, "llm_call_count")
     _root_down(doc, ctx, base)
+    sessions = _embedded_sessions(doc, embedded)
     for ptr, step in steps(doc, base):
         _step_down(step, ptr, ctx)
     for ptr, ref in _all_refs(doc, base):
-        _ref_down(ref, ptr, ctx, embedded_sessions)
+        _ref_down(ref, ptr, ctx, sessions)
 
 
 def _restore_all(doc: Doc, ctx: StepContext, base: str) -> None:
@@ -151,7 +173,7 @@ def _step_down(step: Doc, ptr: str, ctx: StepContext) -> None:
         return
     with ctx.owner(step, ptr) as edit:
         if "llm_call_count" in step:
-            edit.remove(("llm_call_count",), "v1.6 has no Step.llm_call_count")
+            edit.training_fact("llm_call_count", "v1.6 has no Step.llm_call_count")
         for j in calls:
             edit.remove(("tool_calls", j, "extra"), "v1.6 has no ToolCall.extra")
         for k in extras:
@@ -160,7 +182,7 @@ def _step_down(step: Doc, ptr: str, ctx: StepContext) -> None:
             )
 
 
-def _ref_down(ref: Doc, ptr: str, ctx: StepContext, sessions: dict[str, Any]) -> None:
+def _ref_down(ref: Doc, ptr: str, ctx: StepContext, sessions: dict[str, str]) -> None:
     session = ref.get("session_id")
     if session is not None and "trajectory_id" not in ref:
         return
@@ -177,12 +199,26 @@ def _ref_down(ref: Doc, ptr: str, ctx: StepContext, sessions: dict[str, Any]) ->
             edit.remove(("trajectory_id",), "v1.6 has no SubagentTrajectoryRef.trajectory_id")
 
 
-def _ref_session(ref: Doc, sessions: dict[str, Any]) -> str:
+def _embedded_sessions(doc: Doc, embedded: list[Doc]) -> dict[str, str]:
+    """The session id each embedded subagent (by ``trajectory_id``) is referenced by below v1.7:
+    its own when no other trajectory of the document carries it, else ``<parent>#<tid>``."""
+    parent = doc.get("session_id")
+    parent = parent if isinstance(parent, str) else ""
+    own = [sub.get("session_id") for sub in embedded]
+    taken = [parent, *own]
+    out: dict[str, str] = {}
+    for sub, session in zip(embedded, own, strict=True):
+        tid = sub.get("trajectory_id")
+        if not isinstance(tid, str) or tid in out:
+            continue
+        unique = isinstance(session, str) and taken.count(session) == 1
+        out[tid] = session if unique and isinstance(session, str) else f"{parent}#{tid}"
+    return out
+
+
+def _ref_session(ref: Doc, sessions: dict[str, str]) -> str:
     tid = ref.get("trajectory_id")
     if isinstance(tid, str):
-        embedded = sessions.get(tid)
-        if isinstance(embedded, str):
-            return embedded
-        return tid
+        return sessions.get(tid, tid)
     path = ref.get("trajectory_path")
     return path if isinstance(path, str) else ""

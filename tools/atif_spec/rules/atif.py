@@ -49,6 +49,7 @@ _TOTALS = (
     ("total_cached_tokens", "cached_tokens", False),
     ("total_cost_usd", "cost_usd", True),
 )
+"""(final_metrics total, per-step metric = :class:`atif_spec.totals.Totals` field, is cost)"""
 
 
 # --- small helpers -------------------------------------------------------------------------------
@@ -164,18 +165,21 @@ def _screen_vouched(node: dict[str, Any]) -> _Screened:
         metrics = step.get("metrics")
         if metrics is not None:
             p, k = metrics.get("prompt_tokens"), metrics.get("cached_tokens")
-            c, u = metrics.get("completion_tokens"), metrics.get("cost_usd")
-            if p is not None:
-                prompt.append(p)
-            if c is not None:
-                completion.append(c)
-            if u is not None:
-                cost.append(u)
-            if k is not None:
-                cached.append(k)
-                if p is not None and k > p:
-                    suspects.append(_unpack(position - 1, step))
-                    continue
+            # Copied-context steps do not count towards the totals (RFC.md §2.4); a vouched
+            # document has no metrics on an llm_call_count 0 step (the schema forbids them).
+            if step.get("is_copied_context") is not True:
+                c, u = metrics.get("completion_tokens"), metrics.get("cost_usd")
+                if p is not None:
+                    prompt.append(p)
+                if c is not None:
+                    completion.append(c)
+                if u is not None:
+                    cost.append(u)
+                if k is not None:
+                    cached.append(k)
+            if k is not None and p is not None and k > p:
+                suspects.append(_unpack(position - 1, step))
+                continue
         if step["step_id"] != position:
             suspects.append(_unpack(position - 1, step))
             continue
@@ -254,7 +258,7 @@ def quick_clean(node: dict[str, Any]) -> bool:
         total = final.get(total_field)
         if total is None:
             continue
-        # Shortcuts for the common types, giving what ``_sum`` and ``_same`` give.
+        # The common types only (what ``atif_spec.totals`` and ``_same`` give for them).
         if not cost:
             tokens = sum(values[metric])
             if type(tokens) is int and tokens == total:  # every value an int
@@ -265,9 +269,7 @@ def quick_clean(node: dict[str, Any]) -> bool:
                     continue
             except (OverflowError, TypeError):
                 pass
-        value, _, mistyped = _sum(values[metric], cost)
-        if not mistyped and not _same(total, value, cost):
-            return False
+        return False  # integral floats, an integer cost, or a real mismatch: the rules decide
     return True
 
 
@@ -781,63 +783,6 @@ def _as_float(value: Any) -> float | None:
         return None
 
 
-def _sum(values: list[Any], cost: bool) -> tuple[int | float, bool, bool]:
-    """(sum of a metric's non-null values, whether there are any, whether any is mistyped).
-
-    Token counts add up exactly (as integers), costs as floats.
-    """
-    if not values:
-        return 0, False, False
-    types = set(map(type, values))
-    if types == {int}:
-        return sum(values), True, False
-    if not cost:
-        if types <= {int, float} and all(_is_int(value) for value in values):
-            return sum(int(value) for value in values), True, False
-        return 0, True, True
-    if types <= {int, float}:
-        try:
-            return math.fsum(values), True, False
-        except OverflowError:
-            pass
-    return 0, True, True
-
-
-def _subagent_values(node: Any) -> list[dict[str, list[Any]]]:
-    """The metric values (as in ``_Screened.values``) of every embedded subagent, any depth."""
-    out: list[dict[str, list[Any]]] = []
-    stack: list[Any] = [node]
-    while stack:
-        subs = stack.pop().get("subagent_trajectories")
-        if not isinstance(subs, list):
-            continue
-        for sub in subs:
-            if isinstance(sub, dict):
-                metrics = [
-                    m
-                    for step in list_member(sub, "steps")
-                    if isinstance(step, dict) and isinstance(m := step.get("metrics"), dict)
-                ]
-                out.append(_metric_values(metrics))
-                stack.append(sub)
-    return out
-
-
-def _subagent_sum(
-    subagents: list[dict[str, list[Any]]], metric: str, cost: bool
-) -> tuple[int | float, bool]:
-    """The sum of ``metric`` over the subagents' steps, and whether any of them sets it.
-    Mistyped values leave their subagent out."""
-    total: int | float = 0
-    seen = False
-    for values in subagents:
-        value, was_set, mistyped = _sum(values[metric], cost)
-        if was_set and not mistyped:
-            total += value
-            seen = True
-    return total, seen
-
-
 def _show(value: int | float) -> str:
     """A sum as shown in messages: integers in full, costs to 6 significant digits."""
     return str(value) if isinstance(value, int) else f"{value:.6g}"
@@ -862,11 +807,15 @@ def _same(total: int | float, value: int | float, cost: bool) -> bool:
 )
 def check_final_metric_totals(ctx: RuleContext) -> Findings:
     """What it checks: each of ``total_prompt_tokens``, ``total_completion_tokens``,
-    ``total_cached_tokens`` and ``total_cost_usd`` that is set equals the sum of the matching
-    per-step metric (``prompt_tokens``, ...). A total that equals the sum including every embedded
-    subagent's steps is accepted too. Costs compare with a relative tolerance of 1e-6, tokens
-    exactly. Skipped when ``notes`` holds text, for a total no step reports, and for a total
-    whose per-step values include a mistyped one.
+    ``total_cached_tokens`` and ``total_cost_usd`` that is set equals the total of the matching
+    per-step metric (``prompt_tokens``, ...) as RFC.md §2.4 defines it (:mod:`atif_spec.totals`:
+    copied-context steps and steps without an LLM call do not count). Accepted readings: the
+    trajectory's own steps; its steps and every embedded subagent's; and, with
+    ``--follow-refs``, those plus every file-referenced subagent's (Harbor's terminus-2 folds
+    them in). Without ``--follow-refs``, a total that matches none of these while the trajectory
+    references subagent files is not judged: the files' usage may be part of it. Costs compare
+    with a relative tolerance of 1e-6, tokens exactly. Skipped when ``notes`` holds text, for a
+    total no counted step reports, and for a total whose per-step values include a mistyped one.
 
     Why: totals are read as summaries of the run; when they disagree with the steps, one of the
     two is wrong and cost or usage reports differ depending on which one a tool reads.
@@ -875,9 +824,13 @@ def check_final_metric_totals(ctx: RuleContext) -> Findings:
 
     Valid instead: ``"total_prompt_tokens": 300`` (or a ``notes`` text explaining the gap).
 
-    Spec: RFC §II FinalMetricsSchema ("sum of all ... across all steps"); the reference code's
-    ``total_cost_usd`` description includes subagents; spec/atif/DECISIONS.md 6.13.
+    Spec: RFC §II FinalMetricsSchema ("sum of all ... across all steps"); RFC.md §2.4; the
+    reference code's ``total_cost_usd`` description includes subagents;
+    spec/atif/DECISIONS.md 6.13.
     """
+    from atif_spec.rules.atif_refs import subagent_resolver
+    from atif_spec.totals import Totals, step_totals, trajectory_totals
+
     node = ctx.node
     final = dict_member(node, "final_metrics")
     if final is None or not _notes_blank(node):
@@ -889,23 +842,28 @@ def check_final_metric_totals(ctx: RuleContext) -> Findings:
     ]
     if not wanted:
         return
-    values = _screened(ctx).values
-    subagents: list[dict[str, list[Any]]] | None = None  # read only when a total disagrees
+    own = step_totals(node.get("steps"))
+    readings: list[Totals] | None = None  # with subagents: computed only when a total disagrees
     for total_field, metric, cost in wanted:
         total = final[total_field]
-        value, was_set, mistyped = _sum(values[metric], cost)
-        if mistyped or _same(total, value, cost):
+        value = getattr(own, metric)
+        if metric in own.mistyped or (value is not None and _same(total, value, cost)):
             continue
-        if subagents is None:
-            subagents = _subagent_values(node)
-        sub_value, sub_set = _subagent_sum(subagents, metric, cost)
-        if not was_set and not sub_set:
+        if readings is None:
+            readings = [trajectory_totals(node)]
+            if ctx.options.follow_refs and readings[0].unresolved_refs:
+                readings.append(trajectory_totals(node, subagent_resolver(ctx)))
+        sums = [getattr(r, metric) for r in readings if metric not in r.mistyped]
+        if all(s is None for s in (value, *sums)):
             continue
-        if sub_set and _same(total, value + sub_value, cost):
+        if any(s is not None and _same(total, s, cost) for s in sums):
             continue
-        message = f"{total_field} is {total} but the steps' {metric} add up to {_show(value)}"
-        if sub_set:
-            message += f" ({_show(value + sub_value)} with subagents)"
+        if readings[-1].unresolved_refs:
+            continue  # usage in subagent files that were not read may be part of the total
+        message = f"{total_field} is {total} but the steps' {metric} add up to {_show(value or 0)}"
+        full = sums[-1] if sums else None
+        if full is not None and full != value:
+            message += f" ({_show(full)} with subagents)"
         yield join(ctx.base, "final_metrics", total_field), message
 
 

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import contextvars
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from atif_spec import jsontext
 from atif_spec.findings import Finding, Level, join
 from atif_spec.formats.atif import VERSIONS
 from atif_spec.rules.atif import locate, tree_of
@@ -501,3 +503,44 @@ def references_too_deep(ctx: RuleContext) -> Iterator[tuple[str, str]]:
                 f"{MAX_REF_DEPTH} files deep (beyond {cut_from[resolved].name!r}); those are "
                 "not checked",
             )
+
+
+_DOCS: dict[tuple[Path, int], Any] = {}
+_DOCS_KEPT = 64
+"""Referenced documents kept parsed for the totals (by path and modification time)."""
+
+
+def subagent_resolver(ctx: RuleContext) -> Callable[[Mapping[str, Any]], Mapping[str, Any] | None]:
+    """Reads the documents file-referenced subagents name, for :mod:`atif_spec.totals`: only with
+    ``--follow-refs``, only local files inside the document's folder (or anywhere with
+    ``--allow-outside``) and within ``--max-bytes``; None for anything it cannot read (never
+    raises)."""
+    from atif_spec.totals import Resolver
+
+    folder = tree_of(ctx)  # the folder of the file as named, as for every reference (D-6)
+
+    def resolve(ref: Mapping[str, Any]) -> Mapping[str, Any] | None:
+        raw = ref.get("trajectory_path")
+        if folder is None or not ctx.options.follow_refs or not isinstance(raw, str):
+            return None
+        if not raw or "://" in raw:
+            return None
+        try:
+            resolved, inside = locate(folder, raw)
+            if not (inside or ctx.options.allow_outside) or not resolved.is_file():
+                return None
+            stat = resolved.stat()
+            if stat.st_size > ctx.options.max_bytes:
+                return None
+            key = (resolved, stat.st_mtime_ns)
+            if key not in _DOCS:
+                if len(_DOCS) >= _DOCS_KEPT:
+                    _DOCS.clear()
+                _DOCS[key] = jsontext.loads(resolved.read_bytes())
+        except (OSError, ValueError, RuntimeError):
+            return None
+        doc = _DOCS[key]
+        return doc if isinstance(doc, dict) else None
+
+    typed: Resolver = resolve
+    return typed

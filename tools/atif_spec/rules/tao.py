@@ -10,6 +10,7 @@ and dropped keys are warnings.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any, TypeGuard
 
@@ -106,42 +107,41 @@ def check_step_index_order(ctx: RuleContext) -> Findings:
     format=FORMAT,
     versions=ALL,
     section="opentraces Step.parent_step; spec/tao/DECISIONS.md D12",
-    summary="A step's parent_step is the step_index of an earlier step.",
+    summary="A step's parent_step is the step_index of another step of the record.",
 )
 def check_parent_step(ctx: RuleContext) -> Findings:
-    """What it checks: that a non-null ``parent_step`` equals the ``step_index`` of a step that
-    comes earlier in ``steps``. Non-integer values are left to the schema.
+    """What it checks: that a non-null ``parent_step`` equals the ``step_index`` of another step
+    of the record, before or after it. Non-integer values are left to the schema.
 
-    Why: ``parent_step`` names the step that launched the sub-agent; a sub-agent cannot be
-    launched by itself, by a later step, or by a step that is not in the record, and converters
-    that nest sub-agent steps under their parent need the parent to exist.
+    Why: ``parent_step`` names the step that launched the sub-agent; converters that nest
+    sub-agent steps under their parent need the parent to exist, and a step cannot launch
+    itself. The parent may come later: opentraces' Claude Code parser writes a sub-agent's steps
+    just before the step that launched them.
 
     Example: a step with ``"parent_step": 7`` in a record whose indexes are 0 to 5.
 
-    Valid instead: ``"parent_step": 2`` where step 2 is the earlier ``Task`` call that started
-    the sub-agent.
+    Valid instead: ``"parent_step": 2`` where step 2 is the ``Task`` call that started the
+    sub-agent (written before or after the sub-agent's steps).
 
     Spec: opentraces Step (``parent_step``: step index of the parent, for sub-agents);
     spec/tao/DECISIONS.md D12.
     """
-    earlier: set[int] = set()
-    later_indexes = [s.get("step_index") for _, s in _indexed_steps(ctx.node)]
-    for n, (i, step) in enumerate(_indexed_steps(ctx.node)):
+    indexed = list(_indexed_steps(ctx.node))
+    counts = Counter(s.get("step_index") for _, s in indexed if _is_int(s.get("step_index")))
+    for i, step in indexed:
         parent = step.get("parent_step")
-        own = step.get("step_index")
-        if _is_int(parent) and parent not in earlier:
-            if parent == own:
-                why = "the step itself"
-            elif parent in later_indexes[n + 1 :]:
-                why = "a later step"
-            else:
-                why = "no step of this record"
-            yield (
-                join(ctx.base, "steps", i, "parent_step"),
-                f"parent_step {parent} names {why}; it must be the step_index of an earlier step",
-            )
-        if _is_int(own):
-            earlier.add(own)
+        if not _is_int(parent):
+            continue
+        if parent not in counts:
+            why = "no step of this record"
+        elif parent == step.get("step_index") and counts[parent] == 1:
+            why = "the step itself"
+        else:
+            continue
+        yield (
+            join(ctx.base, "steps", i, "parent_step"),
+            f"parent_step {parent} names {why}; it must be the step_index of another step",
+        )
 
 
 @rule(
