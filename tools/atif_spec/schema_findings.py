@@ -4,7 +4,8 @@ One finding per problem, pointing at the value to fix: a missing property is rep
 pointer where it should be, an unknown key at the key itself. Failures of ``anyOf`` are
 unpacked: when only one branch fits the value's JSON type (``X`` or ``null``, ``string`` or
 ``array``), that branch's own errors are reported instead of the ``anyOf``. A schema node may
-carry an ``x-atif-error`` annotation that gives the message for failures directly beneath it.
+have a custom message for failures directly beneath it (``atif_spec.schema_messages``, keyed by
+schema location, so that the published schemas use standard keywords only).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from atif_spec.findings import Finding, join, pointer, schema_finding
-from atif_spec.schemas import node_at
+from atif_spec.schema_messages import message_at
 
 _KEYWORDS = {
     "AdditionalItems": "additionalItems",
@@ -80,14 +81,7 @@ def short(value: Any, limit: int = 60) -> str:
 def _custom_message(err: Any) -> str | None:
     location: str = err.absolute_keyword_location or ""
     parent = location.rsplit("/", 1)[0] if "#" in location else ""
-    if not parent:
-        return None
-    try:
-        node = node_at(parent)
-    except (LookupError, ValueError):
-        return None
-    message = node.get("x-atif-error") if isinstance(node, dict) else None
-    return message if isinstance(message, str) else None
+    return message_at(parent) if parent else None
 
 
 def _only_type_mismatch(branch: list[Any], depth: int) -> bool:
