@@ -87,7 +87,7 @@ export interface Step {
   /**
    * Reasoning effort requested from the model, as a label (`low`, `medium`, ...) or a number. Agent steps only.
    */
-  reasoning_effort?: string | number | number | null;
+  reasoning_effort?: string | (number | number) | null;
   /**
    * The step's text: the system prompt, the user's words, or the agent's reply. Required and never null; the empty string is allowed.
    */

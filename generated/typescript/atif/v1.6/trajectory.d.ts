@@ -99,7 +99,7 @@ export interface Step {
   /**
    * Reasoning effort requested from the model, as a label (`low`, `medium`, ...) or a number. Agent steps only.
    */
-  reasoning_effort?: string | number | number | null;
+  reasoning_effort?: string | (number | number) | null;
   /**
    * The step's content: the system prompt, the user's words, or the agent's reply, as a string or a list of content parts. Required and never null; an empty string or list is allowed.
    */
