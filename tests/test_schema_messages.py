@@ -48,3 +48,18 @@ def test_custom_messages_reach_the_findings(case: str, message: str) -> None:
 
     report = validate(Path(f"conformance/atif/v1.7/invalid/{case}.json"))
     assert [f.message for f in report.findings if f.message.startswith(message)]
+
+
+def test_a_trailing_line_break_gives_one_pattern_finding() -> None:
+    from atif_spec.validation import validate
+
+    doc = {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [
+            {"step_id": 1, "source": "user", "message": "hi", "timestamp": "2025-10-11T10:30:00Z\n"}
+        ],
+    }
+    found = [(f.code, f.pointer) for f in validate(doc).findings]
+    assert found == [("schema:pattern", "/steps/0/timestamp")]

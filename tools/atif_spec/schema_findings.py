@@ -105,6 +105,13 @@ def _null_last(names: list[str]) -> list[str]:
     return [n for n in names if n != "null"] + [n for n in names if n == "null"]
 
 
+# Beside a ``^...$`` pattern, these make ``$`` mean the end of the string in every regex dialect
+# (Python's ``$`` also matches before a final line break; ECMA-262's and Rust's do not).
+_LINE_BREAK_GUARDS = (
+    {"type": "string", "pattern": "\n"},
+    {"type": "string", "pattern": "^\n"},
+)
+
 _GENERIC_ANY_OF = "is not valid under any of the allowed shapes"
 
 
@@ -115,7 +122,8 @@ def findings_from_errors(errors: Iterable[Any], base: str = "") -> list[Finding]
     branches are reported once, a ``const`` failure is dropped where an ``enum`` failure names the
     same value, and a generic ``anyOf`` failure is dropped when another finding already points
     inside the same value (e.g. a content part's ``if``/``then`` reports the bad ``media_type``
-    that also made the ``source`` fit no branch).
+    that also made the ``source`` fit no branch). A line-break guard's ``not`` failure is dropped
+    where the ``pattern`` beside it fails too.
     """
     unique: dict[tuple[str, str], Finding] = {}
     for err in errors:
@@ -129,6 +137,8 @@ def findings_from_errors(errors: Iterable[Any], base: str = "") -> list[Finding]
                 drop.add(id(f))
         elif f.code == "schema:const" and ("schema:enum", f.pointer) in unique:
             drop.add(id(f))  # one value checked by two branches: the enum failure says it all
+        elif f.code == "schema:not" and ("schema:pattern", f.pointer) in unique:
+            drop.add(id(f))  # a line break the pattern refuses too: one finding is enough
     return [f for f in found if id(f) not in drop]
 
 
@@ -196,5 +206,7 @@ def _message(kind_name: str, details: dict[str, Any], err: Any) -> str:
         return f"must be at least {details.get('limit')} character(s) long"
     if kind_name == "AnyOf":
         return f"{short(value)} {_GENERIC_ANY_OF}"
+    if kind_name == "Not" and details.get("schema") in _LINE_BREAK_GUARDS:
+        return f"{short(value)} must not contain a line break"
     message: str = err.message
     return message if len(message) <= 200 else message[:199] + "…"
