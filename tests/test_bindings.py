@@ -256,7 +256,9 @@ def _node_modules() -> Path | None:
         return None
 
 
-LANGUAGES = driver.LANGUAGES if _node_modules() and shutil.which("node") else ("python",)
+LANGUAGES = (
+    driver.LANGUAGES if _node_modules() and shutil.which("node") else ("python", "bundles")
+)
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
@@ -309,6 +311,9 @@ def test_check_names_changed_and_stale_files_and_generate_fixes_them(
     expected = {"python/atif/v1_7.py", "python/atif/v0_9.py"}
     if "typescript" in LANGUAGES:
         expected.add("typescript/atif/v1.7/trajectory.d.ts")
+    for kind in ("compound", "editor"):  # v1.7 itself and the bundles that embed it
+        for path in ("atif/v1.7/", "atif/v1.8/", "atif/"):
+            expected.add(f"bundles/{kind}/{path}trajectory.schema.json")
     assert set(driver.check(root, LANGUAGES, _node_modules())) == expected
 
     command = [sys.executable, "-m", "atif_spec.codegen", "check", "--root", str(root)]

@@ -2,10 +2,12 @@
 
 Laid out so that the site root is the host of the catalog's base URL: every schema is served at
 exactly the path of its ``$id`` (bytes unchanged), ``schemas/<format>/latest/<name>.schema.json``
-copies each format's latest version, ``schemas/catalog.json`` is the catalog and
-``schemas/schemastore-catalog.json`` a SchemaStore-style catalog. Each schema also gets an HTML page
-(``<name>.html`` beside it) rendered from the schema and the rule registry, and ``index.html``
-lists them all. Pure: reads the packaged ``spec/``, writes files, fetches nothing.
+copies each format's latest version, ``schemas/catalog.json`` is the catalog,
+``schemas/schemastore-catalog.json`` a SchemaStore-style catalog and
+``schemas/bundles/{compound,editor}/<path>`` the self-contained files
+(``atif_spec.codegen.bundles``). Each schema also gets an HTML page (``<name>.html`` beside it)
+rendered from the schema and the rule registry, and ``index.html`` lists them all. Pure: reads
+the packaged ``spec/``, writes files, fetches nothing.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from urllib.parse import urlparse
 
 import orjson
 
-from atif_spec.catalog import Catalog, SchemaEntry, load_catalog, spec_root
+from atif_spec.catalog import Catalog, SchemaEntry, bundle_file, load_catalog, spec_root
 
 ATIF_FILE_MATCH = ("trajectory.json", "trajectory.*.json", "*.trajectory.json")
 """File names ATIF producers write (terminus-2: ``trajectory.json``, ``trajectory.cont-1.json``,
@@ -41,6 +43,9 @@ class Site:
     """URL path of a latest alias -> URL path of the schema it copies."""
     pages: list[str] = field(default_factory=list)
     """URL paths of the HTML pages."""
+    bundles: dict[str, str] = field(default_factory=dict)
+    """URL path of a self-contained file (``/schemas/bundles/{compound,editor}/<path>``) ->
+    URL path of the schema it bundles."""
 
 
 def url_path(schema_id: str) -> str:
@@ -384,6 +389,11 @@ def build(out: Path | str, catalog: Catalog | None = None) -> Site:
                 alias = f"/schemas/{fmt}/latest/{posixpath.basename(url_path(e.id))}"
                 _write(root, alias, _spec_bytes(e.path))
                 site.latest[alias] = url_path(e.id)
+    for e in catalog:
+        for kind in ("compound", "editor"):
+            bundle = f"/schemas/bundles/{kind}/{e.path}"
+            _write(root, bundle, bundle_file(e, kind).read_bytes())
+            site.bundles[bundle] = url_path(e.id)
     _write(root, "/schemas/catalog.json", _spec_bytes("catalog.json"))
     store = orjson.dumps(schemastore_catalog(catalog), option=orjson.OPT_INDENT_2) + b"\n"
     _write(root, "/schemas/schemastore-catalog.json", store)

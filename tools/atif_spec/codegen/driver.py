@@ -17,12 +17,12 @@ from typing import Any
 
 import orjson
 
-from atif_spec.codegen import pydantic_models, typescript_types
+from atif_spec.codegen import bundles, pydantic_models, typescript_types
 from atif_spec.codegen.options import load_options
 from atif_spec.codegen.prepare import Document
 
-LANGUAGES = ("python", "typescript")
-"""Output folders below ``generated/``, one per language."""
+LANGUAGES = ("python", "typescript", "bundles")
+"""Output folders below ``generated/``: one per language, and the self-contained schemas."""
 
 _IGNORED = ("__pycache__", ".pyc")
 
@@ -73,6 +73,8 @@ def generate_into(
         (d, orjson.loads((root / "spec" / d.path).read_bytes())) for d in docs
     ]
     options = load_options(root)
+    if "bundles" in languages:
+        bundles.generate(root, target / "bundles")
     with tempfile.TemporaryDirectory(prefix="atif-codegen-") as work:
         if "python" in languages:
             pydantic_models.generate(pairs, catalog, Path(work), target / "python", options.python)
