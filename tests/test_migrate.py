@@ -347,3 +347,16 @@ def test_the_package_is_callable_as_the_api() -> None:
 
     out, report = package(minimal_atif("v1.7"), to="v1.6")  # type: ignore[operator]
     assert out["schema_version"] == "ATIF-v1.6" and report.ok
+
+
+def test_migrate_rewrites_schema_url() -> None:
+    """DECISIONS.md 6.19: a root `$schema` names the target version's URL after migration."""
+    from atif_spec.migrate import migrate as run
+    from atif_spec.validation import validate
+
+    doc = json.loads(Path("conformance/atif/v1.0/valid/schema-url.json").read_text())
+    up, _ = run(doc, "v1.8")
+    assert up["$schema"] == "https://atif-spec.org/schemas/atif/v1.8/trajectory.schema.json"
+    assert validate(up).findings == []
+    down, _ = run(up, "v1.0")
+    assert down == doc

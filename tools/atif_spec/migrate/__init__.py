@@ -58,6 +58,15 @@ def _error(code: str, message: str, ptr: str = "") -> Finding:
     return Finding(f"migrate:{code}", code, Level.ERROR, ptr, message)
 
 
+def _point_schema_url(doc: dict[str, Any], version: str) -> None:
+    """A root ``$schema`` string names the target version's schema URL afterwards (editors
+    validate against it; DECISIONS.md 6.19)."""
+    if isinstance(doc.get("$schema"), str):
+        from atif_spec.catalog import load_catalog
+
+        doc["$schema"] = load_catalog().find(f"atif@{version}").id
+
+
 def migrate(
     doc: Any,
     to: str,
@@ -120,6 +129,7 @@ def migrate(
     finally:
         if paused:
             gc.enable()
+    _point_schema_url(work, target)
     report.errors.extend(report.refusals("migrate", fail_on_loss, fail_on_decision))
     if report.errors:
         raise MigrationError(report)

@@ -319,6 +319,43 @@ def check_timestamp_offset(ctx: RuleContext) -> Findings:
             )
 
 
+_SCHEMA_URL_VERSION = re.compile(r"/atif/(v[0-9]+(?:\.[0-9]+)*)/[^/]+\.schema\.json$")
+
+
+@rule(
+    code="ATIF104",
+    name="schema-url-names-other-version",
+    level=Level.WARNING,
+    format=FORMAT,
+    versions=ALL,
+    section="RFC §8 Editors; DECISIONS.md 6.19",
+    summary="A root $schema URL, when it names an ATIF version, names schema_version's.",
+)
+def check_schema_url_version(ctx: RuleContext) -> Findings:
+    """What it checks: that the optional ``$schema`` string of a trajectory, when it is the URL
+    of a versioned ATIF schema (``…/atif/v1.7/trajectory.schema.json``), names the version the
+    document declares in ``schema_version``. Other URLs (the any-version schema, a local file)
+    are not checked.
+
+    Why: editors validate a file against the schema ``$schema`` names, ``atif validate`` against
+    the one ``schema_version`` names; when they differ, the editor and the tools disagree.
+
+    Example: ``{"$schema": "https://atif-spec.org/schemas/atif/v1.6/trajectory.schema.json",
+    "schema_version": "ATIF-v1.7", ...}``.
+
+    Valid instead: the v1.7 URL, or no ``$schema`` (``atif migrate`` rewrites it).
+
+    Spec: RFC §8 (associating files with the schema); DECISIONS.md 6.19.
+    """
+    url = ctx.node.get("$schema") if isinstance(ctx.node, dict) else None
+    found = _SCHEMA_URL_VERSION.search(url) if isinstance(url, str) else None
+    if found is not None and found.group(1) != ctx.version:
+        yield (
+            join(ctx.base, "$schema"),
+            f"$schema names ATIF {found.group(1)} but schema_version says {ctx.version}",
+        )
+
+
 # --- C: tool calls and observations --------------------------------------------------------------
 
 

@@ -18,6 +18,10 @@ export type EmbeddedSubagent1 = import("../v1.7/trajectory").Trajectory | Trajec
  */
 export interface Trajectory {
   /**
+   * The URL of the JSON Schema this document follows, for editors and other JSON tools (`https://atif-spec.org/schemas/atif/v1.8/trajectory.schema.json`). Optional and informational: `schema_version` decides the version; a URL naming another ATIF version draws a warning (ATIF104).
+   */
+  $schema?: string;
+  /**
    * The ATIF version the document follows; always `ATIF-v1.8` for this schema.
    */
   schema_version: "ATIF-v1.8";
