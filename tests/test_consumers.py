@@ -1,4 +1,5 @@
-"""Other tools load every published schema: Ajv as SchemaStore runs it (strict mode)."""
+"""Other tools load every published schema and judge every conformance fixture as expected:
+Ajv as SchemaStore runs it (strict mode), and the consumer matrix (tests/consumer_matrix.py)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from consumer_matrix import (
+    CONSUMERS,
+    DIFFERENCES,
+    Case,
+    Result,
+    cases,
+    differing,
+    explain,
+    run,
+    schema_ids,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
-CONSUMERS = ROOT / "tests" / "consumers"
+SCRIPTS = ROOT / "tests" / "consumers"
 NODE_MODULES = ROOT / "node_modules"
 
 needs_node = pytest.mark.skipif(
@@ -31,7 +43,7 @@ def spec_schemas() -> list[dict[str, Any]]:
 def run_node(script: str, request: dict[str, Any]) -> dict[str, Any]:
     """Run a consumer script under node with a JSON request on stdin; its JSON answer."""
     done = subprocess.run(
-        ["node", str(CONSUMERS / script)],
+        ["node", str(SCRIPTS / script)],
         input=json.dumps(request),
         capture_output=True,
         text=True,
@@ -50,3 +62,46 @@ def test_ajv_strict_compiles_every_schema() -> None:
     compiled = run_node("ajv.mjs", {"schemas": schemas})["compiled"]
     assert set(compiled) == {s["$id"] for s in schemas}
     assert {sid: err for sid, err in compiled.items() if err} == {}
+
+
+# --- the consumer matrix (tests/consumer_matrix.py) ----------------------------------------------
+
+_RESULTS: dict[str, Result] = {}
+
+
+def _result(consumer: str, all_cases: list[Case]) -> Result:
+    if consumer not in _RESULTS:
+        _RESULTS[consumer] = run(consumer, all_cases)
+    return _RESULTS[consumer]
+
+
+@pytest.fixture(scope="module")
+def all_cases() -> list[Case]:
+    return cases()
+
+
+@pytest.mark.parametrize(
+    "consumer",
+    [pytest.param(c, marks=[needs_node] if c in ("ajv", "vscode") else []) for c in CONSUMERS],
+)
+def test_consumer_verdicts(consumer: str, all_cases: list[Case]) -> None:
+    """Every schema loads in the consumer, and its verdict on every case is the expected one
+    (invalid iff the case expects a schema:* or input:* finding) or a documented exception."""
+    result = _result(consumer, all_cases)
+    assert {k: v for k, v in result.compiled.items() if v} == {}
+    assert set(result.compiled) == set(schema_ids())
+    unexplained, problems = explain(
+        consumer, differing(result, all_cases), [c.id for c in all_cases]
+    )
+    assert problems == []
+    assert {i: result.messages.get(i) for i in unexplained} == {}
+
+
+def test_every_difference_names_a_known_consumer() -> None:
+    assert {d.consumer for d in DIFFERENCES} <= set(CONSUMERS)
+    assert len({(d.consumer, d.group) for d in DIFFERENCES}) == len(DIFFERENCES)
+
+
+def test_expected_verdicts_cover_both_outcomes(all_cases: list[Case]) -> None:
+    assert len(all_cases) > 800
+    assert 0 < sum(c.invalid for c in all_cases) < len(all_cases)

@@ -3,9 +3,10 @@
 // {strict: true}, ajv-formats, @hyperupcall/ajv-formats-draft2019, ajv-keywords'
 // uniqueItemProperties, and the editor keywords SchemaStore allows.
 //
-// Usage: node ajv.mjs < request.json, where request is
-//   {"schemas": [<every schema, loaded into one instance>], "cases": [{"id", "schema", "doc"}]}
-// Prints {"compiled": {$id: error-or-null}, "verdicts": {id: true|false|"error: ..."}}.
+// stdin: {"schemas": [<every published schema, loaded into one instance>],
+//         "compounds": {$id: path of its compound bundle}, "cases": [{"id", "schema", "file"}]}
+// stdout: {"compiled": {$id: error-or-null}, "bundles": {$id: error-or-null},
+//          "verdicts": {id: true|false|"error: ..."}, "messages": {id: [...]}}
 import { readFileSync } from "node:fs";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -27,6 +28,8 @@ export function schemaStoreAjv() {
 }
 
 const request = JSON.parse(readFileSync(0, "utf-8"));
+
+// Every published schema in one instance (Ajv refuses one $id with two different contents).
 const ajv = schemaStoreAjv();
 const compiled = {};
 for (const schema of request.schemas) {
@@ -46,9 +49,35 @@ for (const schema of request.schemas) {
     compiled[schema.$id] = String(err.message || err);
   }
 }
+
+// Each compound bundle alone, in a fresh instance: it must compile without any other file.
+const bundles = {};
+for (const [id, path] of Object.entries(request.compounds ?? {})) {
+  try {
+    schemaStoreAjv().compile(JSON.parse(readFileSync(path, "utf-8")));
+    bundles[id] = null;
+  } catch (err) {
+    bundles[id] = String(err.message || err);
+  }
+}
+
 const verdicts = {};
+const messages = {};
 for (const c of request.cases ?? []) {
   const validate = validators[c.schema];
-  verdicts[c.id] = validate ? validate(c.doc) : `error: ${compiled[c.schema] ?? "not loaded"}`;
+  if (!validate) {
+    verdicts[c.id] = `error: ${compiled[c.schema] ?? "not loaded"}`;
+    continue;
+  }
+  let doc;
+  try {
+    doc = JSON.parse(readFileSync(c.file, "utf-8"));
+  } catch (err) {
+    verdicts[c.id] = false;
+    messages[c.id] = [`not JSON: ${err.message}`];
+    continue;
+  }
+  verdicts[c.id] = validate(doc);
+  if (!verdicts[c.id]) messages[c.id] = validate.errors.slice(0, 3).map((e) => `${e.instancePath} ${e.message}`);
 }
-process.stdout.write(JSON.stringify({ compiled, verdicts }));
+process.stdout.write(JSON.stringify({ compiled, bundles, verdicts, messages }));
