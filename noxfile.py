@@ -94,7 +94,7 @@ def consumers(session: nox.Session) -> None:
     session.run("python", "tests/consumer_matrix.py")
     session.run("python", "bench/check_patterns.py")
     session.env["ATIF_FAIL_ON_SKIP"] = "1"
-    tests = ("tests/test_consumers.py", "tests/test_bundles.py")
+    tests = ("tests/test_consumers.py", "tests/test_bundles.py", "tests/test_schemastore.py")
     session.run("python", "-m", "pytest", "-q", "-rs", *tests, "-k", "not consumer_verdicts")
     session.log(f"consumers: wall time {time.perf_counter() - start:.0f} s")
 

@@ -25,9 +25,17 @@ import orjson
 
 from atif_spec.catalog import Catalog, SchemaEntry, bundle_file, load_catalog, spec_root
 
-ATIF_FILE_MATCH = ("trajectory.json", "trajectory.*.json", "*.trajectory.json")
-"""File names ATIF producers write (terminus-2: ``trajectory.json``, ``trajectory.cont-1.json``,
-``trajectory.summarization-1-summary.json``; others: ``<agent>.trajectory.json``)."""
+ATIF_FILE_MATCH = (
+    "**/agent/trajectory.json",
+    "**/agent/trajectory.cont-*.json",
+    "**/agent/trajectory.summarization-*.json",
+    "*.atif.json",
+)
+"""SchemaStore ``fileMatch`` of ATIF: Harbor's layout (``agent/trajectory.json`` and its
+continuation and summarization siblings, ``trajectory.cont-1.json``,
+``trajectory.summarization-1-summary.json``) and the explicit suffix ``.atif.json``. Not a bare
+``trajectory.json`` (unrelated projects use that name) nor ``trajectory.*.json`` (it matches
+``trajectory.schema.json``). SchemaStore's lint: a glob with ``/`` starts with ``**/``."""
 
 SCHEMASTORE_SCHEMA = "https://json.schemastore.org/schema-catalog.json"
 
@@ -96,10 +104,11 @@ def schemastore_catalog(catalog: Catalog) -> dict[str, Any]:
             continue
         dispatchers = [e for e in catalog if e.format == name and e.kind == "dispatcher"]
         url = dispatchers[0].id if dispatchers else primary[info.latest].id
+        # SchemaStore's lint: no "schema" in name or description, no trailing ",. -"
         entry: dict[str, Any] = {
             "name": info.title,
-            "description": f"{info.title} ({name}); versions "
-            f"{', '.join(primary)}, published by atif-spec.",
+            "description": f"{info.title} ({name}), versions {', '.join(primary)}, "
+            "published by atif-spec",
         }
         if name == "atif":
             entry["fileMatch"] = list(ATIF_FILE_MATCH)
