@@ -6,8 +6,10 @@ from __future__ import annotations
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -105,3 +107,81 @@ def test_every_difference_names_a_known_consumer() -> None:
 def test_expected_verdicts_cover_both_outcomes(all_cases: list[Case]) -> None:
     assert len(all_cases) > 800
     assert 0 < sum(c.invalid for c in all_cases) < len(all_cases)
+
+
+# --- the README recipes for other tools ----------------------------------------------------------
+
+
+def _recipe(name: str) -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.search(rf"<!-- recipe: {name} -->\n```\w+\n(.*?)```", text, re.DOTALL)
+    assert found, f"README has no recipe {name!r}"
+    return found.group(1)
+
+
+def _atif_schema_path(target: str, *extra: str) -> str:
+    exe = Path(sys.executable).parent / "atif"
+    done = subprocess.run(
+        [str(exe), "schema", "path", target, *extra], capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+_V18 = ROOT / "conformance" / "atif" / "v1.8"
+
+
+@needs_node
+@pytest.mark.parametrize(
+    ("fixture", "valid"),
+    [
+        ("valid/embedded-subagent-older-version.json", True),
+        ("invalid/agent-missing-name.json", False),
+    ],
+)
+def test_readme_ajv_recipe(tmp_path: Path, fixture: str, valid: bool) -> None:
+    script = ROOT / f".recipe-ajv-{tmp_path.name}.mjs"  # beside node_modules, as a user's would be
+    script.write_text(_recipe("ajv"), encoding="utf-8")
+    try:
+        done = subprocess.run(
+            ["node", str(script), _atif_schema_path("atif@v1.8"), str(_V18 / fixture)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+    finally:
+        script.unlink()
+    assert done.returncode == (0 if valid else 1), done.stdout + done.stderr
+    assert (done.stdout.strip() == "valid") == valid
+
+
+def test_readme_check_jsonschema_recipe_is_the_tested_command() -> None:
+    assert _recipe("check-jsonschema").split() == [
+        "check-jsonschema",
+        "--schemafile",
+        '"$(atif',
+        "schema",
+        "path",
+        'atif@v1.8)"',
+        "agent/trajectory.json",
+    ]  # run offline by tests/test_bundles.py::test_readme_check_jsonschema_recipe_runs_offline
+
+
+@needs_node
+def test_readme_vscode_recipe_associates_harbor_files_with_a_packaged_schema() -> None:
+    settings = json.loads(_recipe("vscode"))
+    (association,) = settings["json.schemas"]
+    assert association["url"] in schema_ids()
+    paths = ["/w/job/task/agent/trajectory.json", "/w/run.atif.json", "/w/trajectory.json"]
+    request = {"entries": [association], "paths": paths}
+    answer = json.loads(
+        subprocess.run(
+            ["node", str(SCRIPTS / "filematch.mjs")],
+            input=json.dumps(request),
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+        ).stdout
+    )
+    assert answer == {paths[0]: [association["url"]], paths[1]: [association["url"]], paths[2]: []}
+    assert Path(_atif_schema_path("atif@v1.8", "--editor")).is_file()
