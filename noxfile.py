@@ -77,7 +77,8 @@ def typescript(session: nox.Session) -> None:
     """The TypeScript types compile and every valid fixture type-checks against them (tsc)."""
     with_codegen(session)
     session.env["ATIF_FAIL_ON_SKIP"] = "1"
-    session.run("python", "-m", "pytest", "-q", "-rs", "tests/test_typescript_bindings.py")
+    tests = ("tests/test_typescript_bindings.py", "tests/test_typescript_package.py")
+    session.run("python", "-m", "pytest", "-q", "-rs", *tests)
 
 
 @nox.session(python=PYTHON)

@@ -85,6 +85,15 @@ def generate_into(
             typescript_types.generate(
                 pairs, catalog, target / "typescript", options.typescript, modules
             )
+            typescript_types.write_package(docs, target / "typescript", _version(root))
+
+
+def _version(root: Path) -> str:
+    """The project version (``pyproject.toml``), also the npm package's."""
+    import tomllib
+
+    with (root / "pyproject.toml").open("rb") as f:
+        return str(tomllib.load(f)["project"]["version"])
 
 
 def _files(folder: Path) -> Iterator[str]:
