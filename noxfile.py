@@ -106,7 +106,27 @@ def typescript(session: nox.Session) -> None:
     """The TypeScript types compile and every valid fixture type-checks against them (tsc)."""
     with_codegen(session)
     session.env["ATIF_FAIL_ON_SKIP"] = "1"
-    session.run("python", "-m", "pytest", "-q", "-rs", "tests/test_typescript_bindings.py")
+    tests = ("tests/test_typescript_bindings.py", "tests/test_typescript_package.py")
+    session.run("python", "-m", "pytest", "-q", "-rs", *tests)
+
+
+@nox.session(python=PYTHON)
+def consumers(session: nox.Session) -> None:
+    """Other tools load every schema and judge every conformance fixture as the suite expects:
+    check-jsonschema, python-jsonschema and jsonschema-rs (no registry), Ajv with SchemaStore's
+    options, VS Code's JSON language service (tests/consumer_matrix.py prints the matrix); every
+    pattern means the same in Python, ECMA-262 and Rust (bench/check_patterns.py); the README
+    recipes for other tools run. Prints its wall time."""
+    import time
+
+    start = time.perf_counter()
+    with_codegen(session)
+    session.run("python", "tests/consumer_matrix.py")
+    session.run("python", "bench/check_patterns.py")
+    session.env["ATIF_FAIL_ON_SKIP"] = "1"
+    tests = ("tests/test_consumers.py", "tests/test_bundles.py", "tests/test_schemastore.py")
+    session.run("python", "-m", "pytest", "-q", "-rs", *tests, "-k", "not consumer_verdicts")
+    session.log(f"consumers: wall time {time.perf_counter() - start:.0f} s")
 
 
 @nox.session(python=PYTHON)
@@ -289,6 +309,7 @@ def bench(session: nox.Session) -> None:
     session.run("python", "bench/bench_validate.py", "--harbor-python", harbor, *session.posargs)
     session.run("python", "bench/bench_migrate.py")
     session.run("python", "bench/bench_stash_share.py")
+    session.run("python", "bench/check_patterns.py")
     session.env["RAY_USAGE_STATS_ENABLED"] = "0"
     session.env["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
     session.run("python", "bench/bench_ray.py")

@@ -256,7 +256,7 @@ def _node_modules() -> Path | None:
         return None
 
 
-LANGUAGES = driver.LANGUAGES if _node_modules() and shutil.which("node") else ("python",)
+LANGUAGES = driver.LANGUAGES if _node_modules() and shutil.which("node") else ("python", "bundles")
 
 
 def _tree(folder: Path) -> dict[str, bytes]:
@@ -309,6 +309,9 @@ def test_check_names_changed_and_stale_files_and_generate_fixes_them(
     expected = {"python/atif/v1_7.py", "python/atif/v0_9.py"}
     if "typescript" in LANGUAGES:
         expected.add("typescript/atif/v1.7/trajectory.d.ts")
+    for kind in ("compound", "editor"):  # v1.7 itself and the bundles that embed it
+        for path in ("atif/v1.7/", "atif/v1.8/", "atif/"):
+            expected.add(f"bundles/{kind}/{path}trajectory.schema.json")
     assert set(driver.check(root, LANGUAGES, _node_modules())) == expected
 
     command = [sys.executable, "-m", "atif_spec.codegen", "check", "--root", str(root)]
@@ -323,3 +326,12 @@ def test_check_names_changed_and_stale_files_and_generate_fixes_them(
     assert set(driver.generate(root, ("python",))) == {"python/atif/v1_7.py", "python/atif/v0_9.py"}
     assert not stale.exists()
     assert "A changed description." in (root / "generated/python/atif/v1_7.py").read_text()
+
+
+@pytest.mark.parametrize("version", ["v1.0", "v1.8"])
+def test_schema_url_round_trips_through_the_models(version: str) -> None:
+    """The root `$schema` (a Python field with an alias) is read and written under its JSON name."""
+    path = ROOT / "conformance" / "atif" / version / "valid" / "schema-url.json"
+    model = models_io.load(path)
+    assert models_io.to_json_value(model) == json.loads(path.read_text(encoding="utf-8"))
+    assert next(iter(model.model_dump())) == "$schema"

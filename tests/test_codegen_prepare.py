@@ -74,7 +74,7 @@ def test_typescript_binding_uses_import_types_and_keeps_only_model_titles() -> N
     }
     out = prepare.for_typescript(schema, V18, CATALOG)
     assert out["title"] == "Trajectory"
-    assert out["properties"]["sub"] == {"tsType": 'import("../v1.7/trajectory").Trajectory'}
+    assert out["properties"]["sub"] == {"tsType": 'import("../v1.7/trajectory.js").Trajectory'}
     assert out["$defs"]["Agent"] == {"title": "Agent", "type": "object"}
     assert "$id" not in out
 

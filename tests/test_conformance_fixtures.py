@@ -30,6 +30,7 @@ RULE_PROFILES = {
     "ATIF101": "must",
     "ATIF102": "should",
     "ATIF103": "should",
+    "ATIF104": "should",
     "ATIF201": "must",
     "ATIF202": "should",
     "ATIF203": "should",

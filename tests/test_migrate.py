@@ -486,3 +486,30 @@ def test_policy_drops_context_only_steps_and_renumbers() -> None:
     assert not report.named
     with pytest.raises(MigrationError):
         migrate(doc, to="v1.4", drop_context_only=True, fail_on_loss=True)
+
+
+def test_migrate_rewrites_schema_url() -> None:
+    """DECISIONS.md 6.19: a root `$schema` names the target version's URL after migration."""
+    from atif_spec.migrations import migrate as run
+    from atif_spec.validation import validate
+
+    doc = json.loads(Path("conformance/atif/v1.0/valid/schema-url.json").read_text())
+    up, _ = run(doc, "v1.8")
+    assert up["$schema"] == "https://atif-spec.org/schemas/atif/v1.8/trajectory.schema.json"
+    assert validate(up).findings == []
+    down, _ = run(up, "v1.0")
+    assert down == doc
+
+
+@pytest.mark.parametrize("target", ["tao@v0.2.0", "trajectory-sdk@v0.4", "step-substep@v1.0"])
+def test_conversions_stash_the_schema_url_and_restore_it(target: str) -> None:
+    """DECISIONS.md 6.19: a format without `$schema` keeps it in its stash; the way back restores it."""
+    import atif_spec
+
+    doc = json.loads(Path("conformance/atif/v1.7/valid/schema-url.json").read_text())
+    converted = atif_spec.convert(doc, to=target)
+    out = converted[0] if isinstance(converted, tuple) else converted
+    assert "$schema" not in out
+    restored = atif_spec.convert(out, to="atif@v1.7")
+    back = restored[0] if isinstance(restored, tuple) else restored
+    assert back == doc

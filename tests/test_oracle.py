@@ -10,6 +10,7 @@ also flags.
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 import jsonschema
@@ -167,3 +168,29 @@ def test_engines_agree_on_mutated_documents(case: tuple[str, dict[str, Any]]) ->
         assert any(
             loc[: len(path)] == path or path[: len(loc)] == loc for loc in oracle_locations
         ), path
+
+
+def _pattern_cases() -> list[Any]:
+    from pattern_inputs import dialect_cases, pattern_nodes
+
+    return [
+        pytest.param(node.pattern, text, node, id=f"{node.pattern}-{text!r}")
+        for node in pattern_nodes()
+        for text in dialect_cases(node.pattern)
+    ]
+
+
+@pytest.mark.parametrize(("pattern", "text", "node"), _pattern_cases())
+def test_patterns_mean_the_same_to_both_validators(pattern: str, text: str, node: Any) -> None:
+    """Every pattern of spec/, with line breaks around its examples: Python ``re`` (where ``$``
+    also matches before a final line break) and Rust regex reach the same verdict, and that
+    verdict is the one of ECMA-262 (``bench/check_patterns.py`` checks Node as well)."""
+    import jsonschema_rs
+
+    oracle = jsonschema.Draft202012Validator(node.schema).is_valid(text)
+    assert jsonschema_rs.validator_for(node.schema).is_valid(text) == oracle
+    assert oracle == node.python_accepts(text)
+    # ECMA-262 and Rust: `$` is the end of the string (Python's `\Z`)
+    strict_end = re.search(node.pattern.removesuffix("$") + r"\Z", text) is not None
+    guarded = node.guard is not None and re.search(node.guard, text) is not None
+    assert oracle == (strict_end and not guarded)

@@ -226,6 +226,14 @@ TRIGGERS: dict[str, tuple[str, Doc, Pairs]] = {
         _edit("v1.0", _set("/steps/0/timestamp", "2025-10-11T10:30:00.123")),
         [("ATIF103", "/steps/0/timestamp")],
     ),
+    "104": (
+        "v1.8",
+        _edit(
+            "v1.8",
+            _set("/$schema", "https://atif-spec.org/schemas/atif/v1.7/trajectory.schema.json"),
+        ),
+        [("ATIF104", "/$schema")],
+    ),
     "201": (
         "v1.0",
         _edit("v1.0", _set("/steps/1/observation/results/1/source_call_id", "c9")),
@@ -437,6 +445,21 @@ NEAR_MISSES: dict[str, tuple[str, Doc]] = {
     "103 malformed": ("v1.0", _edit("v1.0", _set("/steps/0/timestamp", "2025-10-11T10:30:00z"))),
     "103 date only": ("v1.0", _edit("v1.0", _set("/steps/0/timestamp", "2025-10-11"))),
     "103 null": ("v1.0", _edit("v1.0", _set("/steps/0/timestamp", None))),
+    # ATIF104: the version's own URL, the any-version URL and other URLs are not checked
+    "104 same version": (
+        "v1.0",
+        _edit(
+            "v1.0",
+            _set("/$schema", "https://atif-spec.org/schemas/atif/v1.0/trajectory.schema.json"),
+        ),
+    ),
+    "104 any version": (
+        "v1.8",
+        _edit(
+            "v1.8", _set("/$schema", "https://atif-spec.org/schemas/atif/trajectory.schema.json")
+        ),
+    ),
+    "104 local file": ("v1.7", _edit("v1.7", _set("/$schema", "./schemas/atif.json"))),
     # ATIF201
     "201 malformed tool_calls": (
         "v1.0",
@@ -1044,6 +1067,7 @@ EXPECTED = {
     "ATIF101": ("non-sequential-step-id", Level.ERROR, "v1.0"),
     "ATIF102": ("missing-root-session-id", Level.WARNING, "v1.7"),
     "ATIF103": ("timestamp-without-offset", Level.WARNING, "v1.0"),
+    "ATIF104": ("schema-url-names-other-version", Level.WARNING, "v1.0"),
     "ATIF201": ("unknown-source-call-id", Level.ERROR, "v1.0"),
     "ATIF202": ("duplicate-tool-call-id", Level.WARNING, "v1.0"),
     "ATIF203": ("tool-definition-not-function-shape", Level.WARNING, "v1.5"),

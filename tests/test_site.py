@@ -81,7 +81,7 @@ def test_catalogs(served: tuple[str, site_builder.Site]) -> None:
     store = json.loads(body)
     assert store["$schema"] == "https://json.schemastore.org/schema-catalog.json"
     atif = next(s for s in store["schemas"] if s["url"].endswith("/atif/trajectory.schema.json"))
-    assert {"trajectory.json", "trajectory.*.json", "*.trajectory.json"} <= set(atif["fileMatch"])
+    assert {"**/agent/trajectory.json", "*.atif.json"} <= set(atif["fileMatch"])
     assert list(atif["versions"]) == load_catalog().versions("atif")
     for entry in store["schemas"]:
         for url in [entry["url"], *entry["versions"].values()]:

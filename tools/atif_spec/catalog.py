@@ -110,6 +110,16 @@ def spec_root() -> Traversable:
     return resources.files("atif_spec.spec")
 
 
+def bundle_file(entry: SchemaEntry, kind: str = "compound") -> Traversable:
+    """The generated self-contained file of a schema: ``compound`` (every schema it refers to
+    embedded with its ``$id``) or ``editor`` (references inlined); see
+    ``atif_spec.codegen.bundles``."""
+    node = resources.files("atif_spec.bundles").joinpath(kind)
+    for part in entry.path.split("/"):
+        node = node.joinpath(part)
+    return node
+
+
 def read_spec_json(path: str) -> Any:
     """Parse one JSON file below ``spec/``."""
     node = spec_root()

@@ -37,7 +37,11 @@ JsonInteger = Annotated[int | float, Field(multiple_of=1)]
 class StrictModel(BaseModel):
     """Strict Pydantic model that serializes its keys in the order they were read."""
 
-    model_config = ConfigDict(strict=True, extra="allow")
+    # Fields whose JSON name is not an identifier (``$schema``) have an alias: read and written
+    # under the JSON name, also accepted under the Python name.
+    model_config = ConfigDict(
+        strict=True, extra="allow", serialize_by_alias=True, validate_by_name=True
+    )
 
     _key_order: tuple[str, ...] = PrivateAttr(default=())
 

@@ -4,7 +4,8 @@ One finding per problem, pointing at the value to fix: a missing property is rep
 pointer where it should be, an unknown key at the key itself. Failures of ``anyOf`` are
 unpacked: when only one branch fits the value's JSON type (``X`` or ``null``, ``string`` or
 ``array``), that branch's own errors are reported instead of the ``anyOf``. A schema node may
-carry an ``x-atif-error`` annotation that gives the message for failures directly beneath it.
+have a custom message for failures directly beneath it (``atif_spec.schema_messages``, keyed by
+schema location, so that the published schemas use standard keywords only).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from atif_spec.findings import Finding, join, pointer, schema_finding
+from atif_spec.schema_messages import message_at
 from atif_spec.schemas import node_at
 
 _KEYWORDS = {
@@ -82,14 +84,7 @@ def short(value: Any, limit: int = 60) -> str:
 def _custom_message(err: Any) -> str | None:
     location: str = err.absolute_keyword_location or ""
     parent = location.rsplit("/", 1)[0] if "#" in location else ""
-    if not parent:
-        return None
-    try:
-        node = node_at(parent)
-    except (LookupError, ValueError):
-        return None
-    message = node.get("x-atif-error") if isinstance(node, dict) else None
-    return message if isinstance(message, str) else None
+    return message_at(parent) if parent else None
 
 
 def _only_type_mismatch(branch: list[Any], depth: int) -> bool:
@@ -113,6 +108,13 @@ def _null_last(names: list[str]) -> list[str]:
     return [n for n in names if n != "null"] + [n for n in names if n == "null"]
 
 
+# Beside a ``^...$`` pattern, these make ``$`` mean the end of the string in every regex dialect
+# (Python's ``$`` also matches before a final line break; ECMA-262's and Rust's do not).
+_LINE_BREAK_GUARDS = (
+    {"type": "string", "pattern": "\n"},
+    {"type": "string", "pattern": "^\n"},
+)
+
 _GENERIC_ANY_OF = "is not valid under any of the allowed shapes"
 
 
@@ -123,7 +125,8 @@ def findings_from_errors(errors: Iterable[Any], base: str = "") -> list[Finding]
     branches are reported once, a ``const`` failure is dropped where an ``enum`` failure names the
     same value, and a generic ``anyOf`` failure is dropped when another finding already points
     inside the same value (e.g. a content part's ``if``/``then`` reports the bad ``media_type``
-    that also made the ``source`` fit no branch).
+    that also made the ``source`` fit no branch). A line-break guard's ``not`` failure is dropped
+    where the ``pattern`` beside it fails too.
     """
     unique: dict[tuple[str, str], Finding] = {}
     for err in errors:
@@ -137,6 +140,8 @@ def findings_from_errors(errors: Iterable[Any], base: str = "") -> list[Finding]
                 drop.add(id(f))
         elif f.code == "schema:const" and ("schema:enum", f.pointer) in unique:
             drop.add(id(f))  # one value checked by two branches: the enum failure says it all
+        elif f.code == "schema:not" and ("schema:pattern", f.pointer) in unique:
+            drop.add(id(f))  # a line break the pattern refuses too: one finding is enough
     return [f for f in found if id(f) not in drop]
 
 
@@ -249,5 +254,7 @@ def _message(kind_name: str, details: dict[str, Any], err: Any) -> str:
         return f"must be at least {details.get('limit')} character(s) long"
     if kind_name == "AnyOf":
         return f"{short(value)} {_GENERIC_ANY_OF}"
+    if kind_name == "Not" and details.get("schema") in _LINE_BREAK_GUARDS:
+        return f"{short(value)} must not contain a line break"
     message: str = err.message
     return message if len(message) <= 200 else message[:199] + "…"

@@ -2,10 +2,12 @@
 
 Laid out so that the site root is the host of the catalog's base URL: every schema is served at
 exactly the path of its ``$id`` (bytes unchanged), ``schemas/<format>/latest/<name>.schema.json``
-copies each format's latest version, ``schemas/catalog.json`` is the catalog and
-``schemas/schemastore-catalog.json`` a SchemaStore-style catalog. Each schema also gets an HTML page
-(``<name>.html`` beside it) rendered from the schema and the rule registry, and ``index.html``
-lists them all. Pure: reads the packaged ``spec/``, writes files, fetches nothing.
+copies each format's latest version, ``schemas/catalog.json`` is the catalog,
+``schemas/schemastore-catalog.json`` a SchemaStore-style catalog and
+``schemas/bundles/{compound,editor}/<path>`` the self-contained files
+(``atif_spec.codegen.bundles``). Each schema also gets an HTML page (``<name>.html`` beside it)
+rendered from the schema and the rule registry, and ``index.html`` lists them all. Pure: reads
+the packaged ``spec/``, writes files, fetches nothing.
 """
 
 from __future__ import annotations
@@ -21,11 +23,19 @@ from urllib.parse import urlparse
 
 import orjson
 
-from atif_spec.catalog import Catalog, SchemaEntry, load_catalog, spec_root
+from atif_spec.catalog import Catalog, SchemaEntry, bundle_file, load_catalog, spec_root
 
-ATIF_FILE_MATCH = ("trajectory.json", "trajectory.*.json", "*.trajectory.json")
-"""File names ATIF producers write (terminus-2: ``trajectory.json``, ``trajectory.cont-1.json``,
-``trajectory.summarization-1-summary.json``; others: ``<agent>.trajectory.json``)."""
+ATIF_FILE_MATCH = (
+    "**/agent/trajectory.json",
+    "**/agent/trajectory.cont-*.json",
+    "**/agent/trajectory.summarization-*.json",
+    "*.atif.json",
+)
+"""SchemaStore ``fileMatch`` of ATIF: Harbor's layout (``agent/trajectory.json`` and its
+continuation and summarization siblings, ``trajectory.cont-1.json``,
+``trajectory.summarization-1-summary.json``) and the explicit suffix ``.atif.json``. Not a bare
+``trajectory.json`` (unrelated projects use that name) nor ``trajectory.*.json`` (it matches
+``trajectory.schema.json``). SchemaStore's lint: a glob with ``/`` starts with ``**/``."""
 
 SCHEMASTORE_SCHEMA = "https://json.schemastore.org/schema-catalog.json"
 
@@ -41,6 +51,9 @@ class Site:
     """URL path of a latest alias -> URL path of the schema it copies."""
     pages: list[str] = field(default_factory=list)
     """URL paths of the HTML pages."""
+    bundles: dict[str, str] = field(default_factory=dict)
+    """URL path of a self-contained file (``/schemas/bundles/{compound,editor}/<path>``) ->
+    URL path of the schema it bundles."""
 
 
 def url_path(schema_id: str) -> str:
@@ -91,10 +104,11 @@ def schemastore_catalog(catalog: Catalog) -> dict[str, Any]:
             continue
         dispatchers = [e for e in catalog if e.format == name and e.kind == "dispatcher"]
         url = dispatchers[0].id if dispatchers else primary[info.latest].id
+        # SchemaStore's lint: no "schema" in name or description, no trailing ",. -"
         entry: dict[str, Any] = {
             "name": info.title,
-            "description": f"{info.title} ({name}); versions "
-            f"{', '.join(primary)}, published by atif-spec.",
+            "description": f"{info.title} ({name}), versions {', '.join(primary)}, "
+            "published by atif-spec",
         }
         if name == "atif":
             entry["fileMatch"] = list(ATIF_FILE_MATCH)
@@ -384,6 +398,11 @@ def build(out: Path | str, catalog: Catalog | None = None) -> Site:
                 alias = f"/schemas/{fmt}/latest/{posixpath.basename(url_path(e.id))}"
                 _write(root, alias, _spec_bytes(e.path))
                 site.latest[alias] = url_path(e.id)
+    for e in catalog:
+        for kind in ("compound", "editor"):
+            bundle = f"/schemas/bundles/{kind}/{e.path}"
+            _write(root, bundle, bundle_file(e, kind).read_bytes())
+            site.bundles[bundle] = url_path(e.id)
     _write(root, "/schemas/catalog.json", _spec_bytes("catalog.json"))
     store = orjson.dumps(schemastore_catalog(catalog), option=orjson.OPT_INDENT_2) + b"\n"
     _write(root, "/schemas/schemastore-catalog.json", store)

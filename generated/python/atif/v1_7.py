@@ -382,6 +382,12 @@ class Trajectory(StrictModel):
     model_config = ConfigDict(
         extra="forbid",
     )
+    field_schema: str | None = Field(
+        None,
+        alias="$schema",
+        description="The URL of the JSON Schema this document follows, for editors and other JSON tools (`https://atif-spec.org/schemas/atif/v1.7/trajectory.schema.json`). Optional and informational: `schema_version` decides the version; a URL naming another ATIF version draws a warning (ATIF104).",
+        title="Schema URL",
+    )
     schema_version: Literal["ATIF-v1.7"] = Field(
         ...,
         description="The ATIF version the document follows; always `ATIF-v1.7` for this schema.",

@@ -72,9 +72,14 @@ def schema_show(target: str, name: str | None) -> None:
 @schema.command("path")
 @click.argument("target")
 @click.option("--name", help="Which schema of that version (when a version has several).")
-def schema_path(target: str, name: str | None) -> None:
-    """Print the file path of a schema (for check-jsonschema --schemafile)."""
+@click.option("--editor", is_flag=True, help="The variant for editors (no nested $id).")
+def schema_path(target: str, name: str | None, editor: bool) -> None:
+    """Print the path of a schema file that works as is, offline (for check-jsonschema
+    --schemafile, Ajv, jsonschema-rs): the compound bundle, which embeds every schema the
+    schema refers to (``--editor``: the inlined variant for editors such as VS Code)."""
     from importlib.resources import as_file
 
-    with as_file(_schema_file(target, name)) as p:
+    from atif_spec.catalog import bundle_file
+
+    with as_file(bundle_file(_entry(target, name), "editor" if editor else "compound")) as p:
         click.echo(str(p))

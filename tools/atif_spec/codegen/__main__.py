@@ -16,9 +16,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m atif_spec.codegen", description=__doc__)
     parser.add_argument("command", choices=("generate", "check"))
     parser.add_argument("--root", type=Path, default=Path.cwd(), help="repository root")
-    parser.add_argument(
-        "--only", choices=LANGUAGES, help="one language instead of both", default=None
-    )
+    parser.add_argument("--only", choices=LANGUAGES, help="one output instead of all", default=None)
     parser.add_argument("--node-modules", type=Path, default=None, help="npm packages folder")
     args = parser.parse_args(argv)
     languages = (args.only,) if args.only else LANGUAGES

@@ -17,12 +17,12 @@ from typing import Any
 
 import orjson
 
-from atif_spec.codegen import pydantic_models, typescript_types
+from atif_spec.codegen import bundles, pydantic_models, typescript_types
 from atif_spec.codegen.options import load_options
 from atif_spec.codegen.prepare import Document
 
-LANGUAGES = ("python", "typescript")
-"""Output folders below ``generated/``, one per language."""
+LANGUAGES = ("python", "typescript", "bundles")
+"""Output folders below ``generated/``: one per language, and the self-contained schemas."""
 
 _IGNORED = ("__pycache__", ".pyc")
 
@@ -73,6 +73,8 @@ def generate_into(
         (d, orjson.loads((root / "spec" / d.path).read_bytes())) for d in docs
     ]
     options = load_options(root)
+    if "bundles" in languages:
+        bundles.generate(root, target / "bundles")
     with tempfile.TemporaryDirectory(prefix="atif-codegen-") as work:
         if "python" in languages:
             pydantic_models.generate(pairs, catalog, Path(work), target / "python", options.python)
@@ -83,6 +85,15 @@ def generate_into(
             typescript_types.generate(
                 pairs, catalog, target / "typescript", options.typescript, modules
             )
+            typescript_types.write_package(docs, target / "typescript", _version(root))
+
+
+def _version(root: Path) -> str:
+    """The project version (``pyproject.toml``), also the npm package's."""
+    import tomllib
+
+    with (root / "pyproject.toml").open("rb") as f:
+        return str(tomllib.load(f)["project"]["version"])
 
 
 def _files(folder: Path) -> Iterator[str]:

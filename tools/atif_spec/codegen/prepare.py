@@ -354,11 +354,15 @@ def _import_path(source: Document, target: Document) -> str:
     rel = posixpath.relpath(
         target.typescript_file.removesuffix(".d.ts"), posixpath.dirname(source.typescript_file)
     )
-    return rel if rel.startswith(".") else f"./{rel}"
+    # With the `.js` extension: required under `moduleResolution: nodenext` (it resolves to the
+    # `.d.ts` beside it) and accepted by every other resolution mode.
+    rel = rel if rel.startswith(".") else f"./{rel}"
+    return f"{rel}.js"
 
 
 def for_typescript(schema: Json, doc: Document, documents: dict[str, Document]) -> Json:
-    """Bind external references to ``import()`` types and keep only model names as titles.
+    """Bind external references to ``import()`` types and keep only model names as titles;
+    ``integer`` beside ``number`` is dropped (both are TypeScript's ``number``).
 
     json-schema-to-typescript names a type after any ``title`` it meets, and every field here has
     one; only the root (named after the document) and the definitions (named after their key)
@@ -375,6 +379,9 @@ def for_typescript(schema: Json, doc: Document, documents: dict[str, Document]) 
         node = map_subschemas(node, untitle)
         if isinstance(node, dict):
             node.pop("title", None)
+            kinds = node.get("type")
+            if isinstance(kinds, list) and "integer" in kinds and "number" in kinds:
+                node["type"] = [k for k in kinds if k != "integer"]  # one TS `number`
             if not set(node) & _TYPING_KEYS:
                 node["tsType"] = "unknown"  # any JSON value (the generator would say object)
         return node

@@ -48,6 +48,18 @@ def _error(code: str, message: str, ptr: str = "") -> Finding:
     return Finding(f"migrate:{code}", code, Level.ERROR, ptr, message)
 
 
+def _point_schema_url(doc: dict[str, Any], source: str, target: str) -> None:
+    """A root ``$schema`` that named the source version's schema URL names the target's
+    afterwards (editors validate against it). Any other value is left as it is: a URL of
+    another version is already reported by ATIF104 (DECISIONS.md 6.19)."""
+    from atif_spec.catalog import load_catalog
+
+    if source != target and isinstance(doc.get("$schema"), str):
+        catalog = load_catalog()
+        if doc["$schema"] == catalog.find(f"atif@{source}").id:
+            doc["$schema"] = catalog.find(f"atif@{target}").id
+
+
 def migrate(
     doc: Any,
     to: str,
@@ -122,6 +134,7 @@ def migrate(
     finally:
         if paused:
             gc.enable()
+    _point_schema_url(work, version, target)
     report.errors.extend(report.refusals("migrate", fail_on_loss, fail_on_decision))
     if report.errors:
         raise MigrationError(report)

@@ -229,7 +229,8 @@ def quick_clean(node: dict[str, Any]) -> bool:
     """Whether no ATIF rule can find anything on a vouched root node (one pass over its steps).
 
     Only for a root the screen accepted, validated without ``--follow-refs``. True means every
-    rule would find nothing: the root has a ``session_id`` (ATIF102), its tool definitions have
+    rule would find nothing: the root has a ``session_id`` (ATIF102) and no ``$schema``
+    (ATIF104), its tool definitions have
     the function shape (ATIF203), it embeds no subagents (ATIF501, and no embedded node to
     check), the quick pass finds no suspect step (ATIF101, 201, 202, 301; the screen rules out
     what ATIF103, 302 to 304, 401, 402, 502, 601 and 602 look for), and ``total_steps`` and
@@ -239,6 +240,8 @@ def quick_clean(node: dict[str, Any]) -> bool:
     ``tests/test_rules_screen.py`` checks that the engine reports the same either way.
     """
     if not SCREEN or node.get("subagent_trajectories") or node.get("session_id") is None:
+        return False
+    if "$schema" in node:  # ATIF104 compares it with schema_version
         return False
     agent = node.get("agent")
     definitions = agent.get("tool_definitions") if isinstance(agent, dict) else None
@@ -377,6 +380,43 @@ def check_timestamp_offset(ctx: RuleContext) -> Findings:
                 join(ctx.base, "steps", i, "timestamp"),
                 f"timestamp {ts!r} has no UTC offset; append 'Z' or '+hh:mm'",
             )
+
+
+_SCHEMA_URL_VERSION = re.compile(r"/atif/(v[0-9]+(?:\.[0-9]+)*)/[^/]+\.schema\.json$")
+
+
+@rule(
+    code="ATIF104",
+    name="schema-url-names-other-version",
+    level=Level.WARNING,
+    format=FORMAT,
+    versions=ALL,
+    section="RFC.md §8 (editors); spec/atif/DECISIONS.md 6.19",
+    summary="A root $schema URL, when it names an ATIF version, names schema_version's.",
+)
+def check_schema_url_version(ctx: RuleContext) -> Findings:
+    """What it checks: that the optional ``$schema`` string of a trajectory, when it is the URL
+    of a versioned ATIF schema (``…/atif/v1.7/trajectory.schema.json``), names the version the
+    document declares in ``schema_version``. Other URLs (the any-version schema, a local file)
+    are not checked.
+
+    Why: editors validate a file against the schema ``$schema`` names, ``atif validate`` against
+    the one ``schema_version`` names; when they differ, the editor and the tools disagree.
+
+    Example: ``{"$schema": "https://atif-spec.org/schemas/atif/v1.6/trajectory.schema.json",
+    "schema_version": "ATIF-v1.7", ...}``.
+
+    Valid instead: the v1.7 URL, or no ``$schema`` (``atif migrate`` rewrites it).
+
+    Spec: RFC §8 (associating files with the schema); DECISIONS.md 6.19.
+    """
+    url = ctx.node.get("$schema") if isinstance(ctx.node, dict) else None
+    found = _SCHEMA_URL_VERSION.search(url) if isinstance(url, str) else None
+    if found is not None and found.group(1) != ctx.version:
+        yield (
+            join(ctx.base, "$schema"),
+            f"$schema names ATIF {found.group(1)} but schema_version says {ctx.version}",
+        )
 
 
 # --- C: tool calls and observations --------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Modules: :mod:`.model` (enums, ids, times), :mod:`.legacy` (provider streams and legacy turn
 events to run logs), :mod:`.render` (timelines), :mod:`.store` (the logging API over SQLite or
-PostgreSQL), :mod:`.exchange` (store to run-log JSON and back), :mod:`.cli_hooks` (what the CLI
+PostgreSQL), :mod:`.exchange` (store to run-log JSON and back), :mod:`.api` (what the CLI
 calls).
 """
 

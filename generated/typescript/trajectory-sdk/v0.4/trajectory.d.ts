@@ -288,7 +288,7 @@ export interface RewardComponent {
    * @minItems 2
    * @maxItems 2
    */
-  range?: [number | number, number | number] | null;
+  range?: [number, number] | null;
   /**
    * Free-form data about the component.
    */

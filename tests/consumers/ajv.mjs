@@ -1,0 +1,83 @@
+// Ajv built the way SchemaStore builds it for a 2020-12 schema: `ajvFactory` in SchemaStore's
+// cli.js (github.com/SchemaStore/schemastore, cli.js, read at commit 04bd1248): Ajv2020 with
+// {strict: true}, ajv-formats, @hyperupcall/ajv-formats-draft2019, ajv-keywords'
+// uniqueItemProperties, and the editor keywords SchemaStore allows.
+//
+// stdin: {"schemas": [<every published schema, loaded into one instance>],
+//         "compounds": {$id: path of its compound bundle}, "cases": [{"id", "schema", "file"}]}
+// stdout: {"compiled": {$id: error-or-null}, "bundles": {$id: error-or-null},
+//          "verdicts": {id: true|false|"error: ..."}, "messages": {id: [...]}}
+import { readFileSync } from "node:fs";
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import ajvKeywords from "ajv-keywords";
+import { ajvFormatsDraft2019 } from "@hyperupcall/ajv-formats-draft2019";
+
+const EDITOR_KEYWORDS = [
+  "allowTrailingCommas", "defaultSnippets", "markdownDescription", "enumDescriptions",
+  "markdownEnumDescriptions",
+];
+
+export function schemaStoreAjv() {
+  const ajv = new Ajv2020.default({ strict: true });
+  addFormats.default(ajv);
+  ajvFormatsDraft2019(ajv);
+  ajvKeywords.default(ajv, "uniqueItemProperties");
+  for (const keyword of EDITOR_KEYWORDS) ajv.addKeyword(keyword);
+  return ajv;
+}
+
+const request = JSON.parse(readFileSync(0, "utf-8"));
+
+// Every published schema in one instance (Ajv refuses one $id with two different contents).
+const ajv = schemaStoreAjv();
+const compiled = {};
+for (const schema of request.schemas) {
+  try {
+    ajv.addSchema(schema);
+    compiled[schema.$id] = null;
+  } catch (err) {
+    compiled[schema.$id] = String(err.message || err);
+  }
+}
+const validators = {};
+for (const schema of request.schemas) {
+  if (compiled[schema.$id] !== null) continue;
+  try {
+    validators[schema.$id] = ajv.getSchema(schema.$id);
+  } catch (err) {
+    compiled[schema.$id] = String(err.message || err);
+  }
+}
+
+// Each compound bundle alone, in a fresh instance: it must compile without any other file.
+const bundles = {};
+for (const [id, path] of Object.entries(request.compounds ?? {})) {
+  try {
+    schemaStoreAjv().compile(JSON.parse(readFileSync(path, "utf-8")));
+    bundles[id] = null;
+  } catch (err) {
+    bundles[id] = String(err.message || err);
+  }
+}
+
+const verdicts = {};
+const messages = {};
+for (const c of request.cases ?? []) {
+  const validate = validators[c.schema];
+  if (!validate) {
+    verdicts[c.id] = `error: ${compiled[c.schema] ?? "not loaded"}`;
+    continue;
+  }
+  let doc;
+  try {
+    doc = JSON.parse(readFileSync(c.file, "utf-8"));
+  } catch (err) {
+    verdicts[c.id] = false;
+    messages[c.id] = [`not JSON: ${err.message}`];
+    continue;
+  }
+  verdicts[c.id] = validate(doc);
+  if (!verdicts[c.id]) messages[c.id] = validate.errors.slice(0, 3).map((e) => `${e.instancePath} ${e.message}`);
+}
+process.stdout.write(JSON.stringify({ compiled, bundles, verdicts, messages }));
