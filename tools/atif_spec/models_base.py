@@ -2,12 +2,13 @@
 
 Two things the generator cannot express through options live here:
 
-* strict validation (``ConfigDict(strict=True)``): ``"1"`` is not an integer, ``1.0`` is not an
-  integer and ``true`` is not a number; number fields are typed ``int | float`` by the generator
-  so ``1`` and ``1.0`` both survive a round trip unchanged;
+* strict validation (``ConfigDict(strict=True)``): ``"1"`` is not an integer and ``true`` is not
+  a number; number fields are typed ``int | float`` by the generator so ``1`` and ``1.0`` both
+  survive a round trip unchanged;
 * JSON Schema integers: ``1.0`` is an integer in JSON Schema, so integer fields are
-  ``int | float`` with ``multiple_of=1`` (:data:`JsonInteger` inside arrays): ``1.0`` is accepted
-  and written back as ``1.0``, ``1.5`` is rejected;
+  :data:`JsonInteger`, an ``int`` to type checkers (``mypy --strict`` user code sees ``int``)
+  that also accepts an integral float: ``1.0`` is held as an :class:`IntegralFloat` (an ``int``
+  that remembers its spelling) and written back as ``1.0``; ``1.5`` and ``true`` are rejected;
 * open objects: a schema object without ``additionalProperties: false`` keeps unknown keys
   (``extra="allow"``; closed objects override it with ``extra="forbid"``);
 * key order: the keys of the input object are remembered and serialization writes them back in
@@ -22,16 +23,38 @@ from typing import Annotated, Any
 from pydantic import (
     BaseModel,
     ConfigDict,
-    Field,
     PrivateAttr,
     SerializerFunctionWrapHandler,
     ValidatorFunctionWrapHandler,
+    WrapSerializer,
+    WrapValidator,
     model_serializer,
     model_validator,
 )
 
-JsonInteger = Annotated[int | float, Field(multiple_of=1)]
-"""A JSON Schema integer as written: ``1``, or an integral float such as ``1.0``."""
+
+class IntegralFloat(int):
+    """An integer that a document wrote as an integral float (``1.0``); serialized as a float."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return repr(float(self))
+
+
+def _read_integer(value: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+    if type(value) is float and value.is_integer():
+        return IntegralFloat(handler(int(value)))
+    return handler(value)
+
+
+def _write_integer(value: Any, handler: SerializerFunctionWrapHandler) -> Any:
+    return float(value) if isinstance(value, IntegralFloat) else handler(value)
+
+
+JsonInteger = Annotated[int, WrapValidator(_read_integer), WrapSerializer(_write_integer)]
+"""A JSON Schema integer as written: ``1``, or an integral float such as ``1.0`` (kept as
+:class:`IntegralFloat`, written back as ``1.0``). Typed ``int``; bounds apply as to any ``int``."""
 
 
 class StrictModel(BaseModel):

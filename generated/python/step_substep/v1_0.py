@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from atif_spec.models_base import StrictModel
+from atif_spec.models_base import JsonInteger, StrictModel
 from pydantic import ConfigDict, Field
 from typing_extensions import TypeAliasType
 
@@ -69,11 +69,10 @@ class Substep(StrictModel):
         pattern="^S[1-9][0-9]*\\.[1-9][0-9]*$",
         title="Substep id",
     )
-    substep_index: int | float = Field(
+    substep_index: JsonInteger = Field(
         ...,
         description="Position of the substep in its step: 1 for the first, then one more for each substep.",
-        ge=1.0,
-        multiple_of=1.0,
+        ge=1,
         title="Substep index",
     )
     type: Literal[
@@ -120,11 +119,10 @@ class Step(StrictModel):
         pattern="^S[1-9][0-9]*$",
         title="Step id",
     )
-    step_index: int | float = Field(
+    step_index: JsonInteger = Field(
         ...,
         description="Position of the step in the run: 1 for the first, then one more for each step.",
-        ge=1.0,
-        multiple_of=1.0,
+        ge=1,
         title="Step index",
     )
     provider: str = Field(

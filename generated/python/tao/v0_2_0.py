@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from atif_spec.models_base import StrictModel
+from atif_spec.models_base import JsonInteger, StrictModel
 from pydantic import ConfigDict, Field
 
 
@@ -44,11 +44,11 @@ class AttributionRange(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    start_line: int | float = Field(
-        ..., description="First line of the run. Required.", multiple_of=1.0, title="Start line"
+    start_line: JsonInteger = Field(
+        ..., description="First line of the run. Required.", title="Start line"
     )
-    end_line: int | float = Field(
-        ..., description="Last line of the run. Required.", multiple_of=1.0, title="End line"
+    end_line: JsonInteger = Field(
+        ..., description="Last line of the run. Required.", title="End line"
     )
     content_hash: str | None = Field(
         None,
@@ -70,19 +70,17 @@ class Metrics(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    total_steps: int | float | None = Field(
-        0, description="Number of steps. Defaults to 0.", multiple_of=1.0, title="Total steps"
+    total_steps: JsonInteger | None = Field(
+        0, description="Number of steps. Defaults to 0.", title="Total steps"
     )
-    total_input_tokens: int | float | None = Field(
+    total_input_tokens: JsonInteger | None = Field(
         0,
         description="Sum of the steps' `input_tokens` (same cache-exclusive meaning). Defaults to 0.",
-        multiple_of=1.0,
         title="Total input tokens",
     )
-    total_output_tokens: int | float | None = Field(
+    total_output_tokens: JsonInteger | None = Field(
         0,
         description="Sum of the steps' `output_tokens`. Defaults to 0.",
-        multiple_of=1.0,
         title="Total output tokens",
     )
     total_duration_s: int | float | None = Field(
@@ -203,16 +201,14 @@ class SecurityMetadata(StrictModel):
     scanned: bool | None = Field(
         False, description="Whether the scan ran. Defaults to false.", title="Scanned"
     )
-    flags_reviewed: int | float | None = Field(
+    flags_reviewed: JsonInteger | None = Field(
         0,
         description="Number of scan findings a reviewer looked at. Defaults to 0.",
-        multiple_of=1.0,
         title="Flags reviewed",
     )
-    redactions_applied: int | float | None = Field(
+    redactions_applied: JsonInteger | None = Field(
         0,
         description="Number of values replaced by `[REDACTED]`. Defaults to 0.",
-        multiple_of=1.0,
         title="Redactions applied",
     )
     classifier_version: str | None = Field(
@@ -233,26 +229,21 @@ class Snippet(StrictModel):
     file_path: str = Field(
         ..., description="Path of the file the code belongs to. Required.", title="File path"
     )
-    start_line: int | float | None = Field(
+    start_line: JsonInteger | None = Field(
         None,
         description="First line of the block in the file. Defaults to null.",
-        multiple_of=1.0,
         title="Start line",
     )
-    end_line: int | float | None = Field(
-        None,
-        description="Last line of the block in the file. Defaults to null.",
-        multiple_of=1.0,
-        title="End line",
+    end_line: JsonInteger | None = Field(
+        None, description="Last line of the block in the file. Defaults to null.", title="End line"
     )
     language: str | None = Field(
         None, description="Programming language of the block. Defaults to null.", title="Language"
     )
     text: str | None = Field(None, description="The code itself. Defaults to null.", title="Text")
-    source_step: int | float | None = Field(
+    source_step: JsonInteger | None = Field(
         None,
         description="`step_index` of the step the block came from. Defaults to null.",
-        multiple_of=1.0,
         title="Source step",
     )
 
@@ -295,34 +286,27 @@ class TokenUsage(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    input_tokens: int | float | None = Field(
+    input_tokens: JsonInteger | None = Field(
         0,
         description="Input tokens as reported by the provider. With Anthropic usage this does NOT include tokens read from or written to the prompt cache, unlike ATIF's `prompt_tokens`. Defaults to 0.",
-        multiple_of=1.0,
         title="Input tokens",
     )
-    output_tokens: int | float | None = Field(
-        0,
-        description="Tokens the model generated. Defaults to 0.",
-        multiple_of=1.0,
-        title="Output tokens",
+    output_tokens: JsonInteger | None = Field(
+        0, description="Tokens the model generated. Defaults to 0.", title="Output tokens"
     )
-    cache_read_tokens: int | float | None = Field(
+    cache_read_tokens: JsonInteger | None = Field(
         0,
         description="Input tokens served from the prompt cache. Defaults to 0.",
-        multiple_of=1.0,
         title="Cache read tokens",
     )
-    cache_write_tokens: int | float | None = Field(
+    cache_write_tokens: JsonInteger | None = Field(
         0,
         description="Input tokens written into the prompt cache. Defaults to 0.",
-        multiple_of=1.0,
         title="Cache write tokens",
     )
-    prefix_reuse_tokens: int | float | None = Field(
+    prefix_reuse_tokens: JsonInteger | None = Field(
         0,
         description="Tokens reused through prefix caching (upstream parsers leave it at 0). Defaults to 0.",
-        multiple_of=1.0,
         title="Prefix reuse tokens",
     )
 
@@ -350,10 +334,9 @@ class ToolCall(StrictModel):
         description="The call's parameters as a free-form object. Defaults to an empty object.",
         title="Input",
     )
-    duration_ms: int | float | None = Field(
+    duration_ms: JsonInteger | None = Field(
         None,
         description="Wall-clock time the tool took, in milliseconds. Defaults to null.",
-        multiple_of=1.0,
         title="Duration (ms)",
     )
 
@@ -468,10 +451,9 @@ class Step(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    step_index: int | float = Field(
+    step_index: JsonInteger = Field(
         ...,
         description="Sequence number of the step. No start value is fixed (examples start at 0); indexes are expected to be unique and increasing through the list, and other fields (`parent_step`, `source_step`) refer to steps by it. Required.",
-        multiple_of=1.0,
         title="Step index",
     )
     role: Literal["system", "user", "agent"] = Field(
@@ -504,10 +486,9 @@ class Step(StrictModel):
         description="Which agent made the call; a free string such as `main`, `explore`, `plan` or `general`. Defaults to null.",
         title="Agent role",
     )
-    parent_step: int | float | None = Field(
+    parent_step: JsonInteger | None = Field(
         None,
         description="For a sub-agent step, the `step_index` of the earlier step that launched the sub-agent. Defaults to null.",
-        multiple_of=1.0,
         title="Parent step",
     )
     call_type: Literal["main", "subagent", "warmup"] | None = Field(

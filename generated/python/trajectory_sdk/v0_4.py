@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from atif_spec.models_base import StrictModel
+from atif_spec.models_base import JsonInteger, StrictModel
 from pydantic import ConfigDict, Field
 from typing_extensions import TypeAliasType
 
@@ -75,25 +75,22 @@ class Task(StrictModel):
         description="The conversation's identifier in the data source.",
         title="Conversation id",
     )
-    num_turns: int | float | None = Field(
+    num_turns: JsonInteger | None = Field(
         None,
         description="How many user-to-agent exchanges the conversation had, as counted by the source parser. Turns are a concept only: no turn object is written.",
-        ge=0.0,
-        multiple_of=1.0,
+        ge=0,
         title="Number of turns",
     )
-    num_steps: int | float | None = Field(
+    num_steps: JsonInteger | None = Field(
         None,
         description="Number of cumulative snapshots in `steps`, as written by the builder.",
-        ge=0.0,
-        multiple_of=1.0,
+        ge=0,
         title="Number of steps",
     )
-    total_tokens: int | float | None = Field(
+    total_tokens: JsonInteger | None = Field(
         None,
         description="Tokens used over all turns. The builder writes null rather than 0 when the sum is zero or unknown.",
-        ge=0.0,
-        multiple_of=1.0,
+        ge=0,
         title="Total tokens",
     )
     total_cost: int | float | None = Field(
@@ -299,14 +296,13 @@ class TrajectoryMetrics(StrictModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    steps: int | float | None = Field(
-        None, description="Number of snapshots in `steps`.", ge=0.0, multiple_of=1.0, title="Steps"
+    steps: JsonInteger | None = Field(
+        None, description="Number of snapshots in `steps`.", ge=0, title="Steps"
     )
-    tokens_generated: int | float | None = Field(
+    tokens_generated: JsonInteger | None = Field(
         None,
         description="Completion tokens summed over the turns; null when that sum is zero or unknown.",
-        ge=0.0,
-        multiple_of=1.0,
+        ge=0,
         title="Tokens generated",
     )
     aggregated_reward: int | float | None = Field(
@@ -314,25 +310,22 @@ class TrajectoryMetrics(StrictModel):
         description="A copy of the overall reward. The builders leave it null.",
         title="Aggregated reward",
     )
-    num_tool_calls: int | float | None = Field(
+    num_tool_calls: JsonInteger | None = Field(
         None,
         description="Tool calls made by assistant messages over the whole conversation.",
-        ge=0.0,
-        multiple_of=1.0,
+        ge=0,
         title="Number of tool calls",
     )
-    num_tool_failures: int | float | None = Field(
+    num_tool_failures: JsonInteger | None = Field(
         None,
         description="Tool messages whose `tool_response.error` is set.",
-        ge=0.0,
-        multiple_of=1.0,
+        ge=0,
         title="Number of tool failures",
     )
-    num_tool_response_none: int | float | None = Field(
+    num_tool_response_none: JsonInteger | None = Field(
         None,
         description="Meant to count tool messages without a result. The builders leave it null.",
-        ge=0.0,
-        multiple_of=1.0,
+        ge=0,
         title="Number of empty tool responses",
     )
     tool_error_rate: int | float | None = Field(
@@ -486,10 +479,9 @@ class Trajectory(StrictModel):
     telemetry: Telemetry | None = Field(
         None, description="Provenance of the trajectory and its content hash.", title="Telemetry"
     )
-    idx: int | float | None = Field(
+    idx: JsonInteger | None = Field(
         None,
         description="Position of the trajectory in a dataset. The builders never set it, and it is left out of the content hash.",
-        multiple_of=1.0,
         title="Index",
     )
     error: str | None = Field(

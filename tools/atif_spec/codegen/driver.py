@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from atif_spec.codegen import pydantic_models, typescript_types
+from atif_spec.codegen import npm_package, pydantic_models, typescript_types
 from atif_spec.codegen.options import load_options
 from atif_spec.codegen.prepare import Document
 
@@ -83,6 +83,7 @@ def generate_into(
             typescript_types.generate(
                 pairs, catalog, target / "typescript", options.typescript, modules
             )
+            npm_package.write(target / "typescript", docs, npm_package.project_version(root))
 
 
 def _files(folder: Path) -> Iterator[str]:

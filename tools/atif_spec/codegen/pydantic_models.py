@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from atif_spec.codegen import prepare
+from atif_spec.codegen import prepare, unions
 from atif_spec.codegen.options import cli_arguments
 from atif_spec.codegen.prepare import Document
 
@@ -121,7 +121,9 @@ def generate(
     prepared: dict[str, Any] = {}
     aliases: dict[str, dict[str, str]] = {}
     for doc, schema in docs:
-        bound, wanted = prepare.for_python(prepare.prepare(schema), doc, catalog)
+        bound, wanted = prepare.for_python(
+            prepare.prepare(unions.dispatch_unions(schema)), doc, catalog
+        )
         prepared[doc.id] = bound
         for url, names in wanted.items():
             aliases.setdefault(url, {}).update(names)

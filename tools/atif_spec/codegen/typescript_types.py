@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from atif_spec.codegen import prepare
+from atif_spec.codegen import prepare, unions
 from atif_spec.codegen.prepare import Document
 
 SCRIPT = Path(__file__).with_name("json2ts.cjs")
@@ -59,7 +59,9 @@ def generate(
         raise NodeError("node is not on PATH")
     jobs = [
         {
-            "schema": prepare.for_typescript(prepare.prepare(schema), doc, catalog),
+            "schema": prepare.for_typescript(
+                prepare.prepare(unions.case_unions(unions.dispatch_unions(schema))), doc, catalog
+            ),
             "name": doc.root_class,
             "banner": banner(doc),
             "out": str(out / doc.typescript_file),

@@ -8,10 +8,47 @@
  */
 
 /**
- * A subagent's complete trajectory embedded in its parent. It must declare a version from ATIF-v1.7 up to the parent's version and a `trajectory_id`; it is then validated as a trajectory of the version it declares. Generated binding: the schema's conditional and cross-field rules are not checked by this model; use `atif_spec.validate` for full validation.
+ * One piece of a multimodal message or observation: either text, or a reference to a media file (image or audio). The `type` decides which of `text` and `source` is set; the other must be absent or null.
  */
-export type EmbeddedSubagent = EmbeddedSubagent1 & EmbeddedSubagent2;
-export type EmbeddedSubagent1 = import("../v1.7/trajectory").Trajectory | Trajectory;
+export type ContentPart = ContentPartText | ContentPartImage | ContentPartAudio;
+/**
+ * A text content part carries no `source`.
+ */
+export type MustBeAbsentForText = null;
+/**
+ * A media content part carries no `text`.
+ */
+export type MustBeAbsentForMedia = null;
+/**
+ * A subagent's complete trajectory embedded in its parent. It must declare a version from ATIF-v1.7 up to the parent's version and a `trajectory_id`; it is then validated as a trajectory of the version it declares.
+ */
+export type EmbeddedSubagent = EmbeddedSubagentAtifV17 | EmbeddedSubagentAtifV18;
+/**
+ * A subagent's complete trajectory embedded in its parent. It must declare a version from ATIF-v1.7 up to the parent's version and a `trajectory_id`; it is then validated as a trajectory of the version it declares.
+ */
+export type EmbeddedSubagentAtifV17 = import("../v1.7/trajectory.js").Trajectory & {
+  /**
+   * Version declared by the embedded trajectory.
+   */
+  schema_version: "ATIF-v1.7";
+  /**
+   * Key that references in the parent resolve against.
+   */
+  trajectory_id: string;
+};
+/**
+ * A subagent's complete trajectory embedded in its parent. It must declare a version from ATIF-v1.7 up to the parent's version and a `trajectory_id`; it is then validated as a trajectory of the version it declares.
+ */
+export type EmbeddedSubagentAtifV18 = Trajectory & {
+  /**
+   * Version declared by the embedded trajectory.
+   */
+  schema_version: "ATIF-v1.8";
+  /**
+   * Key that references in the parent resolve against.
+   */
+  trajectory_id: string;
+};
 
 /**
  * A complete trajectory in the Agent Trajectory Interchange Format, version 1.8: the agent that ran, every step of its interaction, and optional totals.
@@ -97,7 +134,7 @@ export interface Step {
   /**
    * Ordinal of the step: 1 for the first step, then consecutive without gaps or repeats (numbering restarts inside each embedded subagent).
    */
-  step_id: number | number;
+  step_id: number;
   /**
    * When the step happened, as an ISO 8601 extended date-time (`2025-10-11T10:30:00Z`); the fraction and the UTC offset are optional, though an offset should be given.
    */
@@ -113,7 +150,7 @@ export interface Step {
   /**
    * Reasoning effort requested from the model, as a label (`low`, `medium`, ...) or a number. Agent steps only.
    */
-  reasoning_effort?: string | number | number | null;
+  reasoning_effort?: string | number | null;
   /**
    * The step's content: the system prompt, the user's words, or the agent's reply, as a string or a list of content parts. Required and never null; an empty string or list is allowed.
    */
@@ -141,7 +178,7 @@ export interface Step {
   /**
    * How many LLM inferences the step stands for: 1 for one call, more when the metrics aggregate several, 0 on an agent step for a deterministic dispatch with no LLM call. Null or absent means not tracked.
    */
-  llm_call_count?: number | number | null;
+  llm_call_count?: number | null;
   /**
    * Free-form, producer-defined data attached to the step (including the `context_management` convention on system steps). Anything that has no field of its own in ATIF goes here; consumers must tolerate unknown content.
    */
@@ -150,21 +187,26 @@ export interface Step {
   } | null;
 }
 /**
- * One piece of a multimodal message or observation: either text, or a reference to a media file (image or audio). The `type` decides which of `text` and `source` is set; the other must be absent or null. Generated binding: the schema's conditional and cross-field rules are not checked by this model; use `atif_spec.validate` for full validation.
+ * One piece of a multimodal message or observation: either text, or a reference to a media file (image or audio). The `type` decides which of `text` and `source` is set; the other must be absent or null.
  */
-export interface ContentPart {
+export interface ContentPartText {
   /**
    * Kind of content carried by this part.
    */
-  type: "text" | "image" | "audio";
+  type: "text";
+  text: string;
+  source?: MustBeAbsentForText;
+}
+/**
+ * One piece of a multimodal message or observation: either text, or a reference to a media file (image or audio). The `type` decides which of `text` and `source` is set; the other must be absent or null.
+ */
+export interface ContentPartImage {
   /**
-   * The text of a `text` part (the empty string is allowed). Absent or null on media parts.
+   * Kind of content carried by this part.
    */
-  text?: string | null;
-  /**
-   * The media file of an image or audio part. Absent or null on text parts. Its kind must match `type`.
-   */
-  source?: ImageSource | AudioSource | null;
+  type: "image";
+  text?: MustBeAbsentForMedia;
+  source: ImageSource;
 }
 /**
  * Where the bytes of an image live. ATIF stores media as separate files (by convention in an images/ folder beside the trajectory) or URLs, never inline.
@@ -178,6 +220,17 @@ export interface ImageSource {
    * Location of the image: a path relative to the trajectory file's folder, an absolute path, or a URL.
    */
   path: string;
+}
+/**
+ * One piece of a multimodal message or observation: either text, or a reference to a media file (image or audio). The `type` decides which of `text` and `source` is set; the other must be absent or null.
+ */
+export interface ContentPartAudio {
+  /**
+   * Kind of content carried by this part.
+   */
+  type: "audio";
+  text?: MustBeAbsentForMedia;
+  source: AudioSource;
 }
 /**
  * Where the bytes of an audio clip live (added in v1.8). Like images, audio is referenced by path or URL, not embedded.
@@ -195,7 +248,7 @@ export interface AudioSource {
   /**
    * Length of the clip in seconds, when known.
    */
-  duration_sec?: number | number | null;
+  duration_sec?: number | null;
 }
 /**
  * One tool or function invocation requested by the model in an agent step.
@@ -284,31 +337,31 @@ export interface Metrics {
   /**
    * Input tokens of the LLM call, cached and uncached together.
    */
-  prompt_tokens?: number | number | null;
+  prompt_tokens?: number | null;
   /**
    * Tokens generated by the call, including reasoning and tool-call tokens.
    */
-  completion_tokens?: number | number | null;
+  completion_tokens?: number | null;
   /**
    * Prompt tokens served from the provider's cache; a subset of `prompt_tokens`, not an addition to it.
    */
-  cached_tokens?: number | number | null;
+  cached_tokens?: number | null;
   /**
    * Cost of the call in US dollars as computed when it ran.
    */
-  cost_usd?: number | number | null;
+  cost_usd?: number | null;
   /**
    * Token ids of the whole prompt, history included; as many as `prompt_tokens`.
    */
-  prompt_token_ids?: (number | number)[] | null;
+  prompt_token_ids?: number[] | null;
   /**
    * Token ids of the response; as many as `completion_tokens`, aligned with `logprobs`.
    */
-  completion_token_ids?: (number | number)[] | null;
+  completion_token_ids?: number[] | null;
   /**
    * Log probability of each generated token, one per completion token.
    */
-  logprobs?: (number | number)[] | null;
+  logprobs?: number[] | null;
   /**
    * Free-form, producer-defined data attached to these metrics (provider-specific counters such as reasoning tokens or cache writes). Anything that has no field of its own in ATIF goes here; consumers must tolerate unknown content.
    */
@@ -346,15 +399,4 @@ export interface FinalMetrics {
   extra?: {
     [k: string]: unknown;
   } | null;
-}
-export interface EmbeddedSubagent2 {
-  /**
-   * Version declared by the embedded trajectory.
-   */
-  schema_version: "ATIF-v1.7" | "ATIF-v1.8";
-  /**
-   * Key that references in the parent resolve against.
-   */
-  trajectory_id: string;
-  [k: string]: unknown;
 }
