@@ -46,11 +46,53 @@ def test_open_objects_keep_their_ref_as_all_of() -> None:
     assert prepare.relax(node) == {"type": "object", "required": ["id"], "allOf": [{"$ref": "#"}]}
 
 
-def test_numbers_also_admit_integers() -> None:
-    schema = {"properties": {"a": {"type": "number"}, "b": {"type": ["number", "null"]}}}
-    out = prepare.widen_numbers(schema)
-    assert out["properties"]["a"]["type"] == ["integer", "number"]
-    assert out["properties"]["b"]["type"] == ["integer", "number", "null"]
+def test_python_numbers_admit_integers_and_integers_are_json_integers() -> None:
+    schema = {
+        "properties": {
+            "a": {"type": "number"},
+            "b": {"type": ["number", "null"]},
+            "c": {"type": ["integer", "null"], "minimum": 0},
+            "d": {"type": "array", "items": {"type": "integer"}},
+            "e": {"type": "integer", "const": 2},
+            "f": {"type": ["integer", "string"]},
+        }
+    }
+    out, used = prepare.python_numbers(schema)
+    props = out["properties"]
+    assert used
+    assert props["a"]["type"] == ["integer", "number"]
+    assert props["b"]["type"] == ["integer", "number", "null"]
+    assert props["c"] == {
+        "type": ["integer", "null"],
+        "minimum": 0,
+        "x-python-type": "JsonInteger | None",
+    }
+    assert props["d"]["items"]["x-python-type"] == "JsonInteger"
+    assert "x-python-type" not in props["e"] and "x-python-type" not in props["f"]
+    assert prepare.python_numbers({"type": "string"}) == ({"type": "string"}, False)
+
+
+def test_typescript_numbers_are_left_alone() -> None:
+    schema = {"$id": V18.id, "properties": {"a": {"type": "number"}, "b": {"type": "integer"}}}
+    out = prepare.for_typescript(prepare.prepare(schema), V18, CATALOG)
+    assert out["properties"] == {"a": {"type": "number"}, "b": {"type": "integer"}}
+
+
+def test_typescript_intersections_declare_no_numbered_interface() -> None:
+    schema = {
+        "$id": V18.id,
+        "$defs": {"Sub": {"description": "d", "allOf": [{"$ref": "#"}], "required": ["id"]}},
+    }
+    out = prepare.for_typescript(schema, V18, CATALOG)
+    assert out["$defs"]["Sub"] == {
+        "title": "Sub",
+        "description": "d",
+        "allOf": [{"$ref": "#"}, {"required": ["id"], "additionalProperties": False}],
+    }
+    described = {"$id": V18.id, "properties": {"t": {"$ref": "#/$defs/T", "description": "x"}}}
+    assert prepare.for_typescript(described, V18, CATALOG)["properties"]["t"] == {
+        "$ref": "#/$defs/T"
+    }
 
 
 def test_python_binding_imports_other_documents_through_a_versioned_alias() -> None:
@@ -74,7 +116,7 @@ def test_typescript_binding_uses_import_types_and_keeps_only_model_titles() -> N
     }
     out = prepare.for_typescript(schema, V18, CATALOG)
     assert out["title"] == "Trajectory"
-    assert out["properties"]["sub"] == {"tsType": 'import("../v1.7/trajectory").Trajectory'}
+    assert out["properties"]["sub"] == {"tsType": 'import("../v1.7/trajectory.js").Trajectory'}
     assert out["$defs"]["Agent"] == {"title": "Agent", "type": "object"}
     assert "$id" not in out
 

@@ -84,7 +84,7 @@ class Substep(StrictModel):
         title="Source",
     )
     call_id: str | None = Field(
-        None,
+        default=None,
         description="Identifier of the tool call the event belongs to. A `tool_call` introduces it; its `tool_output` or `tool_error` repeats it.",
         title="Call id",
     )
@@ -99,7 +99,7 @@ class Substep(StrictModel):
     legacy_turn_id: LegacyTurnId | None = None
     legacy_event_id: LegacyEventId | None = None
     extra: dict[str, Any] | None = Field(
-        None,
+        default=None,
         description="Data that has no field of its own here, kept so that conversions to and from other formats lose nothing. Keys are free; values are any JSON.",
         title="Substep extra",
     )
@@ -138,7 +138,7 @@ class Step(StrictModel):
         title="Message role",
     )
     message_text: str | None = Field(
-        None,
+        default=None,
         description="The text of the message the user can see; null for a synthetic step that stands for no message.",
         title="Message text",
     )
@@ -148,7 +148,7 @@ class Step(StrictModel):
         title="Started at",
     )
     completed_at: Timestamp | None = Field(
-        None,
+        default=None,
         description="When the step ended (RFC 3339); null until the step is finalized or when the source recorded no time. Never earlier than `started_at`.",
         title="Completed at",
     )
@@ -156,7 +156,7 @@ class Step(StrictModel):
         ..., description="How the step ended; null until the step is finalized.", title="Outcome"
     )
     summary: str | None = Field(
-        None,
+        default=None,
         description="A short machine-written summary of the step's outcome. A synthetic step holding tool events that came before any message says `Pre-message tool activity`.",
         title="Summary",
     )
@@ -166,7 +166,7 @@ class Step(StrictModel):
         ..., description="The step's machine events in order of `substep_index`.", title="Substeps"
     )
     extra: dict[str, Any] | None = Field(
-        None,
+        default=None,
         description="Data that has no field of its own here, kept so that conversions to and from other formats lose nothing. Keys are free; values are any JSON.",
         title="Step extra",
     )
@@ -181,7 +181,7 @@ class RunLog(StrictModel):
         extra="forbid",
     )
     field_schema: str | None = Field(
-        None,
+        default=None,
         alias="$schema",
         description="Optional reference to this schema, for editors.",
         title="Schema",
@@ -200,7 +200,7 @@ class RunLog(StrictModel):
     )
     steps: list[Step] = Field(..., description="The steps in order of `step_index`.", title="Steps")
     extra: dict[str, Any] | None = Field(
-        None,
+        default=None,
         description="Data that has no field of its own here, kept so that conversions to and from other formats lose nothing. Keys are free; values are any JSON.",
         title="Run extra",
     )

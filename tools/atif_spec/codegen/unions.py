@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from atif_spec.codegen import naming
+from atif_spec.codegen.prepare import BindingError
 
 Json = Any
 
@@ -30,7 +31,7 @@ _ANNOTATIONS = ("title", "description", "$comment", "examples", "default", "depr
 _TAG_KEYS = ("const", "enum", "type")
 
 
-class UnionError(ValueError):
+class UnionError(BindingError):
     """A union member's name collides with an existing definition."""
 
 
