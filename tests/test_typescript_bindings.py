@@ -200,3 +200,16 @@ def test_declarations_have_no_any_no_duplicate_members_and_extensions(path: Path
     assert "number | number" not in code
     for spec in re.findall(r"""(?:from |import\()["'](\.[^"']*)["']""", code):
         assert spec.endswith(".js"), spec
+
+
+def test_exported_names_come_from_the_schemas() -> None:
+    """Every declared type is a definition, a root or a union member: no ``Timestamp1``."""
+    from atif_spec.codegen import driver, unions
+
+    for doc in driver.documents(ROOT):
+        schema = json.loads((ROOT / "spec" / doc.path).read_text(encoding="utf-8"))
+        schema = unions.case_unions(unions.dispatch_unions(schema))
+        allowed = {doc.root_class, *schema.get("$defs", {})}
+        code = _code(PACKAGE / doc.typescript_file)
+        declared = set(re.findall(r"export (?:interface|type) (\w+)", code))
+        assert declared <= allowed, (doc.typescript_file, sorted(declared - allowed))
