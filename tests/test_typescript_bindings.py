@@ -165,7 +165,13 @@ def test_packed_package_compiles_every_valid_document(consumer: Path, resolution
     name = json.loads((PACKAGE / "package.json").read_text())["name"]
     text, count = _write_checks().render(ROOT, consumer / "checks.ts", package=name)
     assert count >= 18
-    root = 'import type * as all from "@atif-spec/types";\nexport type Root = all.AtifV18.Trajectory;\n'
+    root = (
+        'import type * as all from "@atif-spec/types";\n'
+        'import type { Trajectory as Latest } from "@atif-spec/types";\n'
+        'import type { Trajectory as Named } from "@atif-spec/types/atif/v1.8/trajectory";\n'
+        "export const same: Latest = {} as all.AtifV18.Trajectory;\n"
+        "export const named: Named = same;\n"
+    )
     (consumer / "checks.ts").write_text(text + root, encoding="utf-8")
     done = _compile(consumer, resolution, ["checks.ts"])
     assert done.returncode == 0, done.stdout + done.stderr

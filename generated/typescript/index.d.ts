@@ -1,7 +1,9 @@
 /**
- * Generated file: do not edit by hand. Every document type of @atif-spec/types,
- * one namespace per format and version. Regenerate: nox -s generate
+ * Generated file: do not edit by hand. The types of the latest ATIF version, and every
+ * document type of @atif-spec/types as one namespace per format and version.
+ * Regenerate: nox -s generate
  */
+export * from "./atif/v1.8/trajectory.js";
 export * as AtifV10 from "./atif/v1.0/trajectory.js";
 export * as AtifV11 from "./atif/v1.1/trajectory.js";
 export * as AtifV12 from "./atif/v1.2/trajectory.js";

@@ -1,9 +1,10 @@
 """The npm package around the TypeScript declarations: ``package.json``, ``index.d.ts``, README.
 
 ``generated/typescript`` is a types-only ES module package. Each format and version is a
-subpath export (``@atif-spec/types/atif/v1.8``, the primary document of that version; other
-documents of the version add ``/<name>``), and the root export re-exports every module under a
-namespace (``AtifV18``). Relative specifiers carry ``.js`` so the files resolve under
+subpath export (``@atif-spec/types/atif/v1.8``, the primary document of that version), every
+document also under its name (``@atif-spec/types/step-substep/v1.0/legacy-turn-event``); the root
+export holds the types of the latest ATIF version and every module as a namespace
+(``AtifV18``). Relative specifiers carry ``.js`` so the files resolve under
 ``moduleResolution: nodenext`` as well as ``bundler``.
 """
 
@@ -31,10 +32,25 @@ def project_version(root: Path) -> str:
     return "0.0.0"
 
 
+LATEST_FORMAT = "atif"
+"""The format whose latest version the root export re-exports."""
+
+
 def subpath(doc: Document) -> str:
     """Export subpath of a document: ``./atif/v1.8`` (primary) or ``./step-substep/v1.0/name``."""
     base = f"./{doc.format}/{doc.version}"
     return base if doc.primary else f"{base}/{doc.name}"
+
+
+def named_subpath(doc: Document) -> str:
+    """Export subpath of a document by name: ``./atif/v1.8/trajectory``."""
+    return f"./{doc.format}/{doc.version}/{doc.name}"
+
+
+def latest(docs: Iterable[Document]) -> Document | None:
+    """The primary document of the last :data:`LATEST_FORMAT` version in catalog order."""
+    found = [d for d in docs if d.format == LATEST_FORMAT and d.primary]
+    return found[-1] if found else None
 
 
 def namespace(doc: Document) -> str:
@@ -53,6 +69,8 @@ def manifest(docs: Iterable[Document], version: str) -> str:
     exports: dict[str, object] = {".": {"types": "./index.d.ts"}}
     for doc in ordered:
         exports[subpath(doc)] = {"types": _target(doc)}
+    for doc in ordered:
+        exports.setdefault(named_subpath(doc), {"types": _target(doc)})
     exports["./package.json"] = "./package.json"
     data = {
         "name": PACKAGE_NAME,
@@ -72,14 +90,19 @@ def manifest(docs: Iterable[Document], version: str) -> str:
 
 
 def index(docs: Iterable[Document]) -> str:
-    """``index.d.ts`` text: one namespace per document."""
+    """``index.d.ts`` text: the latest ATIF version's types, then one namespace per document."""
+    ordered = list(docs)
     lines = [
         "/**",
-        " * Generated file: do not edit by hand. Every document type of " + PACKAGE_NAME + ",",
-        " * one namespace per format and version. Regenerate: nox -s generate",
+        " * Generated file: do not edit by hand. The types of the latest ATIF version, and every",
+        f" * document type of {PACKAGE_NAME} as one namespace per format and version.",
+        " * Regenerate: nox -s generate",
         " */",
     ]
-    for doc in docs:
+    newest = latest(ordered)
+    if newest is not None:
+        lines.append(f'export * from "{_target(newest).removesuffix(".d.ts")}.js";')
+    for doc in ordered:
         module = _target(doc).removesuffix(".d.ts") + ".js"
         lines.append(f'export * as {namespace(doc)} from "{module}";')
     return "\n".join(lines) + "\n"
@@ -103,7 +126,8 @@ def readme(docs: Iterable[Document]) -> str:
             "| --- | --- |",
             *rows,
             "",
-            f'Everything at once: `import type {{ AtifV18 }} from "{PACKAGE_NAME}";`.',
+            f'The latest ATIF version: `import type {{ Trajectory }} from "{PACKAGE_NAME}";`;',
+            f'every version as a namespace: `import type {{ AtifV17 }} from "{PACKAGE_NAME}";`.',
             "",
         ]
     )
