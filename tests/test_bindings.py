@@ -328,14 +328,6 @@ def test_check_names_changed_and_stale_files_and_generate_fixes_them(
 
 # --- Verdicts, names and typing of the models -------------------------------------------------
 
-NULL_AS_ABSENT = {
-    "conformance/tao/v0.2.0/invalid/task-null.json": (
-        "datamodel-code-generator types an optional, non-nullable field as `X | None` (None "
-        "stands for an absent key), so an explicit null is accepted"
-    ),
-}
-"""Fixtures whose model verdict differs from the relaxed schema's, each with its reason."""
-
 
 def _relaxed_registry() -> tuple[referencing.Registry[Any], dict[str, Any]]:
     """Every schema, the document schemas as the Python generator sees them (relaxed)."""
@@ -369,7 +361,6 @@ def test_models_verdict_equals_the_schemas_on_every_fixture() -> None:
     registry, relaxed = _relaxed_registry()
     primary = {(d.format, d.version): d for d in DOCUMENTS if d.primary}
     checked, relaxed_only, wrong = 0, 0, []
-    still_differ = set()
     for path in sorted(ROOT.glob("conformance/*/*/*/*.json")):
         fmt, version = path.parts[-4], path.parts[-3]
         if (fmt, version) not in primary:
@@ -388,13 +379,9 @@ def test_models_verdict_equals_the_schemas_on_every_fixture() -> None:
         model_ok = _model_accepts(fmt, version, doc)
         relaxed_only += canonical_ok != relaxed_ok
         if model_ok != relaxed_ok or (canonical_ok and not model_ok):
-            if rel in NULL_AS_ABSENT and model_ok and not canonical_ok:
-                still_differ.add(rel)
-                continue
             wrong.append(f"{rel}: schema {canonical_ok}, relaxed {relaxed_ok}, model {model_ok}")
     assert checked > 500
     assert not wrong, "\n".join(wrong)
-    assert still_differ == set(NULL_AS_ABSENT), "stale NULL_AS_ABSENT entries"
     assert relaxed_only < checked // 10  # the relaxation stays a small, explained set
 
 
@@ -450,3 +437,21 @@ def test_user_code_typed_against_the_models_passes_mypy_strict(tmp_path: Path) -
     assert 'Revealed type is "int | None"' in done.stdout
     run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+def test_optional_fields_may_be_absent_but_not_null_where_the_schema_says_so() -> None:
+    from atif_spec.models.trajectory_sdk import v0_4
+
+    path = ROOT / "conformance" / "trajectory-sdk" / "v0.4" / "valid" / "chat-without-tools.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    validator = schema_validator("trajectory-sdk", "v0.4")
+    doc["steps"][0].pop("trainable_status", None)
+    assert not list(validator.iter_errors(doc))
+    v0_4.Trajectory.model_validate(doc)  # absent: fine
+    doc["steps"][0]["trainable_status"] = None
+    assert list(validator.iter_errors(doc))
+    with pytest.raises(pydantic.ValidationError, match="trainable_status may be left out"):
+        v0_4.Trajectory.model_validate(doc)
+    from atif_spec.models.atif import v1_8  # ATIF's optional fields admit null: no mark there
+
+    v1_8.Agent.model_validate({"name": "a", "version": "1", "model_name": None})

@@ -149,3 +149,24 @@ def test_options_come_from_pyproject_when_it_has_them(tmp_path: Path) -> None:
         "ruff-format",
     ]
     assert load_options(tmp_path).typescript == defaults.typescript
+
+
+def test_optional_properties_that_refuse_null_are_marked() -> None:
+    schema = {
+        "type": "object",
+        "required": ["req"],
+        "properties": {
+            "req": {"type": "string"},
+            "plain": {"type": "string"},
+            "nullable": {"type": ["string", "null"]},
+            "defaulted": {"type": "string", "default": "x"},
+            "ref": {"$ref": "#/$defs/Kind"},
+            "ref_nullable": {"$ref": "#/$defs/Maybe"},
+            "either": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+            "anything": {},
+        },
+        "$defs": {"Kind": {"enum": ["a", "b"]}, "Maybe": {"type": ["object", "null"]}},
+    }
+    out = prepare.never_null(schema)
+    marked = {k for k, v in out["properties"].items() if v.get(prepare.NEVER_NULL)}
+    assert marked == {"plain", "ref"}

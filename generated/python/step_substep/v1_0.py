@@ -101,6 +101,7 @@ class Substep(StrictModel):
     extra: dict[str, Any] | None = Field(
         default=None,
         description="Data that has no field of its own here, kept so that conversions to and from other formats lose nothing. Keys are free; values are any JSON.",
+        json_schema_extra={"x-never-null": True},
         title="Substep extra",
     )
 
@@ -168,6 +169,7 @@ class Step(StrictModel):
     extra: dict[str, Any] | None = Field(
         default=None,
         description="Data that has no field of its own here, kept so that conversions to and from other formats lose nothing. Keys are free; values are any JSON.",
+        json_schema_extra={"x-never-null": True},
         title="Step extra",
     )
 
@@ -184,6 +186,7 @@ class RunLog(StrictModel):
         default=None,
         alias="$schema",
         description="Optional reference to this schema, for editors.",
+        json_schema_extra={"x-never-null": True},
         title="Schema",
     )
     run_id: str = Field(
@@ -202,5 +205,6 @@ class RunLog(StrictModel):
     extra: dict[str, Any] | None = Field(
         default=None,
         description="Data that has no field of its own here, kept so that conversions to and from other formats lose nothing. Keys are free; values are any JSON.",
+        json_schema_extra={"x-never-null": True},
         title="Run extra",
     )

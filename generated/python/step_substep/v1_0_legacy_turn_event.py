@@ -30,6 +30,7 @@ class LegacyTurnEvent(StrictModel):
     legacy_turn_id: str | None = Field(
         default=None,
         description="The turn's label (`T1`); when absent it is the part of `legacy_event_id` before the dot, and when present it must equal that part.",
+        json_schema_extra={"x-never-null": True},
         pattern="^T[0-9]+$",
         title="Legacy turn id",
     )
@@ -50,18 +51,21 @@ class LegacyTurnEvent(StrictModel):
     run_id: str | None = Field(
         default=None,
         description="The run the event belongs to; all events of one log share it.",
+        json_schema_extra={"x-never-null": True},
         min_length=1,
         title="Run id",
     )
     provider: str | None = Field(
         default=None,
         description="The provider that produced the event (`codex`, `claude`, `gemini`, ...).",
+        json_schema_extra={"x-never-null": True},
         min_length=1,
         title="Provider",
     )
     role: str | None = Field(
         default=None,
         description="For a message: the author's role (default `assistant`).",
+        json_schema_extra={"x-never-null": True},
         min_length=1,
         title="Role",
     )
@@ -71,6 +75,7 @@ class LegacyTurnEvent(StrictModel):
     source: Literal["runner", "provider", "tool"] | None = Field(
         default=None,
         description="For a tool or status event: who emitted it (default `provider`).",
+        json_schema_extra={"x-never-null": True},
         title="Source",
     )
     call_id: str | None = Field(
@@ -81,6 +86,7 @@ class LegacyTurnEvent(StrictModel):
     payload: dict[str, Any] | None = Field(
         default=None,
         description="For a tool or status event: the event's data, copied to the substep's `payload` (see the run-log schema for the shape per type).",
+        json_schema_extra={"x-never-null": True},
         title="Payload",
     )
     timestamp: str | None = Field(
@@ -95,5 +101,6 @@ class LegacyTurnEvent(StrictModel):
     extra: dict[str, Any] | None = Field(
         default=None,
         description="Data with no field of its own, copied to the `extra` of the step or substep the event becomes.",
+        json_schema_extra={"x-never-null": True},
         title="Event extra",
     )

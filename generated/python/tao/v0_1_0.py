@@ -70,15 +70,15 @@ class Metrics(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    total_steps: JsonInteger | None = Field(
+    total_steps: JsonInteger = Field(
         default=0, description="Number of steps. Defaults to 0.", title="Total steps"
     )
-    total_input_tokens: JsonInteger | None = Field(
+    total_input_tokens: JsonInteger = Field(
         default=0,
         description="Sum of the steps' `input_tokens` (same cache-exclusive meaning). Defaults to 0.",
         title="Total input tokens",
     )
-    total_output_tokens: JsonInteger | None = Field(
+    total_output_tokens: JsonInteger = Field(
         default=0,
         description="Sum of the steps' `output_tokens`. Defaults to 0.",
         title="Total output tokens",
@@ -145,12 +145,12 @@ class Outcome(StrictModel):
         description="Whether the session reached its goal; null when unknown. Defaults to null.",
         title="Success",
     )
-    signal_source: str | None = Field(
+    signal_source: str = Field(
         default="deterministic",
         description="Where the outcome signal came from; a free string such as `deterministic`, `result_message`, `source_metadata` or `rl_environment`. Not nullable; defaults to `deterministic`.",
         title="Signal source",
     )
-    signal_confidence: Literal["derived", "inferred", "annotated"] | None = Field(
+    signal_confidence: Literal["derived", "inferred", "annotated"] = Field(
         default="derived",
         description="How the outcome was established: `derived` (extracted deterministically), `inferred` (guessed by a heuristic) or `annotated` (given by a person or CI). Not nullable; defaults to `derived`.",
         title="Signal confidence",
@@ -163,7 +163,7 @@ class Outcome(StrictModel):
         description="The changes the session made, as a unified diff. Defaults to null.",
         title="Patch",
     )
-    committed: bool | None = Field(
+    committed: bool = Field(
         default=False,
         description="Whether the changes were committed to git. Not nullable; defaults to false.",
         title="Committed",
@@ -183,15 +183,15 @@ class SecurityMetadata(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    scanned: bool | None = Field(
+    scanned: bool = Field(
         default=False, description="Whether the scan ran. Defaults to false.", title="Scanned"
     )
-    flags_reviewed: JsonInteger | None = Field(
+    flags_reviewed: JsonInteger = Field(
         default=0,
         description="Number of scan findings a reviewer looked at. Defaults to 0.",
         title="Flags reviewed",
     )
-    redactions_applied: JsonInteger | None = Field(
+    redactions_applied: JsonInteger = Field(
         default=0,
         description="Number of values replaced by `[REDACTED]`. Defaults to 0.",
         title="Redactions applied",
@@ -277,25 +277,25 @@ class TokenUsage(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    input_tokens: JsonInteger | None = Field(
+    input_tokens: JsonInteger = Field(
         default=0,
         description="Input tokens as reported by the provider. With Anthropic usage this does NOT include tokens read from or written to the prompt cache, unlike ATIF's `prompt_tokens`. Defaults to 0.",
         title="Input tokens",
     )
-    output_tokens: JsonInteger | None = Field(
+    output_tokens: JsonInteger = Field(
         default=0, description="Tokens the model generated. Defaults to 0.", title="Output tokens"
     )
-    cache_read_tokens: JsonInteger | None = Field(
+    cache_read_tokens: JsonInteger = Field(
         default=0,
         description="Input tokens served from the prompt cache. Defaults to 0.",
         title="Cache read tokens",
     )
-    cache_write_tokens: JsonInteger | None = Field(
+    cache_write_tokens: JsonInteger = Field(
         default=0,
         description="Input tokens written into the prompt cache. Defaults to 0.",
         title="Cache write tokens",
     )
-    prefix_reuse_tokens: JsonInteger | None = Field(
+    prefix_reuse_tokens: JsonInteger = Field(
         default=0,
         description="Tokens reused through prefix caching (upstream parsers leave it at 0). Defaults to 0.",
         title="Prefix reuse tokens",
@@ -320,7 +320,7 @@ class ToolCall(StrictModel):
         description="Name of the tool called, for example `Bash`, `Read` or `Edit`. Required.",
         title="Tool name",
     )
-    input: dict[str, Any] | None = Field(
+    input: dict[str, Any] = Field(
         default={},
         description="The call's parameters as a free-form object. Defaults to an empty object.",
         title="Input",
@@ -340,7 +340,7 @@ class VCS(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    type: Literal["git", "none"] | None = Field(
+    type: Literal["git", "none"] = Field(
         default="none",
         description="`git` inside a git repository, `none` otherwise. Not nullable; defaults to `none`.",
         title="Type",
@@ -370,7 +370,7 @@ class AttributionConversation(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    contributor: dict[str, str] | None = Field(
+    contributor: dict[str, str] = Field(
         default={},
         description='Who wrote the lines, as string pairs such as `{"type": "ai", "model_id": "anthropic/claude-sonnet-4-20250514"}`. Defaults to an empty object.',
         title="Contributor",
@@ -380,7 +380,7 @@ class AttributionConversation(StrictModel):
         description="Where the conversation can be found, for example `opentraces://<trace_id>/step_<N>`. Defaults to null.",
         title="URL",
     )
-    ranges: list[AttributionRange] | None = Field(
+    ranges: list[AttributionRange] = Field(
         default=[],
         description="The line runs credited to this contributor. Defaults to an empty list.",
         title="Ranges",
@@ -397,7 +397,7 @@ class AttributionFile(StrictModel):
         extra="allow",
     )
     path: str = Field(..., description="Path of the file. Required.", title="Path")
-    conversations: list[AttributionConversation] | None = Field(
+    conversations: list[AttributionConversation] = Field(
         default=[],
         description="Contributors to the file and their line runs. Defaults to an empty list.",
         title="Conversations",
@@ -423,13 +423,13 @@ class Environment(StrictModel):
         description="Shell the agent's commands ran in, for example `zsh` or `bash`. Defaults to null.",
         title="Shell",
     )
-    vcs: VCS | None = Field(
+    vcs: VCS = Field(
         default={"type": "none", "base_commit": None, "branch": None, "diff": None},
         description="Version-control state of the workspace. Not nullable; when missing, every field takes its default (`type` `none`).",
         title="Version control",
         validate_default=True,
     )
-    language_ecosystem: list[str] | None = Field(
+    language_ecosystem: list[str] = Field(
         default=[],
         description="Programming ecosystems present in the workspace, for example `python` or `typescript`. Defaults to an empty list.",
         title="Language ecosystems",
@@ -494,30 +494,30 @@ class Step(StrictModel):
         description="On a step that launched a sub-agent, a reference to the sub-agent's transcript. Documented as the sub-agent's session id; the Claude Code parser writes the sub-agent's transcript file stem. Defaults to null.",
         title="Sub-agent trajectory reference",
     )
-    tools_available: list[str] | None = Field(
+    tools_available: list[str] = Field(
         default=[],
         description="Tool names for this step. Documented as the tools offered to the model; the Claude Code parser records the tools actually called. Defaults to an empty list.",
         title="Tools available",
     )
-    tool_calls: list[ToolCall] | None = Field(
+    tool_calls: list[ToolCall] = Field(
         default=[],
         description="Tool invocations the model requested in this call. Defaults to an empty list.",
         title="Tool calls",
         validate_default=True,
     )
-    observations: list[Observation] | None = Field(
+    observations: list[Observation] = Field(
         default=[],
         description="Results of this step's tool calls, each naming its call through `source_call_id`. Defaults to an empty list.",
         title="Observations",
         validate_default=True,
     )
-    snippets: list[Snippet] | None = Field(
+    snippets: list[Snippet] = Field(
         default=[],
         description="Code blocks extracted from this step's tool results or response. Defaults to an empty list.",
         title="Snippets",
         validate_default=True,
     )
-    token_usage: TokenUsage | None = Field(
+    token_usage: TokenUsage = Field(
         default={
             "input_tokens": 0,
             "output_tokens": 0,
@@ -544,17 +544,17 @@ class Attribution(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    version: str | None = Field(
+    version: str = Field(
         default="0.1.0",
         description="Version of the attribution block; defaults to the package's schema version (`0.1.0`). Removed in 0.2.0.",
         title="Version",
     )
-    experimental: bool | None = Field(
+    experimental: bool = Field(
         default=True,
         description="Marks the attribution block as experimental. Defaults to true.",
         title="Experimental",
     )
-    files: list[AttributionFile] | None = Field(
+    files: list[AttributionFile] = Field(
         default=[],
         description="Per-file line attribution. Defaults to an empty list.",
         title="Files",
@@ -570,7 +570,7 @@ class TraceRecord(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    schema_version: str | None = Field(
+    schema_version: str = Field(
         default="0.1.0",
         description="Version of the record format as a free string, `0.1.0` when written by this version. Optional; readers keep whatever value was written (records tagged `0.1.1` use the 0.1.0 model). Defaults to `0.1.0`.",
         examples=["0.1.0"],
@@ -599,7 +599,7 @@ class TraceRecord(StrictModel):
         description="When the session ended, as an ISO 8601 string. Defaults to null.",
         title="End time",
     )
-    task: Task | None = Field(
+    task: Task = Field(
         default={"description": None, "source": None, "repository": None, "base_commit": None},
         description="What the session set out to do. Not nullable; defaults to a task with every field null.",
         title="Task",
@@ -608,7 +608,7 @@ class TraceRecord(StrictModel):
     agent: Agent = Field(
         ..., description="The agent program that produced the session. Required.", title="Agent"
     )
-    environment: Environment | None = Field(
+    environment: Environment = Field(
         default={
             "os": None,
             "shell": None,
@@ -619,23 +619,23 @@ class TraceRecord(StrictModel):
         title="Environment",
         validate_default=True,
     )
-    system_prompts: dict[str, str] | None = Field(
+    system_prompts: dict[str, str] = Field(
         default={},
         description="Each distinct system prompt of the session, stored once, keyed by a hash of its text; steps point here through `system_prompt_hash`. The key format is not fixed (parsers use e.g. the first 16 hex digits of a SHA-256, or the first 12 of an MD5). Defaults to an empty object.",
         title="System prompts",
     )
-    tool_definitions: list[dict[str, Any]] | None = Field(
+    tool_definitions: list[dict[str, Any]] = Field(
         default=[],
         description="Schemas of the tools offered to the agent, as free-form objects. Defaults to an empty list.",
         title="Tool definitions",
     )
-    steps: list[Step] | None = Field(
+    steps: list[Step] = Field(
         default=[],
         description="The session's model calls in order, sub-agent calls inlined. May be empty. Defaults to an empty list.",
         title="Steps",
         validate_default=True,
     )
-    outcome: Outcome | None = Field(
+    outcome: Outcome = Field(
         default={
             "success": None,
             "signal_source": "deterministic",
@@ -649,12 +649,12 @@ class TraceRecord(StrictModel):
         title="Outcome",
         validate_default=True,
     )
-    dependencies: list[str] | None = Field(
+    dependencies: list[str] = Field(
         default=[],
         description="Dependencies of the project worked on. Defaults to an empty list.",
         title="Dependencies",
     )
-    metrics: Metrics | None = Field(
+    metrics: Metrics = Field(
         default={
             "total_steps": 0,
             "total_input_tokens": 0,
@@ -667,7 +667,7 @@ class TraceRecord(StrictModel):
         title="Metrics",
         validate_default=True,
     )
-    security: SecurityMetadata | None = Field(
+    security: SecurityMetadata = Field(
         default={
             "scanned": False,
             "flags_reviewed": 0,
@@ -683,7 +683,7 @@ class TraceRecord(StrictModel):
         description="Experimental line attribution of the files the session changed, or null. Defaults to null.",
         title="Attribution",
     )
-    metadata: dict[str, Any] | None = Field(
+    metadata: dict[str, Any] = Field(
         default={},
         description="Free-form key-value data from the producer. Defaults to an empty object.",
         title="Metadata",

@@ -142,7 +142,7 @@ class ToolResponse(StrictModel):
         description="Arguments of the answered call. The OpenAI input recipe does not repeat them and writes an empty object.",
         title="Arguments",
     )
-    response: Any | None = Field(
+    response: Any = Field(
         default=None,
         description="The tool's output, any JSON value. The OpenAI recipe stores the tool message's text here as well as in the message `content`.",
         title="Response",
@@ -228,6 +228,7 @@ class Message(StrictModel):
     trainable_status: TrainableStatus | None = Field(
         default="not_trainable",
         description="Whether this message is a training target; written as `not_trainable` by the builders.",
+        json_schema_extra={"x-never-null": True},
         title="Trainable status",
     )
 
@@ -254,7 +255,7 @@ class RewardComponent(StrictModel):
     explanation: str | None = Field(
         default=None, description="Why the component got its value.", title="Explanation"
     )
-    weight: int | float | None = Field(
+    weight: int | float = Field(
         default=1.0,
         description="Weight of the component when the parts are combined.",
         title="Weight",
@@ -381,12 +382,14 @@ class TelemetryData(StrictModel):
     content_hash: str | None = Field(
         default=None,
         description="SHA-256 (64 lower-case hex digits) of the canonical JSON of the trajectory without its telemetry, error and trace id. Informational: which fields went in depends on the builder, so it cannot always be recomputed from the file.",
+        json_schema_extra={"x-never-null": True},
         pattern="^[0-9a-f]{64}$",
         title="Content hash",
     )
     idempotency_key: str | None = Field(
         default=None,
         description="Key that lets an upload be repeated safely: `<data_source>:<conversation_id>:<content_hash>`.",
+        json_schema_extra={"x-never-null": True},
         title="Idempotency key",
     )
     source_run_ids: list[str | None] | None = Field(
@@ -444,6 +447,7 @@ class Step(StrictModel):
     trainable_status: TrainableStatus | None = Field(
         default="not_trainable",
         description="Whether this snapshot is a training example; written as `not_trainable` by the builders.",
+        json_schema_extra={"x-never-null": True},
         title="Trainable status",
     )
 

@@ -180,6 +180,57 @@ def python_numbers(node: Json) -> tuple[Json, bool]:
     return visit(node), used
 
 
+NEVER_NULL = "x-never-null"
+"""Mark of an optional property whose schema refuses null (see :func:`never_null`)."""
+
+
+def _admits_null(node: Json, defs: dict[str, Json], seen: frozenset[str] = frozenset()) -> bool:
+    """Whether ``node`` may accept ``null``; ``True`` when that cannot be told (no mark then)."""
+    if not isinstance(node, dict):
+        return node is not False
+    if "type" in node:
+        kinds = node["type"] if isinstance(node["type"], list) else [node["type"]]
+        return "null" in kinds
+    if "const" in node:
+        return node["const"] is None
+    if isinstance(node.get("enum"), list):
+        return None in node["enum"]
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        name = ref[len("#/$defs/") :]
+        return name in seen or name not in defs or _admits_null(defs[name], defs, seen | {name})
+    for key in ("anyOf", "oneOf"):
+        if isinstance(node.get(key), list):
+            return any(_admits_null(b, defs, seen) for b in node[key])
+    if isinstance(node.get("allOf"), list) and node["allOf"]:
+        return all(_admits_null(b, defs, seen) for b in node["allOf"])
+    return True
+
+
+def never_null(schema: Json) -> Json:
+    """Mark optional properties without a default whose schema refuses ``null``.
+
+    The models type an optional field ``X | None`` (``None`` = absent), which would also accept
+    an explicit ``null``; :class:`atif_spec.models_base.StrictModel` refuses ``null`` for the
+    fields that carry this mark (``json_schema_extra``, through ``field-extra-keys``).
+    """
+    defs = schema.get("$defs", {}) if isinstance(schema, dict) else {}
+
+    def visit(node: Json) -> Json:
+        node = map_subschemas(node, visit)
+        props = node.get("properties") if isinstance(node, dict) else None
+        if isinstance(props, dict):
+            required = set(node.get("required", []))
+            for name, sub in props.items():
+                if name in required or not isinstance(sub, dict) or "default" in sub:
+                    continue
+                if not _admits_null(sub, defs):
+                    props[name] = {**sub, NEVER_NULL: True}
+        return node
+
+    return visit(schema)
+
+
 def _ref_to_all_of(node: dict[str, Json]) -> None:
     """``$ref`` beside other keywords → ``allOf: [{$ref}]``: same meaning, clearer to generators."""
     if "$ref" in node and set(node) - {"$ref", *_ANNOTATIONS}:
@@ -322,7 +373,7 @@ def for_python(
         defs[alias] = {"x-python-import": {"module": target.module, "name": alias}}
         node["$ref"] = f"#/$defs/{alias}"
 
-    out, integers = python_numbers(_rewrite_refs(schema, doc.id, bind))
+    out, integers = python_numbers(never_null(_rewrite_refs(schema, doc.id, bind)))
     if integers:
         defs[INTEGER] = INTEGER_IMPORT
     if defs:
