@@ -455,3 +455,15 @@ def test_optional_fields_may_be_absent_but_not_null_where_the_schema_says_so() -
     from atif_spec.models.atif import v1_8  # ATIF's optional fields admit null: no mark there
 
     v1_8.Agent.model_validate({"name": "a", "version": "1", "model_name": None})
+
+
+@pytest.mark.parametrize("index", [0, 1])  # the v1.7 and the v1.8 subagent of the sample
+def test_embedded_subagent_members_keep_their_targets_constraints(index: int) -> None:
+    doc = json.loads((SAMPLES / "atif" / "v1.8" / "rich.json").read_text(encoding="utf-8"))
+    doc["subagent_trajectories"][index]["trajectory_id"] = ""
+    assert list(schema_validator("atif", "v1.8").iter_errors(doc))
+    with pytest.raises(pydantic.ValidationError):
+        models_io.load(doc)
+    del doc["subagent_trajectories"][index]["trajectory_id"]
+    with pytest.raises(pydantic.ValidationError):
+        models_io.load(doc)

@@ -92,3 +92,12 @@ def test_a_member_name_that_exists_already_is_refused() -> None:
     schema["$defs"]["EmbeddedA17"] = {"type": "string"}
     with pytest.raises(unions.UnionError, match="EmbeddedA17"):
         unions.dispatch_unions(schema)
+
+
+def test_members_keep_the_constraints_their_target_puts_on_shared_properties() -> None:
+    schema = _dispatching()
+    schema["properties"] = {"id": {"type": "string", "minLength": 1}}
+    other = {"properties": {"id": {"type": "string", "maxLength": 9}}}
+    defs = unions.dispatch_unions(schema, {V17: other})["$defs"]
+    assert defs["EmbeddedA18"]["properties"]["id"] == {"type": "string", "minLength": 1}
+    assert defs["EmbeddedA17"]["properties"]["id"] == {"type": "string", "maxLength": 9}

@@ -292,7 +292,10 @@ class EmbeddedSubagentAtifV17(AtifV17Trajectory):
         ..., description="Version declared by the embedded trajectory.", title="Schema version"
     )
     trajectory_id: str = Field(
-        ..., description="Key that references in the parent resolve against.", title="Trajectory id"
+        ...,
+        description="Key that references in the parent resolve against.",
+        min_length=1,
+        title="Trajectory id",
     )
 
 

@@ -120,9 +120,10 @@ def generate(
     docs = list(documents)
     prepared: dict[str, Any] = {}
     aliases: dict[str, dict[str, str]] = {}
+    by_id = {doc.id: schema for doc, schema in docs}
     for doc, schema in docs:
         bound, wanted = prepare.for_python(
-            prepare.prepare(unions.dispatch_unions(schema)), doc, catalog
+            prepare.prepare(unions.dispatch_unions(schema, by_id)), doc, catalog
         )
         prepared[doc.id] = bound
         for url, names in wanted.items():

@@ -20,6 +20,7 @@ exactly is left for ``relax``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from atif_spec.codegen import naming
@@ -111,30 +112,71 @@ def _union(
     return {**head, "oneOf": refs, "discriminator": {"propertyName": key}}
 
 
+Resolver = Callable[[str], Json]
+"""The schema behind a ``$ref`` (``#``, ``#/$defs/X`` or a catalog ``$id``), or ``None``."""
+
+
+def _target_properties(target: Json, resolve: Resolver | None) -> dict[str, Json]:
+    ref = target.get("$ref") if isinstance(target, dict) else None
+    found = resolve(ref) if isinstance(ref, str) and resolve is not None else target
+    props = found.get("properties") if isinstance(found, dict) else None
+    return props if isinstance(props, dict) else {}
+
+
 def _dispatch_members(
     definition: str,
     node: dict[str, Json],
     key: str,
     cases: list[tuple[Json, Json]],
     taken: set[str],
+    resolve: Resolver | None = None,
 ) -> dict[str, Json]:
+    """One member per case; a property both the member and its target define keeps the
+    target's constraints (a generated subclass re-declares the field, losing the base's)."""
     base = {k: v for k, v in node.items() if k not in ("if", "then", "else", "title")}
     members: dict[str, Json] = {}
     for value, target in cases:
         member = dict(base)
-        member["properties"] = {
-            **base.get("properties", {}),
-            key: _tagged(base["properties"][key], value),
+        inherited = _target_properties(target, resolve) if target is not None else {}
+        props = {
+            name: {**inherited[name], **sub}
+            if isinstance(inherited.get(name), dict) and isinstance(sub, dict)
+            else sub
+            for name, sub in base.get("properties", {}).items()
         }
+        props[key] = _tagged(base["properties"][key], value)
+        member["properties"] = props
         if target is not None:
             member["allOf"] = [target, *base.get("allOf", [])]
         members[_member_name(definition, value, taken)] = member
     return members
 
 
-def dispatch_unions(schema: Json) -> Json:
-    """Discriminated unions for the ``$defs`` entries that dispatch on a tag (see module doc)."""
-    return _rewrite_defs(schema, _dispatch_members, _dispatch_cases)
+def dispatch_unions(schema: Json, documents: dict[str, Json] | None = None) -> Json:
+    """Discriminated unions for the ``$defs`` entries that dispatch on a tag (see module doc).
+
+    ``documents`` (catalog ``$id`` → schema) lets a member see the properties of a target in
+    another document.
+    """
+    defs = schema.get("$defs", {}) if isinstance(schema, dict) else {}
+
+    def resolve(ref: str) -> Json:
+        if ref == "#":
+            return schema
+        if ref.startswith("#/$defs/"):
+            return defs.get(ref[len("#/$defs/") :])
+        return (documents or {}).get(ref)
+
+    def build(
+        definition: str,
+        node: dict[str, Json],
+        key: str,
+        cases: list[tuple[Json, Json]],
+        taken: set[str],
+    ) -> dict[str, Json]:
+        return _dispatch_members(definition, node, key, cases, taken, resolve)
+
+    return _rewrite_defs(schema, build, _dispatch_cases)
 
 
 def _case_entries(node: dict[str, Json]) -> tuple[str, list[tuple[Json, Json]]] | None:
