@@ -46,11 +46,53 @@ def test_open_objects_keep_their_ref_as_all_of() -> None:
     assert prepare.relax(node) == {"type": "object", "required": ["id"], "allOf": [{"$ref": "#"}]}
 
 
-def test_numbers_also_admit_integers() -> None:
-    schema = {"properties": {"a": {"type": "number"}, "b": {"type": ["number", "null"]}}}
-    out = prepare.widen_numbers(schema)
-    assert out["properties"]["a"]["type"] == ["integer", "number"]
-    assert out["properties"]["b"]["type"] == ["integer", "number", "null"]
+def test_python_numbers_admit_integers_and_integers_are_json_integers() -> None:
+    schema = {
+        "properties": {
+            "a": {"type": "number"},
+            "b": {"type": ["number", "null"]},
+            "c": {"type": ["integer", "null"], "minimum": 0},
+            "d": {"type": "array", "items": {"type": "integer"}},
+            "e": {"type": "integer", "const": 2},
+            "f": {"type": ["integer", "string"]},
+        }
+    }
+    out, used = prepare.python_numbers(schema)
+    props = out["properties"]
+    assert used
+    assert props["a"]["type"] == ["integer", "number"]
+    assert props["b"]["type"] == ["integer", "number", "null"]
+    assert props["c"] == {
+        "type": ["integer", "null"],
+        "minimum": 0,
+        "x-python-type": "JsonInteger | None",
+    }
+    assert props["d"]["items"]["x-python-type"] == "JsonInteger"
+    assert "x-python-type" not in props["e"] and "x-python-type" not in props["f"]
+    assert prepare.python_numbers({"type": "string"}) == ({"type": "string"}, False)
+
+
+def test_typescript_numbers_are_left_alone() -> None:
+    schema = {"$id": V18.id, "properties": {"a": {"type": "number"}, "b": {"type": "integer"}}}
+    out = prepare.for_typescript(prepare.prepare(schema), V18, CATALOG)
+    assert out["properties"] == {"a": {"type": "number"}, "b": {"type": "integer"}}
+
+
+def test_typescript_intersections_declare_no_numbered_interface() -> None:
+    schema = {
+        "$id": V18.id,
+        "$defs": {"Sub": {"description": "d", "allOf": [{"$ref": "#"}], "required": ["id"]}},
+    }
+    out = prepare.for_typescript(schema, V18, CATALOG)
+    assert out["$defs"]["Sub"] == {
+        "title": "Sub",
+        "description": "d",
+        "allOf": [{"$ref": "#"}, {"required": ["id"], "additionalProperties": False}],
+    }
+    described = {"$id": V18.id, "properties": {"t": {"$ref": "#/$defs/T", "description": "x"}}}
+    assert prepare.for_typescript(described, V18, CATALOG)["properties"]["t"] == {
+        "$ref": "#/$defs/T"
+    }
 
 
 def test_python_binding_imports_other_documents_through_a_versioned_alias() -> None:
@@ -107,3 +149,24 @@ def test_options_come_from_pyproject_when_it_has_them(tmp_path: Path) -> None:
         "ruff-format",
     ]
     assert load_options(tmp_path).typescript == defaults.typescript
+
+
+def test_optional_properties_that_refuse_null_are_marked() -> None:
+    schema = {
+        "type": "object",
+        "required": ["req"],
+        "properties": {
+            "req": {"type": "string"},
+            "plain": {"type": "string"},
+            "nullable": {"type": ["string", "null"]},
+            "defaulted": {"type": "string", "default": "x"},
+            "ref": {"$ref": "#/$defs/Kind"},
+            "ref_nullable": {"$ref": "#/$defs/Maybe"},
+            "either": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+            "anything": {},
+        },
+        "$defs": {"Kind": {"enum": ["a", "b"]}, "Maybe": {"type": ["object", "null"]}},
+    }
+    out = prepare.never_null(schema)
+    marked = {k for k, v in out["properties"].items() if v.get(prepare.NEVER_NULL)}
+    assert marked == {"plain", "ref"}

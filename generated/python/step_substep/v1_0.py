@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from atif_spec.models_base import StrictModel
+from atif_spec.models_base import JsonInteger, StrictModel
 from pydantic import ConfigDict, Field
 from typing_extensions import TypeAliasType
 
@@ -69,11 +69,10 @@ class Substep(StrictModel):
         pattern="^S[1-9][0-9]*\\.[1-9][0-9]*$",
         title="Substep id",
     )
-    substep_index: int | float = Field(
+    substep_index: JsonInteger = Field(
         ...,
         description="Position of the substep in its step: 1 for the first, then one more for each substep.",
-        ge=1.0,
-        multiple_of=1.0,
+        ge=1,
         title="Substep index",
     )
     type: Literal[
@@ -85,7 +84,7 @@ class Substep(StrictModel):
         title="Source",
     )
     call_id: str | None = Field(
-        None,
+        default=None,
         description="Identifier of the tool call the event belongs to. A `tool_call` introduces it; its `tool_output` or `tool_error` repeats it.",
         title="Call id",
     )
@@ -100,8 +99,9 @@ class Substep(StrictModel):
     legacy_turn_id: LegacyTurnId | None = None
     legacy_event_id: LegacyEventId | None = None
     extra: dict[str, Any] | None = Field(
-        None,
+        default=None,
         description="Data that has no field of its own here, kept so that conversions to and from other formats lose nothing. Keys are free; values are any JSON.",
+        json_schema_extra={"x-never-null": True},
         title="Substep extra",
     )
 
@@ -120,11 +120,10 @@ class Step(StrictModel):
         pattern="^S[1-9][0-9]*$",
         title="Step id",
     )
-    step_index: int | float = Field(
+    step_index: JsonInteger = Field(
         ...,
         description="Position of the step in the run: 1 for the first, then one more for each step.",
-        ge=1.0,
-        multiple_of=1.0,
+        ge=1,
         title="Step index",
     )
     provider: str = Field(
@@ -140,7 +139,7 @@ class Step(StrictModel):
         title="Message role",
     )
     message_text: str | None = Field(
-        None,
+        default=None,
         description="The text of the message the user can see; null for a synthetic step that stands for no message.",
         title="Message text",
     )
@@ -150,7 +149,7 @@ class Step(StrictModel):
         title="Started at",
     )
     completed_at: Timestamp | None = Field(
-        None,
+        default=None,
         description="When the step ended (RFC 3339); null until the step is finalized or when the source recorded no time. Never earlier than `started_at`.",
         title="Completed at",
     )
@@ -158,7 +157,7 @@ class Step(StrictModel):
         ..., description="How the step ended; null until the step is finalized.", title="Outcome"
     )
     summary: str | None = Field(
-        None,
+        default=None,
         description="A short machine-written summary of the step's outcome. A synthetic step holding tool events that came before any message says `Pre-message tool activity`.",
         title="Summary",
     )
@@ -168,8 +167,9 @@ class Step(StrictModel):
         ..., description="The step's machine events in order of `substep_index`.", title="Substeps"
     )
     extra: dict[str, Any] | None = Field(
-        None,
+        default=None,
         description="Data that has no field of its own here, kept so that conversions to and from other formats lose nothing. Keys are free; values are any JSON.",
+        json_schema_extra={"x-never-null": True},
         title="Step extra",
     )
 
@@ -183,9 +183,10 @@ class RunLog(StrictModel):
         extra="forbid",
     )
     field_schema: str | None = Field(
-        None,
+        default=None,
         alias="$schema",
         description="Optional reference to this schema, for editors.",
+        json_schema_extra={"x-never-null": True},
         title="Schema",
     )
     run_id: str = Field(
@@ -202,7 +203,8 @@ class RunLog(StrictModel):
     )
     steps: list[Step] = Field(..., description="The steps in order of `step_index`.", title="Steps")
     extra: dict[str, Any] | None = Field(
-        None,
+        default=None,
         description="Data that has no field of its own here, kept so that conversions to and from other formats lose nothing. Keys are free; values are any JSON.",
+        json_schema_extra={"x-never-null": True},
         title="Run extra",
     )

@@ -28,8 +28,9 @@ class LegacyTurnEvent(StrictModel):
         title="Legacy event id",
     )
     legacy_turn_id: str | None = Field(
-        None,
+        default=None,
         description="The turn's label (`T1`); when absent it is the part of `legacy_event_id` before the dot, and when present it must equal that part.",
+        json_schema_extra={"x-never-null": True},
         pattern="^T[0-9]+$",
         title="Legacy turn id",
     )
@@ -48,52 +49,58 @@ class LegacyTurnEvent(StrictModel):
         title="Kind",
     )
     run_id: str | None = Field(
-        None,
+        default=None,
         description="The run the event belongs to; all events of one log share it.",
+        json_schema_extra={"x-never-null": True},
         min_length=1,
         title="Run id",
     )
     provider: str | None = Field(
-        None,
+        default=None,
         description="The provider that produced the event (`codex`, `claude`, `gemini`, ...).",
+        json_schema_extra={"x-never-null": True},
         min_length=1,
         title="Provider",
     )
     role: str | None = Field(
-        None,
+        default=None,
         description="For a message: the author's role (default `assistant`).",
+        json_schema_extra={"x-never-null": True},
         min_length=1,
         title="Role",
     )
     text: str | None = Field(
-        None, description="For a message or status line: its text.", title="Text"
+        default=None, description="For a message or status line: its text.", title="Text"
     )
     source: Literal["runner", "provider", "tool"] | None = Field(
-        None,
+        default=None,
         description="For a tool or status event: who emitted it (default `provider`).",
+        json_schema_extra={"x-never-null": True},
         title="Source",
     )
     call_id: str | None = Field(
-        None,
+        default=None,
         description="For a tool event: the identifier of the tool call it belongs to.",
         title="Call id",
     )
     payload: dict[str, Any] | None = Field(
-        None,
+        default=None,
         description="For a tool or status event: the event's data, copied to the substep's `payload` (see the run-log schema for the shape per type).",
+        json_schema_extra={"x-never-null": True},
         title="Payload",
     )
     timestamp: str | None = Field(
-        None,
+        default=None,
         description="When the event happened (RFC 3339), or null when unknown.",
         pattern="^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[Tt]([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$",
         title="Timestamp",
     )
     outcome: Literal["completed", "failed", "interrupted", "timeout"] | None = Field(
-        None, description="For a message: how its step ended, when known.", title="Outcome"
+        default=None, description="For a message: how its step ended, when known.", title="Outcome"
     )
     extra: dict[str, Any] | None = Field(
-        None,
+        default=None,
         description="Data with no field of its own, copied to the `extra` of the step or substep the event becomes.",
+        json_schema_extra={"x-never-null": True},
         title="Event extra",
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from atif_spec.models_base import StrictModel
+from atif_spec.models_base import JsonInteger, StrictModel
 from pydantic import ConfigDict, Field
 
 
@@ -27,10 +27,10 @@ class Agent(StrictModel):
         title="Name",
     )
     version: str | None = Field(
-        None, description="Version of the agent program. Defaults to null.", title="Version"
+        default=None, description="Version of the agent program. Defaults to null.", title="Version"
     )
     model: str | None = Field(
-        None,
+        default=None,
         description="Main model of the session, written `provider/model-name` (for example `anthropic/claude-sonnet-4-20250514`). Defaults to null.",
         title="Model",
     )
@@ -44,19 +44,19 @@ class AttributionRange(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    start_line: int | float = Field(
-        ..., description="First line of the run. Required.", multiple_of=1.0, title="Start line"
+    start_line: JsonInteger = Field(
+        ..., description="First line of the run. Required.", title="Start line"
     )
-    end_line: int | float = Field(
-        ..., description="Last line of the run. Required.", multiple_of=1.0, title="End line"
+    end_line: JsonInteger = Field(
+        ..., description="Last line of the run. Required.", title="End line"
     )
     content_hash: str | None = Field(
-        None,
+        default=None,
         description="Short hash of the lines' text, used to follow them as the file changes (documented as murmur3; CLIs of this era wrote the first 8 hex digits of an MD5). Unrelated to the record's `content_hash`. Defaults to null.",
         title="Content hash",
     )
     confidence: Literal["high", "medium", "low"] | None = Field(
-        None,
+        default=None,
         description="How sure the attribution is: `high`, `medium` or `low`. Defaults to null.",
         title="Confidence",
     )
@@ -70,35 +70,33 @@ class Metrics(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    total_steps: int | float | None = Field(
-        0, description="Number of steps. Defaults to 0.", multiple_of=1.0, title="Total steps"
+    total_steps: JsonInteger = Field(
+        default=0, description="Number of steps. Defaults to 0.", title="Total steps"
     )
-    total_input_tokens: int | float | None = Field(
-        0,
+    total_input_tokens: JsonInteger = Field(
+        default=0,
         description="Sum of the steps' `input_tokens` (same cache-exclusive meaning). Defaults to 0.",
-        multiple_of=1.0,
         title="Total input tokens",
     )
-    total_output_tokens: int | float | None = Field(
-        0,
+    total_output_tokens: JsonInteger = Field(
+        default=0,
         description="Sum of the steps' `output_tokens`. Defaults to 0.",
-        multiple_of=1.0,
         title="Total output tokens",
     )
     total_duration_s: int | float | None = Field(
-        None,
+        default=None,
         description="Wall-clock length of the session in seconds. Defaults to null.",
         title="Total duration (s)",
     )
     cache_hit_rate: int | float | None = Field(
-        None,
+        default=None,
         description="Share of input served from the prompt cache, between 0 and 1. Defaults to null.",
         ge=0.0,
         le=1.0,
         title="Cache hit rate",
     )
     estimated_cost_usd: int | float | None = Field(
-        None,
+        default=None,
         description="An estimate of what the session cost in US dollars, not a billed amount. Defaults to null.",
         title="Estimated cost (USD)",
     )
@@ -118,17 +116,17 @@ class Observation(StrictModel):
         title="Source call id",
     )
     content: str | None = Field(
-        None,
+        default=None,
         description="The tool's full output (parsers cut it to 10,000 characters). Defaults to null.",
         title="Content",
     )
     output_summary: str | None = Field(
-        None,
+        default=None,
         description="A short preview of the output so readers can judge relevance without the full text (parsers write the first 200 characters followed by `...`). Defaults to null.",
         title="Output summary",
     )
     error: str | None = Field(
-        None,
+        default=None,
         description="What went wrong, when the call failed or never returned; parsers use values such as `tool_error`, `exit_code:1`, `interrupted`, `no_result` or `unlinked_response`. Null when the call succeeded. Defaults to null.",
         title="Error",
     )
@@ -143,50 +141,50 @@ class Outcome(StrictModel):
         extra="allow",
     )
     success: bool | None = Field(
-        None,
+        default=None,
         description="Whether the session reached its goal; null when unknown. Defaults to null.",
         title="Success",
     )
-    signal_source: str | None = Field(
-        "deterministic",
+    signal_source: str = Field(
+        default="deterministic",
         description="Where the outcome signal came from; a free string such as `deterministic`, `result_message`, `source_metadata` or `rl_environment`. Not nullable; defaults to `deterministic`.",
         title="Signal source",
     )
-    signal_confidence: Literal["derived", "inferred", "annotated"] | None = Field(
-        "derived",
+    signal_confidence: Literal["derived", "inferred", "annotated"] = Field(
+        default="derived",
         description="How the outcome was established: `derived` (extracted deterministically), `inferred` (guessed by a heuristic) or `annotated` (given by a person or CI). Not nullable; defaults to `derived`.",
         title="Signal confidence",
     )
     description: str | None = Field(
-        None, description="The outcome in words. Defaults to null.", title="Description"
+        default=None, description="The outcome in words. Defaults to null.", title="Description"
     )
     patch: str | None = Field(
-        None,
+        default=None,
         description="The changes the session made, as a unified diff. Defaults to null.",
         title="Patch",
     )
-    committed: bool | None = Field(
-        False,
+    committed: bool = Field(
+        default=False,
         description="Whether the changes were committed to git. Not nullable; defaults to false.",
         title="Committed",
     )
     commit_sha: str | None = Field(
-        None,
+        default=None,
         description="SHA of the commit holding the changes. Defaults to null.",
         title="Commit SHA",
     )
     terminal_state: Literal["goal_reached", "interrupted", "error", "abandoned"] | None = Field(
-        None,
+        default=None,
         description="How a runtime trajectory ended: `goal_reached`, `interrupted` (budget or context ran out, or the run was cut short), `error`, or `abandoned` (the agent gave up). Defaults to null. New in 0.2.0.",
         title="Terminal state",
     )
     reward: int | float | None = Field(
-        None,
+        default=None,
         description="Numeric reward given by an RL environment or an evaluator. Defaults to null. New in 0.2.0.",
         title="Reward",
     )
     reward_source: str | None = Field(
-        None,
+        default=None,
         description="Who gave the reward; a free string, canonically `rl_environment`, `judge`, `human_annotation` or `orchestrator`. Defaults to null. New in 0.2.0.",
         title="Reward source",
     )
@@ -200,23 +198,21 @@ class SecurityMetadata(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    scanned: bool | None = Field(
-        False, description="Whether the scan ran. Defaults to false.", title="Scanned"
+    scanned: bool = Field(
+        default=False, description="Whether the scan ran. Defaults to false.", title="Scanned"
     )
-    flags_reviewed: int | float | None = Field(
-        0,
+    flags_reviewed: JsonInteger = Field(
+        default=0,
         description="Number of scan findings a reviewer looked at. Defaults to 0.",
-        multiple_of=1.0,
         title="Flags reviewed",
     )
-    redactions_applied: int | float | None = Field(
-        0,
+    redactions_applied: JsonInteger = Field(
+        default=0,
         description="Number of values replaced by `[REDACTED]`. Defaults to 0.",
-        multiple_of=1.0,
         title="Redactions applied",
     )
     classifier_version: str | None = Field(
-        None,
+        default=None,
         description="Version of the scanning pipeline, which is versioned separately from the record format. Defaults to null.",
         title="Classifier version",
     )
@@ -233,26 +229,27 @@ class Snippet(StrictModel):
     file_path: str = Field(
         ..., description="Path of the file the code belongs to. Required.", title="File path"
     )
-    start_line: int | float | None = Field(
-        None,
+    start_line: JsonInteger | None = Field(
+        default=None,
         description="First line of the block in the file. Defaults to null.",
-        multiple_of=1.0,
         title="Start line",
     )
-    end_line: int | float | None = Field(
-        None,
+    end_line: JsonInteger | None = Field(
+        default=None,
         description="Last line of the block in the file. Defaults to null.",
-        multiple_of=1.0,
         title="End line",
     )
     language: str | None = Field(
-        None, description="Programming language of the block. Defaults to null.", title="Language"
+        default=None,
+        description="Programming language of the block. Defaults to null.",
+        title="Language",
     )
-    text: str | None = Field(None, description="The code itself. Defaults to null.", title="Text")
-    source_step: int | float | None = Field(
-        None,
+    text: str | None = Field(
+        default=None, description="The code itself. Defaults to null.", title="Text"
+    )
+    source_step: JsonInteger | None = Field(
+        default=None,
         description="`step_index` of the step the block came from. Defaults to null.",
-        multiple_of=1.0,
         title="Source step",
     )
 
@@ -266,22 +263,22 @@ class Task(StrictModel):
         extra="allow",
     )
     description: str | None = Field(
-        None,
+        default=None,
         description="The task in words. Parsers usually take the first user message, cut to 500 characters. Defaults to null.",
         title="Description",
     )
     source: str | None = Field(
-        None,
+        default=None,
         description="Where the task came from; a free string such as `user_prompt`, `cli_arg` or `skill`. Defaults to null.",
         title="Source",
     )
     repository: str | None = Field(
-        None,
+        default=None,
         description="The repository worked on, written `owner/repo`. Defaults to null.",
         title="Repository",
     )
     base_commit: str | None = Field(
-        None,
+        default=None,
         description="Commit SHA the session started from. Defaults to null.",
         title="Base commit",
     )
@@ -295,34 +292,27 @@ class TokenUsage(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    input_tokens: int | float | None = Field(
-        0,
+    input_tokens: JsonInteger = Field(
+        default=0,
         description="Input tokens as reported by the provider. With Anthropic usage this does NOT include tokens read from or written to the prompt cache, unlike ATIF's `prompt_tokens`. Defaults to 0.",
-        multiple_of=1.0,
         title="Input tokens",
     )
-    output_tokens: int | float | None = Field(
-        0,
-        description="Tokens the model generated. Defaults to 0.",
-        multiple_of=1.0,
-        title="Output tokens",
+    output_tokens: JsonInteger = Field(
+        default=0, description="Tokens the model generated. Defaults to 0.", title="Output tokens"
     )
-    cache_read_tokens: int | float | None = Field(
-        0,
+    cache_read_tokens: JsonInteger = Field(
+        default=0,
         description="Input tokens served from the prompt cache. Defaults to 0.",
-        multiple_of=1.0,
         title="Cache read tokens",
     )
-    cache_write_tokens: int | float | None = Field(
-        0,
+    cache_write_tokens: JsonInteger = Field(
+        default=0,
         description="Input tokens written into the prompt cache. Defaults to 0.",
-        multiple_of=1.0,
         title="Cache write tokens",
     )
-    prefix_reuse_tokens: int | float | None = Field(
-        0,
+    prefix_reuse_tokens: JsonInteger = Field(
+        default=0,
         description="Tokens reused through prefix caching (upstream parsers leave it at 0). Defaults to 0.",
-        multiple_of=1.0,
         title="Prefix reuse tokens",
     )
 
@@ -345,15 +335,14 @@ class ToolCall(StrictModel):
         description="Name of the tool called, for example `Bash`, `Read` or `Edit`. Required.",
         title="Tool name",
     )
-    input: dict[str, Any] | None = Field(
-        {},
+    input: dict[str, Any] = Field(
+        default={},
         description="The call's parameters as a free-form object. Defaults to an empty object.",
         title="Input",
     )
-    duration_ms: int | float | None = Field(
-        None,
+    duration_ms: JsonInteger | None = Field(
+        default=None,
         description="Wall-clock time the tool took, in milliseconds. Defaults to null.",
-        multiple_of=1.0,
         title="Duration (ms)",
     )
 
@@ -366,23 +355,25 @@ class VCS(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    type: Literal["git", "none"] | None = Field(
-        "none",
+    type: Literal["git", "none"] = Field(
+        default="none",
         description="`git` inside a git repository, `none` otherwise. Not nullable; defaults to `none`.",
         title="Type",
     )
     base_commit: str | None = Field(
-        None,
+        default=None,
         description="Commit checked out when the session began. Defaults to null.",
         title="Base commit",
     )
     branch: str | None = Field(
-        None,
+        default=None,
         description="Branch checked out when the session began. Defaults to null.",
         title="Branch",
     )
     diff: str | None = Field(
-        None, description="Uncommitted changes as a unified diff. Defaults to null.", title="Diff"
+        default=None,
+        description="Uncommitted changes as a unified diff. Defaults to null.",
+        title="Diff",
     )
 
 
@@ -394,18 +385,18 @@ class AttributionConversation(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    contributor: dict[str, str] | None = Field(
-        {},
+    contributor: dict[str, str] = Field(
+        default={},
         description='Who wrote the lines, as string pairs such as `{"type": "ai", "model_id": "anthropic/claude-sonnet-4-20250514"}`. Defaults to an empty object.',
         title="Contributor",
     )
     url: str | None = Field(
-        None,
+        default=None,
         description="Where the conversation can be found, for example `opentraces://<trace_id>/step_<N>`. Defaults to null.",
         title="URL",
     )
-    ranges: list[AttributionRange] | None = Field(
-        [],
+    ranges: list[AttributionRange] = Field(
+        default=[],
         description="The line runs credited to this contributor. Defaults to an empty list.",
         title="Ranges",
         validate_default=True,
@@ -421,8 +412,8 @@ class AttributionFile(StrictModel):
         extra="allow",
     )
     path: str = Field(..., description="Path of the file. Required.", title="Path")
-    conversations: list[AttributionConversation] | None = Field(
-        [],
+    conversations: list[AttributionConversation] = Field(
+        default=[],
         description="Contributors to the file and their line runs. Defaults to an empty list.",
         title="Conversations",
         validate_default=True,
@@ -438,23 +429,23 @@ class Environment(StrictModel):
         extra="allow",
     )
     os: str | None = Field(
-        None,
+        default=None,
         description="Operating system name, for example `darwin` or `linux`. Defaults to null.",
         title="Operating system",
     )
     shell: str | None = Field(
-        None,
+        default=None,
         description="Shell the agent's commands ran in, for example `zsh` or `bash`. Defaults to null.",
         title="Shell",
     )
-    vcs: VCS | None = Field(
-        {"type": "none", "base_commit": None, "branch": None, "diff": None},
+    vcs: VCS = Field(
+        default={"type": "none", "base_commit": None, "branch": None, "diff": None},
         description="Version-control state of the workspace. Not nullable; when missing, every field takes its default (`type` `none`).",
         title="Version control",
         validate_default=True,
     )
-    language_ecosystem: list[str] | None = Field(
-        [],
+    language_ecosystem: list[str] = Field(
+        default=[],
         description="Programming ecosystems present in the workspace, for example `python` or `typescript`. Defaults to an empty list.",
         title="Language ecosystems",
     )
@@ -468,10 +459,9 @@ class Step(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    step_index: int | float = Field(
+    step_index: JsonInteger = Field(
         ...,
         description="Sequence number of the step. No start value is fixed (examples start at 0); indexes are expected to be unique and increasing through the list, and other fields (`parent_step`, `source_step`) refer to steps by it. Required.",
-        multiple_of=1.0,
         title="Step index",
     )
     role: Literal["system", "user", "agent"] = Field(
@@ -480,71 +470,70 @@ class Step(StrictModel):
         title="Role",
     )
     content: str | None = Field(
-        None,
+        default=None,
         description="The message text. May be empty or null, for example on a step that only calls tools or on a warm-up call. Defaults to null.",
         title="Content",
     )
     reasoning_content: str | None = Field(
-        None,
+        default=None,
         description="The model's visible reasoning or extended thinking for this call. Defaults to null.",
         title="Reasoning content",
     )
     model: str | None = Field(
-        None,
+        default=None,
         description="Model that served this call, written `provider/model-name`. Defaults to null.",
         title="Model",
     )
     system_prompt_hash: str | None = Field(
-        None,
+        default=None,
         description="Key into the record's `system_prompts` map naming the system prompt this call was sent with. Defaults to null.",
         title="System prompt hash",
     )
     agent_role: str | None = Field(
-        None,
+        default=None,
         description="Which agent made the call; a free string such as `main`, `explore`, `plan` or `general`. Defaults to null.",
         title="Agent role",
     )
-    parent_step: int | float | None = Field(
-        None,
+    parent_step: JsonInteger | None = Field(
+        default=None,
         description="For a sub-agent step, the `step_index` of the earlier step that launched the sub-agent. Defaults to null.",
-        multiple_of=1.0,
         title="Parent step",
     )
     call_type: Literal["main", "subagent", "warmup"] | None = Field(
-        None,
+        default=None,
         description="Kind of call: `main` for the primary agent, `subagent` for a call made by a sub-agent, `warmup` for a cache-priming call with no useful output. Defaults to null.",
         title="Call type",
     )
     subagent_trajectory_ref: str | None = Field(
-        None,
+        default=None,
         description="On a step that launched a sub-agent, a reference to the sub-agent's transcript. Documented as the sub-agent's session id; the Claude Code parser writes the sub-agent's transcript file stem. Defaults to null.",
         title="Sub-agent trajectory reference",
     )
-    tools_available: list[str] | None = Field(
-        [],
+    tools_available: list[str] = Field(
+        default=[],
         description="Tool names for this step. Documented as the tools offered to the model; the Claude Code parser records the tools actually called. Defaults to an empty list.",
         title="Tools available",
     )
-    tool_calls: list[ToolCall] | None = Field(
-        [],
+    tool_calls: list[ToolCall] = Field(
+        default=[],
         description="Tool invocations the model requested in this call. Defaults to an empty list.",
         title="Tool calls",
         validate_default=True,
     )
-    observations: list[Observation] | None = Field(
-        [],
+    observations: list[Observation] = Field(
+        default=[],
         description="Results of this step's tool calls, each naming its call through `source_call_id`. Defaults to an empty list.",
         title="Observations",
         validate_default=True,
     )
-    snippets: list[Snippet] | None = Field(
-        [],
+    snippets: list[Snippet] = Field(
+        default=[],
         description="Code blocks extracted from this step's tool results or response. Defaults to an empty list.",
         title="Snippets",
         validate_default=True,
     )
-    token_usage: TokenUsage | None = Field(
-        {
+    token_usage: TokenUsage = Field(
+        default={
             "input_tokens": 0,
             "output_tokens": 0,
             "cache_read_tokens": 0,
@@ -556,7 +545,7 @@ class Step(StrictModel):
         validate_default=True,
     )
     timestamp: str | None = Field(
-        None,
+        default=None,
         description="When the call happened, as an ISO 8601 string. Defaults to null.",
         title="Timestamp",
     )
@@ -570,13 +559,13 @@ class Attribution(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    experimental: bool | None = Field(
-        True,
+    experimental: bool = Field(
+        default=True,
         description="Marks the attribution block as experimental. Defaults to true.",
         title="Experimental",
     )
-    files: list[AttributionFile] | None = Field(
-        [],
+    files: list[AttributionFile] = Field(
+        default=[],
         description="Per-file line attribution. Defaults to an empty list.",
         title="Files",
         validate_default=True,
@@ -591,8 +580,8 @@ class TraceRecord(StrictModel):
     model_config = ConfigDict(
         extra="allow",
     )
-    schema_version: str | None = Field(
-        "0.2.0",
+    schema_version: str = Field(
+        default="0.2.0",
         description="Version of the record format as a free string, `0.2.0` when written by this version. Optional; readers keep whatever value was written (records tagged `0.1.1` use the 0.1.0 model). Defaults to `0.2.0`.",
         examples=["0.2.0"],
         title="Schema version",
@@ -606,27 +595,27 @@ class TraceRecord(StrictModel):
         ..., description="The agent's own identifier for the session. Required.", title="Session id"
     )
     content_hash: str | None = Field(
-        None,
+        default=None,
         description='SHA-256 of the record for deduplication: 64 lowercase hex digits, no prefix, taken over the record with every default filled in and `trace_id` and `content_hash` left out, serialized as JSON with sorted keys, `", "` and `": "` separators and ASCII escapes. Defaults to null.',
         title="Content hash",
     )
     timestamp_start: str | None = Field(
-        None,
+        default=None,
         description="When the session began, as an ISO 8601 string. Defaults to null.",
         title="Start time",
     )
     timestamp_end: str | None = Field(
-        None,
+        default=None,
         description="When the session ended, as an ISO 8601 string. Defaults to null.",
         title="End time",
     )
     execution_context: Literal["devtime", "runtime"] | None = Field(
-        None,
+        default=None,
         description="What kind of agent produced the record: `devtime` (a coding agent producing code) or `runtime` (an agent acting in browsers, APIs or RL environments). Null marks data from before 0.2.0, which is treated as devtime. Defaults to null. New in 0.2.0.",
         title="Execution context",
     )
-    task: Task | None = Field(
-        {"description": None, "source": None, "repository": None, "base_commit": None},
+    task: Task = Field(
+        default={"description": None, "source": None, "repository": None, "base_commit": None},
         description="What the session set out to do. Not nullable; defaults to a task with every field null.",
         title="Task",
         validate_default=True,
@@ -634,8 +623,8 @@ class TraceRecord(StrictModel):
     agent: Agent = Field(
         ..., description="The agent program that produced the session. Required.", title="Agent"
     )
-    environment: Environment | None = Field(
-        {
+    environment: Environment = Field(
+        default={
             "os": None,
             "shell": None,
             "vcs": {"type": "none", "base_commit": None, "branch": None, "diff": None},
@@ -645,24 +634,24 @@ class TraceRecord(StrictModel):
         title="Environment",
         validate_default=True,
     )
-    system_prompts: dict[str, str] | None = Field(
-        {},
+    system_prompts: dict[str, str] = Field(
+        default={},
         description="Each distinct system prompt of the session, stored once, keyed by a hash of its text; steps point here through `system_prompt_hash`. The key format is not fixed (parsers use e.g. the first 16 hex digits of a SHA-256, or the first 12 of an MD5). Defaults to an empty object.",
         title="System prompts",
     )
-    tool_definitions: list[dict[str, Any]] | None = Field(
-        [],
+    tool_definitions: list[dict[str, Any]] = Field(
+        default=[],
         description="Schemas of the tools offered to the agent, as free-form objects. Defaults to an empty list.",
         title="Tool definitions",
     )
-    steps: list[Step] | None = Field(
-        [],
+    steps: list[Step] = Field(
+        default=[],
         description="The session's model calls in order, sub-agent calls inlined. May be empty. Defaults to an empty list.",
         title="Steps",
         validate_default=True,
     )
-    outcome: Outcome | None = Field(
-        {
+    outcome: Outcome = Field(
+        default={
             "success": None,
             "signal_source": "deterministic",
             "signal_confidence": "derived",
@@ -678,13 +667,13 @@ class TraceRecord(StrictModel):
         title="Outcome",
         validate_default=True,
     )
-    dependencies: list[str] | None = Field(
-        [],
+    dependencies: list[str] = Field(
+        default=[],
         description="Dependencies of the project worked on. Defaults to an empty list.",
         title="Dependencies",
     )
-    metrics: Metrics | None = Field(
-        {
+    metrics: Metrics = Field(
+        default={
             "total_steps": 0,
             "total_input_tokens": 0,
             "total_output_tokens": 0,
@@ -696,8 +685,8 @@ class TraceRecord(StrictModel):
         title="Metrics",
         validate_default=True,
     )
-    security: SecurityMetadata | None = Field(
-        {
+    security: SecurityMetadata = Field(
+        default={
             "scanned": False,
             "flags_reviewed": 0,
             "redactions_applied": 0,
@@ -708,12 +697,12 @@ class TraceRecord(StrictModel):
         validate_default=True,
     )
     attribution: Attribution | None = Field(
-        None,
+        default=None,
         description="Experimental line attribution of the files the session changed, or null. Defaults to null.",
         title="Attribution",
     )
-    metadata: dict[str, Any] | None = Field(
-        {},
+    metadata: dict[str, Any] = Field(
+        default={},
         description="Free-form key-value data from the producer. Defaults to an empty object.",
         title="Metadata",
     )

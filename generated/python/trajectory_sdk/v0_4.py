@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from atif_spec.models_base import StrictModel
+from atif_spec.models_base import JsonInteger, StrictModel
 from pydantic import ConfigDict, Field
 from typing_extensions import TypeAliasType
 
@@ -61,43 +61,40 @@ class Task(StrictModel):
         extra="forbid",
     )
     id: str | None = Field(
-        None,
+        default=None,
         description="Identifier of the conversation, built by the SDK as `<data_source>:<conversation_id>`.",
         title="Task id",
     )
     data_source: str | None = Field(
-        None,
+        default=None,
         description="Name of the system the conversation was pulled from (for example an observability project). The SDK's concept pages call it the source.",
         title="Data source",
     )
     conversation_id: str | None = Field(
-        None,
+        default=None,
         description="The conversation's identifier in the data source.",
         title="Conversation id",
     )
-    num_turns: int | float | None = Field(
-        None,
+    num_turns: JsonInteger | None = Field(
+        default=None,
         description="How many user-to-agent exchanges the conversation had, as counted by the source parser. Turns are a concept only: no turn object is written.",
-        ge=0.0,
-        multiple_of=1.0,
+        ge=0,
         title="Number of turns",
     )
-    num_steps: int | float | None = Field(
-        None,
+    num_steps: JsonInteger | None = Field(
+        default=None,
         description="Number of cumulative snapshots in `steps`, as written by the builder.",
-        ge=0.0,
-        multiple_of=1.0,
+        ge=0,
         title="Number of steps",
     )
-    total_tokens: int | float | None = Field(
-        None,
+    total_tokens: JsonInteger | None = Field(
+        default=None,
         description="Tokens used over all turns. The builder writes null rather than 0 when the sum is zero or unknown.",
-        ge=0.0,
-        multiple_of=1.0,
+        ge=0,
         title="Total tokens",
     )
     total_cost: int | float | None = Field(
-        None,
+        default=None,
         description="Cost of all turns in the source's currency unit (usually US dollars). Null rather than 0 when the sum is zero or unknown.",
         title="Total cost",
     )
@@ -120,7 +117,7 @@ class ToolCall(StrictModel):
         title="Arguments",
     )
     id: str | None = Field(
-        None,
+        default=None,
         description="The provider's identifier for the call, which the matching tool message's `tool_response.id` repeats. Some sources give none.",
         title="Call id",
     )
@@ -145,18 +142,18 @@ class ToolResponse(StrictModel):
         description="Arguments of the answered call. The OpenAI input recipe does not repeat them and writes an empty object.",
         title="Arguments",
     )
-    response: Any | None = Field(
-        None,
+    response: Any = Field(
+        default=None,
         description="The tool's output, any JSON value. The OpenAI recipe stores the tool message's text here as well as in the message `content`.",
         title="Response",
     )
     error: str | None = Field(
-        None,
+        default=None,
         description="Error text when the tool failed; such messages are what `metrics.num_tool_failures` counts.",
         title="Error",
     )
     metadata: dict[str, Any] | None = Field(
-        None, description="Free-form data about the tool run.", title="Metadata"
+        default=None, description="Free-form data about the tool run.", title="Metadata"
     )
 
 
@@ -191,46 +188,47 @@ class Message(StrictModel):
     )
     role: Role = Field(..., description="Who the message comes from.", title="Role")
     content: str | None = Field(
-        None,
+        default=None,
         description="The message text. Only text is kept: the input recipes join text blocks with newlines and drop image, audio, video and refusal blocks. Null for an assistant message that only calls tools.",
         title="Content",
     )
     tool_calls: list[ToolCall] | None = Field(
-        None,
+        default=None,
         description="Functions the assistant asked to run. Expected on assistant messages only; null when there are none.",
         title="Tool calls",
     )
     tool_response: ToolResponse | None = Field(
-        None,
+        default=None,
         description="The structured result of a tool message. Expected on tool messages only.",
         title="Tool response",
     )
     tool_definitions: list[ToolDefinition] | None = Field(
-        None,
+        default=None,
         description="The tools offered to the model at this message, when the source records them.",
         title="Tool definitions",
     )
     usage: dict[str, Any] | None = Field(
-        None,
+        default=None,
         description="Token usage reported by the provider for the call that produced the message, copied unchanged (keys such as `prompt_tokens` and `completion_tokens` depend on the provider). Declared as a map of integers, but the SDK does not check the values, so nested provider details are accepted.",
         title="Usage",
     )
     finish_reason: str | None = Field(
-        None,
+        default=None,
         description="The provider's stop reason for this output, copied unchanged (for example `stop` or `tool_calls`).",
         title="Finish reason",
     )
     metadata: dict[str, Any] | None = Field(
-        None, description="Free-form data about the message.", title="Metadata"
+        default=None, description="Free-form data about the message.", title="Metadata"
     )
     reasoning: str | None = Field(
-        None,
+        default=None,
         description="The model's reasoning text for this output, when the source exposes it.",
         title="Reasoning",
     )
     trainable_status: TrainableStatus | None = Field(
-        "not_trainable",
+        default="not_trainable",
         description="Whether this message is a training target; written as `not_trainable` by the builders.",
+        json_schema_extra={"x-never-null": True},
         title="Trainable status",
     )
 
@@ -250,23 +248,27 @@ class RewardComponent(StrictModel):
     )
     value: int | float = Field(..., description="The raw value of the component.", title="Value")
     scaled_value: int | float | None = Field(
-        None, description="The value after scaling into a common range.", title="Scaled value"
+        default=None,
+        description="The value after scaling into a common range.",
+        title="Scaled value",
     )
     explanation: str | None = Field(
-        None, description="Why the component got its value.", title="Explanation"
+        default=None, description="Why the component got its value.", title="Explanation"
     )
-    weight: int | float | None = Field(
-        1.0, description="Weight of the component when the parts are combined.", title="Weight"
+    weight: int | float = Field(
+        default=1.0,
+        description="Weight of the component when the parts are combined.",
+        title="Weight",
     )
     range: list[int | float] | None = Field(
-        None,
+        default=None,
         description="The lowest and highest value the component can take, `[min, max]` (a Python tuple, written as a two-element array).",
         max_length=2,
         min_length=2,
         title="Range",
     )
     metadata: dict[str, Any] | None = Field(
-        None, description="Free-form data about the component.", title="Metadata"
+        default=None, description="Free-form data about the component.", title="Metadata"
     )
 
 
@@ -279,15 +281,15 @@ class Reward(StrictModel):
         extra="forbid",
     )
     aggregated_value: int | float | None = Field(
-        None, description="The combined reward.", title="Aggregated value"
+        default=None, description="The combined reward.", title="Aggregated value"
     )
     aggregation_method: str | None = Field(
-        None,
+        default=None,
         description="How the components were combined, as a free label; `identity` when the reward is a single number.",
         title="Aggregation method",
     )
     components: list[RewardComponent] | None = Field(
-        None, description="The parts of the reward.", title="Components"
+        default=None, description="The parts of the reward.", title="Components"
     )
 
 
@@ -299,44 +301,40 @@ class TrajectoryMetrics(StrictModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    steps: int | float | None = Field(
-        None, description="Number of snapshots in `steps`.", ge=0.0, multiple_of=1.0, title="Steps"
+    steps: JsonInteger | None = Field(
+        default=None, description="Number of snapshots in `steps`.", ge=0, title="Steps"
     )
-    tokens_generated: int | float | None = Field(
-        None,
+    tokens_generated: JsonInteger | None = Field(
+        default=None,
         description="Completion tokens summed over the turns; null when that sum is zero or unknown.",
-        ge=0.0,
-        multiple_of=1.0,
+        ge=0,
         title="Tokens generated",
     )
     aggregated_reward: int | float | None = Field(
-        None,
+        default=None,
         description="A copy of the overall reward. The builders leave it null.",
         title="Aggregated reward",
     )
-    num_tool_calls: int | float | None = Field(
-        None,
+    num_tool_calls: JsonInteger | None = Field(
+        default=None,
         description="Tool calls made by assistant messages over the whole conversation.",
-        ge=0.0,
-        multiple_of=1.0,
+        ge=0,
         title="Number of tool calls",
     )
-    num_tool_failures: int | float | None = Field(
-        None,
+    num_tool_failures: JsonInteger | None = Field(
+        default=None,
         description="Tool messages whose `tool_response.error` is set.",
-        ge=0.0,
-        multiple_of=1.0,
+        ge=0,
         title="Number of tool failures",
     )
-    num_tool_response_none: int | float | None = Field(
-        None,
+    num_tool_response_none: JsonInteger | None = Field(
+        default=None,
         description="Meant to count tool messages without a result. The builders leave it null.",
-        ge=0.0,
-        multiple_of=1.0,
+        ge=0,
         title="Number of empty tool responses",
     )
     tool_error_rate: int | float | None = Field(
-        None,
+        default=None,
         description="`num_tool_failures` divided by `num_tool_calls`, or 0.0 when no tool was called.",
         ge=0.0,
         title="Tool error rate",
@@ -352,22 +350,22 @@ class ExecutionMetrics(StrictModel):
         extra="forbid",
     )
     env_time: int | float | None = Field(
-        None,
+        default=None,
         description="Seconds spent in the environment (tools). The builders leave it null.",
         title="Environment time",
     )
     llm_time: int | float | None = Field(
-        None,
+        default=None,
         description="Seconds spent waiting for the model. The documentation mentions it, but the builders leave it null.",
         title="LLM time",
     )
     total_time: int | float | None = Field(
-        None,
+        default=None,
         description="Seconds from the start of the first turn to the end of the last one.",
         title="Total time",
     )
     termination_reason: TerminationReason | None = Field(
-        None, description="Why the conversation ended.", title="Termination reason"
+        default=None, description="Why the conversation ended.", title="Termination reason"
     )
 
 
@@ -377,28 +375,30 @@ class TelemetryData(StrictModel):
     """
 
     conversation_id: str | None = Field(
-        None,
+        default=None,
         description="The conversation's identifier in the data source, as in `task.conversation_id`.",
         title="Conversation id",
     )
     content_hash: str | None = Field(
-        None,
+        default=None,
         description="SHA-256 (64 lower-case hex digits) of the canonical JSON of the trajectory without its telemetry, error and trace id. Informational: which fields went in depends on the builder, so it cannot always be recomputed from the file.",
+        json_schema_extra={"x-never-null": True},
         pattern="^[0-9a-f]{64}$",
         title="Content hash",
     )
     idempotency_key: str | None = Field(
-        None,
+        default=None,
         description="Key that lets an upload be repeated safely: `<data_source>:<conversation_id>:<content_hash>`.",
+        json_schema_extra={"x-never-null": True},
         title="Idempotency key",
     )
     source_run_ids: list[str | None] | None = Field(
-        None,
+        default=None,
         description="Identifiers of the source's runs the conversation was rebuilt from, one per turn.",
         title="Source run ids",
     )
     trace_id: str | None = Field(
-        None,
+        default=None,
         description="The source's trace identifier, when the builder knows it.",
         title="Trace id",
     )
@@ -437,16 +437,17 @@ class Step(StrictModel):
         title="Messages",
     )
     reward: Reward | None = Field(
-        None,
+        default=None,
         description="Reward for this snapshot alone. The builders never set it.",
         title="Step reward",
     )
     info: dict[str, Any] | None = Field(
-        None, description="Free-form data about the step.", title="Info"
+        default=None, description="Free-form data about the step.", title="Info"
     )
     trainable_status: TrainableStatus | None = Field(
-        "not_trainable",
+        default="not_trainable",
         description="Whether this snapshot is a training example; written as `not_trainable` by the builders.",
+        json_schema_extra={"x-never-null": True},
         title="Trainable status",
     )
 
@@ -468,42 +469,45 @@ class Trajectory(StrictModel):
         title="Steps",
     )
     reward: Reward | None = Field(
-        None,
+        default=None,
         description="Reward for the whole conversation, when the caller supplied one.",
         title="Reward",
     )
     metrics: TrajectoryMetrics | None = Field(
-        None, description="Step and tool counts derived from the messages.", title="Metrics"
+        default=None, description="Step and tool counts derived from the messages.", title="Metrics"
     )
     execution_metrics: ExecutionMetrics | None = Field(
-        None, description="Timing and termination of the conversation.", title="Execution metrics"
+        default=None,
+        description="Timing and termination of the conversation.",
+        title="Execution metrics",
     )
     reference_trajectory: dict[str, Any] | None = Field(
-        None,
+        default=None,
         description="A reference solution in free form. The builders never set it.",
         title="Reference trajectory",
     )
     telemetry: Telemetry | None = Field(
-        None, description="Provenance of the trajectory and its content hash.", title="Telemetry"
+        default=None,
+        description="Provenance of the trajectory and its content hash.",
+        title="Telemetry",
     )
-    idx: int | float | None = Field(
-        None,
+    idx: JsonInteger | None = Field(
+        default=None,
         description="Position of the trajectory in a dataset. The builders never set it, and it is left out of the content hash.",
-        multiple_of=1.0,
         title="Index",
     )
     error: str | None = Field(
-        None,
+        default=None,
         description="The first error message among the conversation's turns, if any turn failed.",
         title="Error",
     )
     trace_id: str | None = Field(
-        None,
+        default=None,
         description="Identifier for correlating the trajectory with the source's traces (added in 0.4).",
         title="Trace id",
     )
     model_id: str | None = Field(
-        None,
+        default=None,
         description="Identifier of the model that produced the assistant messages (added in 0.4).",
         title="Model id",
     )

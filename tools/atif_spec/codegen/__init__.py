@@ -15,7 +15,13 @@ classes say so in their docstring. Use ``atif_spec.validate`` for full validatio
 References to another catalog document (v1.8's ``EmbeddedSubagent`` → the v1.7 schema) are bound
 offline: the referring module imports a versioned alias class that the target module gains
 (``atif_spec.models.atif.v1_7.AtifV17Trajectory``, a subclass of its ``Trajectory``); the
-TypeScript file uses an ``import("../v1.7/trajectory").Trajectory`` type.
+TypeScript file uses an ``import("../v1.7/trajectory.js").Trajectory`` type.
+
+Tag switches become discriminated unions with members named ``<Definition><Value>``
+(:mod:`atif_spec.codegen.unions`): v1.8's ``EmbeddedSubagent`` on ``schema_version`` in both
+languages, ``ContentPart`` on ``type`` in TypeScript. Integer fields are ``int`` in Python
+(``atif_spec.models_base.JsonInteger``). ``generated/typescript`` is also an npm package
+(``package.json``, ``index.d.ts``, README; :mod:`atif_spec.codegen.npm_package`).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from atif_spec.codegen import bundles, pydantic_models, typescript_types
+from atif_spec.codegen import bundles, npm_package, pydantic_models, typescript_types
 from atif_spec.codegen.options import load_options
 from atif_spec.codegen.prepare import Document
 
@@ -85,15 +85,7 @@ def generate_into(
             typescript_types.generate(
                 pairs, catalog, target / "typescript", options.typescript, modules
             )
-            typescript_types.write_package(docs, target / "typescript", _version(root))
-
-
-def _version(root: Path) -> str:
-    """The project version (``pyproject.toml``), also the npm package's."""
-    import tomllib
-
-    with (root / "pyproject.toml").open("rb") as f:
-        return str(tomllib.load(f)["project"]["version"])
+            npm_package.write(target / "typescript", docs, npm_package.project_version(root))
 
 
 def _files(folder: Path) -> Iterator[str]:

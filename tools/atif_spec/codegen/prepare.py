@@ -11,10 +11,11 @@ original stays valid against the copy):
 * a closed object (``additionalProperties: false`` beside ``properties``) loses the applicators
   beside its properties (``allOf``, ``anyOf``, ``oneOf``, ``not``, ``$ref``): they can only narrow
   the properties it already lists;
-* definitions that only those dropped keywords used are removed;
-* numbers are typed as JSON Schema reads them: ``"number"`` also lists ``"integer"`` and
-  ``"integer"`` also lists ``"number"`` with ``multipleOf: 1``, so ``1`` and ``1.0`` stay apart
-  and an integral ``1.0`` stays valid for an integer.
+* definitions that only those dropped keywords used are removed.
+
+Tag switches become discriminated unions before that (:mod:`atif_spec.codegen.unions`). For
+Python, numbers are then typed as JSON Schema reads them (:func:`python_numbers`): ``1`` and
+``1.0`` stay apart and an integral ``1.0`` stays valid for an integer.
 
 Where something was relaxed, the object's description says so and points to
 ``atif_spec.validate``. References to other catalog documents are then bound per language
@@ -137,28 +138,97 @@ def walk(node: Json) -> Iterator[dict[str, Json]]:
         yield from walk(sub)
 
 
-def widen_numbers(node: Json) -> Json:
-    """Type numbers as JSON Schema reads them, so bindings keep ``1`` and ``1.0`` apart.
+INTEGER = "JsonInteger"
+"""Python type of a JSON Schema integer (:data:`atif_spec.models_base.JsonInteger`)."""
 
-    A ``number`` may be written ``1``, so it also lists ``integer`` (``int | float``). An
-    ``integer`` may be written ``1.0``, so it also lists ``number`` and gains ``multipleOf: 1``
-    (``int | float`` that rejects ``1.5``); integers mixed with non-numeric types stay as they are.
+INTEGER_IMPORT = {"x-python-import": {"module": "atif_spec.models_base", "name": INTEGER}}
+
+_PYTHON_SCALARS = {"integer": INTEGER, "null": "None"}
+
+
+def python_numbers(node: Json) -> tuple[Json, bool]:
+    """Type numbers as JSON Schema reads them, for the Python models; ``(schema, integers used)``.
+
+    A ``number`` may be written ``1``, so it also lists ``integer`` (``int | float``, and ``1``
+    stays an ``int``). An ``integer`` (alone or with ``null``) is typed
+    :data:`atif_spec.models_base.JsonInteger` through ``x-python-type``: an ``int`` to type
+    checkers that also accepts an integral ``1.0`` and writes it back as ``1.0``.
     """
-    node = map_subschemas(node, widen_numbers)
+    used = False
+
+    def visit(sub: Json) -> Json:
+        nonlocal used
+        sub = map_subschemas(sub, visit)
+        if not isinstance(sub, dict):
+            return sub
+        kind = sub.get("type")
+        kinds = [kind] if isinstance(kind, str) else kind
+        if not isinstance(kinds, list):
+            return sub
+        if "number" in kinds and "integer" not in kinds:
+            at = kinds.index("number")
+            sub["type"] = [*kinds[:at], "integer", *kinds[at:]]
+        elif (
+            "integer" in kinds
+            and set(kinds) <= set(_PYTHON_SCALARS)
+            and not {"enum", "const", "x-python-type"} & set(sub)
+        ):
+            sub["x-python-type"] = " | ".join(_PYTHON_SCALARS[k] for k in kinds)
+            used = True
+        return sub
+
+    return visit(node), used
+
+
+NEVER_NULL = "x-never-null"
+"""Mark of an optional property whose schema refuses null (see :func:`never_null`)."""
+
+
+def _admits_null(node: Json, defs: dict[str, Json], seen: frozenset[str] = frozenset()) -> bool:
+    """Whether ``node`` may accept ``null``; ``True`` when that cannot be told (no mark then)."""
     if not isinstance(node, dict):
+        return node is not False
+    if "type" in node:
+        kinds = node["type"] if isinstance(node["type"], list) else [node["type"]]
+        return "null" in kinds
+    if "const" in node:
+        return node["const"] is None
+    if isinstance(node.get("enum"), list):
+        return None in node["enum"]
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        name = ref[len("#/$defs/") :]
+        return name in seen or name not in defs or _admits_null(defs[name], defs, seen | {name})
+    for key in ("anyOf", "oneOf"):
+        if isinstance(node.get(key), list):
+            return any(_admits_null(b, defs, seen) for b in node[key])
+    if isinstance(node.get("allOf"), list) and node["allOf"]:
+        return all(_admits_null(b, defs, seen) for b in node["allOf"])
+    return True
+
+
+def never_null(schema: Json) -> Json:
+    """Mark optional properties without a default whose schema refuses ``null``.
+
+    The models type an optional field ``X | None`` (``None`` = absent), which would also accept
+    an explicit ``null``; :class:`atif_spec.models_base.StrictModel` refuses ``null`` for the
+    fields that carry this mark (``json_schema_extra``, through ``field-extra-keys``).
+    """
+    defs = schema.get("$defs", {}) if isinstance(schema, dict) else {}
+
+    def visit(node: Json) -> Json:
+        node = map_subschemas(node, visit)
+        props = node.get("properties") if isinstance(node, dict) else None
+        if isinstance(props, dict):
+            required = set(node.get("required", []))
+            for name, sub in props.items():
+                if name in required or not isinstance(sub, dict) or "default" in sub:
+                    continue
+                if not _admits_null(sub, defs):
+                    props[name] = {**sub, NEVER_NULL: True}
         return node
-    kind = node.get("type")
-    kinds = [kind] if isinstance(kind, str) else kind
-    if not isinstance(kinds, list):
-        return node
-    if "number" in kinds and "integer" not in kinds:
-        at = kinds.index("number")
-        node["type"] = [*kinds[:at], "integer", *kinds[at:]]
-    elif "integer" in kinds and "number" not in kinds and set(kinds) <= {"integer", "null"}:
-        at = kinds.index("integer") + 1
-        node["type"] = [*kinds[:at], "number", *kinds[at:]]
-        node.setdefault("multipleOf", 1)
-    return node
+
+    return visit(schema)
 
 
 def _ref_to_all_of(node: dict[str, Json]) -> None:
@@ -226,9 +296,9 @@ def local_refs(node: Json) -> set[str]:
 
 
 def prepare(schema: Json) -> Json:
-    """Relax a canonical schema, widen its numbers and drop definitions nothing uses any more."""
+    """Relax a canonical schema and drop definitions nothing uses any more."""
     before = local_refs(schema)
-    out = widen_numbers(relax(copy.deepcopy(schema)))
+    out = relax(copy.deepcopy(schema))
     orphans = before - local_refs(out)
     if orphans and isinstance(out.get("$defs"), dict):
         out["$defs"] = {k: v for k, v in out["$defs"].items() if k not in orphans}
@@ -285,37 +355,6 @@ def alias_def(fragment: str) -> dict[str, Json]:
     }
 
 
-INTEGER_IMPORT = {"x-python-import": {"module": "atif_spec.models_base", "name": "JsonInteger"}}
-"""Array items typed as integers import this type (the generator would write a lax RootModel)."""
-
-
-def _is_plain_integer(node: Json) -> bool:
-    return (
-        isinstance(node, dict)
-        and node.get("type") == ["integer", "number"]
-        and node.get("multipleOf") == 1
-        and set(node) <= {"type", "multipleOf", "title", "description"}
-    )
-
-
-def integer_items(schema: Json) -> Json:
-    """Point integer array items at :data:`atif_spec.models_base.JsonInteger`."""
-    used = False
-
-    def visit(node: Json) -> Json:
-        nonlocal used
-        node = map_subschemas(node, visit)
-        if isinstance(node, dict) and _is_plain_integer(node.get("items")):
-            node["items"] = {"$ref": "#/$defs/JsonInteger"}
-            used = True
-        return node
-
-    out = visit(schema)
-    if used:
-        out["$defs"] = {**out.get("$defs", {}), "JsonInteger": INTEGER_IMPORT}
-    return out
-
-
 def for_python(
     schema: Json, doc: Document, documents: dict[str, Document]
 ) -> tuple[Json, dict[str, dict[str, str]]]:
@@ -334,7 +373,9 @@ def for_python(
         defs[alias] = {"x-python-import": {"module": target.module, "name": alias}}
         node["$ref"] = f"#/$defs/{alias}"
 
-    out = integer_items(_rewrite_refs(schema, doc.id, bind))
+    out, integers = python_numbers(never_null(_rewrite_refs(schema, doc.id, bind)))
+    if integers:
+        defs[INTEGER] = INTEGER_IMPORT
     if defs:
         out["$defs"] = {**out.get("$defs", {}), **dict(sorted(defs.items()))}
     return out, wanted
@@ -354,10 +395,22 @@ def _import_path(source: Document, target: Document) -> str:
     rel = posixpath.relpath(
         target.typescript_file.removesuffix(".d.ts"), posixpath.dirname(source.typescript_file)
     )
-    # With the `.js` extension: required under `moduleResolution: nodenext` (it resolves to the
-    # `.d.ts` beside it) and accepted by every other resolution mode.
-    rel = rel if rel.startswith(".") else f"./{rel}"
-    return f"{rel}.js"
+    rel = f"{rel}.js"  # nodenext needs the extension; it resolves to the .d.ts beside it
+    return rel if rel.startswith(".") else f"./{rel}"
+
+
+def _closed_intersection(node: dict[str, Json]) -> dict[str, Json]:
+    """``allOf: [base]`` plus object keys as ``base & {own keys}``.
+
+    The own object is an inline ``allOf`` entry, so json-schema-to-typescript writes it in place
+    instead of declaring a numbered interface (``EmbeddedSubagent1``). It gets no index signature
+    (the bases say whether other keys are allowed; an intersection keeps TypeScript's checks).
+    """
+    head = {k: v for k, v in node.items() if k in _ANNOTATIONS}
+    own = {k: v for k, v in node.items() if k not in _ANNOTATIONS and k != "allOf"}
+    if not own.keys() & {"properties", "required", "additionalProperties", "patternProperties"}:
+        return node
+    return {**head, "allOf": [*node["allOf"], {**own, "additionalProperties": False}]}
 
 
 def for_typescript(schema: Json, doc: Document, documents: dict[str, Document]) -> Json:
@@ -379,9 +432,11 @@ def for_typescript(schema: Json, doc: Document, documents: dict[str, Document]) 
         node = map_subschemas(node, untitle)
         if isinstance(node, dict):
             node.pop("title", None)
-            kinds = node.get("type")
-            if isinstance(kinds, list) and "integer" in kinds and "number" in kinds:
-                node["type"] = [k for k in kinds if k != "integer"]  # one TS `number`
+            node.pop("discriminator", None)
+            if "$ref" in node and set(node) <= {"$ref", *_ANNOTATIONS}:
+                node = {"$ref": node["$ref"]}  # else the generator re-declares it (Timestamp1)
+            if "allOf" in node:
+                node = _closed_intersection(node)
             if not set(node) & _TYPING_KEYS:
                 node["tsType"] = "unknown"  # any JSON value (the generator would say object)
         return node

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from atif_spec.codegen import prepare
+from atif_spec.codegen import prepare, unions
 from atif_spec.codegen.options import cli_arguments
 from atif_spec.codegen.prepare import Document
 
@@ -120,8 +120,11 @@ def generate(
     docs = list(documents)
     prepared: dict[str, Any] = {}
     aliases: dict[str, dict[str, str]] = {}
+    by_id = {doc.id: schema for doc, schema in docs}
     for doc, schema in docs:
-        bound, wanted = prepare.for_python(prepare.prepare(schema), doc, catalog)
+        bound, wanted = prepare.for_python(
+            prepare.prepare(unions.dispatch_unions(schema, by_id)), doc, catalog
+        )
         prepared[doc.id] = bound
         for url, names in wanted.items():
             aliases.setdefault(url, {}).update(names)

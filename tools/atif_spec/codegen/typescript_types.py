@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from atif_spec.codegen import prepare
+from atif_spec.codegen import prepare, unions
 from atif_spec.codegen.prepare import Document
 
 SCRIPT = Path(__file__).with_name("json2ts.cjs")
@@ -59,7 +59,9 @@ def generate(
         raise NodeError("node is not on PATH")
     jobs = [
         {
-            "schema": prepare.for_typescript(prepare.prepare(schema), doc, catalog),
+            "schema": prepare.for_typescript(
+                prepare.prepare(unions.case_unions(unions.dispatch_unions(schema))), doc, catalog
+            ),
             "name": doc.root_class,
             "banner": banner(doc),
             "out": str(out / doc.typescript_file),
@@ -72,47 +74,3 @@ def generate(
     )
     if done.returncode != 0:
         raise NodeError(f"{GENERATOR} failed:\n{done.stderr.strip()}")
-
-
-PACKAGE_NAME = "@atif-spec/types"
-"""The npm name of ``generated/typescript``."""
-
-
-def package_json(documents: Iterable[Document], version: str) -> dict[str, Any]:
-    """The ``package.json`` of the declarations: one ``exports`` entry per document
-    (``./<format>/<version>/<name>``), per version (``./<format>/<version>``: its primary
-    document) and per format (``./<format>``: the latest version's); ``.`` is the latest ATIF."""
-    docs = list(documents)
-    exports: dict[str, Any] = {}
-    latest: dict[str, Document] = {}
-    for doc in docs:
-        types = {"types": f"./{doc.typescript_file}"}
-        exports[f"./{doc.format}/{doc.version}/{doc.name}"] = types
-        if doc.primary:
-            exports[f"./{doc.format}/{doc.version}"] = types
-            latest[doc.format] = doc
-    for fmt, doc in latest.items():
-        exports[f"./{fmt}"] = {"types": f"./{doc.typescript_file}"}
-    root = f"./{latest['atif'].typescript_file}" if "atif" in latest else None
-    if root:
-        exports = {".": {"types": root}, **exports}
-    exports["./package.json"] = "./package.json"
-    return {
-        "name": PACKAGE_NAME,
-        "version": version,
-        "description": "TypeScript declarations of the ATIF schemas and their sibling formats "
-        "(generated from atif-spec's JSON Schemas; do not edit)",
-        "license": "Apache-2.0",
-        "type": "module",
-        "sideEffects": False,
-        **({"types": root} if root else {}),
-        "exports": exports,
-        "files": ["**/*.d.ts"],
-    }
-
-
-def write_package(documents: Iterable[Document], out: Path, version: str) -> None:
-    """Write ``package.json`` (see :func:`package_json`) into ``out``."""
-    out.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(package_json(documents, version), indent=2) + "\n"
-    (out / "package.json").write_text(text, encoding="utf-8")

@@ -8,6 +8,19 @@
  */
 
 /**
+ * One piece of a multimodal message or observation: either text, or a reference to a media file (image). The `type` decides which of `text` and `source` is set; the other must be absent or null.
+ */
+export type ContentPart = ContentPartText | ContentPartImage;
+/**
+ * A text content part carries no `source`.
+ */
+export type MustBeAbsentForText = null;
+/**
+ * A media content part carries no `text`.
+ */
+export type MustBeAbsentForMedia = null;
+
+/**
  * A complete trajectory in the Agent Trajectory Interchange Format, version 1.6: the agent that ran, every step of its interaction, and optional totals.
  */
 export interface Trajectory {
@@ -136,21 +149,26 @@ export interface Step {
   } | null;
 }
 /**
- * One piece of a multimodal message or observation: either text, or a reference to a media file (image). The `type` decides which of `text` and `source` is set; the other must be absent or null. Generated binding: the schema's conditional and cross-field rules are not checked by this model; use `atif_spec.validate` for full validation.
+ * One piece of a multimodal message or observation: either text, or a reference to a media file (image). The `type` decides which of `text` and `source` is set; the other must be absent or null.
  */
-export interface ContentPart {
+export interface ContentPartText {
   /**
    * Kind of content carried by this part.
    */
-  type: "text" | "image";
+  type: "text";
+  text: string;
+  source?: MustBeAbsentForText;
+}
+/**
+ * One piece of a multimodal message or observation: either text, or a reference to a media file (image). The `type` decides which of `text` and `source` is set; the other must be absent or null.
+ */
+export interface ContentPartImage {
   /**
-   * The text of a `text` part (the empty string is allowed). Absent or null on media parts.
+   * Kind of content carried by this part.
    */
-  text?: string | null;
-  /**
-   * The media file of an image part. Absent or null on text parts.
-   */
-  source?: ImageSource | null;
+  type: "image";
+  text?: MustBeAbsentForMedia;
+  source: ImageSource;
 }
 /**
  * Where the bytes of an image live. ATIF stores media as separate files (by convention in an images/ folder beside the trajectory) or URLs, never inline.

@@ -8,9 +8,30 @@
  */
 
 /**
+ * One piece of a multimodal message or observation: either text, or a reference to a media file (image). The `type` decides which of `text` and `source` is set; the other must be absent or null.
+ */
+export type ContentPart = ContentPartText | ContentPartImage;
+/**
+ * A text content part carries no `source`.
+ */
+export type MustBeAbsentForText = null;
+/**
+ * A media content part carries no `text`.
+ */
+export type MustBeAbsentForMedia = null;
+/**
  * A subagent's complete trajectory embedded in its parent. It must declare a version the parent's readers understand (here ATIF-v1.7) and a `trajectory_id`; it is then validated as a trajectory of that version.
  */
-export type EmbeddedSubagent = Trajectory & EmbeddedSubagent1;
+export type EmbeddedSubagent = Trajectory & {
+  /**
+   * Version declared by the embedded trajectory.
+   */
+  schema_version: "ATIF-v1.7";
+  /**
+   * Key that references in the parent resolve against.
+   */
+  trajectory_id: string;
+};
 
 /**
  * A complete trajectory in the Agent Trajectory Interchange Format, version 1.7: the agent that ran, every step of its interaction, and optional totals.
@@ -153,21 +174,26 @@ export interface Step {
   } | null;
 }
 /**
- * One piece of a multimodal message or observation: either text, or a reference to a media file (image). The `type` decides which of `text` and `source` is set; the other must be absent or null. Generated binding: the schema's conditional and cross-field rules are not checked by this model; use `atif_spec.validate` for full validation.
+ * One piece of a multimodal message or observation: either text, or a reference to a media file (image). The `type` decides which of `text` and `source` is set; the other must be absent or null.
  */
-export interface ContentPart {
+export interface ContentPartText {
   /**
    * Kind of content carried by this part.
    */
-  type: "text" | "image";
+  type: "text";
+  text: string;
+  source?: MustBeAbsentForText;
+}
+/**
+ * One piece of a multimodal message or observation: either text, or a reference to a media file (image). The `type` decides which of `text` and `source` is set; the other must be absent or null.
+ */
+export interface ContentPartImage {
   /**
-   * The text of a `text` part (the empty string is allowed). Absent or null on media parts.
+   * Kind of content carried by this part.
    */
-  text?: string | null;
-  /**
-   * The media file of an image part. Absent or null on text parts.
-   */
-  source?: ImageSource | null;
+  type: "image";
+  text?: MustBeAbsentForMedia;
+  source: ImageSource;
 }
 /**
  * Where the bytes of an image live. ATIF stores media as separate files (by convention in an images/ folder beside the trajectory) or URLs, never inline.
@@ -331,15 +357,4 @@ export interface FinalMetrics {
   extra?: {
     [k: string]: unknown;
   } | null;
-}
-export interface EmbeddedSubagent1 {
-  /**
-   * Version declared by the embedded trajectory.
-   */
-  schema_version: "ATIF-v1.7";
-  /**
-   * Key that references in the parent resolve against.
-   */
-  trajectory_id: string;
-  [k: string]: unknown;
 }

@@ -8,10 +8,47 @@
  */
 
 /**
- * A subagent's complete trajectory embedded in its parent. It must declare a version from ATIF-v1.7 up to the parent's version and a `trajectory_id`; it is then validated as a trajectory of the version it declares. Generated binding: the schema's conditional and cross-field rules are not checked by this model; use `atif_spec.validate` for full validation.
+ * One piece of a multimodal message or observation: either text, or a reference to a media file (image or audio). The `type` decides which of `text` and `source` is set; the other must be absent or null.
  */
-export type EmbeddedSubagent = EmbeddedSubagent1 & EmbeddedSubagent2;
-export type EmbeddedSubagent1 = import("../v1.7/trajectory.js").Trajectory | Trajectory;
+export type ContentPart = ContentPartText | ContentPartImage | ContentPartAudio;
+/**
+ * A text content part carries no `source`.
+ */
+export type MustBeAbsentForText = null;
+/**
+ * A media content part carries no `text`.
+ */
+export type MustBeAbsentForMedia = null;
+/**
+ * A subagent's complete trajectory embedded in its parent. It must declare a version from ATIF-v1.7 up to the parent's version and a `trajectory_id`; it is then validated as a trajectory of the version it declares.
+ */
+export type EmbeddedSubagent = EmbeddedSubagentAtifV17 | EmbeddedSubagentAtifV18;
+/**
+ * A subagent's complete trajectory embedded in its parent. It must declare a version from ATIF-v1.7 up to the parent's version and a `trajectory_id`; it is then validated as a trajectory of the version it declares.
+ */
+export type EmbeddedSubagentAtifV17 = import("../v1.7/trajectory.js").Trajectory & {
+  /**
+   * Version declared by the embedded trajectory.
+   */
+  schema_version: "ATIF-v1.7";
+  /**
+   * Key that references in the parent resolve against.
+   */
+  trajectory_id: string;
+};
+/**
+ * A subagent's complete trajectory embedded in its parent. It must declare a version from ATIF-v1.7 up to the parent's version and a `trajectory_id`; it is then validated as a trajectory of the version it declares.
+ */
+export type EmbeddedSubagentAtifV18 = Trajectory & {
+  /**
+   * Version declared by the embedded trajectory.
+   */
+  schema_version: "ATIF-v1.8";
+  /**
+   * Key that references in the parent resolve against.
+   */
+  trajectory_id: string;
+};
 
 /**
  * A complete trajectory in the Agent Trajectory Interchange Format, version 1.8: the agent that ran, every step of its interaction, and optional totals.
@@ -154,21 +191,26 @@ export interface Step {
   } | null;
 }
 /**
- * One piece of a multimodal message or observation: either text, or a reference to a media file (image or audio). The `type` decides which of `text` and `source` is set; the other must be absent or null. Generated binding: the schema's conditional and cross-field rules are not checked by this model; use `atif_spec.validate` for full validation.
+ * One piece of a multimodal message or observation: either text, or a reference to a media file (image or audio). The `type` decides which of `text` and `source` is set; the other must be absent or null.
  */
-export interface ContentPart {
+export interface ContentPartText {
   /**
    * Kind of content carried by this part.
    */
-  type: "text" | "image" | "audio";
+  type: "text";
+  text: string;
+  source?: MustBeAbsentForText;
+}
+/**
+ * One piece of a multimodal message or observation: either text, or a reference to a media file (image or audio). The `type` decides which of `text` and `source` is set; the other must be absent or null.
+ */
+export interface ContentPartImage {
   /**
-   * The text of a `text` part (the empty string is allowed). Absent or null on media parts.
+   * Kind of content carried by this part.
    */
-  text?: string | null;
-  /**
-   * The media file of an image or audio part. Absent or null on text parts. Its kind must match `type`.
-   */
-  source?: ImageSource | AudioSource | null;
+  type: "image";
+  text?: MustBeAbsentForMedia;
+  source: ImageSource;
 }
 /**
  * Where the bytes of an image live. ATIF stores media as separate files (by convention in an images/ folder beside the trajectory) or URLs, never inline.
@@ -182,6 +224,17 @@ export interface ImageSource {
    * Location of the image: a path relative to the trajectory file's folder, an absolute path, or a URL.
    */
   path: string;
+}
+/**
+ * One piece of a multimodal message or observation: either text, or a reference to a media file (image or audio). The `type` decides which of `text` and `source` is set; the other must be absent or null.
+ */
+export interface ContentPartAudio {
+  /**
+   * Kind of content carried by this part.
+   */
+  type: "audio";
+  text?: MustBeAbsentForMedia;
+  source: AudioSource;
 }
 /**
  * Where the bytes of an audio clip live (added in v1.8). Like images, audio is referenced by path or URL, not embedded.
@@ -350,15 +403,4 @@ export interface FinalMetrics {
   extra?: {
     [k: string]: unknown;
   } | null;
-}
-export interface EmbeddedSubagent2 {
-  /**
-   * Version declared by the embedded trajectory.
-   */
-  schema_version: "ATIF-v1.7" | "ATIF-v1.8";
-  /**
-   * Key that references in the parent resolve against.
-   */
-  trajectory_id: string;
-  [k: string]: unknown;
 }

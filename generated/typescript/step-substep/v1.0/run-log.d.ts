@@ -8,13 +8,9 @@
  */
 
 /**
- * When the step began (RFC 3339); null only when the source recorded no time.
+ * An RFC 3339 date-time with seconds and a UTC offset (`2026-02-26T10:30:00+00:00` or `...Z`); null when the source recorded no time.
  */
 export type Timestamp = string | null;
-/**
- * When the step ended (RFC 3339); null until the step is finalized or when the source recorded no time. Never earlier than `started_at`.
- */
-export type Timestamp1 = string | null;
 /**
  * The turn label of the old turn-first scheme (`T1`), kept for compatibility; null when there was none.
  */
@@ -23,10 +19,6 @@ export type LegacyTurnId = string | null;
  * The event label of the old turn-first scheme (`T1.13`: event 13 of turn 1), kept for compatibility; null when there was none.
  */
 export type LegacyEventId = string | null;
-/**
- * When the event happened (RFC 3339); null only when the source recorded no time.
- */
-export type Timestamp2 = string | null;
 
 /**
  * One agent run recorded step-first: each provider message is a step (`S<n>`), and the machine events during it (tool calls, results, errors, retries, status notes, artifacts) are its ordered substeps (`S<n>.<m>`). Legacy turn and event labels (`T1`, `T1.13`) may be kept beside the new ids.
@@ -80,7 +72,7 @@ export interface Step {
    */
   message_text?: string | null;
   started_at: Timestamp;
-  completed_at?: Timestamp1;
+  completed_at?: Timestamp;
   /**
    * How the step ended; null until the step is finalized.
    */
@@ -130,7 +122,7 @@ export interface Substep {
    * The event's data; its shape depends on `type`.
    */
   payload: unknown;
-  timestamp: Timestamp2;
+  timestamp: Timestamp;
   legacy_turn_id?: LegacyTurnId;
   legacy_event_id?: LegacyEventId;
   /**

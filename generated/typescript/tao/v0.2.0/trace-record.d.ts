@@ -80,7 +80,7 @@ export interface TraceRecord {
   [k: string]: unknown;
 }
 /**
- * What the session set out to do. Not nullable; defaults to a task with every field null.
+ * What the session set out to do, for filtering and grouping records. Every field may be null. Keys this version does not define are accepted but carry no meaning: upstream readers drop them, and they do not count towards `content_hash`.
  */
 export interface Task {
   /**
@@ -102,7 +102,7 @@ export interface Task {
   [k: string]: unknown;
 }
 /**
- * The agent program that produced the session. Required.
+ * The agent program that produced the session. Keys this version does not define are accepted but carry no meaning: upstream readers drop them, and they do not count towards `content_hash`.
  */
 export interface Agent {
   /**
@@ -120,7 +120,7 @@ export interface Agent {
   [k: string]: unknown;
 }
 /**
- * Machine and workspace details. Not nullable; when missing, every field takes its default.
+ * The machine and workspace the agent ran in. Keys this version does not define are accepted but carry no meaning: upstream readers drop them, and they do not count towards `content_hash`.
  */
 export interface Environment {
   /**
@@ -139,7 +139,7 @@ export interface Environment {
   [k: string]: unknown;
 }
 /**
- * Version-control state of the workspace. Not nullable; when missing, every field takes its default (`type` `none`).
+ * The version-control state of the working directory. Keys this version does not define are accepted but carry no meaning: upstream readers drop them, and they do not count towards `content_hash`.
  */
 export interface VCS {
   /**
@@ -304,7 +304,7 @@ export interface Snippet {
   [k: string]: unknown;
 }
 /**
- * Token counts of this call. Not nullable; defaults to every count 0 (as does `{}`).
+ * Token counts of one step's model call, as the provider reported them. Missing counts are 0. Keys this version does not define are accepted but carry no meaning: upstream readers drop them, and they do not count towards `content_hash`.
  */
 export interface TokenUsage {
   /**
@@ -330,7 +330,7 @@ export interface TokenUsage {
   [k: string]: unknown;
 }
 /**
- * How the session ended. Not nullable; when missing, every field takes its default.
+ * How the session ended, as a signal for evaluation and reward modelling. `committed`, `commit_sha` and `patch` matter for devtime records; `terminal_state`, `reward` and `reward_source` for runtime records. Keys this version does not define are accepted but carry no meaning: upstream readers drop them, and they do not count towards `content_hash`.
  */
 export interface Outcome {
   /**
@@ -376,7 +376,7 @@ export interface Outcome {
   [k: string]: unknown;
 }
 /**
- * Session totals. Not nullable; defaults to counts of 0 and null for the rest.
+ * Totals over the whole session. Counts left unfilled are 0. Keys this version does not define are accepted but carry no meaning: upstream readers drop them, and they do not count towards `content_hash`.
  */
 export interface Metrics {
   /**
@@ -406,7 +406,7 @@ export interface Metrics {
   [k: string]: unknown;
 }
 /**
- * What the secret and personal-data scan did. Not nullable; when missing, every field takes its default.
+ * What the secret and personal-data scan did to the record before it was shared. There is no `tier` field, whatever some documentation examples show. Keys this version does not define are accepted but carry no meaning: upstream readers drop them, and they do not count towards `content_hash`.
  */
 export interface SecurityMetadata {
   /**

@@ -8,17 +8,13 @@
  */
 
 /**
- * Who the message comes from.
+ * Who a message comes from: the system prompt, the human user, the model, or a tool's result.
  */
 export type Role = "system" | "user" | "assistant" | "tool";
 /**
- * Whether this message is a training target; written as `not_trainable` by the builders.
+ * Whether a step or message is meant as a training target. The SDK's builders always leave the default `not_trainable`; the other values are set by later curation.
  */
 export type TrainableStatus = "trainable" | "not_trainable" | "superseded" | "summarization_boundary";
-/**
- * Whether this snapshot is a training example; written as `not_trainable` by the builders.
- */
-export type TrainableStatus1 = "trainable" | "not_trainable" | "superseded" | "summarization_boundary";
 /**
  * Why the conversation ended. The builders write `ERROR` when some turn failed and `ENV_DONE` otherwise, unless the caller passes its own value. Values are upper case.
  */
@@ -73,7 +69,7 @@ export interface Trajectory {
   model_id?: string | null;
 }
 /**
- * Which conversation this is and how large it was.
+ * Identity and size of the conversation the trajectory was rebuilt from. Every field may be null.
  */
 export interface Task {
   /**
@@ -125,7 +121,7 @@ export interface Step {
   info?: {
     [k: string]: unknown;
   } | null;
-  trainable_status?: TrainableStatus1;
+  trainable_status?: TrainableStatus;
 }
 /**
  * One entry of the conversation: system prompt, user input, assistant output (text and/or tool calls) or a tool's result.
@@ -361,7 +357,7 @@ export interface Telemetry {
   data: TelemetryData;
 }
 /**
- * Provenance details: conversation id, content hash, idempotency key and the like.
+ * Provenance details. The keys below are the ones the builders write; callers may add others, which are kept as given.
  */
 export interface TelemetryData {
   /**
