@@ -357,7 +357,6 @@ class Trajectory(StrictModel):
         default=None,
         alias="$schema",
         description="The URL of the JSON Schema this document follows, for editors and other JSON tools (`https://atif-spec.org/schemas/atif/v1.6/trajectory.schema.json`). Optional and informational: `schema_version` decides the version; a URL naming another ATIF version draws a warning (ATIF104).",
-        json_schema_extra={"x-never-null": True},
         title="Schema URL",
     )
     schema_version: Literal["ATIF-v1.6"] = Field(

@@ -14,7 +14,7 @@ export interface Trajectory {
   /**
    * The URL of the JSON Schema this document follows, for editors and other JSON tools (`https://atif-spec.org/schemas/atif/v1.2/trajectory.schema.json`). Optional and informational: `schema_version` decides the version; a URL naming another ATIF version draws a warning (ATIF104).
    */
-  $schema?: string;
+  $schema?: string | null;
   /**
    * The ATIF version the document follows; always `ATIF-v1.2` for this schema.
    */
