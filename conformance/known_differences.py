@@ -33,7 +33,7 @@ GROUPS: list[tuple[str, str]] = [
     ("embedded-subagent-schema-version-defaulted", r"embedded-subagent-missing-schema-version"),
     ("empty-trajectory-id", r"trajectory-id-empty"),
     ("audio-media-type-alias", r"audio-media-type-alias"),
-    ("schema-url-key", r"schema-url"),
+    ("schema-url-key", r"schema-url(-null)?"),
 ]
 
 
