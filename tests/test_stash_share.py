@@ -16,9 +16,10 @@ from atif_spec.stash import STASH_KEY
 from conftest import ROOT
 
 CEILINGS = {  # percent of output bytes, summed over the source format's valid fixtures
-    "atif@v1.7->step-substep@v1.0": 30.2,
-    "atif@v1.7->tao@v0.2.0": 28.0,
-    "atif@v1.7->trajectory-sdk@v0.4": 15.9,
+    # the v1.7 `$schema` fixtures (issue 16) add a stashed root `$schema` to the ATIF sources
+    "atif@v1.7->step-substep@v1.0": 30.4,
+    "atif@v1.7->tao@v0.2.0": 28.1,
+    "atif@v1.7->trajectory-sdk@v0.4": 16.0,
     "step-substep@v1.0->atif@v1.7": 75.9,  # fixtures' tool outputs say "provider": stashed
     "tao@v0.2.0->atif@v1.7": 52.1,
     "trajectory-sdk@v0.4->atif@v1.7": 70.3,

@@ -391,7 +391,7 @@ _SCHEMA_URL_VERSION = re.compile(r"/atif/(v[0-9]+(?:\.[0-9]+)*)/[^/]+\.schema\.j
     level=Level.WARNING,
     format=FORMAT,
     versions=ALL,
-    section="RFC.md §8 (editors); spec/atif/DECISIONS.md 6.19",
+    section="RFC §II root object (no `$schema` there); RFC.md §8 (editors); DECISIONS.md 6.19",
     summary="A root $schema URL, when it names an ATIF version, names schema_version's.",
 )
 def check_schema_url_version(ctx: RuleContext) -> Findings:
