@@ -6,6 +6,9 @@ import glob
 import os
 import shutil
 import subprocess
+import tempfile
+import time
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -244,3 +247,32 @@ def bench(session: nox.Session) -> None:
     session.env["RAY_USAGE_STATS_ENABLED"] = "0"
     session.env["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
     session.run("python", "bench/bench_ray.py")
+
+
+INTEROP_ENVS = Path(".nox/interop-envs")
+
+
+@nox.session(python=PYTHON)
+def interop(session: nox.Session) -> None:
+    """The interop report: every peer of conformance/adapters/peers.toml, each in a Python 3.12
+    environment of its own (.nox/interop-envs/<name>, reused), against the suite, against
+    everything atif-spec writes and against each other. Rewrites conformance/INTEROP.md and
+    conformance/interop.json; fails on an unexplained or stale difference. Prints its wall time.
+    ``nox -s interop -- NAME ...`` runs only those peers."""
+    began = time.monotonic()
+    session.install("-e", ".")
+    peers = tomllib.loads(Path("conformance/adapters/peers.toml").read_text())["peer"]
+    chosen = [p for p in peers if not session.posargs or p["name"] in session.posargs]
+    interpreter = python312()
+    # One pip download cache for all the peers' environments, kept only for this run.
+    with tempfile.TemporaryDirectory(prefix="interop-pip-") as cache:
+        for peer in chosen:
+            python = INTEROP_ENVS / peer["name"] / "bin" / "python"
+            if not python.exists():
+                session.run(interpreter, "-m", "venv", str(python.parent.parent), external=True)
+            for args in peer["install"]:
+                pip = (str(python), "-m", "pip", "install", "-q", "--cache-dir", cache)
+                session.run(*pip, *args, external=True)
+    only = [arg for p in chosen for arg in ("--peer", p["name"])] if session.posargs else []
+    session.run("python", "-m", "atif_spec.conformance.interop", "--envs", str(INTEROP_ENVS), *only)
+    session.log(f"interop: wall time {time.monotonic() - began:.0f} s")

@@ -97,8 +97,9 @@ def _shape(pointer: str) -> str:
     return re.sub(r"/\d+(?=/|$)", "/*", pointer)
 
 
-def cross_checks(products: list[Produced]) -> list[dict[str, Any]]:
-    """The same native log through every pair of producers, compared field by field."""
+def cross_checks(products: list[Produced], root: Path) -> list[dict[str, Any]]:
+    """The same native log through every pair of producers, compared field by field (the
+    repository's path, which producers copy into notes, shown as ``<repo>``)."""
     by_input: dict[str, list[Produced]] = {}
     for p in products:
         if p.documents:
@@ -108,7 +109,12 @@ def cross_checks(products: list[Produced]) -> list[dict[str, Any]]:
         for a, b in itertools.combinations(made, 2):
             diffs = cross_check(a.documents[0], b.documents[0])
             fields = Counter(_shape(d[0]) for d in diffs)
-            example = {_shape(d[0]): [d[1], d[2]] for d in reversed(diffs)}
+            example = {
+                _shape(d[0]): orjson.loads(
+                    orjson.dumps([d[1], d[2]]).decode().replace(str(root), "<repo>")
+                )
+                for d in reversed(diffs)
+            }
             out.append(
                 {
                     "input": log,
@@ -276,7 +282,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "listed": conf.get("listed", []),
         "matrix": matrix(items),
         "groups": groups_out,
-        "cross_checks": cross_checks(products),
+        "cross_checks": cross_checks(products, root),
         "written": {
             "documents": len(written),
             "sources": len({w.source for w in written}),
