@@ -188,11 +188,21 @@ def test_embedded_subagent_checked_under_its_own_version() -> None:
     assert ("ATIF101", "/subagent_trajectories/0/steps/0/step_id") in found
 
 
-def test_embedded_subagent_newer_than_parent_is_rejected() -> None:
+def test_embedded_subagent_newer_than_parent_is_checked_as_its_own_version() -> None:
+    """DECISIONS.md D-7: a v1.8 child in a v1.7 parent is valid, and checked against v1.8."""
     sub = minimal_atif("v1.8")
     sub["trajectory_id"] = "sub-1"
     doc = minimal_atif("v1.7")
     doc["subagent_trajectories"] = [sub]
+    assert codes(validate(doc)) == []
+    sub["steps"][0]["llm_call_count"] = "x"  # a v1.8 field, wrongly typed
+    sub["extra"] = {"k": 1}
+    doc["bogus"] = True
+    assert sorted(codes(validate(doc))) == [
+        ("schema:additionalProperties", "/bogus"),
+        ("schema:type", "/subagent_trajectories/0/steps/0/llm_call_count"),
+    ]
+    sub["schema_version"] = "ATIF-v1.6"  # older than embedding: still refused
     assert ("schema:enum", "/subagent_trajectories/0/schema_version") in codes(validate(doc))
 
 

@@ -116,6 +116,7 @@ def validate_document(
     options: Options | None = None,
 ) -> Report:
     """Validate one parsed document and collect every finding."""
+    from atif_spec.newer_embedded import newer_children, schema_findings
     from atif_spec.rules import RuleOptions
     from atif_spec.rules.engine import run_rules
     from atif_spec.rules.screen import screen_validator
@@ -138,7 +139,10 @@ def validate_document(
     if not vouched:
         validator = rs_validator(entry.id)
         if not validator.is_valid(doc):
-            report.findings.extend(findings_from_errors(validator.iter_errors(doc)))
+            if fmt == "atif" and newer_children(doc, version):  # DECISIONS.md D-7
+                report.findings.extend(schema_findings(doc, version, _atif_schema_check))
+            else:
+                report.findings.extend(findings_from_errors(validator.iter_errors(doc)))
     rule_options = RuleOptions(
         check_files=opts.check_files, allow_outside=opts.allow_outside, follow_refs=opts.follow_refs
     )
@@ -146,6 +150,15 @@ def validate_document(
         run_rules(doc, fmt, version, path=path, options=rule_options, vouched=vouched)
     )
     return report
+
+
+def _atif_schema_check(version: str, doc: Any) -> list[Finding]:
+    """The schema findings of ``doc`` against ATIF ``version``'s schema."""
+    from atif_spec.schema_findings import findings_from_errors
+    from atif_spec.schemas import rs_validator
+
+    entry = load_catalog().find(Target("atif", version))
+    return list(findings_from_errors(rs_validator(entry.id).iter_errors(doc)))
 
 
 PAUSE_GC_FROM = 256 * 1024
