@@ -339,3 +339,18 @@ def test_the_gc_state_is_restored_as_found(monkeypatch: pytest.MonkeyPatch) -> N
     with pytest.raises(RuntimeError):
         validation.validate_raw(RawDocument("big.json", _big_document()))
     assert gc.isenabled()
+
+
+def test_null_fields_of_later_versions_are_tolerated_in_older_documents() -> None:
+    """DECISIONS.md D-8: a v1.6 file with v1.7 fields set to null (exclude_none=False dumps) is
+    valid; the same field with a value, or an unknown key set to null, is still an error."""
+    doc = minimal_atif("v1.6")
+    doc["trajectory_id"] = None
+    doc["steps"][0]["llm_call_count"] = None
+    assert codes(validate(doc)) == []
+    doc["steps"][0]["llm_call_count"] = 1
+    doc["not_a_field"] = None
+    assert sorted(codes(validate(doc))) == [
+        ("schema:additionalProperties", "/not_a_field"),
+        ("schema:additionalProperties", "/steps/0/llm_call_count"),
+    ]

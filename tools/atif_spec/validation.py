@@ -116,6 +116,7 @@ def validate_document(
     options: Options | None = None,
 ) -> Report:
     """Validate one parsed document and collect every finding."""
+    from atif_spec.later_nulls import tolerate
     from atif_spec.newer_embedded import newer_children, schema_findings
     from atif_spec.rules import RuleOptions
     from atif_spec.rules.engine import run_rules
@@ -140,9 +141,12 @@ def validate_document(
         validator = rs_validator(entry.id)
         if not validator.is_valid(doc):
             if fmt == "atif" and newer_children(doc, version):  # DECISIONS.md D-7
-                report.findings.extend(schema_findings(doc, version, _atif_schema_check))
+                found = schema_findings(doc, version, _atif_schema_check)
             else:
-                report.findings.extend(findings_from_errors(validator.iter_errors(doc)))
+                found = findings_from_errors(validator.iter_errors(doc))
+            if fmt == "atif":  # DECISIONS.md D-8
+                found = tolerate(doc, version, found, _atif_schema_check)
+            report.findings.extend(found)
     rule_options = RuleOptions(
         check_files=opts.check_files, allow_outside=opts.allow_outside, follow_refs=opts.follow_refs
     )
