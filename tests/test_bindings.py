@@ -21,6 +21,8 @@ from atif_spec import models_io
 from atif_spec.codegen import driver
 from atif_spec.codegen.typescript_types import NodeError, find_node_modules
 
+from conftest import dispatch_only
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "tests" / "bindings_samples"
 DOCUMENTS = driver.documents(ROOT)
@@ -49,14 +51,6 @@ def schema_validator(fmt: str, version: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema, registry=REGISTRY)
 
 
-# Valid only through the validator's dispatch (DECISIONS.md D-7, D-8), not through the released
-# schemas that the bindings are generated from: left out here.
-DISPATCH_ONLY = {
-    "conformance/atif/v1.6/valid/later-version-fields-null.json",
-    "conformance/atif/v1.7/valid/embedded-subagent-newer-version.json",
-}
-
-
 def valid_documents() -> list[tuple[str, str, Path]]:
     """Conformance fixtures (valid and warning) that have a model, then this suite's samples."""
     known = {(d.format, d.version) for d in DOCUMENTS}
@@ -64,7 +58,7 @@ def valid_documents() -> list[tuple[str, str, Path]]:
     for folder in ("valid", "warning"):
         for path in sorted((ROOT / "conformance").glob(f"*/*/{folder}/*.json")):
             fmt, version = path.parts[-4], path.parts[-3]
-            if (fmt, version) in known and path.relative_to(ROOT).as_posix() not in DISPATCH_ONLY:
+            if (fmt, version) in known and not dispatch_only(path):
                 found.append((fmt, version, path))
     for path in sorted(SAMPLES.glob("*/*/*.json")):
         found.append((path.parts[-3], path.parts[-2], path))
