@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -328,3 +329,30 @@ def gza(session: nox.Session) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         script = str(Path("conformance/adapters/gza_compare.py").resolve())
         session.run("python", script, env={"HOME": tmp})
+
+
+INTEROP_ENVS = Path(".nox/interop-envs")
+
+
+@nox.session(python=PYTHON)
+def interop(session: nox.Session) -> None:
+    """The interop report: every peer of conformance/adapters/peers.toml, each in a Python 3.12
+    environment of its own (.nox/interop-envs/<name>, reused), against the suite, against
+    everything atif-spec writes and against each other. Rewrites conformance/INTEROP.md and
+    conformance/interop.json; fails on an unexplained or stale difference. Prints its wall time.
+    ``nox -s interop -- NAME ...`` runs only those peers."""
+    session.install("-e", ".")
+    peers = tomllib.loads(Path("conformance/adapters/peers.toml").read_text())["peer"]
+    chosen = [p for p in peers if not session.posargs or p["name"] in session.posargs]
+    interpreter = python312()
+    # One pip download cache for all the peers' environments, kept only for this run.
+    with tempfile.TemporaryDirectory(prefix="interop-pip-") as cache:
+        for peer in chosen:
+            python = INTEROP_ENVS / peer["name"] / "bin" / "python"
+            if not python.exists():
+                session.run(interpreter, "-m", "venv", str(python.parent.parent), external=True)
+            for args in peer["install"]:
+                pip = (str(python), "-m", "pip", "install", "-q", "--cache-dir", cache)
+                session.run(*pip, *args, external=True)
+    only = [arg for p in chosen for arg in ("--peer", p["name"])] if session.posargs else []
+    session.run("python", "-m", "atif_spec.conformance.interop", "--envs", str(INTEROP_ENVS), *only)

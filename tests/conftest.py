@@ -9,6 +9,23 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+DISPATCH_ONLY = frozenset(
+    {
+        "conformance/atif/v1.6/valid/later-version-fields-null.json",
+        "conformance/atif/v1.7/valid/embedded-subagent-newer-version.json",
+    }
+)
+"""Fixtures valid only through the validator's dispatch (DECISIONS.md D-14, D-15), not through the
+released schemas: the generated bindings and the lenses (which accept what the schema accepts,
+and drop keys whose value is null) do not read them back unchanged, so their tests leave them
+out."""
+
+
+def dispatch_only(path: Path) -> bool:
+    """Whether ``path`` is one of :data:`DISPATCH_ONLY`."""
+    return path.relative_to(ROOT).as_posix() in DISPATCH_ONLY
+
+
 ATIF_VERSIONS = ["v1.0", "v1.1", "v1.2", "v1.3", "v1.4", "v1.5", "v1.6", "v1.7", "v1.8"]
 
 

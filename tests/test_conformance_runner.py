@@ -60,7 +60,7 @@ for line in sys.stdin:
                 print("this is not json", flush=True)
                 continue
             if mode == "wrong-shape":
-                print(json.dumps({"id": req["id"], "ok": True}), flush=True)
+                print(json.dumps({"id": req["id"], "verdict": True}), flush=True)
                 continue
             if mode == "wrong-id":
                 print(json.dumps({"id": "other", "valid": True}), flush=True)

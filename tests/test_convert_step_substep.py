@@ -25,7 +25,7 @@ from atif_spec.schemas import rs_validator
 from atif_spec.stash import STASH_KEY
 from atif_spec.validation import Options, validate_document
 
-from conftest import ATIF_VERSIONS, ROOT
+from conftest import ATIF_VERSIONS, ROOT, dispatch_only
 from strategies import free_objects, json_values, nonempty, shuffled, text, trajectories
 
 SSL = "step-substep@v1.0"
@@ -45,7 +45,7 @@ def _cases(fmt: str, version: str) -> list[Path]:
 
 
 SSL_FIXTURES = _cases("step-substep", "v1.0") + sorted((SSL_DIR / "legacy").glob("*.run-log.json"))
-ATIF_FIXTURES = [p for v in ATIF_VERSIONS for p in _cases("atif", v)]
+ATIF_FIXTURES = [p for v in ATIF_VERSIONS for p in _cases("atif", v) if not dispatch_only(p)]
 
 
 def _load(path: Path) -> Any:

@@ -24,7 +24,7 @@ from atif_spec.lenses.trajectory_sdk import (
 from atif_spec.stash import STASH_KEY
 from atif_spec.validation import Options, validate_document
 
-from conftest import ROOT
+from conftest import ROOT, dispatch_only
 from strategies import VERSIONS, free_objects, text, trajectories
 
 SDK_DIR = ROOT / "conformance" / "trajectory-sdk" / "v0.4"
@@ -32,7 +32,9 @@ SDK_FIXTURES = sorted(p for p in SDK_DIR.glob("*/*.json") if p.parent.name != "i
 ATIF_FIXTURES = sorted(
     p
     for p in (ROOT / "conformance" / "atif").glob("*/*/*.json")
-    if p.parent.name in ("valid", "warning") and not p.name.startswith("large-")
+    if p.parent.name in ("valid", "warning")
+    and not p.name.startswith("large-")
+    and not dispatch_only(p)
 )
 GOLDEN = sorted((ROOT / "conformance" / "sft").glob("*.atif.json"))
 

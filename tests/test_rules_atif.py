@@ -1078,7 +1078,7 @@ EXPECTED = {
     "ATIF305": ("total-steps-mismatch", Level.WARNING, "v1.0"),
     "ATIF306": ("final-metrics-total-mismatch", Level.WARNING, "v1.0"),
     "ATIF401": ("missing-media-file", Level.ERROR, "v1.6"),
-    "ATIF402": ("media-path-outside-tree", Level.ERROR, "v1.6"),
+    "ATIF402": ("media-path-outside-tree", Level.WARNING, "v1.6"),
     "ATIF501": ("duplicate-subagent-trajectory-id", Level.ERROR, "v1.7"),
     "ATIF502": ("unresolved-embedded-ref", Level.WARNING, "v1.7"),
     "ATIF601": ("unknown-context-management-value", Level.WARNING, "v1.7"),

@@ -189,11 +189,21 @@ def test_embedded_subagent_checked_under_its_own_version() -> None:
     assert ("ATIF101", "/subagent_trajectories/0/steps/0/step_id") in found
 
 
-def test_embedded_subagent_newer_than_parent_is_rejected() -> None:
+def test_embedded_subagent_newer_than_parent_is_checked_as_its_own_version() -> None:
+    """DECISIONS.md D-14: a v1.8 child in a v1.7 parent is valid, and checked against v1.8."""
     sub = minimal_atif("v1.8")
     sub["trajectory_id"] = "sub-1"
     doc = minimal_atif("v1.7")
     doc["subagent_trajectories"] = [sub]
+    assert codes(validate(doc)) == []
+    sub["steps"][0]["llm_call_count"] = "x"  # a v1.8 field, wrongly typed
+    sub["extra"] = {"k": 1}
+    doc["bogus"] = True
+    assert sorted(codes(validate(doc))) == [
+        ("schema:additionalProperties", "/bogus"),
+        ("schema:type", "/subagent_trajectories/0/steps/0/llm_call_count"),
+    ]
+    sub["schema_version"] = "ATIF-v1.6"  # older than embedding: still refused
     assert ("schema:enum", "/subagent_trajectories/0/schema_version") in codes(validate(doc))
 
 
@@ -352,3 +362,18 @@ def test_runner_batches_run_with_the_gc_paused_and_restore_it(
     assert count == 3 and [r["line"] for r in line_reports] == [1, 3]
     assert seen == [False] * 4
     assert gc.isenabled()
+
+
+def test_null_fields_of_later_versions_are_tolerated_in_older_documents() -> None:
+    """DECISIONS.md D-15: a v1.6 file with v1.7 fields set to null (exclude_none=False dumps) is
+    valid; the same field with a value, or an unknown key set to null, is still an error."""
+    doc = minimal_atif("v1.6")
+    doc["trajectory_id"] = None
+    doc["steps"][0]["llm_call_count"] = None
+    assert codes(validate(doc)) == []
+    doc["steps"][0]["llm_call_count"] = 1
+    doc["not_a_field"] = None
+    assert sorted(codes(validate(doc))) == [
+        ("schema:additionalProperties", "/not_a_field"),
+        ("schema:additionalProperties", "/steps/0/llm_call_count"),
+    ]

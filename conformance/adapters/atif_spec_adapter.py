@@ -38,9 +38,9 @@ def supported_formats() -> list[str]:
     return out
 
 
-def started() -> dict[str, Any]:
+def started(protocol: int) -> dict[str, Any]:
     return {
-        "protocol": 1,
+        "protocol": protocol,
         "implementation": {
             "name": "atif-spec",
             "version": atif_spec.__version__,
@@ -50,6 +50,7 @@ def started() -> dict[str, Any]:
         "formats": supported_formats(),
         "profiles": ["schema", "must", "should", "files"],
         "findings": True,
+        **({"roles": ["validator"]} if protocol == 2 else {}),
     }
 
 
@@ -73,9 +74,9 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
 def answer(request: dict[str, Any]) -> dict[str, Any] | None:
     cmd = request.get("cmd")
     if cmd == "start":
-        if request.get("protocol") != 1:
+        if request.get("protocol") not in (1, 2):
             return {"errored": f"unsupported protocol version {request.get('protocol')!r}"}
-        return started()
+        return started(request["protocol"])
     if cmd == "run":
         try:
             return run(request)

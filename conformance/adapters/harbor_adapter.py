@@ -1,44 +1,49 @@
 #!/usr/bin/env python3
 """Conformance adapter for the ATIF reference implementation: PyPI ``harbor`` (0.25.0).
 
-Runs under a Python 3.12 environment holding ``harbor`` (installed with ``--no-deps``; only
-``pydantic`` is needed) and does not import atif-spec. Each document goes through
-``harbor.utils.trajectory_validator.TrajectoryValidator().validate(document)``, which builds
-the ``harbor.models.trajectories.Trajectory`` model and turns pydantic's errors into text.
-The document is passed as a parsed value, the way a program embedding harbor would call it,
-so harbor's media-file check (file input only) does not run.
+Runs under a Python 3.12 environment holding ``harbor`` (installed with ``--no-deps``; the
+validator and models need only ``pydantic``) and does not import atif-spec. Roles:
 
-Harbor has no finding codes and validates every document as one lenient "newest" version,
-so it claims only the ``schema`` and ``must`` profiles, answers with a bare verdict, and
-ignores the request's ``target``. Its error lines are passed on as ``messages``.
+- validator: ``harbor.utils.trajectory_validator.TrajectoryValidator().validate(document)``,
+  which builds ``harbor.models.trajectories.Trajectory`` and turns pydantic's errors into text.
+  The document is passed as a parsed value, the way a program embedding harbor would call it,
+  so harbor's media-file check (file input only) does not run. Harbor has no finding codes and
+  validates every document as one lenient "newest" version, so it claims only the ``schema``
+  and ``must`` profiles, answers with a bare verdict, and ignores the request's ``target``.
+- consumer: the ``Trajectory`` model, dumped back with ``model_dump(mode="json",
+  exclude_unset=True)``; ``roundtrip`` says whether that equals the document. The summary also
+  says whether harbor's own serializer (``to_json_dict(exclude_none=False)``, how harbor writes
+  trajectories) adds keys (``serializer_adds``, not compared).
+- producer (only when harbor's full dependency set is installed, see ``harbor_producer.py``):
+  harbor's Claude Code converter on a native session log.
 """
 
 from __future__ import annotations
 
-import json
 import platform
 import sys
 from importlib.metadata import version
 from typing import Any
 
+from _serve import atif_counts, first_difference, pydantic_errors, serve
+from harbor.models.trajectories import Trajectory
 from harbor.utils.trajectory_validator import TrajectoryValidator
+from pydantic import ValidationError
 
-
-def started() -> dict[str, Any]:
-    return {
-        "protocol": 1,
-        "implementation": {
-            "name": "harbor",
-            "version": version("harbor"),
-            "language": f"python {platform.python_version()}",
-            "homepage": "https://pypi.org/project/harbor/",
-            "notes": "TrajectoryValidator().validate(document) on the parsed document; "
-            "no media checks, no finding codes, targets ignored",
-        },
-        "formats": ["atif"],
-        "profiles": ["schema", "must"],
-        "findings": False,
-    }
+STARTED: dict[str, Any] = {
+    "implementation": {
+        "name": "harbor",
+        "version": version("harbor"),
+        "language": f"python {platform.python_version()}",
+        "homepage": "https://pypi.org/project/harbor/",
+        "notes": "TrajectoryValidator().validate(document) on the parsed document; "
+        "no media checks, no finding codes, targets ignored",
+    },
+    "roles": ["validator", "consumer"],
+    "formats": ["atif"],
+    "profiles": ["schema", "must"],
+    "findings": False,
+}
 
 
 def run(request: dict[str, Any]) -> dict[str, Any]:
@@ -47,33 +52,37 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
     return {"id": request["id"], "valid": bool(valid), "messages": list(validator.get_errors())}
 
 
-def answer(request: dict[str, Any]) -> dict[str, Any] | None:
-    cmd = request.get("cmd")
-    if cmd == "start":
-        if request.get("protocol") != 1:
-            return {"errored": f"unsupported protocol version {request.get('protocol')!r}"}
-        return started()
-    if cmd == "run":
-        try:
-            return run(request)
-        except Exception as exc:  # harbor raised instead of reporting: the case is errored
-            return {"id": str(request.get("id")), "errored": f"{type(exc).__name__}: {exc}"}
-    return None
+def read(request: dict[str, Any]) -> dict[str, Any]:
+    document = request["document"]
+    try:
+        model = Trajectory.model_validate(document)
+    except ValidationError as exc:
+        return {"id": request["id"], "ok": False, "error": pydantic_errors(exc)}
+    full = model.to_json_dict(exclude_none=False)
+    summary = {
+        "schema_version": model.schema_version,
+        "session_id": model.session_id,
+        **atif_counts(model.steps),
+        "subagents": len(model.subagent_trajectories or []),
+        "roundtrip": first_difference(document, model.model_dump(mode="json", exclude_unset=True))
+        or "equal",
+        "serializer_adds": sorted(set(full) - set(document)),
+    }
+    return {"id": request["id"], "ok": True, "summary": summary}
 
 
-def main() -> int:
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        request = json.loads(line)
-        if request.get("cmd") == "stop":
-            return 0
-        response = answer(request)
-        if response is not None:
-            sys.stdout.write(json.dumps(response) + "\n")
-            sys.stdout.flush()
-    return 0
+def handlers() -> dict[str, Any]:
+    served: dict[str, Any] = {"run": run, "read": read}
+    try:
+        from harbor_producer import SOURCES, produce
+    except ImportError as exc:  # harbor's full dependency set is not installed here
+        print(f"harbor adapter: no producer role ({exc})", file=sys.stderr)
+        return served
+    STARTED["roles"].append("producer")
+    STARTED["sources"], STARTED["writes"] = SOURCES, ["atif@v1.7", "atif@v1.8"]
+    served["produce"] = produce
+    return served
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(serve(STARTED, handlers()))

@@ -18,12 +18,23 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from atif_spec.codegen.driver import documents  # noqa: E402
 
+# Valid only through the validator's dispatch (DECISIONS.md D-14, D-15), not through the released
+# schemas that the bindings are generated from: left out here.
+DISPATCH_ONLY = {
+    "conformance/atif/v1.6/valid/later-version-fields-null.json",
+    "conformance/atif/v1.7/valid/embedded-subagent-newer-version.json",
+}
+
 
 def valid_documents(root: Path) -> list[tuple[str, str, Path]]:
     """``(format, version, path)`` of every document that must type-check."""
     found = []
     for pattern in ("conformance/*/*/valid/*.json", "conformance/*/*/warning/*.json"):
-        found += [(p.parts[-4], p.parts[-3], p) for p in sorted(root.glob(pattern))]
+        found += [
+            (p.parts[-4], p.parts[-3], p)
+            for p in sorted(root.glob(pattern))
+            if p.relative_to(root).as_posix() not in DISPATCH_ONLY
+        ]
     found += [
         (p.parts[-3], p.parts[-2], p)
         for p in sorted(root.glob("tests/bindings_samples/*/*/*.json"))

@@ -341,13 +341,15 @@ def _refs(node: Any) -> Iterator[str]:
             yield from _refs(v)
 
 
-def _index(catalog: Catalog, here: str, latest: dict[str, str]) -> bytes:
+def _index(catalog: Catalog, here: str, latest: dict[str, str], interop: bool = False) -> bytes:
     parts = [
         "<h1>atif-spec schemas</h1>\n<p>JSON Schemas (draft 2020-12) for the Agent Trajectory "
         "Interchange Format (ATIF) and sibling trajectory formats. Each schema is served at its "
         "<code>$id</code>; a released version never changes.</p>",
         f"<p><a href='{_rel(here, '/schemas/catalog.json')}'>catalog.json</a> · "
-        f"<a href='{_rel(here, '/schemas/schemastore-catalog.json')}'>SchemaStore catalog</a></p>",
+        f"<a href='{_rel(here, '/schemas/schemastore-catalog.json')}'>SchemaStore catalog</a>"
+        + (f" · <a href='{_rel(here, INTEROP_PAGE)}'>interop report</a>" if interop else "")
+        + "</p>",
     ]
     groups: dict[str, list[SchemaEntry]] = {}
     for e in catalog:
@@ -377,11 +379,61 @@ def _index(catalog: Catalog, here: str, latest: dict[str, str]) -> bytes:
     return _page("atif-spec schemas", "\n".join(parts), here, here)
 
 
+# --------------------------------------------------------------------------- interop
+
+INTEROP_DATA = Path("conformance/interop.json")
+"""Written by ``nox -s interop``; the site shows it when the build runs in the repository."""
+INTEROP_PAGE = "/interop.html"
+_COUNTS = ("passed", "failed", "errored", "explained", "informational", "invalid", "valid",
+           "skipped")  # fmt: skip
+
+
+def interop_page(data: dict[str, Any], here: str, index: str) -> bytes:
+    """The interop matrix: implementation, target, role and kind against outcome counts, each
+    explained count linked to the implementation's known differences."""
+    repo = "https://github.com/atif-spec/atif-spec/blob/main/conformance/"
+    parts = [
+        "<h1>ATIF interop report</h1>",
+        "<p>Public implementations against the conformance suite, against every document "
+        "atif-spec writes, and against each other (<code>nox -s interop</code>; "
+        f"<a href='{repo}INTEROP.md'>INTEROP.md</a>).</p>",
+        "<h2>Implementations</h2><table><tr><th>Implementation</th><th>Package</th>"
+        "<th>Roles</th><th>Started</th></tr>",
+    ]
+    for name, peer in data.get("peers", {}).items():
+        roles = ", ".join((peer.get("start") or {}).get("roles", []))
+        started = "yes" if peer.get("started") else "no"
+        parts.append(
+            f"<tr><td>{_e(name)}</td><td>{_code(peer.get('package'))}</td>"
+            f"<td>{_e(roles)}</td><td>{started}</td></tr>"
+        )
+    parts.append("</table><h2>Matrix</h2><table><tr><th>Implementation</th><th>Target</th>")
+    parts.append("<th>Role</th><th>Items</th>" + "".join(f"<th>{c}</th>" for c in _COUNTS))
+    parts.append("</tr>")
+    for row in data.get("matrix", []):
+        cells = []
+        for c in _COUNTS:
+            n = row.get(c) or ""
+            if c == "explained" and n:
+                link = f"{repo}known-differences/{row['implementation']}.toml"
+                n = f"<a href='{_e(link)}'>{n}</a>"
+            cells.append(f"<td>{n}</td>")
+        parts.append(
+            f"<tr><td>{_e(row['implementation'])}</td><td>{_e(row['target'])}</td>"
+            f"<td>{_e(row['role'])}</td><td>{_e(row['kind'])}</td>{''.join(cells)}</tr>"
+        )
+    parts.append("</table><h2>Not run</h2><ul>")
+    parts += [f"<li>{_code(x['package'])}: {_e(x['reason'])}</li>" for x in data.get("listed", [])]
+    parts.append("</ul>")
+    return _page("ATIF interop report", "\n".join(parts), here, index)
+
+
 # --------------------------------------------------------------------------- build
 
 
-def build(out: Path | str, catalog: Catalog | None = None) -> Site:
-    """Write the site into ``out`` (created if needed) and return what was written."""
+def build(out: Path | str, catalog: Catalog | None = None, interop: Path | None = None) -> Site:
+    """Write the site into ``out`` (created if needed) and return what was written; with
+    ``interop`` (``conformance/interop.json``), the interop page too."""
     from atif_spec.schemas import schema_by_id
 
     catalog = catalog or load_catalog()
@@ -411,8 +463,13 @@ def build(out: Path | str, catalog: Catalog | None = None) -> Site:
         page = _SchemaPage(e, schema_by_id(e.id), catalog)
         _write(root, page.here, page.render(index))
         site.pages.append(page.here)
-    _write(root, index, _index(catalog, index, site.latest))
-    _write(root, "/schemas/index.html", _index(catalog, "/schemas/index.html", site.latest))
+    if interop is not None and interop.is_file():
+        data = orjson.loads(interop.read_bytes())
+        _write(root, INTEROP_PAGE, interop_page(data, INTEROP_PAGE, index))
+        site.pages.append(INTEROP_PAGE)
+    shown = INTEROP_PAGE in site.pages
+    _write(root, index, _index(catalog, index, site.latest, shown))
+    _write(root, "/schemas/index.html", _index(catalog, "/schemas/index.html", site.latest, shown))
     site.pages += [index, "/schemas/index.html"]
     return site
 
@@ -421,7 +478,7 @@ def main(argv: list[str] | None = None) -> int:
     """``python -m atif_spec.site [OUT]`` (default ``_site``)."""
     args = list(sys.argv[1:] if argv is None else argv)
     out = Path(args[0] if args else "_site")
-    site = build(out)
+    site = build(out, interop=INTEROP_DATA)
     print(f"site: {len(site.schemas)} schemas, {len(site.pages)} pages in {out}", file=sys.stderr)
     return 0
 

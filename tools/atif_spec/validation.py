@@ -200,16 +200,33 @@ def validate_document(
     # A document the screen accepts is schema-valid, and most rules may skip its steps.
     vouched = plan.screen is not None and plan.screen.is_valid(doc)
     if not vouched:
-        from atif_spec.schema_findings import findings_from_errors
         from atif_spec.schemas import rs_validator
 
         validator = rs_validator(plan.schema_id)
         if not validator.is_valid(doc):
-            problems.extend(findings_from_errors(validator.iter_errors(doc)))
+            problems.extend(_schema_findings(doc, fmt, version, validator))
     problems.extend(
         _run_rules()(doc, fmt, version, path=path, options=_rule_options(opts), vouched=vouched)
     )
     return report
+
+
+def _schema_findings(doc: Any, fmt: str, version: str, validator: Any) -> list[Finding]:
+    """The schema findings of a document its schema refused, with the ATIF dispatch's
+    tolerances: embedded subagents newer than the parent checked against their own version
+    (DECISIONS.md D-7), later versions' fields set to null in an older document (D-8)."""
+    from atif_spec.schema_findings import findings_from_errors
+
+    if fmt != "atif":
+        return list(findings_from_errors(validator.iter_errors(doc)))
+    from atif_spec.later_nulls import tolerate
+    from atif_spec.newer_embedded import newer_children, schema_findings
+
+    if newer_children(doc, version):
+        found = schema_findings(doc, version, _atif_schema_check)
+    else:
+        found = list(findings_from_errors(validator.iter_errors(doc)))
+    return tolerate(doc, version, found, _atif_schema_check)
 
 
 @functools.cache
@@ -223,6 +240,15 @@ def _run_rules() -> Any:
 def load_rules() -> None:
     """Import the rule modules now rather than on the first document."""
     _run_rules()
+
+
+def _atif_schema_check(version: str, doc: Any) -> list[Finding]:
+    """The schema findings of ``doc`` against ATIF ``version``'s schema."""
+    from atif_spec.schema_findings import findings_from_errors
+    from atif_spec.schemas import rs_validator
+
+    entry = load_catalog().find(Target("atif", version))
+    return list(findings_from_errors(rs_validator(entry.id).iter_errors(doc)))
 
 
 PAUSE_GC_FROM = 256 * 1024

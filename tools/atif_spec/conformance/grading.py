@@ -11,7 +11,9 @@ from atif_spec.conformance.protocol import Capabilities
 from atif_spec.conformance.suite import Case
 
 PASSED, FAILED, SKIPPED, ERRORED = "passed", "failed", "skipped", "errored"
-OUTCOMES = (PASSED, FAILED, SKIPPED, ERRORED)
+INFORMATIONAL = "informational"
+"""Protocol 2: an invalid case read by a consumer; recorded, never graded."""
+OUTCOMES = (PASSED, FAILED, SKIPPED, ERRORED, INFORMATIONAL)
 
 Pair = tuple[str, str]
 
@@ -27,6 +29,9 @@ class CaseResult:
     missing: list[Pair] = field(default_factory=list)
     unexpected: list[Pair] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
+    summary: dict[str, Any] | None = None
+    """A consumer's summary of what it read (``read`` answers only)."""
+    mismatches: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         """One ``case`` line of the JSON Lines report."""
@@ -35,6 +40,11 @@ class CaseResult:
             return [{"code": c, "pointer": p} for c, p in items]
 
         c = self.case
+        extra: dict[str, Any] = (
+            {}
+            if self.summary is None and not self.mismatches
+            else {"summary": self.summary, "mismatches": self.mismatches}
+        )
         return {
             "type": "case",
             "id": c.id,
@@ -49,6 +59,7 @@ class CaseResult:
             "missing": pairs(self.missing),
             "unexpected": pairs(self.unexpected),
             "messages": self.messages,
+            **extra,
         }
 
 
@@ -93,4 +104,34 @@ def grade(case: Case, caps: Capabilities, answer: dict[str, Any]) -> CaseResult:
         )
     if problems:
         result.outcome, result.reason = FAILED, "; ".join(problems)
+    return result
+
+
+def grade_read(case: Case, answer: dict[str, Any], document: Any) -> CaseResult:
+    """Grade a consumer's checked answer to ``read``: a document the suite says is valid must be
+    read with a summary that agrees with it (:mod:`atif_spec.conformance.summary`); an invalid
+    one is :data:`INFORMATIONAL` whatever the consumer did."""
+    from atif_spec.conformance.summary import mismatches
+
+    messages = [str(m) for m in answer.get("messages", [])]
+    if "skipped" in answer:
+        return CaseResult(case, SKIPPED, f"declined: {answer['skipped']}", messages=messages)
+    if "errored" in answer:
+        return CaseResult(case, ERRORED, str(answer["errored"]), messages=messages)
+    ok = bool(answer["ok"])
+    summary = answer.get("summary") if ok else None
+    result = CaseResult(case, PASSED, valid=ok, messages=messages, summary=summary)
+    if ok:
+        result.mismatches = mismatches(case.format, summary or {}, document)
+    elif "error" in answer:
+        result.messages.insert(0, str(answer["error"]))
+    if not case.expected_valid:
+        said = "read it" if ok else f"refused it: {answer.get('error', 'no reason given')}"
+        result.outcome, result.reason = INFORMATIONAL, f"invalid case; the consumer {said}"
+    elif not ok:
+        result.outcome = FAILED
+        result.reason = f"could not read a valid document: {answer.get('error', 'no reason')}"
+    elif result.mismatches:
+        result.outcome = FAILED
+        result.reason = f"read it differently ({len(result.mismatches)} summary keys differ)"
     return result

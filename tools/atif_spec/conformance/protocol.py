@@ -17,7 +17,10 @@ from atif_spec.conformance.suite import Case
 if TYPE_CHECKING:
     import jsonschema_rs
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+"""The version the runner speaks; it falls back to 1 for an adapter that refuses 2."""
+ACCEPTED_VERSIONS = (2, 1)
+ROLES = ("validator", "consumer", "producer")
 SCHEMA_DIR = "atif-spec/v1"
 
 
@@ -76,8 +79,30 @@ class Capabilities:
         """Whether its verdicts list findings that are compared."""
         return bool(self.raw["findings"])
 
+    @property
+    def protocol(self) -> int:
+        """The protocol version it speaks."""
+        return int(self.raw["protocol"])
+
+    @property
+    def roles(self) -> frozenset[str]:
+        """``validator``, ``consumer``, ``producer`` (protocol 1: a validator)."""
+        return frozenset(self.raw.get("roles", ["validator"]))
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """The kinds of native log a producer converts."""
+        return tuple(self.raw.get("sources", ()))
+
+    def reads(self, fmt: str, version: str) -> bool:
+        """Whether a consumer reads documents of ``fmt@version``."""
+        claimed = set(self.raw.get("reads", self.raw["formats"]))
+        return "consumer" in self.roles and (fmt in claimed or f"{fmt}@{version}" in claimed)
+
     def unsupported(self, case: Case) -> str | None:
-        """Why the implementation cannot run ``case`` (never sent to it), or None."""
+        """Why the implementation cannot validate ``case`` (never sent to it), or None."""
+        if "validator" not in self.roles:
+            return "not a validator"
         formats = set(self.raw["formats"])
         if case.format not in formats and case.suite_target not in formats:
             return f"format {case.suite_target} not supported"
@@ -86,10 +111,18 @@ class Capabilities:
             return f"profile {', '.join(missing)} not supported"
         return None
 
+    def unreadable(self, case: Case) -> str | None:
+        """Why the implementation cannot read ``case``'s document (never sent), or None."""
+        if "consumer" not in self.roles:
+            return "not a consumer"
+        if not self.reads(case.format, case.version):
+            return f"does not read {case.suite_target}"
+        return None
 
-def start_request() -> dict[str, Any]:
+
+def start_request(version: int = PROTOCOL_VERSION) -> dict[str, Any]:
     """The first request of a session."""
-    return {"cmd": "start", "protocol": PROTOCOL_VERSION}
+    return {"cmd": "start", "protocol": version}
 
 
 def stop_request() -> dict[str, Any]:
@@ -115,21 +148,52 @@ def run_request(case: Case, document: Any) -> dict[str, Any]:
     return request
 
 
+def read_request(case: Case, document: Any) -> dict[str, Any]:
+    """The protocol-2 request asking a consumer to read one case's (or written) document."""
+    return {
+        "cmd": "read",
+        "id": case.id,
+        "format": case.format,
+        "version": case.version,
+        "document": document,
+        "folder": str(case.document.parent),
+        "filename": case.document.name,
+    }
+
+
+def produce_request(item_id: str, source: str, path: str) -> dict[str, Any]:
+    """The protocol-2 request asking a producer to convert one native log."""
+    return {"cmd": "produce", "id": item_id, "source": source, "path": path}
+
+
+class Refused(ProtocolError):
+    """The implementation answered ``start`` with ``errored`` (e.g. an unknown version)."""
+
+
 def started(message: Any) -> Capabilities:
     """The capabilities in an answer to ``start``, or :class:`ProtocolError`."""
     answer = check_response(message)
     if "errored" in answer:
-        raise ProtocolError(f"the implementation refused to start: {answer['errored']}")
+        raise Refused(f"the implementation refused to start: {answer['errored']}")
     if "implementation" not in answer:
         raise ProtocolError("expected the answer to start, got a case answer")
     return Capabilities(answer)
 
 
-def answer_for(case: Case, message: Any) -> dict[str, Any]:
-    """A checked answer to ``case``'s run request, or :class:`ProtocolError`."""
+def answer_for(case: Case, message: Any, expect: str = "valid") -> dict[str, Any]:
+    """A checked answer to ``case``'s request, or :class:`ProtocolError`. ``expect`` is the key
+    of the answer kind the request asks for (``valid``, ``ok``, ``documents``); ``skipped`` and
+    ``errored`` are always allowed."""
+    return answer_to(case.id, message, expect)
+
+
+def answer_to(item_id: str, message: Any, expect: str) -> dict[str, Any]:
+    """A checked answer to the request for ``item_id`` (see :func:`answer_for`)."""
     answer = check_response(message)
     if "implementation" in answer:
-        raise ProtocolError("expected a case answer, got an answer to start")
-    if answer.get("id", case.id) != case.id:
-        raise ProtocolError(f"answer is for case {answer['id']!r}, not {case.id!r}")
+        raise ProtocolError("expected an answer to a request, got an answer to start")
+    if answer.get("id", item_id) != item_id:
+        raise ProtocolError(f"answer is for case {answer['id']!r}, not {item_id!r}")
+    if not any(k in answer for k in (expect, "skipped", "errored")):
+        raise ProtocolError(f"expected an answer with `{expect}`, got {sorted(answer)}")
     return answer

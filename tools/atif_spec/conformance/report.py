@@ -13,7 +13,15 @@ from typing import Any
 import orjson
 
 from atif_spec import __version__
-from atif_spec.conformance.grading import ERRORED, FAILED, OUTCOMES, PASSED, SKIPPED, CaseResult
+from atif_spec.conformance.grading import (
+    ERRORED,
+    FAILED,
+    INFORMATIONAL,
+    OUTCOMES,
+    PASSED,
+    SKIPPED,
+    CaseResult,
+)
 from atif_spec.conformance.protocol import PROTOCOL_VERSION
 from atif_spec.conformance.runner import RunResult
 from atif_spec.conformance.suite import PROFILES
@@ -34,7 +42,7 @@ def header(
     """The first report line."""
     return {
         "type": "header",
-        "protocol": PROTOCOL_VERSION,
+        "protocol": run.capabilities.protocol if run.capabilities else PROTOCOL_VERSION,
         "runner": {"name": "atif-spec", "version": __version__},
         "suite": {
             "version": suite.version,
@@ -54,7 +62,9 @@ def _summary(scope: str, name: str, outcomes: Iterable[str]) -> dict[str, Any]:
     for outcome in outcomes:
         counts[outcome] += 1
     total = sum(counts.values())
-    ran = total - counts[SKIPPED]
+    ran = total - counts[SKIPPED] - counts[INFORMATIONAL]
+    if not counts[INFORMATIONAL]:
+        del counts[INFORMATIONAL]  # protocol-1 report lines stay as they were
     return {
         "type": "summary",
         "scope": scope,

@@ -14,12 +14,15 @@ from typing import Any
 
 import orjson
 
-from atif_spec.conformance.grading import ERRORED, SKIPPED, CaseResult, grade
+from atif_spec.conformance.grading import ERRORED, SKIPPED, CaseResult, grade, grade_read
 from atif_spec.conformance.process import Adapter, AdapterError
 from atif_spec.conformance.protocol import (
+    ACCEPTED_VERSIONS,
     Capabilities,
     ProtocolError,
+    Refused,
     answer_for,
+    read_request,
     run_request,
     start_request,
     started,
@@ -38,6 +41,9 @@ class RunOptions:
     """Seconds to wait for the answer to ``start``."""
     skip: SkipList = field(default_factory=SkipList)
     cwd: Path | None = None
+    mode: str = "auto"
+    """``validate`` (send ``run``), ``read`` (send ``read``), or ``auto``: ``run`` to a
+    validator, ``read`` to an implementation that only reads (protocol 2)."""
 
 
 @dataclass(slots=True)
@@ -73,8 +79,23 @@ class _Session:
         self.discard()
         adapter: Adapter | None = None
         try:
-            adapter = Adapter(self.command, self.options.cwd)
-            caps = started(adapter.request(start_request(), self.options.start_timeout))
+            caps0 = self.capabilities
+            versions = [caps0.protocol] if caps0 else list(ACCEPTED_VERSIONS)
+            for version in versions:  # newest first; an adapter that refuses it gets the next
+                if adapter is not None:
+                    adapter.kill()
+                adapter = Adapter(self.command, self.options.cwd)
+                try:
+                    caps = started(
+                        adapter.request(start_request(version), self.options.start_timeout)
+                    )
+                except Refused:
+                    if version == versions[-1]:
+                        raise
+                    continue
+                if caps.protocol > version:  # an older adapter may answer with its own version
+                    raise ProtocolError(f"asked for protocol {version}, got {caps.protocol}")
+                break
         except (AdapterError, ProtocolError) as exc:
             tail = adapter.stderr_tail() if adapter else []
             if adapter is not None:
@@ -108,21 +129,27 @@ def _run_case(session: _Session, case: Case) -> CaseResult:
     caps = session.capabilities
     if adapter is None or caps is None:
         return CaseResult(case, ERRORED, session.dead)
-    why = caps.unsupported(case)
+    mode = session.options.mode
+    if mode == "auto":
+        mode = "read" if "validator" not in caps.roles and "consumer" in caps.roles else "validate"
+    why = caps.unreadable(case) if mode == "read" else caps.unsupported(case)
     if why is not None:
         return CaseResult(case, SKIPPED, why)
     try:
         document = _read_document(case)
     except (OSError, orjson.JSONDecodeError) as exc:
         return CaseResult(case, ERRORED, f"the suite's document cannot be read: {exc}")
+    request = (read_request if mode == "read" else run_request)(case, document)
     try:
         answer = answer_for(
-            case, adapter.request(run_request(case, document), session.options.timeout)
+            case,
+            adapter.request(request, session.options.timeout),
+            "ok" if mode == "read" else "valid",
         )
     except (AdapterError, ProtocolError) as exc:
         tail = session.discard()
         return CaseResult(case, ERRORED, str(exc), messages=tail)
-    return grade(case, caps, answer)
+    return grade_read(case, answer, document) if mode == "read" else grade(case, caps, answer)
 
 
 def run_suite(

@@ -986,7 +986,7 @@ def check_media_exists(ctx: RuleContext) -> Findings:
     observation result's ``content``) whose ``source.path`` is local (has no ``://``) points at
     something that exists. Relative paths are read from the folder of the trajectory file;
     absolute paths as they are. Only runs when a file is validated. Paths that leave the
-    trajectory's folder are reported by ATIF402 instead, unless outside paths are allowed.
+    trajectory's folder are not read (ATIF402 says so), unless outside paths are allowed.
 
     Why: media are stored beside the trajectory rather than inline; a dangling path loses the
     image or audio the model actually saw.
@@ -1011,28 +1011,31 @@ def check_media_exists(ctx: RuleContext) -> Findings:
 @rule(
     code="ATIF402",
     name="media-path-outside-tree",
-    level=Level.ERROR,
+    level=Level.WARNING,
     format=FORMAT,
     versions=FROM_1_6,
-    section="RFC §II ImageSource.path; RFC.md §2.2 (6); spec/atif/DECISIONS.md D-5",
-    summary="A local media path stays inside the trajectory file's folder.",
+    section="RFC §II ImageSource.path; RFC.md §2.2 (6); spec/atif/DECISIONS.md D-5, D-13",
+    summary="A local media path outside the trajectory file's folder is not read (confinement).",
     needs_file=True,
 )
 def check_media_inside_tree(ctx: RuleContext) -> Findings:
     """What it checks: a local media ``source.path`` that resolves (after ``..`` and symlinks)
-    to a place outside the folder holding the trajectory file. Whether such a file exists is not
-    tested. Turned off by the ``allow_outside`` option. Only runs when a file is validated.
+    to a place outside the folder holding the trajectory file. Such a path is valid (the RFC
+    allows "a relative or absolute file path, or a URL"); the validator only refuses to *read*
+    it, so ATIF401 does not check that it exists, and says so here. Turned off by the
+    ``allow_outside`` option (the file is then read and checked). Only runs when a file is
+    validated with file checks on.
 
-    Why: a trajectory and its media travel together as one folder; a path that escapes it breaks
-    when the folder is moved, and lets a document make a validator or viewer read arbitrary
-    files (``../../etc/passwd``, ``/home/user/...``, a symlink pointing out).
+    Why: validating a folder must not make the validator read arbitrary files
+    (``../../etc/passwd``, a symlink pointing out), and a folder that points outside itself
+    cannot be moved or shared as a unit; neither makes the document wrong.
 
     Example: ``"path": "../other-run/images/a.png"`` or ``"path": "/tmp/a.png"``.
 
-    Valid instead: copy the file into the trajectory's folder, e.g. ``"path": "images/a.png"``.
+    Valid instead: nothing is invalid; to have the file checked, copy it into the trajectory's
+    folder or validate with ``--allow-outside``.
 
-    Spec: RFC §II ImageSource/AudioSource ``path`` (media sit beside the trajectory); RFC.md §2.2;
-    spec/atif/DECISIONS.md D-5.
+    Spec: RFC §II ImageSource/AudioSource ``path``; RFC.md §2.2; spec/atif/DECISIONS.md D-13.
     """
     if ctx.options.allow_outside:
         return
@@ -1044,7 +1047,8 @@ def check_media_inside_tree(ctx: RuleContext) -> Findings:
         if not inside:
             yield (
                 join(ctx.base, *tokens),
-                f"media path {raw!r} resolves outside the trajectory's folder",
+                f"media path {raw!r} resolves outside the trajectory's folder: not read "
+                "(--allow-outside reads it)",
             )
 
 

@@ -132,25 +132,27 @@ def missing_referenced_trajectory(ctx: RuleContext) -> Iterator[tuple[str, str]]
 @rule(
     code="ATIF702",
     name="referenced-trajectory-outside-tree",
-    level=Level.ERROR,
+    level=Level.WARNING,
     format="atif",
     versions=VERSIONS,
-    section="RFC.md §2.2 (6), file-resolution policy; spec/atif/DECISIONS.md D-5",
-    summary="A referenced trajectory file resolves outside the referring file's folder.",
+    section="RFC.md §2.2 (6), confinement when reading files; spec/atif/DECISIONS.md D-5, D-13",
+    summary="A referenced trajectory file outside the referring file's folder is not followed.",
     needs_file=True,
 )
 def referenced_trajectory_outside_tree(ctx: RuleContext) -> Iterator[tuple[str, str]]:
-    """What it checks: with --follow-refs, a local reference does not escape the folder of the
-    referring file (through `..`, an absolute path, or a symbolic link), unless --allow-outside.
+    """What it checks: with --follow-refs, a local reference that escapes the folder of the
+    referring file (through `..`, an absolute path, or a symbolic link). The reference is valid
+    (the RFC allows a relative or absolute path); the validator only refuses to open it, so
+    ATIF701, ATIF703 and ATIF704 do not check it, and says so here. --allow-outside follows it.
 
-    Why: validating a run directory must not read arbitrary files elsewhere on the machine, and a
-    run directory that points outside itself cannot be moved or shared as a unit.
+    Why: validating a run directory must not read arbitrary files elsewhere on the machine.
 
     Example: `"trajectory_path": "../../other-run/trajectory.json"`.
 
-    Valid instead: keep referenced trajectories inside the run directory.
+    Valid instead: nothing is invalid; keep referenced trajectories inside the run directory,
+    or pass --allow-outside, to have them checked.
 
-    Spec: atif-spec policy for resolving references (RFC.md).
+    Spec: RFC §II SubagentTrajectoryRef.trajectory_path; RFC.md §2.2; DECISIONS.md D-13.
     """
     if ctx.options.allow_outside:
         return
@@ -158,7 +160,8 @@ def referenced_trajectory_outside_tree(ctx: RuleContext) -> Iterator[tuple[str, 
         if not inside:
             yield (
                 target.pointer,
-                f"{target.kind} file {target.text!r} is outside the document's folder",
+                f"{target.kind} file {target.text!r} is outside the document's folder: "
+                "not followed (--allow-outside follows it)",
             )
 
 

@@ -1,0 +1,98 @@
+"""Explained differences per implementation: ``conformance/known-differences/<name>.toml``.
+
+Each file holds groups; a group explains a set of differing items (suite cases, documents we
+wrote, native logs produced) named by shell-style patterns over their ids. A group names the
+RFC section that decides it, the side at fault (``ours`` or ``theirs``), a minimal fixture, and
+for ``theirs`` the file and line in the peer's pinned source. A differing item no group
+explains, and a group that explains nothing (stale), both fail the interop run.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+SIDES = ("ours", "theirs")
+REQUIRED = ("name", "patterns", "rfc", "side", "fixture", "explanation")
+
+
+class DifferencesError(ValueError):
+    """A known-differences file that breaks the rules above."""
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """One explained difference."""
+
+    name: str
+    patterns: tuple[str, ...]
+    rfc: str
+    side: str
+    fixture: str
+    explanation: str
+    source: str | None = None
+    """``path/in/package.py:LINE`` in the peer's pinned release (``theirs`` only)."""
+
+    def explains(self, item_id: str) -> bool:
+        """Whether ``item_id`` matches one of the group's patterns."""
+        return any(fnmatch.fnmatchcase(item_id, p) for p in self.patterns)
+
+
+def _bare(pattern: str) -> bool:
+    """A pattern that matches (nearly) everything: ``*``, or only wildcards and a prefix."""
+    literal = pattern.replace("*", "").replace("?", "")
+    return literal in ("", "written:", "produce:", "written:atif-", "produce:claude-code/")
+
+
+def load(path: Path, root: Path) -> list[Group]:
+    """The groups of one file; ``root`` is the repository (fixtures are relative to it)."""
+    if not path.exists():
+        return []
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    groups = []
+    for raw in data.get("group", []):
+        missing = [k for k in REQUIRED if not raw.get(k)]
+        if missing:
+            raise DifferencesError(f"{path}: group {raw.get('name')!r} lacks {missing}")
+        if raw["side"] not in SIDES:
+            raise DifferencesError(f"{path}: group {raw['name']!r}: side must be ours or theirs")
+        if raw["side"] == "theirs" and not raw.get("source"):
+            raise DifferencesError(f"{path}: group {raw['name']!r}: `theirs` needs `source`")
+        bare = [p for p in raw["patterns"] if _bare(p)]
+        if bare:
+            raise DifferencesError(f"{path}: group {raw['name']!r}: bare patterns {bare}")
+        if not (root / raw["fixture"]).exists():
+            raise DifferencesError(f"{path}: group {raw['name']!r}: no fixture {raw['fixture']}")
+        groups.append(
+            Group(
+                raw["name"],
+                tuple(raw["patterns"]),
+                raw["rfc"],
+                raw["side"],
+                raw["fixture"],
+                raw["explanation"],
+                raw.get("source"),
+            )
+        )
+    return groups
+
+
+def explain(
+    groups: list[Group], differing: Iterable[str]
+) -> tuple[dict[str, str], list[str], list[str]]:
+    """``(item id → group name, unexplained ids, stale group names)``."""
+    by_item: dict[str, str] = {}
+    unexplained: list[str] = []
+    used: set[str] = set()
+    for item in differing:
+        group = next((g for g in groups if g.explains(item)), None)
+        if group is None:
+            unexplained.append(item)
+        else:
+            by_item[item] = group.name
+            used.add(group.name)
+    stale = [g.name for g in groups if g.name not in used]
+    return by_item, unexplained, stale

@@ -1,0 +1,125 @@
+"""Producers on native logs: ask each for its documents, validate them, compare producers.
+
+Native inputs live in ``conformance/native/<source>/`` (one log per file; where each comes from
+is in ``conformance/native/README.md``). Every document a producer answers with is validated by
+atif-spec; a rejection is listed with its findings. The same log through two producers is
+compared field by field (:func:`cross_check`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import atif_spec
+from atif_spec.conformance.process import Adapter, AdapterError
+from atif_spec.conformance.protocol import (
+    ACCEPTED_VERSIONS,
+    Capabilities,
+    ProtocolError,
+    answer_to,
+    produce_request,
+    start_request,
+    started,
+    stop_request,
+)
+
+
+@dataclass(slots=True)
+class Produced:
+    """One native log through one producer."""
+
+    producer: str
+    source: str
+    input: str
+    """The log's path relative to ``conformance/native``."""
+    outcome: str
+    """``valid``, ``invalid`` (atif-spec rejects a document), ``skipped`` or ``errored``."""
+    documents: list[Any] = field(default_factory=list)
+    findings: list[str] = field(default_factory=list)
+    reason: str | None = None
+
+
+def native_inputs(root: Path) -> list[tuple[str, Path]]:
+    """``(source kind, path)`` of every native log under ``root`` (``conformance/native``)."""
+    return [
+        (folder.name, path)
+        for folder in sorted(p for p in root.iterdir() if p.is_dir())
+        for path in sorted(folder.iterdir())
+        if path.is_file()
+    ]
+
+
+def _findings(document: Any) -> list[str]:
+    report = atif_spec.validate(document)
+    return [f"{f.code} at {f.pointer or '(root)'}: {f.message}" for f in report.errors]
+
+
+def run_producer(
+    name: str, command: Sequence[str], inputs: Sequence[tuple[str, Path]], root: Path
+) -> tuple[Capabilities | None, list[Produced]]:
+    """Every input whose source the producer converts, through the producer's adapter."""
+    out: list[Produced] = []
+    adapter = Adapter(command)
+    try:
+        caps = started(adapter.request(start_request(ACCEPTED_VERSIONS[0]), 120.0))
+    except (AdapterError, ProtocolError):
+        adapter.kill()
+        return None, out
+    try:
+        if "producer" not in caps.roles:
+            return caps, out
+        for source, path in inputs:
+            rel = str(path.relative_to(root))
+            if source not in caps.sources:
+                continue
+            item = Produced(name, source, rel, "valid")
+            try:
+                answer = answer_to(
+                    rel,
+                    adapter.request(produce_request(rel, source, str(path.resolve())), 120.0),
+                    "documents",
+                )
+            except (AdapterError, ProtocolError) as exc:
+                item.outcome, item.reason = "errored", str(exc)
+                out.append(item)
+                adapter.kill()
+                adapter = Adapter(command)
+                started(adapter.request(start_request(caps.protocol), 120.0))
+                continue
+            if "skipped" in answer or "errored" in answer:
+                item.outcome = "skipped" if "skipped" in answer else "errored"
+                item.reason = str(answer.get("skipped") or answer.get("errored"))
+            elif not answer["documents"]:
+                item.outcome, item.reason = "errored", "no document produced"
+            else:
+                item.documents = answer["documents"]
+                item.findings = [f for d in item.documents for f in _findings(d)]
+                item.outcome = "invalid" if item.findings else "valid"
+            out.append(item)
+    finally:
+        adapter.close(stop_request())
+    return caps, out
+
+
+def _flat(value: Any, where: str = "") -> dict[str, Any]:
+    """Every leaf of a JSON value by its pointer."""
+    if isinstance(value, (dict, list)):
+        pairs = value.items() if isinstance(value, dict) else enumerate(value)
+        return {k: v for key, item in pairs for k, v in _flat(item, f"{where}/{key}").items()}
+    return {where: value}
+
+
+def cross_check(a: Any, b: Any) -> list[tuple[str, Any, Any]]:
+    """Every leaf pointer where two documents differ: ``(pointer, a's value, b's value)``, with
+    ``None`` for a side that lacks the pointer. ``extra`` objects are left out: they are each
+    producer's own (RFC §II)."""
+    fa = {k: v for k, v in _flat(a).items() if "/extra" not in k}
+    fb = {k: v for k, v in _flat(b).items() if "/extra" not in k}
+    return [
+        (key, fa.get(key), fb.get(key))
+        for key in sorted(set(fa) | set(fb))
+        if fa.get(key) != fb.get(key)
+    ]
