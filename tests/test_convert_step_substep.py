@@ -156,7 +156,8 @@ def test_run_log_steps_map_to_native_atif_fields() -> None:
         ("c2", "1 failed"),
         ("c3", "1 passed"),
     ]
-    assert second["extra"]["model"] == "gpt-5.2-codex"
+    assert second["model_name"] == "gpt-5.2-codex"  # lifted from the step's extra.model
+    assert "model" not in second.get("extra", {})
     assert atif["extra"]["task_prompt"] == "fix the failing test"
 
 
