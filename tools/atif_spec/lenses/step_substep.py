@@ -154,12 +154,13 @@ class Lift:
     ``value`` is the moved object itself (identity tells whether a later step replaced it).
     """
 
-    __slots__ = ("path", "position", "to", "value")
+    __slots__ = ("path", "position", "snapshot", "to", "value")
 
     def __init__(
         self, path: tuple[str | int, ...], position: int, to: tuple[str | int, ...], value: Any
     ) -> None:
         self.path, self.position, self.to, self.value = path, position, to, value
+        self.snapshot = canonical_json(value)
 
     def entry(self) -> Doc:
         """The value-less ``moved`` stash entry (RFC.md §4.5.2) that records the lift."""
@@ -199,7 +200,11 @@ def _lift(out: Doc, n_source_steps: int, lifts: list[Lift]) -> None:
     if isinstance(extra.get("model"), str) and "model_name" not in agent:
         _move(extra, "model", (), agent, ("agent", "model_name"), len(agent), lifts)
     final = extra.get("final_metrics")
-    if _validator("FinalMetrics").is_valid(final) and _totals_agree(final, steps):
+    if (
+        isinstance(final, dict)
+        and _validator("FinalMetrics").is_valid(final)
+        and _totals_agree(final, steps)
+    ):
         _move(extra, "final_metrics", (), out, ("final_metrics",), list(out).index("extra"), lifts)
 
 
@@ -221,11 +226,14 @@ def _move(
 
 
 def _totals_agree(final: Doc, steps: list[Doc]) -> bool:
-    """True when every total ``final`` sets equals the steps' total (no ATIF306 warning)."""
+    """True when every total ``final`` sets equals the steps' total (rule ATIF306) and its
+    ``total_steps``, if any, their number: lifting it draws no warning."""
     import math
 
     from atif_spec.totals import step_totals
 
+    if "total_steps" in final and final["total_steps"] != len(steps):
+        return False  # the total_steps rule would flag it
     totals = step_totals(steps).as_final_metrics()
     for name in ("total_prompt_tokens", "total_completion_tokens", "total_cached_tokens"):
         if name in final and name in totals and final[name] != totals[name]:
@@ -512,8 +520,8 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_atif_: bool
             return to_atif(d, r, lifted)
 
         def backward(d: Doc, r: ChangeReport | None) -> Doc:
-            # a lift still holds unless undoing the inverse's stash replaced the value
-            kept[:] = [x for x in lifted if _at(d, x.to) is x.value]
+            # a lift holds unless undoing the inverse's stash edited it or refilled its key
+            kept[:] = [x for x in lifted if _holds_lift(d, x)]
             return to_ssl(d, r, kept)
 
     else:
@@ -540,6 +548,16 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_atif_: bool
         _record_moves(out, kept, ours=len(report.stashed) > stashed)
     report.decided[first:] = [i for i in report.decided[first:] if _holds(out, i.pointer, i.value)]
     return out
+
+
+def _holds_lift(atif: Doc, lift: Lift) -> bool:
+    """True when ``atif`` still has the lifted value, unchanged, and nothing at its old key
+    (run-log and ATIF ``extra`` objects sit at the same paths)."""
+    extra = _at(atif, lift.path[:-1])
+    if isinstance(extra, dict) and lift.path[-1] in extra:
+        return False
+    value = _at(atif, lift.to)
+    return value is lift.value and canonical_json(value) == lift.snapshot
 
 
 def _record_moves(out: Doc, lifts: list[Lift], *, ours: bool) -> None:
