@@ -513,6 +513,29 @@ def substeps(draw: Any, sid: str) -> list[dict[str, Any]]:
     return out
 
 
+counts = st.integers(0, 50)
+usage_values = {
+    "model": text | json_values,
+    "metrics": st.fixed_dictionaries(
+        {}, optional={"prompt_tokens": counts, "completion_tokens": counts}
+    )
+    | json_values,
+    "final_metrics": st.fixed_dictionaries(
+        {}, optional={"total_prompt_tokens": counts, "total_steps": st.integers(0, 4)}
+    )
+    | json_values,
+}
+
+
+@st.composite
+def usage_extras(draw: Any, keys: tuple[str, ...]) -> dict[str, Any]:
+    """Free ``extra`` objects that sometimes hold the usage keys the lens lifts (§2.1)."""
+    extra: dict[str, Any] = draw(free_objects)
+    for key in keys:
+        _put(draw, extra, key, usage_values[key])
+    return shuffled(draw, extra)
+
+
 @st.composite
 def run_logs(draw: Any) -> dict[str, Any]:
     """Rule-valid run logs with every optional field sometimes absent, null or set."""
@@ -536,13 +559,13 @@ def run_logs(draw: Any) -> dict[str, Any]:
         _put(draw, step, "legacy_turn_id", legacy_turn)
         _put(draw, step, "legacy_event_id", legacy_event)
         step["substeps"] = draw(substeps(sid))
-        _put(draw, step, "extra", free_objects)
+        _put(draw, step, "extra", usage_extras(("model", "metrics")))
         blank = not (step.get("message_text") or "").strip()
         if blank and not (step.get("summary") or "").strip() and step["substeps"]:
             step["summary"] = "Pre-message tool activity"
         steps.append(shuffled(draw, step))
     doc: dict[str, Any] = {"run_id": draw(nonempty), "provider": provider, "steps": steps}
-    _put(draw, doc, "extra", free_objects)
+    _put(draw, doc, "extra", usage_extras(("model", "final_metrics")))
     return shuffled(draw, doc)
 
 

@@ -11,6 +11,11 @@ legacy ids, completion times, retries, status notes, artifacts on one side; reas
 model names, subagents on the other) travels in the stash of the target's root ``extra``, which
 :mod:`atif_spec.lenses.residual` computes from the difference between the source and its
 rebuilt form (RFC.md §4.5). Sources must match their schema; rule violations are carried over.
+
+Usage that provider-stream readers keep in named run-log ``extra`` keys (``metrics``, ``model``,
+``final_metrics``) is lifted to ATIF's own fields; each lift is a value-less ``moved`` stash
+entry, and the way back reads an ATIF field into run-log ``extra`` only where one names it
+(``spec/step-substep/MAPPING.md`` §2.1).
 """
 
 from __future__ import annotations
