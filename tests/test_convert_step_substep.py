@@ -156,8 +156,90 @@ def test_run_log_steps_map_to_native_atif_fields() -> None:
         ("c2", "1 failed"),
         ("c3", "1 passed"),
     ]
-    assert second["extra"]["model"] == "gpt-5.2-codex"
+    assert second["model_name"] == "gpt-5.2-codex"  # lifted from the step's extra.model
+    assert "model" not in second.get("extra", {})
     assert atif["extra"]["task_prompt"] == "fix the failing test"
+
+
+def _usage_run_log(*, total_prompt: int = 10, user_metrics: bool = False) -> dict[str, Any]:
+    """A run log as the provider-stream reader writes it: usage in named ``extra`` keys."""
+    metrics = {"prompt_tokens": 10, "completion_tokens": 5}
+    step = {
+        "step_id": "S1",
+        "step_index": 1,
+        "provider": "claude",
+        "message_role": "assistant",
+        "message_text": "hi",
+        "started_at": None,
+        "completed_at": None,
+        "outcome": None,
+        "summary": None,
+        "legacy_turn_id": None,
+        "legacy_event_id": None,
+        "substeps": [],
+        "extra": {"message_ids": ["m1"], "model": "opus", "metrics": metrics, "usage": {}},
+    }
+    user = {**copy.deepcopy(step), "step_id": "S2", "step_index": 2, "message_role": "user"}
+    user["extra"] = {"metrics": metrics} if user_metrics else {}
+    final = {"total_prompt_tokens": total_prompt, "total_completion_tokens": 5}
+    return {
+        "run_id": "r1",
+        "provider": "claude",
+        "steps": [step, user],
+        "extra": {"session_id": "r1", "model": "opus", "final_metrics": final},
+    }
+
+
+def test_run_log_usage_goes_to_atif_fields_and_back() -> None:
+    """Issue 18 item 3: usage in named extra keys lands in ATIF's own fields; the stash records
+    each lift as a value-less ``moved`` entry, and the way back restores the run log exactly."""
+    doc = _usage_run_log()
+    atif, _ = convert(doc, "atif@v1.7")
+    step = atif["steps"][0]
+    assert step["metrics"] == {"prompt_tokens": 10, "completion_tokens": 5}
+    assert step["model_name"] == "opus"
+    assert step["extra"] == {"message_ids": ["m1"], "usage": {}}
+    assert atif["agent"]["model_name"] == "opus"
+    assert atif["final_metrics"] == {"total_prompt_tokens": 10, "total_completion_tokens": 5}
+    report = validate_document(atif, options=Options(check_files=False))
+    assert report.findings == []
+    layer = atif["extra"][STASH_KEY]["layers"][-1]
+    moved = [e for e in layer["entries"] if e["op"] == "moved"]
+    assert {(e["pointer"], e["to"]) for e in moved} == {
+        ("/steps/0/extra/model", "/steps/0/model_name"),
+        ("/steps/0/extra/metrics", "/steps/0/metrics"),
+        ("/extra/model", "/agent/model_name"),
+        ("/extra/final_metrics", "/final_metrics"),
+    }
+    assert all("value" not in e for e in moved)
+    assert _text(_round_trip_run_log(doc)) == _text(doc)
+
+
+def test_usage_that_atif_would_flag_stays_in_extra() -> None:
+    """Metrics on a non-agent step (ATIF forbids them) and totals that disagree with the steps
+    (rule ATIF306) are not lifted; the run log still round-trips."""
+    doc = _usage_run_log(total_prompt=11, user_metrics=True)
+    atif, _ = convert(doc, "atif@v1.7")
+    assert "metrics" not in atif["steps"][1]
+    assert atif["steps"][1]["extra"]["metrics"]["prompt_tokens"] == 10
+    assert "final_metrics" not in atif
+    assert atif["extra"]["final_metrics"]["total_prompt_tokens"] == 11
+    assert _errors(atif, "atif@v1.7") == []
+    assert _text(_round_trip_run_log(doc)) == _text(doc)
+
+
+def test_a_producers_own_atif_metrics_are_never_read_into_run_log_extra() -> None:
+    """Without a ``moved`` entry, native ATIF metrics are stashed, not turned into run-log extra
+    keys; a producer's ATIF ``extra.metrics`` stays where it was on the way back."""
+    atif, _ = convert(_usage_run_log(), "atif@v1.7")
+    del atif["extra"]
+    run_log, _ = convert(atif, SSL)
+    assert "metrics" not in run_log["steps"][0].get("extra", {})
+    assert "model" not in run_log["steps"][0].get("extra", {})
+    assert "final_metrics" not in run_log["extra"] and "model" not in run_log["extra"]
+    own = {**atif, "steps": [{**atif["steps"][0], "extra": {"metrics": {"prompt_tokens": 1}}}]}
+    del own["final_metrics"]
+    assert _text(_round_trip_atif(own)) == _text(own)
 
 
 def test_claude_content_parts_stay_native() -> None:
@@ -431,6 +513,29 @@ def substeps(draw: Any, sid: str) -> list[dict[str, Any]]:
     return out
 
 
+counts = st.integers(0, 50)
+usage_values = {
+    "model": text | json_values,
+    "metrics": st.fixed_dictionaries(
+        {}, optional={"prompt_tokens": counts, "completion_tokens": counts}
+    )
+    | json_values,
+    "final_metrics": st.fixed_dictionaries(
+        {}, optional={"total_prompt_tokens": counts, "total_steps": st.integers(0, 4)}
+    )
+    | json_values,
+}
+
+
+@st.composite
+def usage_extras(draw: Any, keys: tuple[str, ...]) -> dict[str, Any]:
+    """Free ``extra`` objects that sometimes hold the usage keys the lens lifts (§2.1)."""
+    extra: dict[str, Any] = draw(free_objects)
+    for key in keys:
+        _put(draw, extra, key, usage_values[key])
+    return shuffled(draw, extra)
+
+
 @st.composite
 def run_logs(draw: Any) -> dict[str, Any]:
     """Rule-valid run logs with every optional field sometimes absent, null or set."""
@@ -454,13 +559,13 @@ def run_logs(draw: Any) -> dict[str, Any]:
         _put(draw, step, "legacy_turn_id", legacy_turn)
         _put(draw, step, "legacy_event_id", legacy_event)
         step["substeps"] = draw(substeps(sid))
-        _put(draw, step, "extra", free_objects)
+        _put(draw, step, "extra", usage_extras(("model", "metrics")))
         blank = not (step.get("message_text") or "").strip()
         if blank and not (step.get("summary") or "").strip() and step["substeps"]:
             step["summary"] = "Pre-message tool activity"
         steps.append(shuffled(draw, step))
     doc: dict[str, Any] = {"run_id": draw(nonempty), "provider": provider, "steps": steps}
-    _put(draw, doc, "extra", free_objects)
+    _put(draw, doc, "extra", usage_extras(("model", "final_metrics")))
     return shuffled(draw, doc)
 
 

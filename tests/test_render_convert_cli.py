@@ -135,7 +135,27 @@ def test_convert_counts_what_went_to_extra(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["convert", str(src), "--to", "atif@v1.8", "-o", str(onward)])
     assert result.exit_code == 0, result.output
     atif = json.loads(onward.read_text())
-    assert atif["steps"][0]["extra"]["usage"]["input_tokens"] == 10
+    assert atif["steps"][0]["extra"]["usage"]["input_tokens"] == 10  # the provider's own counts
+    # ... and ATIF's own fields, as a native producer writes them (issue 18 item 3)
+    metrics = atif["steps"][0]["metrics"]
+    assert (metrics["prompt_tokens"], metrics["completion_tokens"]) == (10, 5)
+    assert "metrics" not in atif["steps"][0]["extra"]
+    final = atif["final_metrics"]
+    assert (final["total_prompt_tokens"], final["total_completion_tokens"]) == (10, 5)
+    assert "final_metrics" not in {k for k in atif["extra"] if k != "_atif_stash"}
+    result = CliRunner().invoke(main, ["validate", str(onward), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    verdict = json.loads(result.output.splitlines()[0])
+    assert verdict["valid"] and verdict["errors"] == [] and verdict["warnings"] == []
+    # the way back restores the run log byte for byte (the lifts are value-less moved entries)
+    back = tmp_path / "back.json"
+    result = CliRunner().invoke(
+        main, ["convert", str(onward), "--to", "step-substep@v1.0", "-o", str(back)]
+    )
+    assert result.exit_code == 0, result.output
+    assert back.read_bytes() == out.read_bytes()
+
+
 TARGETS = ["atif@v1.6", "tao@v0.2.0", "trajectory-sdk@v0.4", "step-substep@v1.0"]
 RICH = ROOT / "conformance" / "atif" / "v1.7" / "valid"
 

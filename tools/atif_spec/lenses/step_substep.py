@@ -11,6 +11,11 @@ legacy ids, completion times, retries, status notes, artifacts on one side; reas
 model names, subagents on the other) travels in the stash of the target's root ``extra``, which
 :mod:`atif_spec.lenses.residual` computes from the difference between the source and its
 rebuilt form (RFC.md §4.5). Sources must match their schema; rule violations are carried over.
+
+Usage that provider-stream readers keep in named run-log ``extra`` keys (``metrics``, ``model``,
+``final_metrics``) is lifted to ATIF's own fields; each lift is a value-less ``moved`` stash
+entry, and the way back reads an ATIF field into run-log ``extra`` only where one names it
+(``spec/step-substep/MAPPING.md`` §2.1).
 """
 
 from __future__ import annotations
@@ -24,8 +29,15 @@ from typing import Any, TypeVar
 from atif_spec.changes import ChangeReport, Item
 from atif_spec.jsonvalues import dicts, plain_text
 from atif_spec.lenses import Lens, LensOptions, refuse
-from atif_spec.lenses.residual import Holder, run_lens, same
-from atif_spec.stash import canonical_json, deep_copy, parse_pointer
+from atif_spec.lenses.residual import Holder, Residual, commit, run_lens, same
+from atif_spec.stash import (
+    STASH_KEY,
+    canonical_json,
+    deep_copy,
+    insert_key,
+    make_pointer,
+    parse_pointer,
+)
 from atif_spec.stepsubstep.model import RESULT_TYPES, RFC3339, TOOL_TYPES
 
 Doc = dict[str, Any]
@@ -86,20 +98,22 @@ def _content_ok(value: Any) -> bool:
     """True for a value ATIF's ``ObservationResult.content`` holds: text, parts or null."""
     if value is None or isinstance(value, str):
         return True
-    return isinstance(value, list) and bool(_parts_validator().is_valid(value))
+    return isinstance(value, list) and bool(_validator("parts").is_valid(value))
 
 
 @functools.cache
-def _parts_validator() -> Any:
-    """A validator of ATIF v1.7 content-part lists (compiled once)."""
+def _validator(name: str) -> Any:
+    """A validator of an ATIF v1.7 shape: ``parts``, ``Metrics`` or ``FinalMetrics``."""
     import jsonschema_rs
 
     from atif_spec.schemas import rs_registry
 
-    return jsonschema_rs.validator_for(
-        {"type": "array", "items": {"$ref": f"{ATIF_SCHEMA}#/$defs/ContentPart"}},
-        registry=rs_registry(),
+    schema: Doc = (
+        {"type": "array", "items": {"$ref": f"{ATIF_SCHEMA}#/$defs/ContentPart"}}
+        if name == "parts"
+        else {"$ref": f"{ATIF_SCHEMA}#/$defs/{name}"}
     )
+    return jsonschema_rs.validator_for(schema, registry=rs_registry())
 
 
 def _obj(value: Any) -> Doc:
@@ -110,8 +124,12 @@ def _obj(value: Any) -> Doc:
 # --- run log -> ATIF --------------------------------------------------------------------------
 
 
-def to_atif(doc: Doc, report: ChangeReport | None) -> Doc:
-    """The ATIF v1.7 trajectory of a run log (native fields only; see the module docstring)."""
+def to_atif(doc: Doc, report: ChangeReport | None, lifts: list[Lift] | None = None) -> Doc:
+    """The ATIF v1.7 trajectory of a run log (native fields only; see the module docstring).
+
+    Usage a provider stream left in named ``extra`` keys is lifted to ATIF's own fields (see
+    :func:`_lift`); each lift is appended to ``lifts`` when given.
+    """
     out: Doc = {"schema_version": "ATIF-v1.7"}
     run_id = doc.get("run_id")
     if isinstance(run_id, str):
@@ -130,7 +148,103 @@ def to_atif(doc: Doc, report: ChangeReport | None) -> Doc:
     out["steps"] = steps
     if isinstance(doc.get("extra"), dict):
         out["extra"] = deep_copy(doc["extra"])
+    _lift(out, len(doc.get("steps") or []), [] if lifts is None else lifts)
     return out
+
+
+class Lift:
+    """A value the run-log→ATIF lens moved from a named run-log ``extra`` key to an ATIF field.
+
+    ``path`` is its run-log place (key ``position`` in that ``extra``), ``to`` its ATIF field;
+    ``value`` is the moved object itself (identity tells whether a later step replaced it).
+    """
+
+    __slots__ = ("path", "position", "snapshot", "to", "value")
+
+    def __init__(
+        self, path: tuple[str | int, ...], position: int, to: tuple[str | int, ...], value: Any
+    ) -> None:
+        self.path, self.position, self.to, self.value = path, position, to, value
+        self.snapshot = canonical_json(value)
+
+    def entry(self) -> Doc:
+        """The value-less ``moved`` stash entry (RFC.md §4.5.2) that records the lift."""
+        return {
+            "op": "moved",
+            "pointer": make_pointer(*self.path),
+            "position": self.position,
+            "to": make_pointer(*self.to),
+        }
+
+
+def _lift(out: Doc, n_source_steps: int, lifts: list[Lift]) -> None:
+    """Move usage from named ``extra`` keys to ATIF's fields, as a native producer writes it.
+
+    Agent steps: ``extra.metrics`` (a valid ``Metrics``) → ``metrics``; ``extra.model`` (text) →
+    ``model_name``. Root: ``extra.model`` → ``agent.model_name``; ``extra.final_metrics`` (a
+    valid ``FinalMetrics`` whose totals equal the steps' totals, rule ATIF306) →
+    ``final_metrics``. A field already set is never overwritten.
+    """
+    steps = out["steps"]
+    if len(steps) == n_source_steps:
+        for i, step in enumerate(steps):
+            extra = step.get("extra")
+            if step.get("source") != "agent" or not isinstance(extra, dict):
+                continue
+            if isinstance(extra.get("model"), str) and "model_name" not in step:
+                at = list(step).index("source") + 1
+                _move(extra, "model", ("steps", i), step, ("steps", i, "model_name"), at, lifts)
+            metrics = extra.get("metrics")
+            if "metrics" not in step and _validator("Metrics").is_valid(metrics):
+                at = list(step).index("extra")
+                _move(extra, "metrics", ("steps", i), step, ("steps", i, "metrics"), at, lifts)
+    extra = out.get("extra")
+    if not isinstance(extra, dict):
+        return
+    agent = out["agent"]
+    if isinstance(extra.get("model"), str) and "model_name" not in agent:
+        _move(extra, "model", (), agent, ("agent", "model_name"), len(agent), lifts)
+    final = extra.get("final_metrics")
+    if (
+        isinstance(final, dict)
+        and _validator("FinalMetrics").is_valid(final)
+        and _totals_agree(final, steps)
+    ):
+        _move(extra, "final_metrics", (), out, ("final_metrics",), list(out).index("extra"), lifts)
+
+
+def _move(
+    extra: Doc,
+    key: str,
+    src: tuple[str | int, ...],
+    owner: Doc,
+    to: tuple[str | int, ...],
+    position: int,
+    lifts: list[Lift],
+) -> None:
+    """Move ``extra[key]`` (the ``extra`` of run-log object ``src``) to ``owner``'s field ``to``."""
+    lift = Lift((*src, "extra", key), list(extra).index(key), to, extra.pop(key))
+    field = to[-1]
+    assert isinstance(field, str)
+    insert_key(owner, field, lift.value, position)
+    lifts.append(lift)
+
+
+def _totals_agree(final: Doc, steps: list[Doc]) -> bool:
+    """True when every total ``final`` sets equals the steps' total (rule ATIF306) and its
+    ``total_steps``, if any, their number: lifting it draws no warning."""
+    import math
+
+    from atif_spec.totals import step_totals
+
+    if "total_steps" in final and final["total_steps"] != len(steps):
+        return False  # the total_steps rule would flag it
+    totals = step_totals(steps).as_final_metrics()
+    for name in ("total_prompt_tokens", "total_completion_tokens", "total_cached_tokens"):
+        if name in final and name in totals and final[name] != totals[name]:
+            return False
+    cost, mine = final.get("total_cost_usd"), totals.get("total_cost_usd")
+    return cost is None or mine is None or math.isclose(float(cost), float(mine), rel_tol=1e-6)
 
 
 def _atif_step(step: Doc, i: int, report: ChangeReport | None) -> Doc:
@@ -211,8 +325,12 @@ def _atif_result(sub: Doc, known: set[str]) -> Doc:
 # --- ATIF -> run log --------------------------------------------------------------------------
 
 
-def to_ssl(doc: Doc, report: ChangeReport | None) -> Doc:
-    """The run log of an ATIF v1.7 trajectory (native fields only; see the module docstring)."""
+def to_ssl(doc: Doc, report: ChangeReport | None, lifts: Sequence[Lift] = ()) -> Doc:
+    """The run log of an ATIF v1.7 trajectory (native fields only; see the module docstring).
+
+    ``lifts`` are the values the run-log→ATIF lens moved to ATIF fields (its ``moved`` stash
+    entries): each is read back into its run-log ``extra`` key; no other ATIF field is.
+    """
     agent = _obj(doc.get("agent"))
     name = agent.get("name")
     provider = name if isinstance(name, str) and name else UNKNOWN
@@ -222,6 +340,47 @@ def to_ssl(doc: Doc, report: ChangeReport | None) -> Doc:
     out["steps"] = [_ssl_step(step, i, provider, report) for i, step in dicts(doc.get("steps"))]
     if isinstance(doc.get("extra"), dict):
         out["extra"] = deep_copy(doc["extra"])
+    for lift in reversed(lifts):
+        _unlift(doc, out, lift)
+    return out
+
+
+def _at(doc: Any, path: Sequence[str | int]) -> Any:
+    """The value at ``path`` in ``doc``, or None."""
+    node = doc
+    for token in path:
+        if isinstance(node, dict) and isinstance(token, str):
+            node = node.get(token)
+        elif isinstance(node, list) and isinstance(token, int) and 0 <= token < len(node):
+            node = node[token]
+        else:
+            return None
+    return node
+
+
+def _unlift(atif: Doc, out: Doc, lift: Lift) -> None:
+    """Put a lifted value back under its run-log ``extra`` key (when both places allow)."""
+    parent = _at(atif, lift.to[:-1])
+    extra = _at(out, lift.path[:-1])
+    key = lift.path[-1]
+    if not isinstance(parent, dict) or lift.to[-1] not in parent:
+        return
+    if not isinstance(extra, dict) or not isinstance(key, str) or key in extra:
+        return
+    insert_key(extra, key, deep_copy(parent[lift.to[-1]]), lift.position)
+
+
+def _lifts_of(entries: Sequence[Any]) -> list[Lift]:
+    """The lifts that ``moved`` stash entries record (malformed entries are skipped)."""
+    out: list[Lift] = []
+    for entry in entries:
+        pointer, to, position = entry.get("pointer"), entry.get("to"), entry.get("position")
+        if not (isinstance(pointer, str) and isinstance(to, str) and isinstance(position, int)):
+            continue
+        path = tuple(int(t) if t.isdigit() else t for t in parse_pointer(pointer))
+        dest = tuple(int(t) if t.isdigit() else t for t in parse_pointer(to))
+        if len(path) >= 2 and path[-2] == "extra" and dest:
+            out.append(Lift(path, position, dest, None))
     return out
 
 
@@ -357,19 +516,89 @@ def _check_source(doc: Any, target: str, report: ChangeReport) -> None:
 def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_atif_: bool) -> Doc:
     _check_source(doc, SSL if to_atif_ else ATIF, report)
     first = len(report.decided)
+    stashed = len(report.stashed)
+    lifted: list[Lift] = []
+    kept: list[Lift] = []
+    if to_atif_:
+
+        def forward(d: Doc, r: ChangeReport | None) -> Doc:
+            return to_atif(d, r, lifted)
+
+        def backward(d: Doc, r: ChangeReport | None) -> Doc:
+            # a lift holds unless undoing the inverse's stash edited it or refilled its key
+            kept[:] = [x for x in lifted if _holds_lift(d, x)]
+            return to_ssl(d, r, kept)
+
+    else:
+        doc, lifts = _take_moves(doc)
+
+        def forward(d: Doc, r: ChangeReport | None) -> Doc:
+            return to_ssl(d, r, lifts)
+
+        def backward(d: Doc, r: ChangeReport | None) -> Doc:
+            return to_atif(d, r)
+
     out = run_lens(
         doc,
         report,
         name=TO_ATIF if to_atif_ else TO_SSL,
         inverse=TO_SSL if to_atif_ else TO_ATIF,
-        forward=to_atif if to_atif_ else to_ssl,
-        backward=to_ssl if to_atif_ else to_atif,
+        forward=forward,
+        backward=backward,
         source_holder=HOLDER,
         target_holder=HOLDER,
         drop=options.drop,
     )
+    if kept and not options.drop:
+        _record_moves(out, kept, ours=len(report.stashed) > stashed)
     report.decided[first:] = [i for i in report.decided[first:] if _holds(out, i.pointer, i.value)]
     return out
+
+
+def _holds_lift(atif: Doc, lift: Lift) -> bool:
+    """True when ``atif`` still has the lifted value, unchanged, and nothing at its old key
+    (run-log and ATIF ``extra`` objects sit at the same paths)."""
+    extra = _at(atif, lift.path[:-1])
+    if isinstance(extra, dict) and lift.path[-1] in extra:
+        return False
+    value = _at(atif, lift.to)
+    return value is lift.value and canonical_json(value) == lift.snapshot
+
+
+def _record_moves(out: Doc, lifts: list[Lift], *, ours: bool) -> None:
+    """Put the ``moved`` entries of ``lifts`` first in this lens's layer (made when absent)."""
+    entries = [x.entry() for x in lifts]
+    if ours:
+        layer = out["extra"][STASH_KEY]["layers"][-1]
+        layer["entries"][:0] = entries
+    else:
+        commit(out, HOLDER, TO_ATIF, [Residual(e, ()) for e in entries])
+
+
+def _take_moves(doc: Doc) -> tuple[Doc, list[Lift]]:
+    """``doc`` without the ``moved`` entries of the run-log→ATIF layers on top of its stash
+    (which the way back undoes itself), and the lifts they record. ``doc`` is not modified."""
+    extra = doc.get("extra")
+    stash = extra.get(STASH_KEY) if isinstance(extra, dict) else None
+    if not isinstance(extra, dict) or not isinstance(stash, dict):
+        return doc, []
+    layers = stash.get("layers")
+    if not isinstance(layers, list):
+        return doc, []
+    new = list(layers)
+    found: list[Any] = []
+    for n in range(len(new) - 1, -1, -1):
+        layer = new[n]
+        if not isinstance(layer, dict) or layer.get("by") != TO_ATIF:
+            break
+        if layer.get("holder") != HOLDER.pointer or not isinstance(layer.get("entries"), list):
+            break
+        moves = [e for e in layer["entries"] if isinstance(e, dict) and e.get("op") == "moved"]
+        found[:0] = moves
+        new[n] = {**layer, "entries": [e for e in layer["entries"] if e not in moves]}
+    if not found:
+        return doc, []
+    return {**doc, "extra": {**extra, STASH_KEY: {**stash, "layers": new}}}, _lifts_of(found)
 
 
 def _holds(doc: Any, ptr: str, value: Any) -> bool:
