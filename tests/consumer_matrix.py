@@ -64,6 +64,25 @@ DIFFERENCES: tuple[Difference, ...] = (
 )
 """The documented exceptions (each explains at least one case, or it is stale)."""
 
+DISPATCH_ONLY_CASES = (
+    r"atif-v1\.6-valid-later-version-fields-null|atif-v1\.7-valid-embedded-subagent-newer-version"
+)
+"""Valid through the validator's any-version dispatch only (DECISIONS.md D-14, D-15)."""
+
+DIFFERENCES += tuple(
+    Difference(
+        consumer,
+        "dispatch-only-tolerances",
+        DISPATCH_ONLY_CASES,
+        "Valid by decision, not by the released schema of the version they declare: an embedded "
+        "subagent newer than its parent (DECISIONS.md D-14) and later versions' fields set to "
+        "null (D-15). Released schemas never change (RFC.md §8), so the tolerance lives in "
+        "atif-spec's validator; a consumer of the schema files alone rejects both documents.",
+    )
+    for consumer in CONSUMERS
+)
+
+
 
 @dataclass(frozen=True)
 class Case:
