@@ -107,32 +107,20 @@ def _migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
         report = ChangeReport(source=raw.source, line=raw.line, to=to)
         report.errors.extend(problems)
         return Outcome(raw.source, raw.line, report.to_dict(), None)
+    shared: dict[str, Any] = {
+        "drop": options.drop,
+        "fail_on_loss": options.fail_on_loss,
+        "fail_on_decision": options.fail_on_decision,
+        "source": raw.source,
+        "line": raw.line,
+        "session_ref_path": options.session_ref_path,
+        "drop_context_only": options.drop_context_only,
+    }
     try:
         if options.convert:
-            out, report = convert(
-                doc,
-                options.to,
-                drop=options.drop,
-                fail_on_loss=options.fail_on_loss,
-                fail_on_decision=options.fail_on_decision,
-                source=raw.source,
-                line=raw.line,
-                session_ref_path=options.session_ref_path,
-                drop_context_only=options.drop_context_only,
-            )
+            out, report = convert(doc, options.to, **shared)
         else:
-            out, report = migrate(
-                doc,
-                options.to,
-                drop=options.drop,
-                fail_on_loss=options.fail_on_loss,
-                fail_on_decision=options.fail_on_decision,
-                source=raw.source,
-                line=raw.line,
-                copy=False,
-                session_ref_path=options.session_ref_path,
-                drop_context_only=options.drop_context_only,
-            )
+            out, report = migrate(doc, options.to, copy=False, **shared)
     except (MigrationError, ConversionError) as exc:
         return Outcome(raw.source, raw.line, exc.report.to_dict(), None)
     check = validate_document(
