@@ -120,17 +120,13 @@ def consumers(session: nox.Session) -> None:
     check-jsonschema, python-jsonschema and jsonschema-rs (no registry), Ajv with SchemaStore's
     options, VS Code's JSON language service (tests/consumer_matrix.py prints the matrix); every
     pattern means the same in Python, ECMA-262 and Rust (bench/check_patterns.py); the README
-    recipes for other tools run. Prints its wall time."""
-    import time
-
-    start = time.perf_counter()
+    recipes for other tools run."""
     with_codegen(session)
     session.run("python", "tests/consumer_matrix.py")
     session.run("python", "bench/check_patterns.py")
     session.env["ATIF_FAIL_ON_SKIP"] = "1"
     tests = ("tests/test_consumers.py", "tests/test_bundles.py", "tests/test_schemastore.py")
     session.run("python", "-m", "pytest", "-q", "-rs", *tests, "-k", "not consumer_verdicts")
-    session.log(f"consumers: wall time {time.perf_counter() - start:.0f} s")
 
 
 @nox.session(python=PYTHON)
@@ -339,7 +335,7 @@ def interop(session: nox.Session) -> None:
     """The interop report: every peer of conformance/adapters/peers.toml, each in a Python 3.12
     environment of its own (.nox/interop-envs/<name>, reused), against the suite, against
     everything atif-spec writes and against each other. Rewrites conformance/INTEROP.md and
-    conformance/interop.json; fails on an unexplained or stale difference. Prints its wall time.
+    conformance/interop.json; fails on an unexplained or stale difference.
     ``nox -s interop -- NAME ...`` runs only those peers."""
     session.install("-e", ".")
     peers = tomllib.loads(Path("conformance/adapters/peers.toml").read_text())["peer"]
