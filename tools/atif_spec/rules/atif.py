@@ -11,7 +11,6 @@ import math
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -113,37 +112,16 @@ def _unpack(i: int, step: dict[str, Any]) -> _Scanned:
     )
 
 
-@dataclass(frozen=True, slots=True)
-class _Screened:
-    """What one pass over a node's steps leaves for the rules (memoized per node)."""
-
-    suspects: list[_Scanned]
-    """The steps the per-step rules look at: every object step, or on a vouched node only
-    those on which a rule may find something (see :func:`_screen_vouched`)."""
-    values: dict[str, list[Any]]
-    """Per metrics field of ``_METRIC_FIELDS``: its non-null values over the steps, in order."""
-
-
-def _metric_values(metrics: list[dict[str, Any]]) -> dict[str, list[Any]]:
-    """The non-null values of each ``_METRIC_FIELDS`` field over some metrics objects."""
-    return {
-        name: [value for m in metrics if (value := m.get(name)) is not None]
-        for name in _METRIC_FIELDS
-    }
-
-
-def _screen_all(node: Any) -> _Screened:
+def _screen_all(node: Any) -> list[_Scanned]:
     """Every object step is a suspect: the rules check each one exactly."""
-    suspects = [
+    return [
         _unpack(i, step)
         for i, step in enumerate(list_member(node, "steps"))
         if isinstance(step, dict)
     ]
-    metrics = [metrics for _, _, _, _, metrics, _, _, _ in suspects if metrics is not None]
-    return _Screened(suspects, _metric_values(metrics))
 
 
-def _screen_vouched(node: dict[str, Any]) -> _Screened:
+def _quick_pass(node: dict[str, Any]) -> tuple[list[_Scanned], dict[str, list[Any]]]:
     """One pass over the steps of a node the screen schema accepted (see ``rules.screen``).
 
     The schema guarantees the types, and the screen that no step holds what ATIF103, 302 to 304,
@@ -153,6 +131,9 @@ def _screen_vouched(node: dict[str, Any]) -> _Screened:
     ``prompt_tokens`` (ATIF301), two of its tool calls share an id (ATIF202), or a result names
     a call the step does not make (ATIF201). Suspects are rare, and a suspect the rules then
     clear costs only time.
+
+    Also returns, per metrics field of ``_METRIC_FIELDS``, its non-null values over the steps
+    that count towards the totals (what :func:`quick_clean` compares ``final_metrics`` with).
     """
     suspects: list[_Scanned] = []
     prompt: list[Any] = []
@@ -209,7 +190,12 @@ def _screen_vouched(node: dict[str, Any]) -> _Screened:
                     suspects.append(_unpack(position - 1, step))
                     break
     values = dict(zip(_METRIC_FIELDS, (prompt, completion, cached, cost), strict=True))
-    return _Screened(suspects, values)
+    return suspects, values
+
+
+def _screen_vouched(node: dict[str, Any]) -> list[_Scanned]:
+    """The suspect steps of a node the screen schema accepted (see :func:`_quick_pass`)."""
+    return _quick_pass(node)[0]
 
 
 SCREEN = True
@@ -247,8 +233,8 @@ def quick_clean(node: dict[str, Any]) -> bool:
     definitions = agent.get("tool_definitions") if isinstance(agent, dict) else None
     if definitions and not all(_function_shaped(d) for d in definitions):
         return False
-    screened = _screen_vouched(node)
-    if screened.suspects:
+    suspects, values = _quick_pass(node)
+    if suspects:
         return False
     final = node.get("final_metrics")
     if final is None or not _notes_blank(node):
@@ -256,7 +242,6 @@ def quick_clean(node: dict[str, Any]) -> bool:
     total_steps = final.get("total_steps")
     if total_steps is not None and total_steps != len(node["steps"]):
         return False
-    values = screened.values
     for total_field, metric, cost in _TOTALS:
         total = final.get(total_field)
         if total is None:
@@ -276,17 +261,12 @@ def quick_clean(node: dict[str, Any]) -> bool:
     return True
 
 
-def _screened(ctx: RuleContext) -> _Screened:
-    """The shared pass over this rule's node."""
-    result: _Screened = ctx.memoized(
+def _suspects(ctx: RuleContext) -> list[_Scanned]:
+    """The steps of this rule's node that the per-step rules must look at (one shared pass)."""
+    result: list[_Scanned] = ctx.memoized(
         "screen", _screen_vouched if ctx.vouched and SCREEN else _screen_all
     )
     return result
-
-
-def _suspects(ctx: RuleContext) -> list[_Scanned]:
-    """The steps of this rule's node that the per-step rules must look at."""
-    return _screened(ctx).suspects
 
 
 # --- A: document structure -----------------------------------------------------------------------
