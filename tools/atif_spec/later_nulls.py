@@ -17,6 +17,7 @@ from typing import Any
 
 from atif_spec.findings import Finding
 from atif_spec.formats.atif import VERSIONS, spelling
+from atif_spec.stash import parse_pointer
 
 _MISSING = object()
 
@@ -24,8 +25,7 @@ _MISSING = object()
 def value_at(doc: Any, pointer: str) -> Any:
     """The value at an RFC 6901 pointer, or a sentinel when there is none."""
     node = doc
-    for raw in pointer.split("/")[1:]:
-        token = raw.replace("~1", "/").replace("~0", "~")
+    for token in parse_pointer(pointer):
         if isinstance(node, dict) and token in node:
             node = node[token]
         elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
