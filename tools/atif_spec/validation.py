@@ -269,30 +269,22 @@ def gc_paused() -> Iterator[None]:
         gc.enable()
 
 
-@contextmanager
-def _gc_paused(size: int) -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a large document is parsed and checked.
-
-    Parsing allocates one container per JSON object and array; the collector, triggered by
-    those allocations, keeps traversing the freshly built tree although it cannot hold a
-    cycle. That is a tenth of the parse time of a 9 MB trajectory. The collector is restored
-    as found on the way out (documents are freed by reference counting, not by it). The switch
-    is interpreter-wide: a thread that turns the collector off while another validates a large
-    document may find it back on afterwards.
-    """
-    if size < PAUSE_GC_FROM:
-        yield
-        return
-    with gc_paused():
-        yield
-
-
 def validate_raw(raw: RawDocument, options: Options | None = None) -> Report:
-    """Parse and validate one document read by :mod:`atif_spec.reader`."""
+    """Parse and validate one document read by :mod:`atif_spec.reader`.
+
+    A document of at least ``PAUSE_GC_FROM`` bytes is parsed and checked with Python's cyclic
+    garbage collector paused. Parsing allocates one container per JSON object and array; the
+    collector, triggered by those allocations, keeps traversing the freshly built tree although
+    it cannot hold a cycle. That is a tenth of the parse time of a 9 MB trajectory. The collector
+    is restored as found on the way out (documents are freed by reference counting, not by it).
+    The switch is interpreter-wide: a thread that turns the collector off while another validates
+    a large document may find it back on afterwards.
+    """
+    opts = options or _DEFAULT
     if len(raw.data) < PAUSE_GC_FROM:
-        return _validate_raw(raw, options or _DEFAULT)
-    with _gc_paused(len(raw.data)):
-        return _validate_raw(raw, options or _DEFAULT)
+        return _validate_raw(raw, opts)
+    with gc_paused():
+        return _validate_raw(raw, opts)
 
 
 def _validate_raw(raw: RawDocument, opts: Options) -> Report:
