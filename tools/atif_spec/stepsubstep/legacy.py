@@ -57,11 +57,6 @@ CLAUDE_TYPES = frozenset({"assistant", "user", "system", "rate_limit_event"})
 GEMINI_TYPES = frozenset(
     {"init", "message", "tool_use", "tool_result", "tool_output", "tool_error", "tool_retry"}
 )
-PROVIDER_NAMES = {
-    "codex": "Codex exec --json",
-    "claude": "Claude Code stream-json",
-    "gemini": "Gemini CLI stream-json",
-}
 _GZA_METADATA = frozenset({"branch", "stats", "outcome"})
 _GEMINI_PAYLOAD_SKIP = frozenset({"type", "id", "call_id", "tool_id", "timestamp"})
 
