@@ -9,27 +9,16 @@ command that prints text (validate, migrate, convert, rules, render, ...).
 from __future__ import annotations
 
 import os
-import re
 import sys
 from typing import TextIO
 
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-"""C0 and C1 controls, DEL, line/paragraph separators and bidirectional overrides."""
-_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def _escape(match: re.Match[str]) -> str:
-    char = match.group()
-    if char in _NAMED:
-        return _NAMED[char]
-    code = ord(char)
-    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+from atif_spec.textsafety import escape, has_unsafe
 
 
 def clean(text: str) -> str:
-    """``text`` with every control character written as an escape (``\\n``, ``\\e``, ``\\x07``);
-    backslashes are left alone, so ordinary text prints unchanged."""
-    return _CONTROL.sub(_escape, text)
+    """``text`` with every unsafe character written as an escape (``\\n``, ``\\x1b``,
+    ``\\u202e``; :mod:`atif_spec.textsafety`); ordinary text prints unchanged."""
+    return escape(text)
 
 
 def clean_lines(text: str) -> str:
@@ -40,7 +29,7 @@ def clean_lines(text: str) -> str:
 def name(path: str) -> str:
     """A file name as printed: unchanged when it is plain, else quoted with its control
     characters escaped (``'a\\nb.json'``), so that it cannot pass for other output."""
-    if not _CONTROL.search(path):
+    if not has_unsafe(path):
         return path
     return "'" + clean(path.replace("\\", "\\\\").replace("'", "\\'")) + "'"
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +22,7 @@ from rich.text import Text
 
 from atif_spec.stepsubstep.legacy import detect_stream, migrate
 from atif_spec.stepsubstep.model import step_id, substep_id
+from atif_spec.textsafety import escape as safe_text
 
 STEP_STYLE = "bold cyan"
 SUBSTEP_STYLE = "green"
@@ -109,20 +109,9 @@ def truncate(text: str, limit: int, suffix: str = "...") -> str:
 
 
 def escape(text: str, *, keep_newlines: bool = False) -> str:
-    """``text`` with control characters (ESC, CR, BEL, C1, bidi overrides, ...) written as
-    ``\\xNN`` / ``\\uNNNN`` escapes; tabs are kept, newlines only when asked (else ``\\n``)."""
-    out: list[str] = []
-    for ch in text:
-        if ch == "\n":
-            out.append(ch if keep_newlines else "\\n")
-        elif ch == "\t":
-            out.append(ch)
-        elif unicodedata.category(ch) in ("Cc", "Cf") and ch != "\u200d":
-            code = ord(ch)
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-        else:
-            out.append(ch)
-    return "".join(out)
+    """``text`` safe for a terminal (:func:`atif_spec.textsafety.escape`): tabs are kept,
+    newlines only when asked (else ``\\n``)."""
+    return safe_text(text, keep=("\t", "\n") if keep_newlines else ("\t",))
 
 
 def run_lines(doc: dict[str, Any]) -> list[Line]:
