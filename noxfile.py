@@ -287,11 +287,17 @@ def python312() -> str:
     raise RuntimeError("Python 3.12 is needed for the reference implementation (harbor)")
 
 
+def venv312(session: nox.Session, env: Path) -> Path:
+    """The python of a Python 3.12 venv at ``env``, created when missing (reused otherwise)."""
+    python = env / "bin" / "python"
+    if not python.exists():
+        session.run(python312(), "-m", "venv", str(env), external=True)
+    return python
+
+
 def harbor_python(session: nox.Session) -> str:
     """A Python 3.12 venv of its own with harbor installed (for sessions that run on 3.11)."""
-    python = HARBOR_ENV / "bin" / "python"
-    if not python.exists():
-        session.run(python312(), "-m", "venv", str(HARBOR_ENV), external=True)
+    python = venv312(session, HARBOR_ENV)
     install_harbor(
         lambda *args: session.run(str(python), "-m", "pip", "install", "-q", *args, external=True)
     )
@@ -340,13 +346,10 @@ def interop(session: nox.Session) -> None:
     session.install("-e", ".")
     peers = tomllib.loads(Path("conformance/adapters/peers.toml").read_text())["peer"]
     chosen = [p for p in peers if not session.posargs or p["name"] in session.posargs]
-    interpreter = python312()
     # One pip download cache for all the peers' environments, kept only for this run.
     with tempfile.TemporaryDirectory(prefix="interop-pip-") as cache:
         for peer in chosen:
-            python = INTEROP_ENVS / peer["name"] / "bin" / "python"
-            if not python.exists():
-                session.run(interpreter, "-m", "venv", str(python.parent.parent), external=True)
+            python = venv312(session, INTEROP_ENVS / peer["name"])
             for args in peer["install"]:
                 pip = (str(python), "-m", "pip", "install", "-q", "--cache-dir", cache)
                 session.run(*pip, *args, external=True)

@@ -384,13 +384,13 @@ def _index(catalog: Catalog, here: str, latest: dict[str, str], interop: bool = 
 INTEROP_DATA = Path("conformance/interop.json")
 """Written by ``nox -s interop``; the site shows it when the build runs in the repository."""
 INTEROP_PAGE = "/interop.html"
-_COUNTS = ("passed", "failed", "errored", "explained", "informational", "invalid", "valid",
-           "skipped")  # fmt: skip
 
 
 def interop_page(data: dict[str, Any], here: str, index: str) -> bytes:
     """The interop matrix: implementation, target, role and kind against outcome counts, each
     explained count linked to the implementation's known differences."""
+    from atif_spec.conformance.interop import COLUMNS  # the columns of INTEROP.md
+
     repo = "https://github.com/atif-spec/atif-spec/blob/main/conformance/"
     parts = [
         "<h1>ATIF interop report</h1>",
@@ -408,11 +408,11 @@ def interop_page(data: dict[str, Any], here: str, index: str) -> bytes:
             f"<td>{_e(roles)}</td><td>{started}</td></tr>"
         )
     parts.append("</table><h2>Matrix</h2><table><tr><th>Implementation</th><th>Target</th>")
-    parts.append("<th>Role</th><th>Items</th>" + "".join(f"<th>{c}</th>" for c in _COUNTS))
+    parts.append("<th>Role</th><th>Items</th>" + "".join(f"<th>{c}</th>" for c in COLUMNS))
     parts.append("</tr>")
     for row in data.get("matrix", []):
         cells = []
-        for c in _COUNTS:
+        for c in COLUMNS:
             n = row.get(c) or ""
             if c == "explained" and n:
                 link = f"{repo}known-differences/{row['implementation']}.toml"

@@ -23,9 +23,6 @@ from typing import Any
 
 import orjson
 
-KINDS = ("compound", "editor")
-"""The two folders of ``generated/bundles/``."""
-
 _INIT = '''"""Self-contained schema files generated from spec/ (see ``atif_spec.codegen.bundles``).
 
 ``compound/<path>``: compound documents (embedded resources keep their ``$id``);

@@ -131,16 +131,8 @@ def stop_request() -> dict[str, Any]:
 
 
 def run_request(case: Case, document: Any) -> dict[str, Any]:
-    """The request for one case."""
-    request: dict[str, Any] = {
-        "cmd": "run",
-        "id": case.id,
-        "format": case.format,
-        "version": case.version,
-        "document": document,
-        "folder": str(case.document.parent),
-        "filename": case.document.name,
-    }
+    """The request for one case: a ``read`` request's keys, plus its target and options."""
+    request = {**read_request(case, document), "cmd": "run"}
     if case.target:
         request["target"] = case.target
     if case.options:
