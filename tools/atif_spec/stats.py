@@ -505,6 +505,6 @@ def _ray_part(batch: Any, *, by: GroupBy | None, max_bytes: int) -> Any:
 
     pa: Any = importlib.import_module("pyarrow")
     part = Stats(by)
-    for raw in atif_ray._raw_documents(batch, "data"):
+    for raw in atif_ray.raw_documents(batch, "data"):
         part.add(document_stats(raw, max_bytes))
     return pa.table({"part": pa.array([orjson.dumps(part.to_part()).decode()], pa.large_string())})
