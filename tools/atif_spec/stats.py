@@ -46,7 +46,7 @@ DISTRIBUTIONS = ("steps", "tokens")
 def document_stats(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> dict[str, Any]:
     """The numbers of one document, as a JSON-able record (see :class:`Stats`)."""
     doc, report = load(raw, max_bytes)
-    return record(raw, doc, report)
+    return record(raw, report, as_atif(doc, report.format, report.version))
 
 
 def load(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, Report]:
@@ -61,8 +61,9 @@ def load(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, Rep
     return doc, report
 
 
-def record(raw: RawDocument, doc: Any, report: Report) -> dict[str, Any]:
-    """The record of a document already loaded by :func:`load`."""
+def record(raw: RawDocument, report: Report, atif: dict[str, Any] | None) -> dict[str, Any]:
+    """The record of a document already loaded by :func:`load` (``atif``: :func:`as_atif` of
+    it)."""
     out: dict[str, Any] = {
         "source": raw.source,
         "line": raw.line,
@@ -74,7 +75,6 @@ def record(raw: RawDocument, doc: Any, report: Report) -> dict[str, Any]:
         "findings": dict(Counter(f.code for f in report.findings)),
         "counted": False,
     }
-    atif = as_atif(doc, report.format, report.version)
     if atif is not None:
         out.update(trajectory_numbers(atif))
         out["counted"] = True
