@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from atif_spec.engines.sources import DEFAULT_COLUMN
 from atif_spec.findings import Report
 from atif_spec.jsonvalues import dict_member, list_member, objects
 from atif_spec.reader import DEFAULT_MAX_BYTES, RawDocument, parse
@@ -444,7 +445,7 @@ def run_local(
     *,
     jobs: int = 1,
     lines: bool | None = None,
-    column: str = "trajectory",
+    column: str = DEFAULT_COLUMN,
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> Stats:
     """The stats of every document of ``files`` (already expanded), here or in ``jobs``
@@ -470,7 +471,7 @@ def run_ray(
     by: GroupBy | None = None,
     *,
     lines: bool | None = None,
-    column: str = "trajectory",
+    column: str = DEFAULT_COLUMN,
     address: str | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> Stats:
