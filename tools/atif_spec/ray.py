@@ -183,7 +183,8 @@ def _column(batch: Table, name: str, default: Any) -> list[Any]:
     return [default] * batch.num_rows
 
 
-def _raw_documents(batch: Table, column: str) -> list[RawDocument]:
+def raw_documents(batch: Table, column: str) -> list[RawDocument]:
+    """The documents of one batch (its ``column`` cells with their source, line and path)."""
     from pathlib import Path
 
     rows = zip(
@@ -207,7 +208,7 @@ def _raw_documents(batch: Table, column: str) -> list[RawDocument]:
 
 
 def _process_batch(batch: Table, *, task: Task, column: str) -> Table:
-    done = [process(task, raw) for raw in _raw_documents(batch, column)]
+    done = [process(task, raw) for raw in raw_documents(batch, column)]
     out = batch.append_column(
         "report", pa.array([orjson.dumps(r.report).decode() for r in done], pa.large_string())
     ).append_column("passed", pa.array([r.passed for r in done], pa.bool_()))

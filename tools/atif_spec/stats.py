@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from atif_spec.engines.sources import DEFAULT_COLUMN
 from atif_spec.findings import Report
 from atif_spec.jsonvalues import dict_member, list_member, objects
 from atif_spec.reader import DEFAULT_MAX_BYTES, RawDocument, parse
@@ -46,7 +47,7 @@ DISTRIBUTIONS = ("steps", "tokens")
 def document_stats(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> dict[str, Any]:
     """The numbers of one document, as a JSON-able record (see :class:`Stats`)."""
     doc, report = load(raw, max_bytes)
-    return record(raw, doc, report)
+    return record(raw, report, as_atif(doc, report.format, report.version))
 
 
 def load(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, Report]:
@@ -61,8 +62,9 @@ def load(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, Rep
     return doc, report
 
 
-def record(raw: RawDocument, doc: Any, report: Report) -> dict[str, Any]:
-    """The record of a document already loaded by :func:`load`."""
+def record(raw: RawDocument, report: Report, atif: dict[str, Any] | None) -> dict[str, Any]:
+    """The record of a document already loaded by :func:`load` (``atif``: :func:`as_atif` of
+    it)."""
     out: dict[str, Any] = {
         "source": raw.source,
         "line": raw.line,
@@ -74,7 +76,6 @@ def record(raw: RawDocument, doc: Any, report: Report) -> dict[str, Any]:
         "findings": dict(Counter(f.code for f in report.findings)),
         "counted": False,
     }
-    atif = as_atif(doc, report.format, report.version)
     if atif is not None:
         out.update(trajectory_numbers(atif))
         out["counted"] = True
@@ -444,7 +445,7 @@ def run_local(
     *,
     jobs: int = 1,
     lines: bool | None = None,
-    column: str = "trajectory",
+    column: str = DEFAULT_COLUMN,
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> Stats:
     """The stats of every document of ``files`` (already expanded), here or in ``jobs``
@@ -470,7 +471,7 @@ def run_ray(
     by: GroupBy | None = None,
     *,
     lines: bool | None = None,
-    column: str = "trajectory",
+    column: str = DEFAULT_COLUMN,
     address: str | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> Stats:
@@ -505,6 +506,6 @@ def _ray_part(batch: Any, *, by: GroupBy | None, max_bytes: int) -> Any:
 
     pa: Any = importlib.import_module("pyarrow")
     part = Stats(by)
-    for raw in atif_ray._raw_documents(batch, "data"):
+    for raw in atif_ray.raw_documents(batch, "data"):
         part.add(document_stats(raw, max_bytes))
     return pa.table({"part": pa.array([orjson.dumps(part.to_part()).decode()], pa.large_string())})

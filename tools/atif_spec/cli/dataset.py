@@ -38,6 +38,19 @@ def _engine_available(ctx: click.Context, param: click.Parameter, value: str) ->
     return value
 
 
+ray_address_option = click.option(
+    "--ray-address", metavar="ADDRESS", help="Ray cluster to join (with --engine ray)."
+)
+"""``--ray-address ADDRESS``: the Ray cluster to join."""
+
+column_option = click.option(
+    "--column",
+    default=DEFAULT_COLUMN,
+    show_default=True,
+    help="The Parquet column that holds each trajectory as JSON text.",
+)
+"""``--column NAME``: the Parquet column that holds the trajectories."""
+
 ENGINE_OPTIONS = [
     click.option(
         "--engine",
@@ -48,21 +61,14 @@ ENGINE_OPTIONS = [
         help="local: this machine, in --jobs processes. ray: a Ray cluster (--ray-address or "
         "RAY_ADDRESS; without either, one started on this machine).",
     ),
-    click.option(
-        "--ray-address", metavar="ADDRESS", help="Ray cluster to join (with --engine ray)."
-    ),
+    ray_address_option,
     click.option(
         "--summary",
         "summary_path",
         type=click.Path(dir_okay=False),
         help="Write the dataset summary (JSON: counts per version and code, failed documents).",
     ),
-    click.option(
-        "--column",
-        default=DEFAULT_COLUMN,
-        show_default=True,
-        help="The Parquet column that holds each trajectory as JSON text.",
-    ),
+    column_option,
 ]
 
 

@@ -202,11 +202,11 @@ def _example(code: str, suite_dir: Path | None) -> dict[str, Any]:
 
 
 def _shown(case: Any, pointer: str) -> dict[str, Any]:
-    import orjson
+    from atif_spec import jsontext
 
-    doc = orjson.loads(case.document.read_bytes())
+    doc = jsontext.loads(case.document.read_bytes())
     value, where = _at(doc, pointer)
-    text = orjson.dumps(value, option=orjson.OPT_INDENT_2).decode()
+    text = jsontext.dumps(value, indent=True).decode()
     if len(text) > 600:
         text = text[:599] + "…"
     try:

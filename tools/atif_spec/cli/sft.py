@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import IO, Any
 
 import click
-import orjson
 
+from atif_spec import jsontext
 from atif_spec.atomic import AtomicFile, OutputError
 from atif_spec.cli import terminal
 from atif_spec.cli.options import lines_option, max_bytes_option
@@ -116,7 +116,7 @@ def export(
             meta = example["metadata"]
             example["metadata"] = {"source": raw.source, **({"line": raw.line} if raw.line else {})}
             example["metadata"].update(meta)
-            line = _line(example)
+            line = jsontext.dumps(example) + b"\n"
             if max_bytes_out is not None and summary.bytes_out + len(line) > max_bytes_out:
                 summary.capped = True
                 return summary
@@ -134,15 +134,6 @@ def _size(n: int) -> str:
             return f"{n} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
         value /= 1000
     return f"{n} bytes"  # pragma: no cover
-
-
-def _line(example: dict[str, Any]) -> bytes:
-    try:
-        return orjson.dumps(example) + b"\n"
-    except TypeError:  # integers beyond 64 bits
-        import json
-
-        return json.dumps(example, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
 
 
 @click.command("export-sft")

@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from atif_spec.cli.dataset import column_option, ray_address_option
 from atif_spec.cli.options import jobs_option, lines_option, max_bytes_option
 
 
@@ -32,13 +33,8 @@ from atif_spec.cli.options import jobs_option, lines_option, max_bytes_option
     show_default=True,
     help="local: this machine; ray: a Ray cluster (same numbers).",
 )
-@click.option("--ray-address", metavar="ADDRESS", help="Ray cluster to join (with --engine ray).")
-@click.option(
-    "--column",
-    default="trajectory",
-    show_default=True,
-    help="The Parquet column that holds each trajectory as JSON text.",
-)
+@ray_address_option
+@column_option
 @lines_option
 @max_bytes_option
 def stats(

@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from atif_spec.cli.dataset import column_option
 from atif_spec.cli.options import max_bytes_option
 
 
@@ -35,12 +36,7 @@ from atif_spec.cli.options import max_bytes_option
     help="Most documents of a dataset put in the page (the statistics count all; the page "
     "says when documents were left out).",
 )
-@click.option(
-    "--column",
-    default="trajectory",
-    show_default=True,
-    help="The Parquet column that holds each trajectory as JSON text.",
-)
+@column_option
 @max_bytes_option
 def view(
     paths: tuple[str, ...],

@@ -21,6 +21,7 @@ from importlib import resources
 from typing import Any
 
 from atif_spec import __version__, jsontext
+from atif_spec.engines.sources import DEFAULT_COLUMN
 from atif_spec.reader import DEFAULT_MAX_BYTES
 
 DEFAULT_MAX_DOCS = 200
@@ -37,7 +38,7 @@ class ViewOptions:
     max_docs: int = DEFAULT_MAX_DOCS
     """Most documents of a dataset shown (statistics count every document)."""
     max_bytes: int = DEFAULT_MAX_BYTES
-    column: str = "trajectory"
+    column: str = DEFAULT_COLUMN
 
 
 def build(inputs: list[str], options: ViewOptions | None = None) -> dict[str, Any]:

@@ -54,21 +54,25 @@ class Collector:
 
     def add(self, raw: RawDocument, *, shown: bool) -> dict[str, Any]:
         """Load one document of the inputs; returns its stats record."""
-        from atif_spec.stats import load, record
+        from atif_spec.stats import as_atif, load, record
 
         doc, report = load(raw, self.options.max_bytes)
-        numbers = record(raw, doc, report)
+        atif = as_atif(doc, report.format, report.version)
+        numbers = record(raw, report, atif)
         if shown:
-            position = self._entry(raw, doc, report, numbers)
+            position = self._entry(raw, doc, report, atif, numbers)
             self.index.append(_index_row(position, numbers, report))
         return numbers
 
     def _entry(
-        self, raw: RawDocument, doc: Any, report: Report, numbers: dict[str, Any], depth: int = 0
+        self,
+        raw: RawDocument,
+        doc: Any,
+        report: Report,
+        atif: dict[str, Any] | None,
+        numbers: dict[str, Any],
+        depth: int = 0,
     ) -> int:
-        from atif_spec.stats import as_atif
-
-        atif = as_atif(doc, report.format, report.version)
         position = len(self.docs)
         entry: dict[str, Any] = {
             "source": raw.source,
@@ -152,7 +156,7 @@ class Collector:
 
     def _linked_doc(self, path: str, folder: Path, depth: int) -> int | None:
         from atif_spec.rules.atif import locate
-        from atif_spec.stats import load, record
+        from atif_spec.stats import as_atif, load, record
 
         if "://" in path:
             return None
@@ -169,7 +173,8 @@ class Collector:
             return None
         self._linked[target] = len(self.docs)  # before loading: a cycle ends here
         doc, report = load(raw, self.options.max_bytes)
-        return self._entry(raw, doc, report, record(raw, doc, report), depth + 1)
+        atif = as_atif(doc, report.format, report.version)
+        return self._entry(raw, doc, report, atif, record(raw, report, atif), depth + 1)
 
     def _totals(self, atif: dict[str, Any], links: dict[str, int]) -> dict[str, Any]:
         from atif_spec.totals import trajectory_totals
