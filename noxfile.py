@@ -94,7 +94,7 @@ def generate(session: nox.Session) -> None:
     """Regenerate everything derived from spec/: bindings (Python, TypeScript) and RFC.md tables."""
     with_codegen(session)
     session.run("python", "-m", "atif_spec.codegen", "generate")
-    session.run("python", "-m", "atif_spec.docgen", "RFC.md", "README.md")
+    session.run("python", "-m", "atif_spec.docgen")
 
 
 @nox.session(python=PYTHON)
@@ -102,7 +102,7 @@ def generated(session: nox.Session) -> None:
     """Fail when generated/ or RFC.md's generated regions differ from what spec/ produces."""
     with_codegen(session)
     session.run("python", "-m", "atif_spec.codegen", "check")
-    session.run("python", "-m", "atif_spec.docgen", "--check", "RFC.md", "README.md")
+    session.run("python", "-m", "atif_spec.docgen", "--check")
 
 
 @nox.session(python=PYTHON)

@@ -1,5 +1,6 @@
-"""Generated regions of RFC.md (the rule table from the registry, field tables from schemas) and
-README.md (the size of the conformance suite).
+"""Generated regions of RFC.md (the rule table from the registry, field tables from schemas),
+README.md (the size of the conformance suite) and the MAPPING.md files (``mapping-<id>``: the
+tables of :mod:`atif_spec.lenses.mapping`).
 
 A region sits between ``<!-- BEGIN GENERATED: name (python -m atif_spec.docgen) -->`` and
 ``<!-- END GENERATED: name -->``. ``python -m atif_spec.docgen`` rewrites them in place;
@@ -180,6 +181,10 @@ def render(text: str) -> str:
 
     def replace(m: re.Match[str]) -> str:
         name = m.group("name")
+        if name.startswith("mapping-"):
+            from atif_spec.lenses.mapping import render as mapping_table
+
+            return m.group(1) + mapping_table(name.removeprefix("mapping-")) + m.group(4)
         if name not in GENERATORS:
             raise KeyError(f"unknown generated region {name!r}")
         return m.group(1) + GENERATORS[name]() + m.group(4)
@@ -187,11 +192,21 @@ def render(text: str) -> str:
     return _REGION.sub(replace, text)
 
 
+DOCUMENTS = (
+    "RFC.md",
+    "README.md",
+    "spec/tao/MAPPING.md",
+    "spec/trajectory-sdk/MAPPING.md",
+    "spec/step-substep/MAPPING.md",
+)
+"""The checkout's files with generated regions (paths from the checkout's root)."""
+
+
 def main(argv: list[str] | None = None) -> int:
-    """``python -m atif_spec.docgen [--check] [FILE]`` (FILE defaults to RFC.md)."""
+    """``python -m atif_spec.docgen [--check] [FILE ...]`` (default: :data:`DOCUMENTS`)."""
     args = list(sys.argv[1:] if argv is None else argv)
     check = "--check" in args
-    files = [a for a in args if a != "--check"] or ["RFC.md"]
+    files = [a for a in args if a != "--check"] or list(DOCUMENTS)
     stale = []
     for name in files:
         path = Path(name)

@@ -1,0 +1,125 @@
+"""The mapping registry: where each transform step puts what it reads (RFC.md §4.5.3 item 8).
+
+Every lens module and the ATIF migrations declare ``MAPPING_TABLES``: tables of :class:`Row`
+that say, for a source field, the target field it fills (``field``), the documented name it
+goes to in a free-form object (``named``), or that it is kept in the stash (``stashed``),
+synthesized (``decided``) or dropped (``dropped``). The tables are the single source of the
+MAPPING.md field tables and of RFC.md's table of named keys: ``python -m atif_spec.docgen``
+renders a region ``mapping-<table id>`` from them, and ``--check`` fails when prose and code
+drift apart.
+
+A ``named`` row carries ``key``, the pointer of the named member relative to its owner (the
+same pointer a ``moved`` stash entry records in ``to``). Tests check that every ``moved`` entry a
+step writes on the conformance fixtures names a registered key of that step, so no free-form
+key appears in a converted document without a row here.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["field", "named", "stashed", "decided", "dropped"]
+
+MODULES = (
+    "atif_spec.lenses.tao",
+    "atif_spec.lenses.trajectory_sdk",
+    "atif_spec.lenses.step_substep",
+    "atif_spec.migrations.named",
+)
+"""Modules that may declare ``MAPPING_TABLES`` (a module without it declares nothing yet)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One source location and what a step makes of it."""
+
+    source: str
+    """The source field, as written in the tables (Markdown allowed, e.g. ``"`role`"``)."""
+    target: str
+    """The target field or named member ("—" when there is none)."""
+    kind: Kind = "field"
+    note: str = ""
+    key: str | None = None
+    """For ``named`` rows: the member's pointer relative to its owner, e.g.
+    ``/extra/llm_call_count``."""
+
+    def __post_init__(self) -> None:
+        if (self.kind == "named") != (self.key is not None):
+            raise ValueError(f"{self.source}: a named row needs a key, and only a named row")
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """One table of a MAPPING.md (or of RFC.md): rows for one or more step signatures."""
+
+    id: str
+    """Region id: the table renders into ``<!-- BEGIN GENERATED: mapping-<id> … -->``."""
+    steps: tuple[str, ...]
+    """Signatures (``SOURCE->TARGET``) whose behaviour the rows describe."""
+    columns: tuple[str, str]
+    """Headings of the source and target columns."""
+    rows: tuple[Row, ...]
+
+
+@functools.cache
+def tables() -> dict[str, Table]:
+    """Every registered table by id (imports the declaring modules once)."""
+    found: dict[str, Table] = {}
+    for name in MODULES:
+        module = importlib.import_module(name)
+        for table in getattr(module, "MAPPING_TABLES", ()):
+            if table.id in found:
+                raise ValueError(f"mapping table {table.id!r} is declared twice")
+            found[table.id] = table
+    return found
+
+
+def rows_of(step: str) -> Iterator[Row]:
+    """Every row that describes the step ``SOURCE->TARGET``."""
+    for table in tables().values():
+        if step in table.steps:
+            yield from table.rows
+
+
+FREE_FORM = ("extra", "metadata", "telemetry/data")
+"""The free-form objects named keys go into: ATIF and run-log ``extra``, TAO root ``metadata``,
+trajectory-sdk ``metadata`` and ``telemetry.data`` (RFC.md §4.5.6)."""
+
+
+def in_free_form(pointer: str) -> bool:
+    """True when ``pointer`` names a member of a free-form object (a named key's place)."""
+    parent = pointer.rsplit("/", 1)[0]
+    return any(parent == f"/{name}" or parent.endswith(f"/{name}") for name in FREE_FORM)
+
+
+def named_keys(step: str) -> frozenset[str]:
+    """The owner-relative pointers of the named members ``step`` may write."""
+    return frozenset(r.key for r in rows_of(step) if r.key is not None)
+
+
+_MARK = {
+    "field": "",
+    "named": " (named)",
+    "stashed": " (stash)",
+    "decided": " (decided)",
+    "dropped": " (dropped)",
+}
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render(table_id: str) -> str:
+    """The Markdown table ``table_id`` (a generated region's body)."""
+    table = tables()[table_id]
+    left, right = table.columns
+    lines = [f"| {left} | {right} | Notes |", "|---|---|---|"]
+    for row in table.rows:
+        target = _cell(row.target) + _MARK[row.kind]
+        lines.append(f"| {_cell(row.source)} | {target} | {_cell(row.note)} |")
+    return "\n".join(lines) + "\n"
