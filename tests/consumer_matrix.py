@@ -83,7 +83,6 @@ DIFFERENCES += tuple(
 )
 
 
-
 @dataclass(frozen=True)
 class Case:
     """One conformance fixture as a JSON Schema consumer sees it."""
