@@ -25,12 +25,12 @@ from typing import Literal
 Kind = Literal["field", "named", "stashed", "decided", "dropped"]
 
 MODULES = (
-    "atif_spec.lenses.tao",
-    "atif_spec.lenses.trajectory_sdk",
-    "atif_spec.lenses.step_substep",
+    "atif_spec.lenses.tao_mapping",
+    "atif_spec.lenses.trajectory_sdk_mapping",
+    "atif_spec.lenses.step_substep_mapping",
     "atif_spec.migrations.named",
 )
-"""Modules that may declare ``MAPPING_TABLES`` (a module without it declares nothing yet)."""
+"""Modules that declare ``MAPPING_TABLES``."""
 
 
 @dataclass(frozen=True, slots=True)

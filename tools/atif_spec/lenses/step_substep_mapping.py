@@ -1,0 +1,7 @@
+"""The mapping tables of the step-substep lenses (:mod:`atif_spec.lenses.mapping`)."""
+
+from __future__ import annotations
+
+from atif_spec.lenses.mapping import Table
+
+MAPPING_TABLES: tuple[Table, ...] = ()
