@@ -45,7 +45,8 @@ def test_file_to_stdout_with_text_report_on_stderr(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     out = orjson.loads(result.stdout)
     assert out["schema_version"] == "ATIF-v1.6"
-    assert "atif@v1.7 -> atif@v1.6: 1 stashed, 0 dropped, 0 decided" in result.stderr
+    assert "atif@v1.7 -> atif@v1.6: " in result.stderr
+    assert "mapped, 0 named, 1 stashed, 0 dropped, 0 decided" in result.stderr
 
 
 def test_json_report_lines_and_output_file(tmp_path: Path) -> None:
@@ -197,3 +198,21 @@ def test_invalid_json_is_reported_not_fatal(tmp_path: Path) -> None:
     lines = reports(result.stderr)
     assert [r["ok"] for r in lines] == [False, True]
     assert lines[0]["errors"][0]["code"] == "input:invalid-json"
+
+
+def test_json_report_counts_values_by_class(tmp_path: Path) -> None:
+    """Issue 15: the change report counts mapped, named, stashed and dropped values."""
+    src = tmp_path / "t.json"
+    doc = v17(llm_call_count=0)
+    write(src, doc)
+    result = run(str(src), "--to", "v1.6", "--report", "json", "-o", str(tmp_path / "o.json"))
+    assert result.exit_code == 0, result.output
+    report = orjson.loads(result.stdout.splitlines()[0])
+    migrated = orjson.loads((tmp_path / "o.json").read_bytes())
+    counts = report["counts"]
+    assert counts["named"] == len(report["named"]) == 1
+    assert counts["stashed"] == len(report["stashed"]) and counts["dropped"] == 0
+    # every leaf of the input but schema_version (rewritten: mapped too) and the named count
+    from atif_spec.changes import mapped_leaves
+
+    assert counts["mapped"] == mapped_leaves(migrated) == mapped_leaves(doc) - 1

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from atif_spec.findings import Finding, Level
-from atif_spec.stash import Change, make_pointer
+from atif_spec.stash import STASH_KEY, Change, make_pointer, parse_pointer
 
 
 @dataclass(slots=True)
@@ -71,6 +71,9 @@ class ChangeReport:
     """Warnings about the input or the written document (e.g. a legacy event with no time)."""
     output: str | None = None
     """Where the result was written (CLI), when it was."""
+    mapped: int | None = None
+    """Leaf values of the written document held in the target's own fields (:meth:`tally`);
+    None until the document is transformed."""
 
     @property
     def ok(self) -> bool:
@@ -132,8 +135,25 @@ class ChangeReport:
         self.decided.extend(other.decided)
         self.warnings.extend(other.warnings)
 
+    def tally(self, doc: Any) -> None:
+        """Count the leaf values of the written ``doc`` held in the target's own fields."""
+        self.mapped = mapped_leaves(doc)
+
+    @property
+    def counts(self) -> dict[str, int] | None:
+        """How many values went where (RFC.md §4.3); None before :meth:`tally`."""
+        if self.mapped is None:
+            return None
+        return {
+            "mapped": self.mapped,
+            "named": len(self.named),
+            "stashed": len(self.stashed),
+            "dropped": len(self.dropped),
+        }
+
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: one line of ``atif migrate --report json``."""
+        counts = self.counts
         return {
             "source": self.source,
             "line": self.line,
@@ -141,6 +161,7 @@ class ChangeReport:
             "to": self.to,
             "ok": self.ok,
             "output": self.output,
+            **({"counts": counts} if counts is not None else {}),
             "stashed": [i.to_dict() for i in self.stashed],
             **({"named": [i.to_dict() for i in self.named]} if self.named else {}),
             "dropped": [i.to_dict() for i in self.dropped],
@@ -148,3 +169,69 @@ class ChangeReport:
             "errors": [f.to_dict() for f in self.errors],
             "warnings": [f.to_dict() for f in self.warnings],
         }
+
+
+def _leaf_count(node: Any) -> int:
+    count = 0
+    pending = [node]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict) and item:
+            pending.extend(item.values())
+        elif isinstance(item, list) and item:
+            pending.extend(item)
+        else:
+            count += 1
+    return count
+
+
+def _named_leaves(ancestors: list[Any], stash: Any) -> int:
+    """Leaves of the members that the ``moved`` entries of ``stash`` record; ``ancestors`` is
+    the path of containers from the root down to the stash's holder."""
+    count = 0
+    for layer in stash.get("layers", ()) if isinstance(stash, dict) else ():
+        if not isinstance(layer, dict):
+            continue
+        holder = parse_pointer(str(layer.get("holder", "/extra")))
+        if not holder or len(holder) >= len(ancestors):
+            continue
+        node: Any = ancestors[len(ancestors) - 1 - len(holder)]  # the owner
+        for entry in layer.get("entries", ()):
+            if not (isinstance(entry, dict) and entry.get("op") == "moved"):
+                continue
+            target: Any = node
+            for token in parse_pointer(str(entry.get("to", ""))):
+                if isinstance(target, dict) and token in target:
+                    target = target[token]
+                elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
+                    target = target[int(token)]
+                else:
+                    break
+            else:
+                count += _leaf_count(target)
+    return count
+
+
+def mapped_leaves(doc: Any) -> int:
+    """Leaf values (scalars, empty arrays and objects) of ``doc`` outside every stash and every
+    named member (the members its stashes' ``moved`` entries record)."""
+    total = 0
+    ancestors: list[Any] = []
+    pending: list[tuple[Any, int]] = [(doc, 0)]
+    while pending:
+        node, depth = pending.pop()
+        if isinstance(node, dict) and node:
+            del ancestors[depth:]
+            ancestors.append(node)
+            for key, value in node.items():
+                if key == STASH_KEY:
+                    total -= _named_leaves(ancestors, value)
+                else:
+                    pending.append((value, depth + 1))
+        elif isinstance(node, list) and node:
+            del ancestors[depth:]
+            ancestors.append(node)
+            pending.extend((value, depth + 1) for value in node)
+        else:
+            total += 1
+    return total

@@ -173,6 +173,7 @@ def _legacy_outcome(raw: RawDocument, options: MigrateOptions) -> Outcome:
             return Outcome(raw.source, None, report.to_dict(), None)
         report.to = onward.to
         report.absorb(onward)
+    report.tally(doc)
     check = validate_document(doc, source=raw.source)
     report.errors.extend(check.errors)
     report.warnings.extend(check.warnings)

@@ -21,8 +21,10 @@ def _text_line(report: dict[str, Any]) -> str:
             f"{head}: not written: {first['pointer'] or '/'} {first['code']}: "
             f"{first['message']}{extra}"
         )
-    counts = ", ".join(f"{len(report[k])} {k}" for k in ("stashed", "dropped", "decided"))
-    return terminal.clean(f"{head}: {counts}")
+    mapped = report.get("counts", {}).get("mapped")
+    parts = [f"{mapped} mapped"] if mapped is not None else []
+    parts += [f"{len(report.get(k, ()))} {k}" for k in ("named", "stashed", "dropped", "decided")]
+    return terminal.clean(f"{head}: {', '.join(parts)}")
 
 
 def report_line(report: dict[str, Any], report_format: str) -> str:

@@ -187,6 +187,7 @@ def convert(
                     report, "no-conversion", f"{target_format} is written as {lens.target} only"
                 )
     _check_refusals(report, fail_on_loss, fail_on_decision)
+    report.tally(work)
     return work, report
 
 

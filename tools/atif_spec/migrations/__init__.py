@@ -138,4 +138,5 @@ def migrate(
     report.errors.extend(report.refusals("migrate", fail_on_loss, fail_on_decision))
     if report.errors:
         raise MigrationError(report)
+    report.tally(work)
     return work, report
