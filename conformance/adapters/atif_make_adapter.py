@@ -43,7 +43,8 @@ def produce(request: dict[str, Any]) -> dict[str, Any]:
     if AGENTS.get(fmt) != request["source"]:
         return {"id": request["id"], "skipped": f"detected {fmt}, not a {request['source']} log"}
     _inline_media(trajectory)
-    return {"id": request["id"], "documents": [trajectory.to_dict()], "messages": [fmt]}
+    documents = [trajectory.to_dict()]
+    return {"id": request["id"], "documents": documents, "messages": [f"parser: {fmt}"]}
 
 
 if __name__ == "__main__":
