@@ -3,8 +3,11 @@
 
 Runs in its own Python 3.12 environment. Producer only: ``atif_make.convert(path)`` detects the
 log's format (``detect_format``), which must belong to the requested source kind
-(``atif_make.AGENTS``), and parses it; the answer is ``Trajectory.to_dict()`` with images
-inlined as ``data:`` URIs, as ``atif-make convert --json`` prints it.
+(``atif_make.AGENTS``), and runs that format's parser (``atif_make.PARSERS``); every parser of
+an agent log runs on the logs of ``conformance/native`` (Claude Code transcript, stream-json,
+SLEIGHT-Bench and Markdown renderings; Codex rollout and exec; Copilot CLI; Cursor; HAR). The
+answer is ``Trajectory.to_dict()`` with images inlined as ``data:`` URIs, as ``atif-make
+convert --json`` prints it, and names the parser used (``parser: <format>``).
 """
 
 from __future__ import annotations
