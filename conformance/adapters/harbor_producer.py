@@ -36,6 +36,9 @@ from harbor.agents.installed.codex import Codex
 from harbor.agents.installed.copilot_cli import CopilotCli
 
 SOURCES = ["claude-code", "codex", "copilot"]
+# Copilot documents declare v1.6; Claude Code and Codex v1.7; embedded subagents harbor's
+# default, v1.8.
+WRITES = ["atif@v1.6", "atif@v1.7", "atif@v1.8"]
 
 
 def _head(native: Path) -> list[dict[str, Any]]:
