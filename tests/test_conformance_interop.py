@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from atif_spec.conformance.differences import DifferencesError, explain, load
-from atif_spec.conformance.producing import cross_check, run_producer
+from atif_spec.conformance.interop import produced
+from atif_spec.conformance.producing import cross_check, native_inputs, run_producer
 from atif_spec.conformance.runner import RunOptions, run_suite
 from atif_spec.conformance.suite import load_suite
 from atif_spec.conformance.summary import mismatches
@@ -208,7 +209,7 @@ for line in sys.stdin:
                "steps": [{"step_id": 1, "source": "user", "message": open(req["path"]).read()}]}
         if "bad" in req["path"]:
             doc["steps"][0]["step_id"] = 2
-        out = {"id": req["id"], "documents": [doc]}
+        out = {"id": req["id"], "documents": [doc], "messages": ["parser: demo-log"]}
     print(json.dumps(out), flush=True)
 """
 
@@ -228,6 +229,43 @@ def test_producer_outputs_are_validated(tmp_path: Path) -> None:
         "demo/bad.log": "invalid",
     }
     assert any("ATIF101" in f or "step_id" in f for f in made[1].findings)
+    assert made[0].messages == ["parser: demo-log"]
+    item = {"implementation": "maker", "id": "produce:demo/bad.log", "group": "bad-ids"}
+    rows = {r["input"]: r for r in produced(made, [item])}
+    assert rows["demo/bad.log"]["group"] == "bad-ids" and rows["demo/good.log"]["group"] is None
+    assert rows["demo/good.log"]["parser"] == "parser: demo-log"
+    assert rows["demo/good.log"]["steps"] == [1]
+
+
+def test_native_inputs_take_an_export_folder_as_its_log_without_sidecars(tmp_path: Path) -> None:
+    export = tmp_path / "cursor" / "export"
+    (export / "terminals").mkdir(parents=True)
+    for path in (
+        export / "transcript.jsonl",
+        export / "manifest.json",
+        export / "terminals" / "1.txt",
+    ):
+        path.write_text("{}", encoding="utf-8")
+    (tmp_path / "cursor" / "alone.jsonl").write_text("{}", encoding="utf-8")
+    (tmp_path / "README.md").write_text("", encoding="utf-8")
+    assert native_inputs(tmp_path) == [
+        ("cursor", tmp_path / "cursor" / "alone.jsonl"),
+        ("cursor", export / "transcript.jsonl"),
+    ]
+
+
+def test_every_native_log_has_provenance_and_every_kind_three_logs() -> None:
+    native = SUITE / "native"
+    readme = (native / "README.md").read_text(encoding="utf-8")
+    inputs = native_inputs(native)
+    missing = [
+        str(p.relative_to(native)) for _, p in inputs if f"`{p.relative_to(native)}`" not in readme
+    ]
+    assert missing == []
+    kinds: dict[str, int] = {}
+    for kind, _ in inputs:
+        kinds[kind] = kinds.get(kind, 0) + 1
+    assert kinds and min(kinds.values()) >= 3, kinds
 
 
 def test_interop_data_file_matches_the_peers_file() -> None:

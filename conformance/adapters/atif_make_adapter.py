@@ -3,8 +3,11 @@
 
 Runs in its own Python 3.12 environment. Producer only: ``atif_make.convert(path)`` detects the
 log's format (``detect_format``), which must belong to the requested source kind
-(``atif_make.AGENTS``), and parses it; the answer is ``Trajectory.to_dict()`` with images
-inlined as ``data:`` URIs, as ``atif-make convert --json`` prints it.
+(``atif_make.AGENTS``), and runs that format's parser (``atif_make.PARSERS``); every parser of
+an agent log runs on the logs of ``conformance/native`` (Claude Code transcript, stream-json,
+SLEIGHT-Bench and Markdown renderings; Codex rollout and exec; Copilot CLI; Cursor; HAR). The
+answer is ``Trajectory.to_dict()`` with images inlined as ``data:`` URIs, as ``atif-make
+convert --json`` prints it, and names the parser used (``parser: <format>``).
 """
 
 from __future__ import annotations
@@ -43,7 +46,8 @@ def produce(request: dict[str, Any]) -> dict[str, Any]:
     if AGENTS.get(fmt) != request["source"]:
         return {"id": request["id"], "skipped": f"detected {fmt}, not a {request['source']} log"}
     _inline_media(trajectory)
-    return {"id": request["id"], "documents": [trajectory.to_dict()], "messages": [fmt]}
+    documents = [trajectory.to_dict()]
+    return {"id": request["id"], "documents": documents, "messages": [f"parser: {fmt}"]}
 
 
 if __name__ == "__main__":

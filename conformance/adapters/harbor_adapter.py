@@ -15,7 +15,7 @@ validator and models need only ``pydantic``) and does not import atif-spec. Role
   says whether harbor's own serializer (``to_json_dict(exclude_none=False)``, how harbor writes
   trajectories) adds keys (``serializer_adds``, not compared).
 - producer (only when harbor's full dependency set is installed, see ``harbor_producer.py``):
-  harbor's Claude Code converter on a native session log.
+  harbor's Claude Code, Codex and Copilot CLI converters on native logs.
 """
 
 from __future__ import annotations
@@ -74,12 +74,12 @@ def read(request: dict[str, Any]) -> dict[str, Any]:
 def handlers() -> dict[str, Any]:
     served: dict[str, Any] = {"run": run, "read": read}
     try:
-        from harbor_producer import SOURCES, produce
+        from harbor_producer import SOURCES, WRITES, produce
     except ImportError as exc:  # harbor's full dependency set is not installed here
         print(f"harbor adapter: no producer role ({exc})", file=sys.stderr)
         return served
     STARTED["roles"].append("producer")
-    STARTED["sources"], STARTED["writes"] = SOURCES, ["atif@v1.7", "atif@v1.8"]
+    STARTED["sources"], STARTED["writes"] = SOURCES, WRITES
     served["produce"] = produce
     return served
 

@@ -129,6 +129,23 @@ def cross_checks(products: list[Produced], root: Path) -> list[dict[str, Any]]:
     return out
 
 
+def produced(products: list[Produced], items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per native log through one producer: outcome, parser, steps, explanation."""
+    group = {(it["implementation"], it["id"]): it["group"] for it in items}
+    return [
+        {
+            "producer": p.producer,
+            "input": p.input,
+            "outcome": p.outcome,
+            "parser": "; ".join(p.messages) or None,
+            "steps": [len(d.get("steps") or []) for d in p.documents if isinstance(d, dict)],
+            "reason": p.reason,
+            "group": group.get((p.producer, f"produce:{p.input}")),
+        }
+        for p in products
+    ]
+
+
 def matrix(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Counts per implementation, target, role and kind (rows where something ran)."""
     rows: dict[tuple[str, str, str, str], Counter[str]] = {}
@@ -191,6 +208,16 @@ def render_markdown(data: dict[str, Any]) -> str:
         out.append(
             f"| {g['implementation']} | [{g['name']}](known-differences/{g['implementation']}"
             f".toml) | {g['side']} | {g['rfc']} | {g['items']} | {where} |"
+        )
+    out.append("\n### Producers on native logs\n")
+    out.append("| Producer | Native log | Outcome | Parser | Steps | Explained by |")
+    out.append("|---|---|---|---|---|---|")
+    for r in data.get("produced", []):
+        outcome = r["outcome"] if not r["reason"] else f"{r['outcome']}: {r['reason']}"
+        steps = ", ".join(map(str, r["steps"])) or "-"
+        out.append(
+            f"| {r['producer']} | `{r['input']}` | {outcome} | {r['parser'] or '-'} | {steps} | "
+            f"{r['group'] or '-'} |"
         )
     out.append("\n### Cross-checks (the same native log through two producers)\n")
     for c in data["cross_checks"]:
@@ -282,6 +309,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "listed": conf.get("listed", []),
         "matrix": matrix(items),
         "groups": groups_out,
+        "produced": produced(products, items),
         "cross_checks": cross_checks(products, root),
         "written": {
             "documents": len(written),

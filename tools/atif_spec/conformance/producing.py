@@ -40,6 +40,26 @@ class Produced:
     documents: list[Any] = field(default_factory=list)
     findings: list[str] = field(default_factory=list)
     reason: str | None = None
+    messages: list[str] = field(default_factory=list)
+    """The producer's own diagnostics (atif-make names the parser it used)."""
+
+
+SIDECAR_NAMES = frozenset({"manifest.json"})
+"""Files of an export folder that travel with its log and are not logs themselves."""
+
+
+def _logs(folder: Path) -> list[Path]:
+    """The logs of one source folder: its files, and in each subfolder (an export: a log with
+    the files shipped beside it) the top-level files that are not sidecars."""
+    found: list[Path] = []
+    for path in sorted(folder.iterdir()):
+        if path.is_file():
+            found.append(path)
+        elif path.is_dir():
+            found += [
+                p for p in sorted(path.iterdir()) if p.is_file() and p.name not in SIDECAR_NAMES
+            ]
+    return found
 
 
 def native_inputs(root: Path) -> list[tuple[str, Path]]:
@@ -47,8 +67,7 @@ def native_inputs(root: Path) -> list[tuple[str, Path]]:
     return [
         (folder.name, path)
         for folder in sorted(p for p in root.iterdir() if p.is_dir())
-        for path in sorted(folder.iterdir())
-        if path.is_file()
+        for path in _logs(folder)
     ]
 
 
@@ -89,6 +108,7 @@ def run_producer(
                 adapter = Adapter(command)
                 started(adapter.request(start_request(caps.protocol), 120.0))
                 continue
+            item.messages = [str(m) for m in answer.get("messages") or []]
             if "skipped" in answer or "errored" in answer:
                 item.outcome = "skipped" if "skipped" in answer else "errored"
                 item.reason = str(answer.get("skipped") or answer.get("errored"))
