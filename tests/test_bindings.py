@@ -491,6 +491,8 @@ def test_conditional_failures_are_validation_errors_at_the_value(
     errors = caught.value.errors()
     assert [e["loc"] for e in errors] == [loc]
     assert message in errors[0]["msg"]
+    with pytest.raises(pydantic.ValidationError):  # JSON text goes through the same check
+        models_io.model_class("atif", "v1.8").model_validate_json(json.dumps(doc))
 
 
 def test_nested_models_check_their_own_definition_when_validated_alone() -> None:
