@@ -130,7 +130,8 @@ class StrictModel(BaseModel):
     _never_null_keys: ClassVar[dict[type[BaseModel], frozenset[str]]] = {}
     json_schema_location: ClassVar[str | None] = None
     """Absolute location (``<$id>#<JSON pointer>``) of the schema definition this model stands
-    for; validation checks the input against it too (set by the generated module)."""
+    for; validation checks the input against it too (set by the generated module; a subclass
+    that adds fields of its own sets it to ``None``, as its input no longer fits the schema)."""
 
     @staticmethod
     def bind_schema_locations(schema_id: str, locations: Mapping[type[StrictModel], str]) -> None:
@@ -142,7 +143,7 @@ class StrictModel(BaseModel):
     def _check_schema(cls, data: Any, model: BaseModel) -> None:
         """Refuse what the field types let through but the schema definition does not."""
         location = cls.json_schema_location
-        if location is None or _fits(location, data):
+        if location is None or (isinstance(data, dict) and _fits(location, data)):
             return
         # The input is not plain JSON (nested model instances) or it names fields by their
         # Python names: the document the model holds decides.
@@ -174,18 +175,19 @@ class StrictModel(BaseModel):
                     raise PydanticCustomError(
                         "never_null", "{key} may be left out but not null", {"key": key}
                     )
-        if _INSIDE_CHECKED.get() or not isinstance(data, dict):
-            model = handler(data)
-        else:
+        outermost = not _INSIDE_CHECKED.get()
+        if outermost:
             token = _INSIDE_CHECKED.set(True)
             try:
                 model = handler(data)
             finally:
                 _INSIDE_CHECKED.reset(token)
+        else:
+            model = handler(data)
         if isinstance(data, dict) and isinstance(model, StrictModel):
             model._key_order = tuple(k for k in data if isinstance(k, str))
-            if not _INSIDE_CHECKED.get():
-                cls._check_schema(data, model)
+        if outermost and isinstance(model, StrictModel) and model is not data:
+            cls._check_schema(data, model)  # an instance passed through was checked when built
         return model
 
     @model_serializer(mode="wrap")
