@@ -315,6 +315,7 @@ def bench(session: nox.Session) -> None:
     session.run("python", "bench/bench_validate.py", "--harbor-python", harbor, *session.posargs)
     session.run("python", "bench/bench_migrate.py")
     session.run("python", "bench/bench_stash_share.py")
+    session.run("python", "bench/bench_models.py")
     session.run("python", "bench/check_patterns.py")
     session.env["RAY_USAGE_STATS_ENABLED"] = "0"
     session.env["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"

@@ -121,6 +121,35 @@ def test_totals_that_fold_in_file_referenced_subagents(tmp_path: Path) -> None:
     assert _atif306(validate(main, follow_refs=True)) == []
 
 
+def test_nested_file_refs_resolve_against_the_folder_of_the_file_that_holds_them(
+    tmp_path: Path,
+) -> None:
+    """root/a.json → sub/b.json → c.json: c.json is the one beside b.json (RFC.md §2.2 (2)),
+    for the reference rules and for the totals alike; a decoy c.json beside a.json is not read."""
+    root = tmp_path / "root"
+    a_doc = _usage(parent("v1.7", "sub/b.json"), 100)
+    a_doc["final_metrics"] = {"total_prompt_tokens": 100 + 20 + 3}
+    a = write(root / "a.json", a_doc)
+    write(root / "sub" / "b.json", _usage(parent("v1.7", "c.json"), 20))
+    write(root / "sub" / "c.json", _usage(minimal_atif("v1.7"), 3))
+    write(root / "c.json", _usage(minimal_atif("v1.7"), 5000))  # the decoy beside a.json
+    report = validate(a, follow_refs=True)
+    assert ref_codes(report) == []
+    assert _atif306(report) == []  # 100 + 20 + 3: c.json beside b.json counted
+    a_doc["final_metrics"] = {"total_prompt_tokens": 100 + 20 + 5000}  # the decoy's reading
+    write(a, a_doc)
+    assert _atif306(validate(a, follow_refs=True)) == ["/final_metrics/total_prompt_tokens"]
+    other = tmp_path / "other"  # without c.json beside b.json, the decoy does not stand in
+    a = write(other / "a.json", a_doc)
+    write(other / "sub" / "b.json", _usage(parent("v1.7", "c.json"), 20))
+    write(other / "c.json", _usage(minimal_atif("v1.7"), 5000))
+    report = validate(a, follow_refs=True)
+    assert ref_codes(report) == [("ATIF703", REF)]
+    (nested,) = (f for f in report.findings if f.code == "ATIF703")
+    assert "ATIF701: subagent file 'c.json' does not exist" in nested.message
+    assert _atif306(report) == []  # not judged: b.json's reference could not be read
+
+
 def test_totals_leave_out_copied_context(tmp_path: Path) -> None:
     doc = _usage(minimal_atif("v1.7"), 100)
     copied = doc["steps"][0] | {"step_id": 2, "is_copied_context": True}

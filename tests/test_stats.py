@@ -177,3 +177,27 @@ def test_missing_path_is_a_usage_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["stats", str(tmp_path / "nope.json")])
     assert result.exit_code == 2
     assert "no such file" in result.output
+
+
+def test_ray_engine_without_ray_is_a_usage_error_naming_the_extra(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+    import sys
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "ray" else real(name, *a)
+    )
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` fails as if not installed
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(_doc()), encoding="utf-8")
+    result = CliRunner().invoke(main, ["stats", "--engine", "ray", str(path)])
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit)  # a usage error, not a traceback
+    errors = [line for line in result.output.splitlines() if line.startswith("Error")]
+    assert errors == [
+        "Error: Invalid value for '--engine': the Ray engine is not installed: "
+        "pip install 'atif-spec[ray]'"
+    ]
+    assert "Traceback" not in result.output

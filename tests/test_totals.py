@@ -67,9 +67,36 @@ def test_subagents_embedded_and_resolved_files_are_included_once() -> None:
     unresolved = trajectory_totals(parent)
     assert unresolved.prompt_tokens == 11 and unresolved.completion_tokens == 4
     assert unresolved.unresolved_refs == 2 and unresolved.subagents == 2
-    resolved = trajectory_totals(parent, resolve=lambda r: filed)
+    holders: list[Any] = []
+    resolved = trajectory_totals(parent, resolve=lambda r, h: holders.append(h) or filed)
     assert resolved.prompt_tokens == 1011  # the same file, named twice, counts once
     assert resolved.unresolved_refs == 0 and resolved.subagents == 3
+    assert all(h is parent for h in holders)  # the refs are in the parent's own file
+
+
+def test_a_resolved_files_refs_are_resolved_with_that_file_as_their_holder() -> None:
+    """Relative paths resolve against the folder of the file holding the reference (RFC.md
+    §2.2), so the resolver learns which document file holds each reference."""
+    ref_c = {"trajectory_path": "c.json"}
+    results = {"results": [{"subagent_trajectory_ref": [ref_c]}]}
+    b = _doc([_agent({"prompt_tokens": 20}, observation=results)])
+    b["subagent_trajectories"] = [_doc([_agent(observation=results)], trajectory_id="e")]
+    c = _doc([_agent({"prompt_tokens": 3})])
+    a = _doc([_agent({"prompt_tokens": 100}, observation={
+        "results": [{"subagent_trajectory_ref": [{"trajectory_path": "sub/b.json"}]}]})])  # fmt: skip
+    files = {(id(a), "sub/b.json"): b, (id(b), "c.json"): c}
+    calls: list[tuple[str, Any]] = []
+
+    def resolve(ref: Any, holder: Any) -> Any:
+        calls.append((ref["trajectory_path"], holder))
+        return files.get((id(holder), ref["trajectory_path"]))
+
+    assert trajectory_totals(a, resolve).prompt_tokens == 123
+    assert [(path, holder is a, holder is b) for path, holder in calls] == [
+        ("sub/b.json", True, False),
+        ("c.json", False, True),  # b's own ref and its embedded subagent's: b's file holds both
+        ("c.json", False, True),
+    ]
 
 
 def test_deep_subagent_nesting_does_not_exhaust_the_stack() -> None:

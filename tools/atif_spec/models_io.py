@@ -3,8 +3,9 @@
 ``load`` picks the model from what the document declares (for ATIF, ``schema_version``) and
 validates strictly; ``dump`` writes only the fields the document had, in its key order, so
 ``dump(load(text))`` is the same JSON value as ``text``: ``1``, ``1.0`` and ``true`` stay
-apart and an explicit ``null`` stays distinct from an absent key. The models check structure
-only; use ``atif_spec.validate`` for the spec's full rules.
+apart and an explicit ``null`` stays distinct from an absent key. The models accept exactly what
+the document's schema accepts (its conditionals included); ``atif_spec.validate`` adds the spec's
+rules beyond the schema.
 """
 
 from __future__ import annotations

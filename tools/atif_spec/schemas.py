@@ -58,6 +58,20 @@ def rs_validator(schema_id: str) -> jsonschema_rs.Validator:
 
 
 @functools.cache
+def rs_validator_at(location: str) -> jsonschema_rs.Validator:
+    """The compiled jsonschema-rs validator of the schema node at ``<$id>#<JSON pointer>``
+    (the whole schema when the pointer is empty; cached per process)."""
+    import jsonschema_rs
+
+    base, _, fragment = location.partition("#")
+    if not fragment:
+        return rs_validator(base)
+    schema_by_id(base)  # an unknown $id fails here, before any compilation
+    wrapper = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$ref": location}
+    return jsonschema_rs.validator_for(wrapper, registry=rs_registry(), retriever=refuse_retrieval)
+
+
+@functools.cache
 def referencing_registry() -> referencing.Registry[Any]:
     """A ``referencing`` registry of every packaged schema (for python ``jsonschema``)."""
     import referencing

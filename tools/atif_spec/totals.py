@@ -33,8 +33,10 @@ from atif_spec.jsonvalues import dict_member, list_member, objects
 TOKEN_METRICS = ("prompt_tokens", "completion_tokens", "cached_tokens")
 """The per-step token metrics, each summed into ``final_metrics.total_<name>``."""
 
-Resolver = Callable[[Mapping[str, Any]], Mapping[str, Any] | None]
-"""Reads the document a ``subagent_trajectory_ref`` names (None: not available)."""
+Resolver = Callable[[Mapping[str, Any], Mapping[str, Any]], Mapping[str, Any] | None]
+"""Reads the document a ``subagent_trajectory_ref`` names (None: not available); called with the
+reference and the document file that holds it (the root document, or one ``resolve`` returned),
+so that a relative path resolves against that file's folder (RFC.md §2.2)."""
 
 
 @dataclass(slots=True)
@@ -188,9 +190,10 @@ def trajectory_totals(doc: Mapping[str, Any], resolve: Resolver | None = None) -
     """
     totals = Totals()
     seen: set[int] = set()
-    pending: list[Mapping[str, Any]] = [doc]
+    # (trajectory, the document file holding it): embedded subagents live in their parent's file
+    pending: list[tuple[Mapping[str, Any], Mapping[str, Any]]] = [(doc, doc)]
     while pending:  # iterative: deep subagent nesting cannot exhaust the stack
-        node = pending.pop()
+        node, holder = pending.pop()
         if id(node) in seen:
             continue
         seen.add(id(node))
@@ -198,13 +201,13 @@ def trajectory_totals(doc: Mapping[str, Any], resolve: Resolver | None = None) -
             totals.subagents += 1
         steps = list_member(node, "steps")
         totals.add(step_totals(steps))
-        pending.extend(objects(node.get("subagent_trajectories")))
+        pending.extend((sub, holder) for sub in objects(node.get("subagent_trajectories")))
         for ref in _file_refs(steps):
-            sub = resolve(ref) if resolve is not None else None
-            if sub is None:
+            filed = resolve(ref, holder) if resolve is not None else None
+            if filed is None:
                 totals.unresolved_refs += 1
             else:
-                pending.append(sub)
+                pending.append((filed, filed))
     return totals
 
 

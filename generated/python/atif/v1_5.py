@@ -234,7 +234,7 @@ class Observation(StrictModel):
 
 class Step(StrictModel):
     """
-    One interaction in the trajectory: a system message, a user message, or an agent turn with its tool calls and their observations. Generated binding: the schema's conditional and cross-field rules are not checked by this model; use `atif_spec.validate` for full validation.
+    One interaction in the trajectory: a system message, a user message, or an agent turn with its tool calls and their observations. Generated binding: the schema's conditional and cross-field rules, which the field types cannot express, are checked against this definition of the schema when the model is validated; `atif_spec.validate` adds the spec's rules beyond the schema.
     """
 
     model_config = ConfigDict(
@@ -348,3 +348,21 @@ class Trajectory(StrictModel):
         description="Free-form, producer-defined data attached to the trajectory. Anything that has no field of its own in ATIF goes here; consumers must tolerate unknown content.",
         title="Extra",
     )
+
+
+# Each model also checks its input against its schema definition: the conditionals
+# and other rules that field types cannot express (atif_spec.models_base.StrictModel).
+StrictModel.bind_schema_locations(
+    "https://atif-spec.org/schemas/atif/v1.5/trajectory.schema.json",
+    {
+        Agent: "#/$defs/Agent",
+        FinalMetrics: "#/$defs/FinalMetrics",
+        Metrics: "#/$defs/Metrics",
+        SubagentTrajectoryRef: "#/$defs/SubagentTrajectoryRef",
+        ToolCall: "#/$defs/ToolCall",
+        ObservationResult: "#/$defs/ObservationResult",
+        Observation: "#/$defs/Observation",
+        Step: "#/$defs/Step",
+        Trajectory: "#",
+    },
+)

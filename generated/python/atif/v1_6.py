@@ -214,7 +214,7 @@ class ToolCall(StrictModel):
 
 class ContentPart(StrictModel):
     """
-    One piece of a multimodal message or observation: either text, or a reference to a media file (image). The `type` decides which of `text` and `source` is set; the other must be absent or null. Generated binding: the schema's conditional and cross-field rules are not checked by this model; use `atif_spec.validate` for full validation.
+    One piece of a multimodal message or observation: either text, or a reference to a media file (image). The `type` decides which of `text` and `source` is set; the other must be absent or null. Generated binding: the schema's conditional and cross-field rules, which the field types cannot express, are checked against this definition of the schema when the model is validated; `atif_spec.validate` adds the spec's rules beyond the schema.
     """
 
     model_config = ConfigDict(
@@ -275,7 +275,7 @@ class Observation(StrictModel):
 
 class Step(StrictModel):
     """
-    One interaction in the trajectory: a system message, a user message, or an agent turn with its tool calls and their observations. Generated binding: the schema's conditional and cross-field rules are not checked by this model; use `atif_spec.validate` for full validation.
+    One interaction in the trajectory: a system message, a user message, or an agent turn with its tool calls and their observations. Generated binding: the schema's conditional and cross-field rules, which the field types cannot express, are checked against this definition of the schema when the model is validated; `atif_spec.validate` adds the spec's rules beyond the schema.
     """
 
     model_config = ConfigDict(
@@ -389,3 +389,23 @@ class Trajectory(StrictModel):
         description="Free-form, producer-defined data attached to the trajectory. Anything that has no field of its own in ATIF goes here; consumers must tolerate unknown content.",
         title="Extra",
     )
+
+
+# Each model also checks its input against its schema definition: the conditionals
+# and other rules that field types cannot express (atif_spec.models_base.StrictModel).
+StrictModel.bind_schema_locations(
+    "https://atif-spec.org/schemas/atif/v1.6/trajectory.schema.json",
+    {
+        Agent: "#/$defs/Agent",
+        FinalMetrics: "#/$defs/FinalMetrics",
+        ImageSource: "#/$defs/ImageSource",
+        Metrics: "#/$defs/Metrics",
+        SubagentTrajectoryRef: "#/$defs/SubagentTrajectoryRef",
+        ToolCall: "#/$defs/ToolCall",
+        ContentPart: "#/$defs/ContentPart",
+        ObservationResult: "#/$defs/ObservationResult",
+        Observation: "#/$defs/Observation",
+        Step: "#/$defs/Step",
+        Trajectory: "#",
+    },
+)

@@ -202,7 +202,7 @@ class Metrics(StrictModel):
 
 class SubagentTrajectoryRef(StrictModel):
     """
-    A pointer from an observation result to the trajectory of a subagent whose work produced it. From v1.7 the reference must be resolvable: it sets `trajectory_id` (embedded form), `trajectory_path` (file-ref form), or both; `session_id` alone is not enough. Generated binding: the schema's conditional and cross-field rules are not checked by this model; use `atif_spec.validate` for full validation.
+    A pointer from an observation result to the trajectory of a subagent whose work produced it. From v1.7 the reference must be resolvable: it sets `trajectory_id` (embedded form), `trajectory_path` (file-ref form), or both; `session_id` alone is not enough. Generated binding: the schema's conditional and cross-field rules, which the field types cannot express, are checked against this definition of the schema when the model is validated; `atif_spec.validate` adds the spec's rules beyond the schema.
     """
 
     model_config = ConfigDict(
@@ -262,7 +262,7 @@ class ToolCall(StrictModel):
 
 class ContentPart(StrictModel):
     """
-    One piece of a multimodal message or observation: either text, or a reference to a media file (image or audio). The `type` decides which of `text` and `source` is set; the other must be absent or null. Generated binding: the schema's conditional and cross-field rules are not checked by this model; use `atif_spec.validate` for full validation.
+    One piece of a multimodal message or observation: either text, or a reference to a media file (image or audio). The `type` decides which of `text` and `source` is set; the other must be absent or null. Generated binding: the schema's conditional and cross-field rules, which the field types cannot express, are checked against this definition of the schema when the model is validated; `atif_spec.validate` adds the spec's rules beyond the schema.
     """
 
     model_config = ConfigDict(
@@ -344,7 +344,7 @@ class Observation(StrictModel):
 
 class Step(StrictModel):
     """
-    One interaction in the trajectory: a system message, a user message, or an agent turn with its tool calls and their observations. Generated binding: the schema's conditional and cross-field rules are not checked by this model; use `atif_spec.validate` for full validation.
+    One interaction in the trajectory: a system message, a user message, or an agent turn with its tool calls and their observations. Generated binding: the schema's conditional and cross-field rules, which the field types cannot express, are checked against this definition of the schema when the model is validated; `atif_spec.validate` adds the spec's rules beyond the schema.
     """
 
     model_config = ConfigDict(
@@ -511,3 +511,26 @@ class EmbeddedSubagentAtifV18(Trajectory):
 
 Trajectory.model_rebuild()
 EmbeddedSubagentAtifV18.model_rebuild()
+
+
+# Each model also checks its input against its schema definition: the conditionals
+# and other rules that field types cannot express (atif_spec.models_base.StrictModel).
+StrictModel.bind_schema_locations(
+    "https://atif-spec.org/schemas/atif/v1.8/trajectory.schema.json",
+    {
+        Agent: "#/$defs/Agent",
+        AudioSource: "#/$defs/AudioSource",
+        FinalMetrics: "#/$defs/FinalMetrics",
+        ImageSource: "#/$defs/ImageSource",
+        Metrics: "#/$defs/Metrics",
+        SubagentTrajectoryRef: "#/$defs/SubagentTrajectoryRef",
+        ToolCall: "#/$defs/ToolCall",
+        ContentPart: "#/$defs/ContentPart",
+        EmbeddedSubagentAtifV17: "#/$defs/EmbeddedSubagent",
+        ObservationResult: "#/$defs/ObservationResult",
+        Observation: "#/$defs/Observation",
+        Step: "#/$defs/Step",
+        Trajectory: "#",
+        EmbeddedSubagentAtifV18: "#/$defs/EmbeddedSubagent",
+    },
+)

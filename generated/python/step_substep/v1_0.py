@@ -57,7 +57,7 @@ LegacyEventId = TypeAliasType(
 
 class Substep(StrictModel):
     """
-    One machine event that belongs to a step: a tool call, its output or error, a retry, a status note or an artifact. The shape of `payload` depends on `type`. Generated binding: the schema's conditional and cross-field rules are not checked by this model; use `atif_spec.validate` for full validation.
+    One machine event that belongs to a step: a tool call, its output or error, a retry, a status note or an artifact. The shape of `payload` depends on `type`. Generated binding: the schema's conditional and cross-field rules, which the field types cannot express, are checked against this definition of the schema when the model is validated; `atif_spec.validate` adds the spec's rules beyond the schema.
     """
 
     model_config = ConfigDict(
@@ -208,3 +208,15 @@ class RunLog(StrictModel):
         json_schema_extra={"x-never-null": True},
         title="Run extra",
     )
+
+
+# Each model also checks its input against its schema definition: the conditionals
+# and other rules that field types cannot express (atif_spec.models_base.StrictModel).
+StrictModel.bind_schema_locations(
+    "https://atif-spec.org/schemas/step-substep/v1.0/run-log.schema.json",
+    {
+        Substep: "#/$defs/Substep",
+        Step: "#/$defs/Step",
+        RunLog: "#",
+    },
+)

@@ -104,3 +104,13 @@ class LegacyTurnEvent(StrictModel):
         json_schema_extra={"x-never-null": True},
         title="Event extra",
     )
+
+
+# Each model also checks its input against its schema definition: the conditionals
+# and other rules that field types cannot express (atif_spec.models_base.StrictModel).
+StrictModel.bind_schema_locations(
+    "https://atif-spec.org/schemas/step-substep/v1.0/legacy-turn-event.schema.json",
+    {
+        LegacyTurnEvent: "#",
+    },
+)

@@ -706,3 +706,29 @@ class TraceRecord(StrictModel):
         description="Free-form key-value data from the producer. Defaults to an empty object.",
         title="Metadata",
     )
+
+
+# Each model also checks its input against its schema definition: the conditionals
+# and other rules that field types cannot express (atif_spec.models_base.StrictModel).
+StrictModel.bind_schema_locations(
+    "https://atif-spec.org/schemas/tao/v0.2.0/trace-record.schema.json",
+    {
+        Agent: "#/$defs/Agent",
+        AttributionRange: "#/$defs/AttributionRange",
+        Metrics: "#/$defs/Metrics",
+        Observation: "#/$defs/Observation",
+        Outcome: "#/$defs/Outcome",
+        SecurityMetadata: "#/$defs/SecurityMetadata",
+        Snippet: "#/$defs/Snippet",
+        Task: "#/$defs/Task",
+        TokenUsage: "#/$defs/TokenUsage",
+        ToolCall: "#/$defs/ToolCall",
+        VCS: "#/$defs/VCS",
+        AttributionConversation: "#/$defs/AttributionConversation",
+        AttributionFile: "#/$defs/AttributionFile",
+        Environment: "#/$defs/Environment",
+        Step: "#/$defs/Step",
+        Attribution: "#/$defs/Attribution",
+        TraceRecord: "#",
+    },
+)

@@ -511,3 +511,25 @@ class Trajectory(StrictModel):
         description="Identifier of the model that produced the assistant messages (added in 0.4).",
         title="Model id",
     )
+
+
+# Each model also checks its input against its schema definition: the conditionals
+# and other rules that field types cannot express (atif_spec.models_base.StrictModel).
+StrictModel.bind_schema_locations(
+    "https://atif-spec.org/schemas/trajectory-sdk/v0.4/trajectory.schema.json",
+    {
+        Task: "#/$defs/Task",
+        ToolCall: "#/$defs/ToolCall",
+        ToolResponse: "#/$defs/ToolResponse",
+        ToolDefinition: "#/$defs/ToolDefinition",
+        Message: "#/$defs/Message",
+        RewardComponent: "#/$defs/RewardComponent",
+        Reward: "#/$defs/Reward",
+        TrajectoryMetrics: "#/$defs/TrajectoryMetrics",
+        ExecutionMetrics: "#/$defs/ExecutionMetrics",
+        TelemetryData: "#/$defs/TelemetryData",
+        Telemetry: "#/$defs/Telemetry",
+        Step: "#/$defs/Step",
+        Trajectory: "#",
+    },
+)

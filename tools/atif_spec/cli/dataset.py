@@ -25,8 +25,9 @@ ENGINES = ("local", "ray")
 DEFAULT_COLUMN = "trajectory"  # atif_spec.engines.sources.DEFAULT_COLUMN
 
 
-def _engine_available(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    """``--engine ray`` without Ray installed is a usage error naming the extra (exit 2)."""
+def engine_available(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """``--engine ray`` without Ray installed is a usage error naming the extra (exit 2); the
+    ``--engine`` callback of every command that has the option."""
     import importlib.util
 
     if value == "ray" and (
@@ -57,7 +58,7 @@ ENGINE_OPTIONS = [
         type=click.Choice(ENGINES),
         default="local",
         show_default=True,
-        callback=_engine_available,
+        callback=engine_available,
         help="local: this machine, in --jobs processes. ray: a Ray cluster (--ray-address or "
         "RAY_ADDRESS; without either, one started on this machine).",
     ),

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from atif_spec.cli.dataset import column_option, ray_address_option
+from atif_spec.cli.dataset import ENGINES, column_option, engine_available, ray_address_option
 from atif_spec.cli.options import jobs_option, lines_option, max_bytes_option
 
 
@@ -28,9 +28,10 @@ from atif_spec.cli.options import jobs_option, lines_option, max_bytes_option
 @jobs_option("Read documents in N processes (local engine).")
 @click.option(
     "--engine",
-    type=click.Choice(["local", "ray"]),
+    type=click.Choice(ENGINES),
     default="local",
     show_default=True,
+    callback=engine_available,
     help="local: this machine; ray: a Ray cluster (same numbers).",
 )
 @ray_address_option

@@ -17,9 +17,11 @@ Tag switches become discriminated unions before that (:mod:`atif_spec.codegen.un
 Python, numbers are then typed as JSON Schema reads them (:func:`python_numbers`): ``1`` and
 ``1.0`` stay apart and an integral ``1.0`` stays valid for an integer.
 
-Where something was relaxed, the object's description says so and points to
-``atif_spec.validate``. References to other catalog documents are then bound per language
-(:func:`for_python`, :func:`for_typescript`) so no generator ever resolves a URL.
+Where something was relaxed, the object's description says so: for TypeScript, that the types
+do not check it (use ``atif_spec.validate``); for Python, that the model checks it against the
+schema definition anyway (:mod:`atif_spec.codegen.schema_binding`). References to other catalog
+documents are then bound per language (:func:`for_python`, :func:`for_typescript`) so no
+generator ever resolves a URL.
 """
 
 from __future__ import annotations
@@ -37,6 +39,12 @@ RELAXED_NOTE = (
     "Generated binding: the schema's conditional and cross-field rules are not checked by this "
     "model; use `atif_spec.validate` for full validation."
 )
+CHECKED_NOTE = (
+    "Generated binding: the schema's conditional and cross-field rules, which the field types "
+    "cannot express, are checked against this definition of the schema when the model is "
+    "validated; `atif_spec.validate` adds the spec's rules beyond the schema."
+)
+"""The note of the Python models, which check their definitions (:mod:`.schema_binding`)."""
 
 _SCHEMA_KEYS = (
     "additionalProperties",
@@ -266,15 +274,16 @@ def _relax_node(node: dict[str, Json]) -> tuple[dict[str, Json], bool]:
     return node, changed
 
 
-def relax(node: Json) -> Json:
-    """The relaxed copy of ``node`` (see the module docstring)."""
-    node = map_subschemas(node, relax)
+def relax(node: Json, note: str = RELAXED_NOTE) -> Json:
+    """The relaxed copy of ``node`` (see the module docstring); ``note`` ends the description of
+    what was relaxed (empty: descriptions unchanged)."""
+    node = map_subschemas(node, lambda sub: relax(sub, note))
     if not isinstance(node, dict):
         return node
     node, changed = _relax_node(node)
     description = node.get("description")
-    if changed and isinstance(description, str) and RELAXED_NOTE not in description:
-        node["description"] = f"{description.rstrip()} {RELAXED_NOTE}"
+    if changed and note and isinstance(description, str) and note not in description:
+        node["description"] = f"{description.rstrip()} {note}"
     return node
 
 
@@ -295,10 +304,11 @@ def local_refs(node: Json) -> set[str]:
     return seen
 
 
-def prepare(schema: Json) -> Json:
-    """Relax a canonical schema and drop definitions nothing uses any more."""
+def prepare(schema: Json, note: str = RELAXED_NOTE) -> Json:
+    """Relax a canonical schema and drop definitions nothing uses any more (``note``: see
+    :func:`relax`)."""
     before = local_refs(schema)
-    out = relax(copy.deepcopy(schema))
+    out = relax(copy.deepcopy(schema), note)
     orphans = before - local_refs(out)
     if orphans and isinstance(out.get("$defs"), dict):
         out["$defs"] = {k: v for k, v in out["$defs"].items() if k not in orphans}

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from atif_spec.codegen import prepare, unions
+from atif_spec.codegen import prepare, schema_binding, unions
 from atif_spec.codegen.options import cli_arguments
 from atif_spec.codegen.prepare import Document
 
@@ -106,6 +106,14 @@ def _run(doc: Document, schema_file: Path, out_file: Path, options: dict[str, An
         raise GeneratorError(f"{GENERATOR} failed on spec/{doc.path}:\n{done.stderr.strip()}")
 
 
+def _format(files: list[Path], config: Path) -> None:
+    """Format the finished modules with the pinned ruff (the appended binding included)."""
+    command = ["ruff", "format", "--quiet", "--config", str(config), *map(str, files)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False, env=_environment())
+    if done.returncode != 0:
+        raise GeneratorError(f"ruff format failed on the models:\n{done.stderr.strip()}")
+
+
 def generate(
     documents: Iterable[tuple[Document, Any]],
     catalog: dict[str, Document],
@@ -123,7 +131,9 @@ def generate(
     by_id = {doc.id: schema for doc, schema in docs}
     for doc, schema in docs:
         bound, wanted = prepare.for_python(
-            prepare.prepare(unions.dispatch_unions(schema, by_id)), doc, catalog
+            prepare.prepare(unions.dispatch_unions(schema, by_id), prepare.CHECKED_NOTE),
+            doc,
+            catalog,
         )
         prepared[doc.id] = bound
         for url, names in wanted.items():
@@ -132,11 +142,21 @@ def generate(
     for doc, _ in docs:
         schema_file = work / "schemas" / doc.path
         schema_file.parent.mkdir(parents=True, exist_ok=True)
-        schema = prepare.add_aliases(prepared[doc.id], aliases.get(doc.id, {}))
-        schema_file.write_bytes(orjson.dumps(schema, option=orjson.OPT_INDENT_2))
+        prepared[doc.id] = prepare.add_aliases(prepared[doc.id], aliases.get(doc.id, {}))
+        schema_file.write_bytes(orjson.dumps(prepared[doc.id], option=orjson.OPT_INDENT_2))
         jobs.append((doc, schema_file, work / "models" / doc.python_file))
     with ThreadPoolExecutor() as pool:
         list(pool.map(lambda job: _run(job[0], job[1], job[2], options), jobs))
+    for doc, _, produced in jobs:
+        source = schema_binding.bind(
+            produced.read_text(encoding="utf-8"),
+            doc,
+            by_id[doc.id],
+            prepared[doc.id],
+            aliases.get(doc.id, {}),
+        )
+        produced.write_text(source, encoding="utf-8")
+    _format([produced for _, _, produced in jobs], work / "ruff.toml")
     out.mkdir(parents=True, exist_ok=True)
     (out / "__init__.py").write_text(PACKAGE_DOC, encoding="utf-8")
     by_format: dict[str, list[Document]] = {}

@@ -513,17 +513,24 @@ _DOCS_KEPT = 64
 """Referenced documents kept parsed for the totals (by path and modification time)."""
 
 
-def subagent_resolver(ctx: RuleContext) -> Callable[[Mapping[str, Any]], Mapping[str, Any] | None]:
+def subagent_resolver(
+    ctx: RuleContext,
+) -> Callable[[Mapping[str, Any], Mapping[str, Any]], Mapping[str, Any] | None]:
     """Reads the documents file-referenced subagents name, for :mod:`atif_spec.totals`: only with
-    ``--follow-refs``, only local files inside the document's folder (or anywhere with
-    ``--allow-outside``) and within ``--max-bytes``; None for anything it cannot read (never
-    raises)."""
+    ``--follow-refs``, only local files inside the folder of the file holding the reference (or
+    anywhere with ``--allow-outside``) and within ``--max-bytes``; None for anything it cannot
+    read (never raises). A relative path resolves against the folder of the file that holds the
+    reference (RFC.md §2.2): the document's own for its references, the referenced file's for
+    the references inside it, as the reference rules do."""
     from atif_spec.totals import Resolver
 
-    folder = tree_of(ctx)  # the folder of the file as named, as for every reference (D-6)
+    root = tree_of(ctx)  # the folder of the file as named, as for every reference (D-6)
+    folders: dict[int, Path] = {}
+    """Folder of each document this resolver returned, by identity."""
 
-    def resolve(ref: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    def resolve(ref: Mapping[str, Any], holder: Mapping[str, Any]) -> Mapping[str, Any] | None:
         raw = ref.get("trajectory_path")
+        folder = folders.get(id(holder), root)
         if folder is None or not ctx.options.follow_refs or not isinstance(raw, str):
             return None
         if not raw or "://" in raw:
@@ -543,7 +550,10 @@ def subagent_resolver(ctx: RuleContext) -> Callable[[Mapping[str, Any]], Mapping
         except (OSError, ValueError, RuntimeError):
             return None
         doc = _DOCS[key]
-        return doc if isinstance(doc, dict) else None
+        if not isinstance(doc, dict):
+            return None
+        folders[id(doc)] = resolved.parent
+        return doc
 
     typed: Resolver = resolve
     return typed

@@ -181,7 +181,7 @@ class Collector:
 
         by_ptr = {ptr: self.docs[i]["atif"] for ptr, i in links.items()}
         by_id = {id(ref): by_ptr.get(ptr) for ptr, ref in _file_refs(atif)}
-        totals = trajectory_totals(atif, lambda ref: by_id.get(id(ref)))
+        totals = trajectory_totals(atif, lambda ref, _holder: by_id.get(id(ref)))
         return {
             "prompt_tokens": totals.prompt_tokens,
             "completion_tokens": totals.completion_tokens,
