@@ -65,7 +65,9 @@ def produce(request: dict[str, Any]) -> dict[str, Any]:
 
 def _non_text(content: Any) -> int:
     """Content parts of a message that are not text."""
-    return 0 if content is None or isinstance(content, str) else sum(p.type != "text" for p in content)
+    if content is None or isinstance(content, str):
+        return 0
+    return sum(part.type != "text" for part in content)
 
 
 def read(request: dict[str, Any]) -> dict[str, Any]:
