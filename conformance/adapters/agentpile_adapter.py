@@ -27,8 +27,8 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_DATASETS_OFFLINE"] = "1"
 os.environ["AGENTPILE_CACHE"] = tempfile.mkdtemp(prefix="agentpile-cache-")
 
-import agentpile  # noqa: E402 (after the offline switches)
-from _serve import serve  # noqa: E402
+import agentpile  # imported after the offline switches above
+from _serve import serve
 
 READERS = {"claude-code": "claude-code-jsonl", "openai-messages": "openai-messages"}
 DATASETS = {"tau-bench": "tau_bench"}
