@@ -128,6 +128,24 @@ def test_summary_keys_are_computed_from_the_document() -> None:
     ]
 
 
+def test_system_steps_and_non_text_parts_are_counted_in_messages_and_results() -> None:
+    image = {"type": "image", "source": {"media_type": "image/png", "path": "a.png"}}
+    doc = {
+        "schema_version": "ATIF-v1.7",
+        "steps": [
+            {"step_id": 1, "source": "system", "message": [{"type": "text", "text": "s"}, image]},
+            {"step_id": 2, "source": "user", "message": [{"type": "text", "text": ""}, image]},
+            {"step_id": 3, "source": "agent", "message": "look",
+             "observation": {"results": [{"content": [image, {"type": "text", "text": "x"}]},
+                                         {"content": "plain"}]}},
+        ],
+    }  # fmt: skip
+    assert mismatches("atif", {"system_steps": 1, "non_text_parts": 3}, doc) == []
+    assert mismatches("atif", {"non_text_parts": 4}, doc) == [
+        "non_text_parts: read 4, document has 3"
+    ]
+
+
 def test_differences_explain_and_report_unexplained_and_stale(tmp_path: Path) -> None:
     toml = tmp_path / "x.toml"
     toml.write_text(
