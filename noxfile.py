@@ -191,8 +191,9 @@ def postgres(session: nox.Session) -> None:
 @nox.session(python="3.12")
 def conformance(session: nox.Session) -> None:
     """The conformance suite against atif-spec and the reference implementation (harbor 0.25.0),
-    with per-version pass rates side by side. Fails when atif-spec fails a case or a harbor
-    difference is not explained in conformance/KNOWN-DIFFERENCES.md.
+    with per-version pass rates side by side. Fails when atif-spec fails a case, a harbor
+    difference is not explained by conformance/known-differences/harbor.toml (the groups shared
+    with `interop`) or a group is stale, or conformance/KNOWN-DIFFERENCES.md is not regenerated.
     """
     session.install("-e", ".")
     install_harbor(session.install)

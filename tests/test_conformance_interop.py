@@ -129,6 +129,24 @@ def test_summary_keys_are_computed_from_the_document() -> None:
     ]
 
 
+def test_system_steps_and_non_text_parts_are_counted_in_messages_and_results() -> None:
+    image = {"type": "image", "source": {"media_type": "image/png", "path": "a.png"}}
+    doc = {
+        "schema_version": "ATIF-v1.7",
+        "steps": [
+            {"step_id": 1, "source": "system", "message": [{"type": "text", "text": "s"}, image]},
+            {"step_id": 2, "source": "user", "message": [{"type": "text", "text": ""}, image]},
+            {"step_id": 3, "source": "agent", "message": "look",
+             "observation": {"results": [{"content": [image, {"type": "text", "text": "x"}]},
+                                         {"content": "plain"}]}},
+        ],
+    }  # fmt: skip
+    assert mismatches("atif", {"system_steps": 1, "non_text_parts": 3}, doc) == []
+    assert mismatches("atif", {"non_text_parts": 4}, doc) == [
+        "non_text_parts: read 4, document has 3"
+    ]
+
+
 def test_differences_explain_and_report_unexplained_and_stale(tmp_path: Path) -> None:
     toml = tmp_path / "x.toml"
     toml.write_text(
@@ -275,3 +293,32 @@ def test_interop_data_file_matches_the_peers_file() -> None:
     peers = tomllib.loads((ADAPTERS / "peers.toml").read_text(encoding="utf-8"))
     assert set(data["peers"]) == {p["name"] for p in peers["peer"]}
     assert data["problems"] == []
+
+
+def test_harbor_known_differences_come_from_the_interop_groups() -> None:
+    """KNOWN-DIFFERENCES.md's generator reads known-differences/harbor.toml (one source): a case
+    no group explains and a suite group that explains nothing are both reported."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("kd", SUITE / "known_differences.py")
+    assert spec is not None and spec.loader is not None
+    kd = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(kd)
+    groups = kd.suite_groups(load(SUITE / "known-differences" / "harbor.toml", ROOT))
+    assert {g.name for g in groups} >= {"timestamp-syntax", "schema-url-key"}
+    head = {"type": "header", "implementation": {"implementation": {"name": "h", "version": "1"}},
+            "suite": {"version": "0"}}  # fmt: skip
+    case = {"type": "case", "category": "invalid", "valid": True, "outcome": "failed"}
+    lines = [
+        head,
+        {**case, "id": "atif-v1.7-invalid-timestamp-date-only"},
+        {**case, "id": "atif-v1.7-invalid-something-new"},
+        {"type": "summary", "passed": 1, "failed": 2, "errored": 0, "skipped": 0},
+    ]
+    block, problems = kd.render(lines, groups)
+    assert (
+        "| `atif-v1.7-invalid-timestamp-date-only` | invalid | valid | [timestamp-syntax]" in block
+    )
+    assert "### `timestamp-syntax`" in block
+    assert "unexplained difference: atif-v1.7-invalid-something-new" in problems
+    assert "stale group (explains no case): schema-url-key" in problems

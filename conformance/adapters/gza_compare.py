@@ -3,11 +3,12 @@
 Runs in a venv holding ``gza-agent==0.5.0`` and this package. For each provider stream in
 ``conformance/step-substep/v1.0/legacy/``:
 
-1. **gza's runner path, offline**: a replay stub named ``claude``/``codex``/``gemini`` on PATH
-   prints the recorded stream; gza's provider runs it as a subprocess and parses its output
-   (``Provider._run_with_output_parsing``, the method ``gza work`` calls), then gza's runner
-   writes the steps into a fresh SQLite task store (``runner._persist_run_steps_from_result``)
-   and we read ``get_run_steps``/``get_run_substeps`` back.
+1. **gza's runner path, offline** (``gza_replay.py``, shared with the interop adapter): a
+   replay stub named ``claude``/``codex``/``gemini`` on PATH prints the recorded stream; gza's
+   provider runs it as a subprocess and parses its output (``Provider._run_with_output_parsing``,
+   the method ``gza work`` calls), then gza's runner writes the steps into a fresh SQLite task
+   store (``runner._persist_run_steps_from_result``) and we read
+   ``get_run_steps``/``get_run_substeps`` back.
 2. **gza's timeline**: what ``gza log --steps`` prints (``gza.cli.log._display_step_timeline``,
    built on ``gza.providers.log_renderers``), ANSI stripped and cut to our compact width, against
    our ``atif render`` compact lines; ``gza.log_events.is_new_step`` for the step count.
@@ -24,14 +25,14 @@ expected, any other fails the run.
 from __future__ import annotations
 
 import json
-import os
 import re
-import stat
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+from gza_replay import replay
 
 from atif_spec.stepsubstep.legacy import migrate
 from atif_spec.stepsubstep.render import ELLIPSIS, WIDTH, render_lines, truncate
@@ -74,34 +75,9 @@ def ours(evs: list[dict[str, Any]]) -> Projection:
 
 def gza_store(kind: str, stream: Path, work: Path) -> Projection:
     """gza's steps for ``stream``: its provider runs a replay stub, its runner persists."""
-    from gza import runner
-    from gza.db import SqliteTaskStore
-    from gza.providers.claude import ClaudeProvider
-    from gza.providers.codex import CodexProvider
-    from gza.providers.gemini import GeminiProvider
-
-    bindir = work / "bin"
-    bindir.mkdir(exist_ok=True)
-    stub = bindir / kind
-    stub.write_text(f"#!/bin/sh\ncat '{stream}'\n")
-    stub.chmod(stub.stat().st_mode | stat.S_IEXEC)
-    os.environ["PATH"] = f"{bindir}{os.pathsep}{os.environ['PATH']}"
-    log = work / f"{kind}.log.jsonl"
-    provider: Any
-    if kind == "claude":
-        provider = ClaudeProvider()
-        result = provider._run_with_output_parsing([kind], log, 1)
-    elif kind == "codex":
-        provider = CodexProvider()
-        result = provider._run_with_output_parsing([kind], log, 1)
-    else:
-        provider = GeminiProvider()
-        result = provider._run_with_output_parsing([kind], log, 1, "")
-    store = SqliteTaskStore(work / f"{kind}-{stream.stem}.db")
-    task = store.add("replay " + stream.name)
-    runner._persist_run_steps_from_result(store, task.id, kind, result)
+    store, task_id, _ = replay(kind, stream, work)
     out: Projection = []
-    for step in store.get_run_steps(task.id):
+    for step in store.get_run_steps(task_id):
         subs = []
         for sub in store.get_run_substeps(step):
             payload = sub.payload if isinstance(sub.payload, dict) else {}

@@ -40,6 +40,23 @@ def _results(steps: list[dict[str, Any]]) -> int:
     )
 
 
+def _non_text_parts(steps: list[dict[str, Any]]) -> int:
+    """Content parts that are not text, in step messages and observation result contents."""
+    contents = [s.get("message") for s in steps] + [
+        r.get("content")
+        for s in steps
+        if isinstance(s.get("observation"), dict)
+        for r in objects(list_member(s["observation"], "results"))
+    ]
+    return sum(
+        1
+        for c in contents
+        if isinstance(c, list)
+        for part in c
+        if not (isinstance(part, dict) and part.get("type") == "text")
+    )
+
+
 def _llm_steps(doc: Doc) -> int:
     return sum(
         1 for s in _active(doc) if s.get("source") == "agent" and s.get("llm_call_count") != 0
@@ -53,8 +70,10 @@ ATIF_KEYS: dict[str, Callable[[Doc], Any]] = {
     "agent_name": lambda d: (dict_member(d, "agent") or {}).get("name"),
     "steps": lambda d: len(_steps(d)),
     "agent_steps": lambda d: sum(1 for s in _steps(d) if s.get("source") == "agent"),
+    "system_steps": lambda d: sum(1 for s in _steps(d) if s.get("source") == "system"),
     "tool_calls": lambda d: _tool_calls(_steps(d)),
     "observation_results": lambda d: _results(_steps(d)),
+    "non_text_parts": lambda d: _non_text_parts(_steps(d)),
     "active_tool_calls": lambda d: _tool_calls(_active(d)),
     "llm_steps": _llm_steps,
     "subagents": lambda d: len(list_member(d, "subagent_trajectories")),
