@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 Handler = Callable[[dict[str, Any]], dict[str, Any]]
@@ -87,3 +88,25 @@ def pydantic_errors(exc: Any) -> str:
     errors = exc.errors()
     parts = [f"{'.'.join(map(str, e['loc'])) or '(root)'}: {e['msg']}" for e in errors[:3]]
     return "; ".join(parts) + (f" (+{len(errors) - 3} more)" if len(errors) > 3 else "")
+
+
+def log_head(native: Path) -> list[dict[str, Any]]:
+    """The JSON object lines among the first 20 lines of a native log."""
+    found = []
+    for line in native.read_text(encoding="utf-8").splitlines()[:20]:
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict):
+            found.append(value)
+    return found
+
+
+def claude_code_transcript(head: list[dict[str, Any]]) -> bool:
+    """Whether a log's head is a Claude Code session transcript (camelCase ``sessionId``), not
+    a ``stream-json`` log (its ``system``/``init`` header), a SLEIGHT-Bench row file or a
+    Markdown rendering (no JSON object lines with ``sessionId``)."""
+    return any("sessionId" in x for x in head) and not any(
+        x.get("type") == "system" and x.get("subtype") == "init" for x in head
+    )

@@ -55,7 +55,10 @@ def produce(request: dict[str, Any]) -> dict[str, Any]:
         dataset = agentpile.datasets.get(DATASETS[source])
         runs = list(dataset.load(root=str(path.parent), model=path.stem))
     else:
-        runs = list(agentpile.load(path))
+        try:
+            runs = list(agentpile.load(path))
+        except agentpile.UnrecognizedSource as exc:  # a log shape none of its readers reads
+            return {"id": request["id"], "skipped": str(exc).split(";")[0]}
         readers = {run.source.get("reader") or run.source.get("format") for run in runs}
         if readers != {READERS[source]}:
             return {"id": request["id"], "skipped": f"read by {sorted(map(str, readers))}"}

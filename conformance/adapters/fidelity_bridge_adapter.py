@@ -24,9 +24,10 @@ import platform
 import re
 import sys
 from importlib.metadata import version
+from pathlib import Path
 from typing import Any
 
-from _serve import pydantic_errors, serve
+from _serve import claude_code_transcript, log_head, pydantic_errors, serve
 from adapters.antigravity.exporter import export_with_report
 from adapters.claude.parser import parse_claude_jsonl
 from atif import Trajectory
@@ -56,6 +57,10 @@ CALLS = re.compile(r"^- Tool calls: (\d+) ", re.M)
 
 
 def produce(request: dict[str, Any]) -> dict[str, Any]:
+    if not claude_code_transcript(log_head(Path(request["path"]))):
+        # parse_claude_jsonl reads session transcripts; other Claude Code shapes (stream-json,
+        # SLEIGHT-Bench rows, Markdown renderings) give it no step
+        return {"id": request["id"], "skipped": "not the Claude Code transcript shape it reads"}
     with open(request["path"], encoding="utf-8") as source:
         trajectory = redact_trajectory(parse_claude_jsonl(source))
     document = json.loads(trajectory.model_dump_json())

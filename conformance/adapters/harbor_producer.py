@@ -22,7 +22,6 @@ native inputs here; they are not run.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import tempfile
@@ -31,6 +30,7 @@ from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no network at run time
 
+from _serve import claude_code_transcript, log_head
 from harbor.agents.installed.claude_code import ClaudeCode
 from harbor.agents.installed.codex import Codex
 from harbor.agents.installed.copilot_cli import CopilotCli
@@ -41,28 +41,13 @@ SOURCES = ["claude-code", "codex", "copilot"]
 WRITES = ["atif@v1.6", "atif@v1.7", "atif@v1.8"]
 
 
-def _head(native: Path) -> list[dict[str, Any]]:
-    """The first JSON object lines of a log."""
-    found = []
-    for line in native.read_text(encoding="utf-8").splitlines()[:20]:
-        try:
-            value = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        if isinstance(value, dict):
-            found.append(value)
-    return found
-
-
 def _readable(source: str, head: list[dict[str, Any]]) -> bool:
     """Whether the log has the shape harbor's converter for ``source`` reads: a Claude Code
     session transcript (camelCase ``sessionId``, no ``system``/``init`` header of a
     ``stream-json`` log), a Codex rollout (``payload`` envelopes; not ``codex exec --json``);
     harbor's Copilot reader takes both of Copilot's JSONL shapes."""
     if source == "claude-code":
-        return any("sessionId" in x for x in head) and not any(
-            x.get("type") == "system" and x.get("subtype") == "init" for x in head
-        )
+        return claude_code_transcript(head)
     if source == "codex":
         return any(isinstance(x.get("payload"), dict) for x in head)
     return source == "copilot"
@@ -94,7 +79,7 @@ def _convert(source: str, native: Path, logs: Path) -> Any:
 def produce(request: dict[str, Any]) -> dict[str, Any]:
     native = Path(request["path"])
     source = request["source"]
-    if not _readable(source, _head(native)):
+    if not _readable(source, log_head(native)):
         return {"id": request["id"], "skipped": f"not the {source} log shape harbor reads"}
     with tempfile.TemporaryDirectory(prefix="harbor-logs-") as tmp:
         trajectory = _convert(source, native, Path(tmp))
