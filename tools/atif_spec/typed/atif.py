@@ -1,0 +1,293 @@
+"""The typed decode of ATIF: documents that need no rule, recognised while they are decoded.
+
+For each ATIF version, :mod:`atif_spec.typed.structs` turns the packaged schema into msgspec
+Structs narrowed twice: by the version's *screen* (``atif_spec.rules.screen``: string messages
+and result contents, no token ids or logprobs, no subagent references, timestamps with an
+offset; ``extra.context_management`` is checked below) and by what ``rules.atif.quick_clean``
+needs of a root (a string ``session_id``, no ``$schema``, no embedded subagents). The roots of
+all versions form one union tagged by ``schema_version``, so one ``msgspec.json.decode`` both
+identifies the version and checks the document against a subset of its schema.
+
+:func:`clean_version` then runs :func:`quick_clean` — the same pass as
+``rules.atif.quick_clean``, on the Structs — and answers the version only when no rule can find
+anything. Every other document (a decode error, a version whose schema the builder cannot
+translate, a step the quick pass is not sure about) gets None, and the caller validates it the
+reference way, so the fast path decides no finding: it only skips work on clean documents.
+``tests/test_typed.py`` checks that on the conformance suite and on generated documents.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Annotated, Any, Union
+
+import msgspec
+
+from atif_spec.formats.atif import PREFIX, VERSIONS
+from atif_spec.typed.structs import (
+    DROP,
+    Builder,
+    NullWhen,
+    Override,
+    Required,
+    Unsupported,
+    keep_types,
+)
+
+SCHEMA_TIMESTAMP = (
+    "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+    "T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]+)?)?"
+    "(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"
+)
+"""The schemas' step timestamp pattern (with ``not: {pattern: "\\n"}``) that the override
+below was written for; a schema with another one gets no typed decode until it is updated."""
+
+TIMESTAMP_WITH_OFFSET = (
+    r"\A[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+    r"T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]+)?)?"
+    r"(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])\Z"
+)
+"""The schema's pattern with the offset required (the screen's narrowing). Python's ``$``
+also matches before a final newline, so the end is ``\\Z``; no character class admits one."""
+
+
+def _keep(*kinds: str) -> Override:
+    def narrow(builder: Builder, node: dict[str, Any], ptr: str) -> Any:
+        return builder.plain_type(keep_types(node, set(kinds)), ptr)
+
+    return narrow
+
+
+def _required_string(builder: Builder, node: dict[str, Any], ptr: str) -> Any:
+    return Required(builder.plain_type(keep_types(node, {"string"}), ptr))
+
+
+def _timestamp(builder: Builder, node: dict[str, Any], ptr: str) -> Any:
+    expected = {
+        "type": ["string", "null"],
+        "pattern": SCHEMA_TIMESTAMP,
+        "not": {"type": "string", "pattern": "\n"},
+    }
+    if {k: v for k, v in node.items() if k in ("type", "pattern", "not")} != expected or set(
+        node
+    ) - {"type", "pattern", "not", "title", "description"}:
+        raise Unsupported(f"{ptr}: not the timestamp schema the override was written for")
+    return Union[Annotated[str, msgspec.Meta(pattern=TIMESTAMP_WITH_OFFSET)], None]  # noqa: UP007
+
+
+def _drop(builder: Builder, node: dict[str, Any], ptr: str) -> Any:
+    return DROP
+
+
+_TOTALS_READ = (
+    ("total_prompt_tokens", 0, False),
+    ("total_completion_tokens", 1, False),
+    ("total_cached_tokens", 2, False),
+    ("total_cost_usd", 3, True),
+)
+"""(``final_metrics`` total, index of the per-step values it adds up, whether it is a cost)"""
+
+STEP = "#/$defs/Step/properties"
+OVERRIDES: dict[str, Override] = {
+    # what quick_clean asks of a root
+    "#/properties/$schema": _drop,  # ATIF104 compares it with schema_version
+    "#/properties/session_id": _required_string,  # ATIF102
+    "#/properties/subagent_trajectories": _keep("null"),  # embedded nodes, ATIF501
+    # the screen (atif_spec.rules.screen.atif_screen)
+    f"{STEP}/message": _keep("string"),
+    f"{STEP}/timestamp": _timestamp,
+    "#/$defs/Metrics/properties/prompt_token_ids": _keep("null"),
+    "#/$defs/Metrics/properties/completion_token_ids": _keep("null"),
+    "#/$defs/Metrics/properties/logprobs": _keep("null"),
+    "#/$defs/ObservationResult/properties/content": _keep("string", "null"),
+    "#/$defs/ObservationResult/properties/subagent_trajectory_ref": _keep("null"),
+}
+"""JSON pointer → narrowing (the screen's ``extra.context_management`` is checked by
+:func:`quick_clean`, as it sits inside a free-form object)."""
+
+
+READS = {
+    "#": ("agent", "steps", "final_metrics", "notes"),
+    "Agent": ("tool_definitions",),
+    "Step": ("step_id", "extra", "metrics", "is_copied_context", "tool_calls", "observation"),
+    "Metrics": ("prompt_tokens", "cached_tokens", "completion_tokens", "cost_usd"),
+    "FinalMetrics": ("total_steps", *(name for name, _, _ in _TOTALS_READ)),
+    "ToolCall": ("tool_call_id",),
+    "Observation": ("results",),
+    "ObservationResult": ("source_call_id",),
+}
+"""The members :func:`quick_clean` reads, per definition: a version whose schema lacks one
+(before v1.5: no ``tool_definitions``, no ``is_copied_context``) gets no typed decode."""
+
+
+@functools.cache
+def root_type(version: str) -> tuple[type, tuple[NullWhen, ...]]:
+    """The root Struct of one version (tagged ``schema_version``) and its runtime checks;
+    raises :class:`Unsupported` when the version's schema has what the builder cannot say."""
+    from atif_spec.catalog import load_catalog
+    from atif_spec.schemas import schema_by_id
+
+    schema = schema_by_id(load_catalog().find(f"atif@{version}").id)
+    for name, members in READS.items():
+        node = schema if name == "#" else schema.get("$defs", {}).get(name, {})
+        missing = set(members) - set(node.get("properties", {}))
+        if missing:
+            raise Unsupported(f"{name}: no {sorted(missing)} for the quick pass to read")
+    builder = Builder(schema, f"ATIF_{version.replace('.', '_')}_", OVERRIDES)
+    tag = schema.get("properties", {}).get("schema_version", {})
+    if tag.get("const") != PREFIX + version or "schema_version" not in schema.get("required", ()):
+        raise Unsupported("#/properties/schema_version: not the const of this version")
+    if set(schema) - {"$schema", "$id", "title", "description", "type", "additionalProperties",
+                      "required", "properties", "$defs"}:  # fmt: skip
+        raise Unsupported("#: the root has keywords beyond a closed object")
+    fields = builder.fields(schema, "#", skip=("schema_version",))
+    root = builder.make(
+        f"ATIF_{version.replace('.', '_')}",
+        fields,
+        tag_field="schema_version",
+        tag=PREFIX + version,
+    )
+    return root, tuple(builder.null_when)
+
+
+@functools.cache
+def decoder() -> tuple[
+    msgspec.json.Decoder[Any] | None, dict[type, str], dict[type, list[NullWhen]]
+]:
+    """One decoder for every version whose schema translates, the version of each root Struct,
+    and the runtime checks of each step Struct."""
+    roots: dict[type, str] = {}
+    checks: dict[type, list[NullWhen]] = {}
+    for version in VERSIONS:
+        try:
+            root, null_when = root_type(version)
+        except Unsupported:
+            continue
+        roots[root] = version
+        for check in null_when:
+            checks.setdefault(check.struct, []).append(check)
+    if not roots:
+        return None, roots, checks
+    union = Union[tuple(roots)]  # noqa: UP007
+    return msgspec.json.Decoder(union), roots, checks
+
+
+def typed_versions() -> list[str]:
+    """The ATIF versions that have a typed decode."""
+    return sorted(decoder()[1].values(), key=VERSIONS.index)
+
+
+def clean_version(data: bytes) -> str | None:
+    """The version of a document that decodes into the Structs and on which no ATIF rule can
+    find anything; None when either is not certain (then validate it the reference way)."""
+    decode, roots, checks = decoder()
+    if decode is None:
+        return None
+    try:
+        root = decode.decode(data)
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
+        return None
+    return roots[type(root)] if quick_clean(root, checks) else None
+
+
+# --- the quick pass on Structs (rules.atif.quick_clean, read from attributes) ---------------------
+
+def _function_shaped(definition: dict[str, Any]) -> bool:
+    if definition.get("type") != "function":
+        return False
+    function = definition.get("function")
+    return isinstance(function, dict) and isinstance(function.get("name"), str)
+
+
+def quick_clean(root: Any, checks: dict[type, list[NullWhen]]) -> bool:
+    """``rules.atif.quick_clean`` on a decoded root: True only when no rule can find anything.
+
+    The Structs already hold what the screen and ``quick_clean`` ask of the types, of a root's
+    ``session_id``, ``$schema`` and subagents; this adds the checks that sit in free-form
+    objects (function-shaped tool definitions, a step's ``extra.context_management``), the
+    schema's conditionals that the Structs cannot say (``checks``: no metrics or reasoning on an
+    ``llm_call_count: 0`` agent step), and the quick pass itself, which mirrors
+    ``rules.atif._quick_pass`` line for line.
+    """
+    definitions = root.agent.tool_definitions
+    if definitions and not all(_function_shaped(d) for d in definitions):
+        return False
+    prompt: list[Any] = []
+    completion: list[Any] = []
+    cached: list[Any] = []
+    cost: list[Any] = []
+    position = 0
+    for step in root.steps:
+        position += 1
+        extra = step.extra
+        if extra is not None and extra.get("context_management") is not None:
+            return False
+        conditional = checks.get(type(step))
+        if conditional is not None:
+            for check in conditional:
+                if getattr(step, check.when) == check.value and any(
+                    getattr(step, member) is not None for member in check.fields
+                ):
+                    return False
+        metrics = step.metrics
+        if metrics is not None:
+            p, k = metrics.prompt_tokens, metrics.cached_tokens
+            if step.is_copied_context is not True:
+                c, u = metrics.completion_tokens, metrics.cost_usd
+                if p is not None:
+                    prompt.append(p)
+                if c is not None:
+                    completion.append(c)
+                if u is not None:
+                    cost.append(u)
+                if k is not None:
+                    cached.append(k)
+            if k is not None and p is not None and k > p:
+                return False
+        if step.step_id != position:
+            return False
+        calls = step.tool_calls
+        n = len(calls) if calls else 0
+        a = b = None
+        ids: Any = ()
+        if n == 1:
+            a = b = calls[0].tool_call_id
+        elif n == 2:
+            a, b = calls[0].tool_call_id, calls[1].tool_call_id
+            if a == b:
+                return False
+        elif n > 2:
+            ids = {call.tool_call_id for call in calls}
+            if len(ids) < n:
+                return False
+        observation = step.observation
+        if observation is not None:
+            for result in observation.results:
+                ref = result.source_call_id
+                if ref is not None and ref != a and ref != b and ref not in ids:
+                    return False
+    final = root.final_metrics
+    notes = root.notes
+    if final is None or not (notes is None or not notes.strip()):
+        return True
+    total_steps = final.total_steps
+    if total_steps is not None and total_steps != len(root.steps):
+        return False
+    values = (prompt, completion, cached, cost)
+    for total_field, index, is_cost in _TOTALS_READ:
+        total = getattr(final, total_field)
+        if total is None:
+            continue
+        if not is_cost:
+            tokens = sum(values[index])
+            if type(tokens) is int and tokens == total:
+                continue
+        elif type(total) is float:
+            try:
+                if math.isclose(total, math.fsum(values[index]), rel_tol=1e-6):
+                    continue
+            except (OverflowError, TypeError):
+                pass
+        return False
+    return True
