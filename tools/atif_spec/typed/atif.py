@@ -5,8 +5,8 @@ Structs narrowed twice: by the version's *screen* (``atif_spec.rules.screen``: s
 and result contents, no token ids or logprobs, no subagent references, timestamps with an
 offset; ``extra.context_management`` is checked below) and by what ``rules.atif.quick_clean``
 needs of a root (a string ``session_id``, no ``$schema``, no embedded subagents). The roots of
-all versions form one union tagged by ``schema_version``, so one ``msgspec.json.decode`` both
-identifies the version and checks the document against a subset of its schema.
+each version have ``schema_version`` as a required ``Literal`` member; the first
+``"schema_version"`` in the text picks which version's Structs to decode into.
 
 :func:`clean_version` then runs :func:`quick_clean` — the same pass as
 ``rules.atif.quick_clean``, on the Structs — and answers the version only when no rule can find
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from typing import Annotated, Any, Union
 
 import msgspec
@@ -123,12 +124,16 @@ READS = {
 
 @functools.cache
 def root_type(version: str) -> tuple[type, tuple[NullWhen, ...]]:
-    """The root Struct of one version (tagged ``schema_version``) and its runtime checks;
+    """The root Struct of one version and its runtime checks;
     raises :class:`Unsupported` when the version's schema has what the builder cannot say."""
     from atif_spec.catalog import load_catalog
     from atif_spec.schemas import schema_by_id
 
     schema = schema_by_id(load_catalog().find(f"atif@{version}").id)
+    for ptr in OVERRIDES:
+        parts = ptr.split("/")
+        if parts[1] == "$defs" and parts[2] not in schema.get("$defs", {}):
+            raise Unsupported(f"{ptr}: no such definition (renamed? the narrowing would be lost)")
     for name, members in READS.items():
         node = schema if name == "#" else schema.get("$defs", {}).get(name, {})
         missing = set(members) - set(node.get("properties", {}))
@@ -141,57 +146,62 @@ def root_type(version: str) -> tuple[type, tuple[NullWhen, ...]]:
     if set(schema) - {"$schema", "$id", "title", "description", "type", "additionalProperties",
                       "required", "properties", "$defs"}:  # fmt: skip
         raise Unsupported("#: the root has keywords beyond a closed object")
-    fields = builder.fields(schema, "#", skip=("schema_version",))
-    root = builder.make(
-        f"ATIF_{version.replace('.', '_')}",
-        fields,
-        tag_field="schema_version",
-        tag=PREFIX + version,
-    )
+    # schema_version stays a required member (a Literal): a lone tagged Struct would accept a
+    # document without its tag.
+    root = builder.make(f"ATIF_{version.replace('.', '_')}", builder.fields(schema, "#"))
     return root, tuple(builder.null_when)
 
 
 @functools.cache
-def decoder() -> tuple[
-    msgspec.json.Decoder[Any] | None, dict[type, str], dict[type, list[NullWhen]]
-]:
-    """One decoder for every version whose schema translates, the version of each root Struct,
-    and the runtime checks of each step Struct."""
-    roots: dict[type, str] = {}
+def decoder(version: str) -> tuple[msgspec.json.Decoder[Any], dict[type, list[NullWhen]]] | None:
+    """The decoder of one version and the runtime checks of its step Structs, or None when
+    the version's schema has what the builder cannot translate (built on first use)."""
+    try:
+        root, null_when = root_type(version)
+    except Unsupported:
+        return None
     checks: dict[type, list[NullWhen]] = {}
-    for version in VERSIONS:
-        try:
-            root, null_when = root_type(version)
-        except Unsupported:
-            continue
-        roots[root] = version
-        for check in null_when:
-            checks.setdefault(check.struct, []).append(check)
-    if not roots:
-        return None, roots, checks
-    union = Union[tuple(roots)]  # noqa: UP007
-    return msgspec.json.Decoder(union), roots, checks
+    for check in null_when:
+        checks.setdefault(check.struct, []).append(check)
+    return msgspec.json.Decoder(root), checks
 
 
 def typed_versions() -> list[str]:
     """The ATIF versions that have a typed decode."""
-    return sorted(decoder()[1].values(), key=VERSIONS.index)
+    return [version for version in VERSIONS if decoder(version) is not None]
+
+
+_KEY = b'"schema_version"'
+_DECLARED = re.compile(rb'\s*:\s*"ATIF-(v[0-9.]{1,8})"')
 
 
 def clean_version(data: bytes) -> str | None:
     """The version of a document that decodes into the Structs and on which no ATIF rule can
-    find anything; None when either is not certain (then validate it the reference way)."""
-    decode, roots, checks = decoder()
-    if decode is None:
+    find anything; None when either is not certain (then validate it the reference way).
+
+    The first ``"schema_version": "ATIF-vX.Y"`` in the text picks the decoder, whose root
+    requires that value, so a guess from a nested or unusual spelling only costs a failed
+    decode."""
+    at = data.find(_KEY)
+    if at < 0:
         return None
+    declared = _DECLARED.match(data, at + len(_KEY))
+    if declared is None:
+        return None
+    version = declared.group(1).decode()
+    typed = decoder(version) if version in VERSIONS else None
+    if typed is None:
+        return None
+    decode, checks = typed
     try:
         root = decode.decode(data)
-    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError):
-        return None
-    return roots[type(root)] if quick_clean(root, checks) else None
+    except (msgspec.MsgspecError, ValueError, RecursionError, OverflowError):
+        return None  # not JSON, not of the Structs (msgspec raises UnicodeDecodeError on bad UTF-8)
+    return version if quick_clean(root, checks) else None
 
 
 # --- the quick pass on Structs (rules.atif.quick_clean, read from attributes) ---------------------
+
 
 def _function_shaped(definition: dict[str, Any]) -> bool:
     if definition.get("type") != "function":
@@ -217,9 +227,7 @@ def quick_clean(root: Any, checks: dict[type, list[NullWhen]]) -> bool:
     completion: list[Any] = []
     cached: list[Any] = []
     cost: list[Any] = []
-    position = 0
-    for step in root.steps:
-        position += 1
+    for position, step in enumerate(root.steps, 1):
         extra = step.extra
         if extra is not None and extra.get("context_management") is not None:
             return False

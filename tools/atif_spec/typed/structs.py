@@ -154,7 +154,9 @@ class Builder:
         if "anyOf" in node:
             if keys != {"anyOf"}:
                 raise Unsupported(f"{ptr}: anyOf with siblings {sorted(keys)}")
-            return _union([self.type_of(m, f"{ptr}/anyOf/{i}") for i, m in enumerate(node["anyOf"])])
+            return _union(
+                [self.type_of(m, f"{ptr}/anyOf/{i}") for i, m in enumerate(node["anyOf"])]
+            )
         kinds = node.get("type")
         if kinds is None:
             raise Unsupported(f"{ptr}: no type")
@@ -312,8 +314,9 @@ class Builder:
                     continue
                 if branch is not None:
                     for member in self._null_members(branch, ptr):
-                        original, required = fields[member]
-                        if required or not _allows_null(node["properties"][member]):
+                        if member not in fields:
+                            raise Unsupported(f"{ptr}: a branch names the unknown {member}")
+                        if fields[member][1] or not _allows_null(node["properties"][member]):
                             raise Unsupported(f"{ptr}: {member} must be absent")
                         fields[member] = (None, False)
             cls = self.make(f"{name}_{value}", fields, tag_field=tag_field, tag=value)
