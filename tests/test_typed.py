@@ -12,6 +12,7 @@ embedded subagents, a byte order mark, escaped keys, ...).
 from __future__ import annotations
 
 import copy
+import re
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +95,11 @@ def _screen(version: str) -> Any:
 
 
 def _conditionals_hold(root: Any, checks: dict[type, Any]) -> bool:
-    """The schema conditionals the Structs leave to the quick pass hold on ``root``."""
+    """The schema conditionals and patterns the Structs leave to the quick pass hold on
+    ``root``."""
+    stamps = [step.timestamp for step in root.steps if step.timestamp is not None]
+    if not all(re.match(typed.TIMESTAMP_WITH_OFFSET, stamp) for stamp in stamps):
+        return False
     return not any(
         getattr(step, c.when) == c.value and any(getattr(step, m) is not None for m in c.fields)
         for step in root.steps
@@ -367,3 +372,54 @@ def test_the_byte_cases_that_stay_on_the_typed_path() -> None:
         "context management null",
         "null agent field on a user step",
     }
+
+
+# --- the quick timestamp check -------------------------------------------------------------------
+
+
+def _pattern(stamp: str) -> bool:
+    return re.match(typed.TIMESTAMP_WITH_OFFSET, stamp) is not None
+
+
+BASES = ("2025-10-11T10:30:00Z", "2025-10-11T10:30:00.123+05:30", "2025-10-11T10:30:00.5-00:00")
+
+
+@pytest.mark.parametrize("base", BASES)
+def test_every_two_digit_field_value_is_judged_as_the_pattern_judges_it(base: str) -> None:
+    """Month, day, hour, minute, second and the offset's hour and minute, each at 00 to 99."""
+    fields = [5, 8, 11, 14, 17] + ([len(base) - 5, len(base) - 2] if base[-1] != "Z" else [])
+    for at in fields:
+        for value in range(100):
+            stamp = f"{base[:at]}{value:02d}{base[at + 2 :]}"
+            assert typed.timestamps_match([stamp]) is _pattern(stamp), stamp
+
+
+STAMP_TEXT = st.text(alphabet="0123456789-T:.Z+tz ,\n\u0663\"\\", min_size=10, max_size=32)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(BASES) | STAMP_TEXT, min_size=1, max_size=4))
+def test_the_quick_timestamp_check_agrees_with_the_pattern(stamps: list[str]) -> None:
+    assert typed.timestamps_match(stamps) is all(_pattern(s) for s in stamps)
+
+
+@pytest.mark.parametrize(
+    "stamp",
+    [
+        "2025-10-11t10:30:00Z",
+        "2025-10-11T10:30:00z",
+        "2025-10-11 10:30:00Z",
+        "2025-10-11T10:30:00+0530",
+        "2025-10-11T10:30:00",
+        "2025-02-30T10:30:00Z",  # the pattern allows it; msgspec does not (the pattern decides)
+        "0000-01-01T00:00:00Z",
+        "2025-10-11T10:30Z",
+        "2025-10-11T10:30:00.1234567890123Z",
+        '2025-10-11T10:30:00Z","2025-10-11T10:30:00Z',
+        "2025-10-11T10:30:00Z\n",
+        "\u0662025-10-11T10:30:00Z",
+    ],
+)
+def test_spellings_msgspec_reads_differently(stamp: str) -> None:
+    assert typed.timestamps_match([stamp]) is _pattern(stamp)
+    assert typed.timestamps_match([BASES[0], stamp]) is _pattern(stamp)
