@@ -330,13 +330,15 @@ def quick_clean(root: Any, checks: dict[type, list[NullWhen]]) -> bool:
     total_steps = final.total_steps
     if total_steps is not None and total_steps != len(root.steps):
         return False
-    for total, tokens in (
-        (final.total_prompt_tokens, prompt),
-        (final.total_completion_tokens, completion),
-        (final.total_cached_tokens, cached),
-    ):
-        if total is not None and total != tokens:
-            return False
+    total = final.total_prompt_tokens
+    if total is not None and total != prompt:
+        return False
+    total = final.total_completion_tokens
+    if total is not None and total != completion:
+        return False
+    total = final.total_cached_tokens
+    if total is not None and total != cached:
+        return False
     total_cost = final.total_cost_usd
     if total_cost is None:
         return True
