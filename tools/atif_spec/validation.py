@@ -238,8 +238,13 @@ def _run_rules() -> Any:
 
 
 def load_rules() -> None:
-    """Import the rule modules now rather than on the first document."""
+    """Import the rule modules and build the typed decoders now rather than on the first
+    document (forked workers then inherit them)."""
     _run_rules()
+    if TYPED:
+        from atif_spec.typed.atif import typed_versions
+
+        typed_versions()
 
 
 def _atif_schema_check(version: str, doc: Any) -> list[Finding]:
