@@ -394,7 +394,7 @@ def test_every_two_digit_field_value_is_judged_as_the_pattern_judges_it(base: st
             assert typed.timestamps_match([stamp]) is _pattern(stamp), stamp
 
 
-STAMP_TEXT = st.text(alphabet="0123456789-T:.Z+tz ,\n\u0663\"\\", min_size=10, max_size=32)
+STAMP_TEXT = st.text(alphabet='0123456789-T:.Z+tz ,\n\u0663"\\', min_size=10, max_size=32)
 
 
 @settings(max_examples=1000, deadline=None)
