@@ -116,10 +116,11 @@ def _check_narrowing(data: bytes) -> bool:
         return False
     version, root = decoded
     doc = jsontext.loads(data)  # as the reader parses: integers beyond 64 bits keep their digits
-    checks = typed.decoder(version)[1]  # type: ignore[index]
+    _, checks, trigger = typed.decoder(version)  # type: ignore[misc]
     if _conditionals_hold(root, checks):
         assert _schema(version).is_valid(doc), "the Structs accepted what the schema rejects"
     clean = typed.quick_clean(root, checks)
+    assert typed.quick_clean(root, checks, trigger) is clean  # the trigger skips nothing
     if _screen(version).is_valid(doc):
         assert clean is dict_quick_clean(doc)
     else:

@@ -194,9 +194,12 @@ def root_type(version: str) -> tuple[type, tuple[NullWhen, ...]]:
 
 
 @functools.cache
-def decoder(version: str) -> tuple[msgspec.json.Decoder[Any], dict[type, list[NullWhen]]] | None:
-    """The decoder of one version and the runtime checks of its step Structs, or None when
-    the version's schema has what the builder cannot translate (built on first use)."""
+def decoder(
+    version: str,
+) -> tuple[msgspec.json.Decoder[Any], dict[type, list[NullWhen]], tuple[str, Any] | None] | None:
+    """The decoder of one version, the runtime checks of its step Structs and their common
+    trigger (see :func:`quick_clean`), or None when the version's schema has what the builder
+    cannot translate (built on first use)."""
     try:
         root, null_when = root_type(version)
     except Unsupported:
@@ -204,7 +207,8 @@ def decoder(version: str) -> tuple[msgspec.json.Decoder[Any], dict[type, list[Nu
     checks: dict[type, list[NullWhen]] = {}
     for check in null_when:
         checks.setdefault(check.struct, []).append(check)
-    return msgspec.json.Decoder(root), checks
+    triggers = {(check.when, check.value) for check in null_when}
+    return msgspec.json.Decoder(root), checks, triggers.pop() if len(triggers) == 1 else None
 
 
 def typed_versions() -> list[str]:
@@ -234,12 +238,12 @@ def clean_version(data: bytes) -> str | None:
     typed = decoder(version)
     if typed is None:
         return None
-    decode, checks = typed
+    decode, checks, trigger = typed
     try:
         root = decode.decode(data)
     except (msgspec.MsgspecError, ValueError, RecursionError, OverflowError):
         return None  # not JSON, not of the Structs (msgspec raises UnicodeDecodeError on bad UTF-8)
-    return version if quick_clean(root, checks) else None
+    return version if quick_clean(root, checks, trigger) else None
 
 
 # --- the quick pass on Structs (rules.atif.quick_clean, read from attributes) ---------------------
@@ -252,7 +256,9 @@ def _function_shaped(definition: dict[str, Any]) -> bool:
     return isinstance(function, dict) and isinstance(function.get("name"), str)
 
 
-def quick_clean(root: Any, checks: dict[type, list[NullWhen]]) -> bool:
+def quick_clean(
+    root: Any, checks: dict[type, list[NullWhen]], trigger: tuple[str, Any] | None = None
+) -> bool:
     """``rules.atif.quick_clean`` on a decoded root: True only when no rule can find anything.
 
     The Structs already hold what the screen and ``quick_clean`` ask of the types, of a root's
@@ -261,8 +267,11 @@ def quick_clean(root: Any, checks: dict[type, list[NullWhen]]) -> bool:
     step timestamps (the schema's pattern with the offset required), the
     schema's conditionals that the Structs cannot say (``checks``: no metrics or reasoning on an
     ``llm_call_count: 0`` agent step), and the quick pass itself, which mirrors
-    ``rules.atif._quick_pass`` line for line.
+    ``rules.atif._quick_pass`` line for line. ``trigger`` (``(member, value)`` that every check
+    of ``checks`` starts with) lets a step skip the checks with one read.
     """
+    when, value = trigger if trigger is not None else (None, None)
+    every_step = bool(checks) and trigger is None
     definitions = root.agent.tool_definitions
     if definitions and not all(_function_shaped(d) for d in definitions):
         return False
@@ -278,7 +287,7 @@ def quick_clean(root: Any, checks: dict[type, list[NullWhen]]) -> bool:
         extra = step.extra
         if extra is not None and extra.get("context_management") is not None:
             return False
-        if checks:
+        if every_step or (when is not None and getattr(step, when) == value):
             for check in checks.get(type(step), ()):
                 if getattr(step, check.when) == check.value and any(
                     getattr(step, member) is not None for member in check.fields
