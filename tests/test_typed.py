@@ -153,6 +153,11 @@ def test_the_builder_refuses_what_it_cannot_say() -> None:
             "additionalProperties": False,
             "properties": {"a": {"type": "integer", "multipleOf": 2}},
         },
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {"a": {"type": ["string", "integer"], "const": "x"}},
+        },
     ):
         with pytest.raises(Unsupported):
             Builder(schema, "T", {}).fields(schema, "#")

@@ -202,13 +202,14 @@ def decoder(
     cannot translate (built on first use)."""
     try:
         root, null_when = root_type(version)
-    except Unsupported:
+        decode: msgspec.json.Decoder[Any] = msgspec.json.Decoder(root)
+    except (Unsupported, TypeError):  # msgspec refuses some unions (two untagged Structs)
         return None
     checks: dict[type, list[NullWhen]] = {}
     for check in null_when:
         checks.setdefault(check.struct, []).append(check)
     triggers = {(check.when, check.value) for check in null_when}
-    return msgspec.json.Decoder(root), checks, triggers.pop() if len(triggers) == 1 else None
+    return decode, checks, triggers.pop() if len(triggers) == 1 else None
 
 
 def typed_versions() -> list[str]:

@@ -161,6 +161,8 @@ class Builder:
         if kinds is None:
             raise Unsupported(f"{ptr}: no type")
         listed = [kinds] if isinstance(kinds, str) else list(kinds)
+        if ("const" in node or "enum" in node) and listed != ["string"]:
+            raise Unsupported(f"{ptr}: const/enum beside types other than string")
         used: set[str] = {"type"}
         types = [self._one_type(kind, node, ptr, used) for kind in listed]
         if keys - used:
