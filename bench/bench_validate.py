@@ -25,7 +25,9 @@ import corpus
 from timing import best_of, calls_for, interleaved, ratios, row, spread
 
 import atif_spec
+from atif_spec import validation
 from atif_spec.reader import RawDocument
+from atif_spec.typed.atif import clean_version
 from atif_spec.validation import validate_raw
 
 WORK = Path(".bench")
@@ -95,6 +97,15 @@ def harbor_sweep(python: str, files: list[Path], runs: int) -> dict[str, list[fl
     return result
 
 
+def reference_path(raw: RawDocument) -> object:
+    """``validate_raw`` with the typed decode off: parse, screen, schema, rules."""
+    validation.TYPED = False
+    try:
+        return validate_raw(raw)
+    finally:
+        validation.TYPED = True
+
+
 def size_sweep(args: argparse.Namespace) -> None:
     """Full validation against orjson.loads at every document size, with Harbor beside it."""
     docs = sweep_documents()
@@ -106,19 +117,25 @@ def size_sweep(args: argparse.Namespace) -> None:
         files[-1].write_bytes(data)
         report = validate_raw(RawDocument("<bench>", data))
         assert report.valid and not report.findings, (label, report.findings[:3])
+        assert clean_version(data) is not None, f"{label} does not take the typed decode"
     print(
         f"\nSize sweep: ratios to orjson.loads (CPU time), median (min-max) of {args.sweep_runs}"
         " interleaved rounds\n  dict = atif_spec.validate(orjson.loads(raw)); bytes = validate_raw(raw), as"
-        " the runner does; harbor = Trajectory.model_validate_json(raw) (Python 3.12)"
+        " the runner does (typed decode first); reference = validate_raw without the typed decode;"
+        "\n  harbor = Trajectory.model_validate_json(raw) (Python 3.12)"
     )
     harbor = harbor_sweep(args.harbor_python, files, args.sweep_runs) if args.harbor_python else {}
-    print(f"  {'document':<20} {'size':>9} {'loads':>10}  {'dict':<18} {'bytes':<18} harbor")
+    print(
+        f"  {'document':<20} {'size':>9} {'loads':>10}  {'dict':<18} {'bytes':<18}"
+        f" {'reference':<18} harbor"
+    )
     for (label, data), path in zip(docs, files, strict=True):
         raw = RawDocument("<bench>", data)
         fns = {
             "loads": lambda data=data: orjson.loads(data),
             "dict": lambda data=data: atif_spec.validate(orjson.loads(data)),
             "bytes": lambda raw=raw: validate_raw(raw),
+            "reference": lambda raw=raw: reference_path(raw),
         }
         times = interleaved(fns, args.sweep_runs, calls_for(fns["loads"]), time.process_time)
         theirs = harbor.get(str(path))
@@ -130,7 +147,8 @@ def size_sweep(args: argparse.Namespace) -> None:
         print(
             f"  {label:<20} {len(data) / 1e3:7.0f}KB {min(times['loads']) * 1e6:8.0f}us"
             f"  {spread(ratios(times, 'dict', 'loads')):<18}"
-            f" {spread(ratios(times, 'bytes', 'loads')):<18} {shown}"
+            f" {spread(ratios(times, 'bytes', 'loads')):<18}"
+            f" {spread(ratios(times, 'reference', 'loads')):<18} {shown}"
         )
     print("  targets: <= 2.0x at 5-25 KB, <= 1.3x from 100 KB, and below harbor at every size")
 
@@ -357,12 +375,21 @@ def main() -> None:
     parser.add_argument("--sweep-runs", type=int, default=7, help="rounds per sweep size (>= 5)")
     parser.add_argument("--documents", type=int, default=2700, help="JSON Lines corpus size")
     parser.add_argument("--jsonl-runs", type=int, default=5, help="runs of each JSON Lines command")
+    parser.add_argument(
+        "--sections",
+        default="sweep,single,jsonl,startup",
+        help="comma-separated sections to run (sweep, single, jsonl, startup)",
+    )
     args = parser.parse_args()
     WORK.mkdir(exist_ok=True)
-    size_sweep(args)
-    single_document(args)
-    jsonl_throughput(args)
-    startup(args)
+    sections = {
+        "sweep": size_sweep,
+        "single": single_document,
+        "jsonl": jsonl_throughput,
+        "startup": startup,
+    }
+    for name in args.sections.split(","):
+        sections[name](args)
     print(json.dumps({"python": sys.version.split()[0]}))
 
 

@@ -12,13 +12,16 @@ nesting. Both raise :class:`ValueError` (``orjson.JSONDecodeError`` is one) on b
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import orjson
 
-_LONG_INTEGER = re.compile(rb"\d{19}")
-"""Nineteen digits in a row: the shortest literal that can fall outside 64 bits (2**63 has 19)."""
+_DIGITS_TO_ZERO = bytes(48 if 48 <= i <= 57 else 32 for i in range(256))
+"""A ``bytes.translate`` table: ASCII digits become ``0``, every other byte a space."""
+_LONG_INTEGER = b"0" * 19
+"""Nineteen digits in a row: the shortest literal that can fall outside 64 bits (2**63 has 19).
+Searched in the translated text, which is many times faster than a regular expression
+on digit-rich documents (the regex tries a match at every digit)."""
 
 
 def _reject_constant(name: str) -> Any:
@@ -29,7 +32,7 @@ def loads(data: bytes | str) -> Any:
     """Parse JSON text (orjson), keeping the exact value of integers beyond 64 bits."""
     value = orjson.loads(data)
     raw = data.encode() if isinstance(data, str) else data
-    if _LONG_INTEGER.search(raw) is None:
+    if _LONG_INTEGER not in raw.translate(_DIGITS_TO_ZERO):
         return value
     return json.loads(raw, parse_constant=_reject_constant)
 

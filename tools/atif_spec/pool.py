@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -56,6 +58,10 @@ def map_ordered(
         for batch in groups:
             yield from zip(batch, work(batch), strict=True)
         return
+    # Imported here: the process pool machinery (multiprocessing) costs a run of --jobs 1 a
+    # noticeable part of its start-up for nothing.
+    from concurrent.futures import ProcessPoolExecutor
+
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pending: deque[tuple[list[T], Future[list[R]]]] = deque()
         for batch in groups:

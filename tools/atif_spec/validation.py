@@ -238,8 +238,13 @@ def _run_rules() -> Any:
 
 
 def load_rules() -> None:
-    """Import the rule modules now rather than on the first document."""
+    """Import the rule modules and build the typed decoders now rather than on the first
+    document (forked workers then inherit them)."""
     _run_rules()
+    if TYPED:
+        from atif_spec.typed.atif import typed_versions
+
+        typed_versions()
 
 
 def _atif_schema_check(version: str, doc: Any) -> list[Finding]:
@@ -287,7 +292,28 @@ def validate_raw(raw: RawDocument, options: Options | None = None) -> Report:
         return _validate_raw(raw, opts)
 
 
+TYPED = True
+"""Whether :func:`validate_raw` tries the typed decode first (tests turn it off to compare)."""
+
+
+@functools.cache
+def _clean_version() -> Any:
+    """``typed.atif.clean_version``, imported on first use (it builds its Structs then)."""
+    from atif_spec.typed.atif import clean_version
+
+    return clean_version
+
+
 def _validate_raw(raw: RawDocument, opts: Options) -> Report:
+    # The typed decode answers only for documents on which nothing can be found; any other
+    # document (and any the options send elsewhere) is validated the reference way below.
+    if TYPED and opts.as_target is None and not opts.follow_refs and raw.oversize is None:
+        version = _clean_version()(raw.data) if raw.stream is None else None
+        if version is not None:
+            report = Report(raw.source, raw.line, "atif", version, [])
+            if opts.check_duplicate_keys:
+                report.findings.extend(duplicate_keys(raw.data))
+            return report
     if raw.stream is not None:
         from atif_spec.formats.streams import convert_hint
 
