@@ -31,6 +31,7 @@ from atif_spec.jsonvalues import dicts, plain_text
 from atif_spec.lenses import Lens, LensOptions, refuse
 from atif_spec.lenses.residual import Holder, put_moves, run_lens, same, take_moves
 from atif_spec.stash import (
+    STASH_KEY,
     StashError,
     canonical_json,
     deep_copy,
@@ -204,14 +205,24 @@ class _Namer:
         return True
 
     def lift(
-        self, src: Doc, key: str, src_at: Path, dst: Doc, field: str, at: int, dst_at: Path
+        self,
+        src: Doc,
+        key: str,
+        src_at: Path,
+        dst: Doc,
+        field: str,
+        at: int,
+        dst_at: Path,
+        *,
+        record: bool = True,
     ) -> None:
         """Move ``src[key]`` (a named key of an ``extra``) to the field ``dst[field]``."""
         position = list(src).index(key)
         value = src.pop(key)
         insert_key(dst, field, value, at)
-        self._record(Move((*src_at, key), position, (*dst_at, field), None))
-        self.made_value(value)
+        if record:
+            self._record(Move((*src_at, key), position, (*dst_at, field), None))
+            self.made_value(value)
 
     def append(self, src_at: Path, value: Any, dst: Doc, dst_at: Path) -> bool:
         """Append the array element at ``src_at`` to the list ``dst["extra"][SUBSTEPS_KEY]``."""
@@ -307,15 +318,19 @@ def _restore(
     read_kinds: tuple[tuple[str | type, ...], ...],
     write_kinds: tuple[tuple[str | type, ...], ...],
 ) -> None:
-    """Put values the other lens moved back where they were, last move first.
+    """Put values the other lens moved back where they were.
 
     ``read`` is the document being mapped (the values sit at each ``to``), ``corr`` maps its
     objects (by path) to the objects built from them, which received copies of their ``extra``:
     a named key is taken out of that copy and put at the move's ``pointer`` below the built
-    object. A native field already written is replaced; a member of a free-form object already
-    there is kept (the value then stays in ``extra``)."""
+    object, at its key ``position`` (in increasing order, so each lands where it was; an ATIF
+    field at its place in the schema's member order). A native
+    field already written is replaced; a member of a free-form object already there is kept
+    (the value then stays in ``extra``)."""
     emptied: dict[int, tuple[Doc, str]] = {}
-    for move in reversed(moves):
+    puts: list[tuple[int, int, Doc, str, Any]] = []
+    order_of: dict[int, tuple[str, ...]] = {}
+    for n, move in enumerate(moves):
         if len(move.to) >= 2 and move.to[-2] == SUBSTEPS_KEY:
             continue  # whole substeps: the step mapping puts them back
         value = _at(read, move.to, _ABSENT)
@@ -344,22 +359,31 @@ def _restore(
             _ATIF_ORDER.get((len(write_obj), tail[:-1])) if write_kinds is ATIF_OBJECTS else None
         )
         if order is not None and key in order:
-            # ATIF objects are built in schema order without the fields they lack: place the
-            # field by that order (a source in another order is put right by the stash)
-            rank = order.index(key)
-            position = next(
-                (n for n, k in enumerate(parent) if k in order and order.index(k) > rank),
-                len(parent),
-            )
-        else:
-            position = move.position if move.position is not None else len(parent)
-        insert_key(parent, key, deep_copy(value), position)
+            order_of[id(parent)] = order
+        position = move.position if move.position is not None else 1 << 30
+        puts.append((position, n, parent, key, deep_copy(value)))
+    for position, _, parent, key, value in sorted(puts, key=lambda p: (p[0], p[1])):
+        order = order_of.get(id(parent))
+        if order is not None and key in order:
+            # ATIF's root, agent and steps are built in the schema's member order, without the
+            # fields the stash restores later: a native field goes to its place in that order
+            position = _place(parent, key, order)
+        insert_key(parent, key, value, position)
     for built, created in emptied.values():
         if built.get("extra") == {}:
             if created == "null":
                 built["extra"] = None
             else:
                 del built["extra"]
+
+
+def _place(obj: Doc, key: str, order: tuple[str, ...]) -> int:
+    """The key position of ``key`` in ``obj`` by the member order ``order``."""
+    rank = order.index(key)
+    return next(
+        (n for n, k in enumerate(obj) if k in order and order.index(k) > rank),
+        len(obj),
+    )
 
 
 def _at(doc: Any, path: Sequence[str | int], default: Any = None) -> Any:
@@ -427,10 +451,13 @@ def to_atif(
 def _lift(out: Doc, n_source_steps: int, namer: _Namer) -> None:
     """Move usage from named ``extra`` keys to ATIF's fields, as a native producer writes it.
 
-    Agent steps: ``extra.metrics`` (a valid ``Metrics``) → ``metrics``; ``extra.model`` (text) →
-    ``model_name``. Root: ``extra.model`` → ``agent.model_name``; ``extra.final_metrics`` (a
-    valid ``FinalMetrics`` whose totals equal the steps' totals, rule ATIF306) →
-    ``final_metrics``. A field already set is never overwritten.
+    Agent steps: ``extra.model`` (text) → ``model_name``; ``extra.metrics`` (a valid
+    ``Metrics``) → ``metrics``. Root: ``extra.model`` → ``agent.model_name``;
+    ``extra.final_metrics`` (a valid ``FinalMetrics`` whose totals equal the steps' totals, rule
+    ATIF306) → ``final_metrics``. A field already set is never overwritten; an ``extra`` that
+    held only usage is dropped. The way back writes these keys last, in this order
+    (:func:`_usage_keys`): the lifts of an ``extra`` are recorded (``moved`` entries, for their
+    key positions) only when its keys were in another place.
     """
     steps = out["steps"]
     if len(steps) == n_source_steps:
@@ -438,20 +465,20 @@ def _lift(out: Doc, n_source_steps: int, namer: _Namer) -> None:
             extra = step.get("extra")
             if step.get("source") != "agent" or not isinstance(extra, dict):
                 continue
-            at: Path = ("steps", i)
+            plan: list[tuple[str, Doc, str, Path]] = []
             if isinstance(extra.get("model"), str) and "model_name" not in step:
-                pos = list(step).index("source") + 1
-                namer.lift(extra, "model", (*at, "extra"), step, "model_name", pos, at)
-            metrics = extra.get("metrics")
-            if "metrics" not in step and _validator("Metrics").is_valid(metrics):
-                pos = list(step).index("extra")
-                namer.lift(extra, "metrics", (*at, "extra"), step, "metrics", pos, at)
+                plan.append(("model", step, "model_name", ("steps", i)))
+            if "metrics" not in step and _validator("Metrics").is_valid(extra.get("metrics")):
+                plan.append(("metrics", step, "metrics", ("steps", i)))
+            _lift_all(extra, ("steps", i, "extra"), plan, namer)
+            if not extra and plan:
+                del step["extra"]  # it held only usage: a native producer writes no extra
     extra = out.get("extra")
     if not isinstance(extra, dict):
         return
-    agent = out["agent"]
-    if isinstance(extra.get("model"), str) and "model_name" not in agent:
-        namer.lift(extra, "model", ("extra",), agent, "model_name", len(agent), ("agent",))
+    plan = []
+    if isinstance(extra.get("model"), str) and "model_name" not in out["agent"]:
+        plan.append(("model", out["agent"], "model_name", ("agent",)))
     final = extra.get("final_metrics")
     if (
         "final_metrics" not in out
@@ -459,8 +486,24 @@ def _lift(out: Doc, n_source_steps: int, namer: _Namer) -> None:
         and _validator("FinalMetrics").is_valid(final)
         and _totals_agree(final, steps)
     ):
-        pos = list(out).index("extra")
-        namer.lift(extra, "final_metrics", ("extra",), out, "final_metrics", pos, ())
+        plan.append(("final_metrics", out, "final_metrics", ()))
+    _lift_all(extra, ("extra",), plan, namer)
+    if not extra and plan:
+        del out["extra"]
+
+
+def _lift_all(extra: Doc, at: Path, plan: list[tuple[str, Doc, str, Path]], namer: _Namer) -> None:
+    """Lift the keys ``plan`` names out of ``extra`` (see :func:`_lift`)."""
+    keys = [key for key, *_ in plan]
+    record = list(extra)[len(extra) - len(keys) :] != keys
+    for key, owner, field, owner_at in plan:
+        order = _ATIF_ORDER[(len(owner_at), ())] if owner_at[:1] == ("steps",) else None
+        if owner_at == ():
+            order = _ATIF_ORDER[(0, ())]
+        elif owner_at == ("agent",):
+            order = _ATIF_ORDER[(0, ("agent",))]
+        pos = _place(owner, field, order) if order is not None else len(owner)
+        namer.lift(extra, key, at, owner, field, pos, owner_at, record=record)
 
 
 def _totals_agree(final: Doc, steps: list[Doc]) -> bool:
@@ -503,10 +546,8 @@ def _atif_step(
         _decide(report, TO_ATIF, f"{ptr}/source", "unknown role: system", source)
     out: Doc = {"step_id": i + 1}
     started = step.get("started_at")
-    if started is None and "started_at" in step:
-        out["timestamp"] = None
-    elif isinstance(started, str) and ATIF_TIME.match(started):
-        out["timestamp"] = started
+    if isinstance(started, str) and ATIF_TIME.match(started):
+        out["timestamp"] = started  # a null time is no timestamp, which the way back reads null
     out["source"] = source
     text = step.get("message_text")
     out["message"] = text if isinstance(text, str) else ""
@@ -603,11 +644,12 @@ def _atif_result(sub: Doc, known: set[str]) -> Doc:
 # --- ATIF -> run log --------------------------------------------------------------------------
 
 ROOT_NAMED: tuple[tuple[Path, str], ...] = (
-    (("agent", "model_name"), "model"),
     (("agent", "version"), "agent_version"),
     (("agent", "tool_definitions"), "tool_definitions"),
     (("final_metrics",), "final_metrics"),
     (("notes",), "notes"),
+    (("continued_trajectory_ref",), "continued_trajectory_ref"),
+    (("subagent_trajectories",), "subagent_trajectories"),
 )
 """ATIF root fields a run log has no field for, and the run ``extra`` key each goes to."""
 ATIF_STEP_NAMED: tuple[tuple[str, str], ...] = (
@@ -645,6 +687,7 @@ def to_ssl(
         out["extra"] = deep_copy(doc["extra"])
     corr[()] = out
     _restore(back, doc, corr, ATIF_OBJECTS, RUN_LOG_OBJECTS)
+    _usage_keys(doc, out)
     for field, key in ROOT_NAMED:
         owner = _at(doc, field[:-1], None)
         if isinstance(owner, dict) and field[-1] in owner and owner[field[-1]] != UNKNOWN:
@@ -655,8 +698,59 @@ def to_ssl(
         for field_name, key in ATIF_STEP_NAMED:
             if built is not None and field_name in step:
                 namer.put(step, field_name, ("steps", i), built, ("steps", i), key)
+    for i, k, result in _results(doc):
+        at: Path = ("steps", i, "observation", "results", k)
+        built = corr.get(at)
+        if built is not None and "subagent_trajectory_ref" in result:
+            subs = out["steps"][i]["substeps"]
+            m = next(n for n, sub in enumerate(subs) if sub is built)
+            namer.put(result, "subagent_trajectory_ref", at, built, ("steps", i, "substeps", m))
     _settle_results(out)
     return out
+
+
+def _results(doc: Doc) -> list[tuple[int, int, Doc]]:
+    """(step index, result index, result) of every observation result of an ATIF document."""
+    out: list[tuple[int, int, Doc]] = []
+    for i, step in dicts(doc.get("steps")):
+        observation = step.get("observation")
+        if isinstance(observation, dict):
+            out.extend((i, k, r) for k, r in dicts(observation.get("results")))
+    return out
+
+
+def _usage_keys(doc: Doc, out: Doc) -> None:
+    """ATIF usage under the run log's own usage keys (SSL-17): the step's ``model_name`` and
+    ``metrics`` as ``extra.model`` and ``extra.metrics`` (agent steps), ``agent.model_name`` as
+    run ``extra.model``, ``final_metrics`` as run ``extra.final_metrics`` when its totals agree
+    with the steps'. A field mapping, not a named key: the run-log→ATIF lens lifts these keys of
+    any run log back to the same fields (:func:`_lift`). A key already there is left alone."""
+
+    def put(owner: Doc, key: str, value: Any) -> None:
+        extra = owner.get("extra", _ABSENT)
+        if extra is _ABSENT:
+            owner["extra"] = extra = {}
+        if isinstance(extra, dict) and key not in extra:
+            extra[key] = deep_copy(value)
+
+    steps = out["steps"]
+    for i, step in dicts(doc.get("steps")):
+        if step.get("source") != "agent" or i >= len(steps):
+            continue
+        if isinstance(step.get("model_name"), str):
+            put(steps[i], "model", step["model_name"])
+        if _validator("Metrics").is_valid(step.get("metrics")):
+            put(steps[i], "metrics", step["metrics"])
+    agent = doc.get("agent")
+    if isinstance(agent, dict) and isinstance(agent.get("model_name"), str):
+        put(out, "model", agent["model_name"])
+    final = doc.get("final_metrics")
+    if (
+        isinstance(final, dict)
+        and _validator("FinalMetrics").is_valid(final)
+        and _totals_agree(final, [s for _, s in dicts(doc.get("steps"))])
+    ):
+        put(out, "final_metrics", final)
 
 
 def _run_id(doc: Doc, report: ChangeReport | None) -> str:
@@ -870,7 +964,8 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_atif_: bool
     name, inverse = (TO_ATIF, TO_SSL) if to_atif_ else (TO_SSL, TO_ATIF)
     there, back_to = (to_atif, to_ssl) if to_atif_ else (to_ssl, to_atif)
     first = len(report.decided)
-    stashed = len(report.stashed)
+    stashed, dropped = len(report.stashed), len(report.dropped)
+    returning = _top_by(doc, inverse)
     doc, entries = take_moves(doc, HOLDER, inverse)
     back = _moves_of(entries)
     made: list[Move] = []
@@ -896,6 +991,8 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_atif_: bool
         target_holder=HOLDER,
         drop=options.drop,
     )
+    if returning and len(report.stashed) == stashed and len(report.dropped) == dropped:
+        kept = []  # the output is what the inverse lens was given: its moves are its own
     for move in kept:
         report.named.append(
             Item(
@@ -914,6 +1011,16 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_atif_: bool
             raise refuse(report, "stash-collision", exc.message, exc.pointer) from None
     report.decided[first:] = [i for i in report.decided[first:] if _holds(out, i.pointer, i.value)]
     return out
+
+
+def _top_by(doc: Doc, by: str) -> bool:
+    """True when the top layer of ``doc``'s root stash was written by ``by``."""
+    extra = doc.get("extra")
+    stash = extra.get(STASH_KEY) if isinstance(extra, dict) else None
+    layers = stash.get("layers") if isinstance(stash, dict) else None
+    if not isinstance(layers, list) or not layers or not isinstance(layers[-1], dict):
+        return False
+    return bool(layers[-1].get("by") == by)
 
 
 def _holds_move(out: Doc, move: Move) -> bool:
