@@ -111,7 +111,8 @@ STEPS = Table(
             "`started_at`",
             "`timestamp`",
             note="Copied when it matches ATIF's pattern (uppercase `T`/`Z`, no leap second); "
-            "`null` stays `null`; other spellings are stashed.",
+            "`null` gives no `timestamp` (the way back reads its absence as `null`); other "
+            "spellings are stashed.",
         ),
         Row(
             "`provider`",
@@ -273,7 +274,13 @@ TO_RUN_LOG = Table(
             "`provider` (run and every step)",
             note="An empty name gives `unknown` (decided; `provider` must not be empty).",
         ),
-        _atif_named("`agent.model_name`", "run `extra.model`", "/extra/model"),
+        Row(
+            "`agent.model_name`, `final_metrics`",
+            "run `extra.model`, `extra.final_metrics`",
+            note="The run log's own usage keys (SSL-17), which the run-log→ATIF lens lifts back "
+            "(§2.1): a mapping, no stash entry. `final_metrics` only when its totals agree "
+            "with the steps' (the lift's condition); otherwise it is named at the same key.",
+        ),
         _atif_named(
             "`agent.version`",
             "run `extra.agent_version`",
@@ -283,14 +290,24 @@ TO_RUN_LOG = Table(
         _atif_named(
             "`agent.tool_definitions`", "run `extra.tool_definitions`", "/extra/tool_definitions"
         ),
-        _atif_named("`final_metrics`", "run `extra.final_metrics`", "/extra/final_metrics"),
-        _atif_named("`notes`", "run `extra.notes`", "/extra/notes"),
-        Row(
-            "`agent.extra`, `trajectory_id`, `continued_trajectory_ref`, `subagent_trajectories`",
-            "—",
-            "stashed",
-            "Embedded subagents go whole, their own stashes included.",
+        _atif_named(
+            "`final_metrics` (totals that disagree with the steps')",
+            "run `extra.final_metrics`",
+            "/extra/final_metrics",
         ),
+        _atif_named("`notes`", "run `extra.notes`", "/extra/notes"),
+        _atif_named(
+            "`continued_trajectory_ref`",
+            "run `extra.continued_trajectory_ref`",
+            "/extra/continued_trajectory_ref",
+        ),
+        _atif_named(
+            "`subagent_trajectories`",
+            "run `extra.subagent_trajectories`",
+            "/extra/subagent_trajectories",
+            "The embedded ATIF trajectories, whole (their own stashes included).",
+        ),
+        Row("`agent.extra`, `trajectory_id`", "—", "stashed"),
         Row("`extra`", "`extra`", note="Copied when it is an object; `null` is stashed."),
         Row("step position", "`step_id` `S<n>`, `step_index` n"),
         Row("`source`", "`message_role`", note="`agent` → `assistant`; `user`, `system` kept."),
@@ -321,17 +338,21 @@ TO_RUN_LOG = Table(
             "`null`, except a step whose message is blank but that holds tool events gets "
             '`"Tool activity without a message"` (rule SSL109 requires a label).',
         ),
-        _atif_named(
-            "`model_name`",
-            "step `extra.model`",
-            "/steps/*/extra/model",
-            "The provider-stream readers' name (SSL-17).",
+        Row(
+            "`model_name`, `metrics`",
+            "step `extra.model`, `extra.metrics`",
+            note="The run log's own usage keys (SSL-17), which the run-log→ATIF lens lifts back "
+            "(§2.1): a mapping, no stash entry.",
         ),
         _atif_named(
-            "`metrics`",
+            "`model_name` of a step the lift skips (not an `agent` step)",
+            "step `extra.model`",
+            "/steps/*/extra/model",
+        ),
+        _atif_named(
+            "`metrics` of a step the lift skips (not an `agent` step)",
             "step `extra.metrics`",
             "/steps/*/extra/metrics",
-            "The provider-stream readers' name (SSL-17).",
         ),
         *(
             _atif_named(f"`{field}`", f"step `extra.{field}`", f"/steps/*/extra/{field}")
@@ -352,8 +373,12 @@ TO_RUN_LOG = Table(
             "`observation.results[]`",
             "`tool_output` substeps",
             note="`source_call_id` → `call_id` (absent stays absent), `content` → "
-            "`payload.content` (payload `{}` without content), `extra` → `extra`. "
-            "`subagent_trajectory_ref` is stashed.",
+            "`payload.content` (payload `{}` without content), `extra` → `extra`.",
+        ),
+        _atif_named(
+            "`ObservationResult.subagent_trajectory_ref`",
+            "substep `extra.subagent_trajectory_ref`",
+            "/steps/*/substeps/*/extra/subagent_trajectory_ref",
         ),
         Row(
             "—",
