@@ -455,11 +455,9 @@ def test_report_of_an_atif_document_with_agent_only_fields() -> None:
     }
     run_log, report = convert(doc, SSL)
     named = {i.pointer: i.to for i in report.named}
-    assert named == {
-        "/agent/version": "/extra/agent_version",
-        "/steps/0/reasoning_content": "/steps/0/extra/reasoning_content",
-    }
+    assert named == {"/steps/0/reasoning_content": "/steps/0/extra/reasoning_content"}
     assert run_log["extra"]["model"] == "m"  # the run log's usage keys (SSL-17): a mapping
+    assert run_log["extra"]["agent_version"] == "1"
     assert run_log["steps"][0]["extra"] == {
         "reasoning_content": "think",
         "metrics": {"prompt_tokens": 3},

@@ -453,6 +453,7 @@ def _lift(out: Doc, n_source_steps: int, namer: _Namer) -> None:
 
     Agent steps: ``extra.model`` (text) → ``model_name``; ``extra.metrics`` (a valid
     ``Metrics``) → ``metrics``. Root: ``extra.model`` → ``agent.model_name``;
+    ``extra.agent_version`` (text) → ``agent.version`` (instead of ``"unknown"``);
     ``extra.final_metrics`` (a valid ``FinalMetrics`` whose totals equal the steps' totals, rule
     ATIF306) → ``final_metrics``. A field already set is never overwritten; an ``extra`` that
     held only usage is dropped. The way back writes these keys last, in this order
@@ -479,6 +480,9 @@ def _lift(out: Doc, n_source_steps: int, namer: _Namer) -> None:
     plan = []
     if isinstance(extra.get("model"), str) and "model_name" not in out["agent"]:
         plan.append(("model", out["agent"], "model_name", ("agent",)))
+    if isinstance(extra.get("agent_version"), str) and out["agent"].get("version") == UNKNOWN:
+        del out["agent"]["version"]  # the decided placeholder gives way to the run's own
+        plan.append(("agent_version", out["agent"], "version", ("agent",)))
     final = extra.get("final_metrics")
     if (
         "final_metrics" not in out
@@ -644,7 +648,6 @@ def _atif_result(sub: Doc, known: set[str]) -> Doc:
 # --- ATIF -> run log --------------------------------------------------------------------------
 
 ROOT_NAMED: tuple[tuple[Path, str], ...] = (
-    (("agent", "version"), "agent_version"),
     (("agent", "tool_definitions"), "tool_definitions"),
     (("final_metrics",), "final_metrics"),
     (("notes",), "notes"),
@@ -690,8 +693,7 @@ def to_ssl(
     _usage_keys(doc, out)
     for field, key in ROOT_NAMED:
         owner = _at(doc, field[:-1], None)
-        if isinstance(owner, dict) and field[-1] in owner and owner[field[-1]] != UNKNOWN:
-            # "unknown" is the version the way back writes anyway
+        if isinstance(owner, dict) and field[-1] in owner:
             namer.put(owner, str(field[-1]), field[:-1], out, (), key)
     for i, step in dicts(doc.get("steps")):
         built = corr.get(("steps", i))
@@ -744,6 +746,9 @@ def _usage_keys(doc: Doc, out: Doc) -> None:
     agent = doc.get("agent")
     if isinstance(agent, dict) and isinstance(agent.get("model_name"), str):
         put(out, "model", agent["model_name"])
+    version = agent.get("version") if isinstance(agent, dict) else None
+    if isinstance(version, str) and version != UNKNOWN:  # what the way back writes without one
+        put(out, "agent_version", version)
     final = doc.get("final_metrics")
     if (
         isinstance(final, dict)

@@ -49,10 +49,15 @@ ROOT = Table(
         Row("`run_id`", "`session_id`", note="The run is the session (the gza task id)."),
         Row("`provider`", "`agent.name`", note="`codex`, `claude`, `gemini`, …"),
         Row(
+            "`extra.agent_version` (a string)",
+            "`agent.version`",
+            note="Lifted (§2.1): the version the ATIF→run-log lens keeps there.",
+        ),
+        Row(
             "—",
             '`agent.version: "unknown"`',
             "decided",
-            "Required by ATIF, unknown to the run log.",
+            "Required by ATIF, unknown to the run log (without `extra.agent_version`).",
         ),
         Row(
             "`steps`",
@@ -281,11 +286,11 @@ TO_RUN_LOG = Table(
             "(§2.1): a mapping, no stash entry. `final_metrics` only when its totals agree "
             "with the steps' (the lift's condition); otherwise it is named at the same key.",
         ),
-        _atif_named(
+        Row(
             "`agent.version`",
             "run `extra.agent_version`",
-            "/extra/agent_version",
-            'Not for `"unknown"`, which the way back writes.',
+            note="The run log's key for it, which the run-log→ATIF lens lifts back (§2.1): a "
+            'mapping, no stash entry. Not for `"unknown"`, which the way back writes anyway.',
         ),
         _atif_named(
             "`agent.tool_definitions`", "run `extra.tool_definitions`", "/extra/tool_definitions"
