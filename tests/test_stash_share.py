@@ -23,7 +23,7 @@ CEILINGS = {  # percent of output bytes, summed over the source format's valid f
     "atif@v1.7->trajectory-sdk@v0.4": 16.2,
     # was 76.0: each run-log field ATIF lacks is now a named extra key whose value-less `moved`
     # entry (RFC.md §4.5.2) is about as long as a short value (times, exit codes, outcomes)
-    "step-substep@v1.0->atif@v1.7": 56.5,
+    "step-substep@v1.0->atif@v1.7": 55.9,
     "tao@v0.2.0->atif@v1.7": 52.1,
     "trajectory-sdk@v0.4->atif@v1.7": 70.3,
 }
