@@ -597,13 +597,20 @@ def substeps(draw: Any, sid: str) -> list[dict[str, Any]]:
         sub["timestamp"] = draw(maybe_time)
         _put(draw, sub, "legacy_turn_id", legacy_turn)
         _put(draw, sub, "legacy_event_id", legacy_event)
-        _put(draw, sub, "extra", free_objects)
+        _put(draw, sub, "extra", usage_extras(("timestamp", "exit_code")))
         out.append(shuffled(draw, sub))
     return out
 
 
 counts = st.integers(0, 50)
 usage_values = {
+    # named keys the lenses write: a producer's own value at that name is a collision
+    "outcome": json_values,
+    "completed_at": json_values,
+    "timestamp": json_values,
+    "exit_code": json_values,
+    "run_log_substeps": json_values,
+    "agent_version": text | json_values,
     "model": text | json_values,
     "metrics": st.fixed_dictionaries(
         {}, optional={"prompt_tokens": counts, "completion_tokens": counts}
@@ -648,13 +655,13 @@ def run_logs(draw: Any) -> dict[str, Any]:
         _put(draw, step, "legacy_turn_id", legacy_turn)
         _put(draw, step, "legacy_event_id", legacy_event)
         step["substeps"] = draw(substeps(sid))
-        _put(draw, step, "extra", usage_extras(("model", "metrics")))
+        _put(draw, step, "extra", usage_extras(("model", "metrics", "outcome", "run_log_substeps")))
         blank = not (step.get("message_text") or "").strip()
         if blank and not (step.get("summary") or "").strip() and step["substeps"]:
             step["summary"] = "Pre-message tool activity"
         steps.append(shuffled(draw, step))
     doc: dict[str, Any] = {"run_id": draw(nonempty), "provider": provider, "steps": steps}
-    _put(draw, doc, "extra", usage_extras(("model", "final_metrics")))
+    _put(draw, doc, "extra", usage_extras(("model", "agent_version", "final_metrics")))
     return shuffled(draw, doc)
 
 
