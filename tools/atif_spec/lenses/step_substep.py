@@ -200,8 +200,8 @@ class _Namer:
             created, extra = "absent", {}
             dst["extra"] = extra
         value = extra[name] = deep_copy(src[key])
-        self._record(Move((*src_at, key), list(src).index(key), (*dst_at, "extra", name), created))
-        self.made_value(value)
+        at = list(src).index(key)
+        self._record(Move((*src_at, key), at, (*dst_at, "extra", name), created, value))
         return True
 
     def lift(
@@ -221,8 +221,7 @@ class _Namer:
         value = src.pop(key)
         insert_key(dst, field, value, at)
         if record:
-            self._record(Move((*src_at, key), position, (*dst_at, field), None))
-            self.made_value(value)
+            self._record(Move((*src_at, key), position, (*dst_at, field), None, value))
 
     def append(self, src_at: Path, value: Any, dst: Doc, dst_at: Path) -> bool:
         """Append the array element at ``src_at`` to the list ``dst["extra"][SUBSTEPS_KEY]``."""
@@ -240,18 +239,13 @@ class _Namer:
         elif (id(extra), SUBSTEPS_KEY) not in self.claimed:
             return False  # a producer's own key
         held.append(value)
-        self._record(Move(src_at, None, (*dst_at, "extra", SUBSTEPS_KEY, len(held) - 1), created))
-        self.made_value(value)
+        to = (*dst_at, "extra", SUBSTEPS_KEY, len(held) - 1)
+        self._record(Move(src_at, None, to, created, value))
         return True
 
     def _record(self, move: Move) -> None:
-        self._last = move
         if self.made is not None:
             self.made.append(move)
-
-    def made_value(self, value: Any) -> None:
-        self._last.value = value
-        self._last.snapshot = canonical_json(value)
 
 
 def _object_path(path: Path, kinds: tuple[tuple[str | type, ...], ...]) -> Path:
