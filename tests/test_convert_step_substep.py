@@ -297,6 +297,27 @@ def test_a_producers_own_atif_extra_keys_are_never_read_as_run_log_fields() -> N
     assert _text(_round_trip_run_log(doc)) == _text(doc)
 
 
+def test_an_edited_run_log_keeps_its_meaning_on_the_way_back() -> None:
+    """A run log made from ATIF and then edited (an outcome set) still names the outcome in
+    ATIF, and the named key comes back as the run log's field."""
+    atif = {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1", "model_name": "m"},
+        "steps": [{"step_id": 1, "source": "agent", "message": "hi", "reasoning_content": "r"}],
+    }
+    run_log, _ = convert(atif, SSL)
+    run_log["steps"][0]["outcome"] = "failed"
+    again, report = convert(run_log, "atif@v1.7")
+    assert again["steps"][0]["extra"] == {"outcome": "failed"}
+    assert again["steps"][0]["reasoning_content"] == "r"
+    assert ("/steps/0/outcome", "/steps/0/extra/outcome") in {
+        (i.pointer, i.to) for i in report.named
+    }
+    back, _ = convert(again, SSL)
+    assert _text(back) == _text(run_log)
+
+
 def test_claude_content_parts_stay_native() -> None:
     doc = _load(SSL_DIR / "valid" / "claude-content-results.json")
     atif, _ = convert(doc, "atif@v1.7")

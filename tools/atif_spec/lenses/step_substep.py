@@ -425,7 +425,8 @@ def to_atif(
     provider = doc.get("provider")
     out["agent"] = {"name": provider if isinstance(provider, str) else UNKNOWN, "version": UNKNOWN}
     _decide(report, TO_ATIF, "/agent/version", "a run log records no agent version", UNKNOWN)
-    steps = [_atif_step(step, i, report, namer, corr, back) for i, step in dicts(doc.get("steps"))]
+    sources = list(dicts(doc.get("steps")))
+    steps = [_atif_step(step, i, report, corr) for i, step in sources]
     if not steps:
         steps = [dict(PLACEHOLDER_STEP)]
         _decide(
@@ -438,6 +439,8 @@ def to_atif(
         out["extra"] = deep_copy(doc["extra"])
     corr[()] = out
     _restore(back, doc, corr, RUN_LOG_OBJECTS, ATIF_OBJECTS)
+    for i, step in sources:
+        _name_step(step, i, corr[("steps", i)], namer)
     _lift(out, len(doc.get("steps") or []), namer)
     return out
 
@@ -521,14 +524,7 @@ def _totals_agree(final: Doc, steps: list[Doc]) -> bool:
     return cost is None or mine is None or math.isclose(float(cost), float(mine), rel_tol=1e-6)
 
 
-def _atif_step(
-    step: Doc,
-    i: int,
-    report: ChangeReport | None,
-    namer: _Namer,
-    corr: dict[Path, Doc],
-    back: Sequence[Move],
-) -> Doc:
+def _atif_step(step: Doc, i: int, report: ChangeReport | None, corr: dict[Path, Doc]) -> Doc:
     ptr = f"/steps/{i}"
     at: Path = ("steps", i)
     subs = [(j, s) for j, s in enumerate(step.get("substeps") or []) if isinstance(s, dict)]
@@ -570,9 +566,19 @@ def _atif_step(
     if isinstance(step.get("extra"), dict):
         out["extra"] = deep_copy(step["extra"])
     corr[at] = out
-    if back:
-        return out  # a run log the other lens wrote: its moves are read back instead
-    if ROLE_OF_SOURCE.get(source) != role and "message_role" in step:
+    return out
+
+
+def _name_step(step: Doc, i: int, out: Doc, namer: _Namer) -> None:
+    """The named keys of one ATIF step made from a run-log step (after the other lens's moves
+    are read back, so that an ``extra`` made here is recorded as made here)."""
+    at: Path = ("steps", i)
+    subs = [(j, s) for j, s in enumerate(step.get("substeps") or []) if isinstance(s, dict)]
+    calls = [(j, s) for j, s in subs if s.get("type") == "tool_call"]
+    results = [(j, s) for j, s in subs if s.get("type") in RESULT_TYPES]
+    tool_calls = out.get("tool_calls", [])
+    role = step.get("message_role")
+    if ROLE_OF_SOURCE.get(out["source"]) != role and "message_role" in step:
         namer.put(step, "message_role", at, out, at)
     for key in STEP_NAMED:
         if step.get(key) is not None:
@@ -585,7 +591,6 @@ def _atif_step(
     for j, s in subs:
         if s.get("type") not in TOOL_TYPES or s.get("type") == "tool_retry":
             namer.append((*at, "substeps", j), deep_copy(s), out, at)
-    return out
 
 
 def _name_substep(sub: Doc, src_at: Path, dst: Doc, dst_at: Path, namer: _Namer) -> None:
@@ -991,7 +996,8 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_atif_: bool
         drop=options.drop,
     )
     if returning and len(report.stashed) == stashed and len(report.dropped) == dropped:
-        kept = []  # the output is what the inverse lens was given: its moves are its own
+        # the output is what the inverse lens was given: a lift there is that lens's field
+        kept = [m for m in kept if _named(m)]
     for move in kept:
         report.named.append(
             Item(
@@ -1010,6 +1016,14 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_atif_: bool
             raise refuse(report, "stash-collision", exc.message, exc.pointer) from None
     report.decided[first:] = [i for i in report.decided[first:] if _holds(out, i.pointer, i.value)]
     return out
+
+
+def _named(move: Move) -> bool:
+    """True for a move into a named key (not a lift into a field of the target)."""
+    to = move.to
+    return (len(to) >= 2 and to[-2] == "extra") or (
+        len(to) >= 3 and to[-3:-1] == ("extra", SUBSTEPS_KEY)
+    )
 
 
 def _top_by(doc: Doc, by: str) -> bool:
