@@ -106,7 +106,8 @@ LEAKING: dict[tuple[str, str], str] = {
     "result source_call_id: neither carried nor reported",
     ("atif", "trajectory-sdk"): "step source/step_id, tool_definitions type, final_metrics totals, "
     "extra.context_management: neither carried nor reported",
-    ("atif", "step-substep"): "step source (agent/user/system) neither carried nor reported",
+    ("atif", "step-substep"): "step source `agent` (mapped to message_role `assistant`, a value "
+    "rename the value match cannot see): neither carried nor reported",
     ("tao", "atif"): "metrics.total_input_tokens, steps' agent_role, call_type, step_index, "
     "system_prompt_hash: neither carried nor reported",
     ("tao", "trajectory-sdk"): "metrics.total_input_tokens, steps' agent_role, role, step_index, "
@@ -119,8 +120,10 @@ LEAKING: dict[tuple[str, str], str] = {
     "neither carried nor reported",
     ("trajectory-sdk", "step-substep"): "execution_metrics.termination_reason, "
     "metrics.num_tool_calls, message reasoning: neither carried nor reported",
-    ("step-substep", "atif"): "steps' and substeps' legacy_event_id/legacy_turn_id: neither "
-    "carried nor reported",
+    ("step-substep", "atif"): "values the way back derives, not carried as such: null "
+    "legacy ids and summary, step_id/substep_id/substep_index (positions), message_role "
+    "`assistant` (source `agent`), substep type `tool_call` and source `provider` (the "
+    "defaults): neither carried nor reported",
     ("step-substep", "tao"): "steps' and substeps' legacy_event_id/legacy_turn_id: neither "
     "carried nor reported",
     ("step-substep", "trajectory-sdk"): "steps' provider, step_id, substep_index, substep type: "

@@ -144,17 +144,42 @@ def test_run_log_steps_map_to_native_atif_fields() -> None:
     first, second = atif["steps"][0], atif["steps"][1]
     assert first["message"] == ""
     assert first["timestamp"] == "2026-02-26T10:00:00Z"
+    stamp = {"timestamp": "2026-02-26T10:00:00Z"}
     assert first["tool_calls"] == [
-        {"tool_call_id": "c1", "function_name": "Bash", "arguments": {"command": "ls"}}
+        {
+            "tool_call_id": "c1",
+            "function_name": "Bash",
+            "arguments": {"command": "ls"},
+            "extra": {**stamp, "command": "ls"},
+        }
     ]
-    assert first["observation"] == {"results": [{"source_call_id": "c1", "content": "README.md"}]}
+    assert first["observation"] == {
+        "results": [
+            {"source_call_id": "c1", "content": "README.md", "extra": {**stamp, "exit_code": 0}}
+        ]
+    }
+    assert first["extra"] == {
+        "completed_at": "2026-02-26T10:00:02Z",
+        "outcome": "completed",
+        "summary": "Pre-message tool activity",
+        "legacy_turn_id": "T1",
+    }
     assert second["message"] == "Running the tests now."
     assert [c["tool_call_id"] for c in second["tool_calls"]] == ["c2", "c3"]
-    assert second["tool_calls"][0]["extra"] == {"sandbox": "workspace-write"}
+    assert second["tool_calls"][0]["extra"]["sandbox"] == "workspace-write"
+    assert second["tool_calls"][0]["extra"]["legacy_event_id"] == "T1.21"
+    assert second["tool_calls"][1]["extra"]["retry_of_call_id"] == "c2"  # the retry, readable
     results = second["observation"]["results"]
-    assert [(r["source_call_id"], r["content"]) for r in results] == [
-        ("c2", "1 failed"),
-        ("c3", "1 passed"),
+    assert [(r["source_call_id"], r["content"], r["extra"]["exit_code"]) for r in results] == [
+        ("c2", "1 failed", 1),
+        ("c3", "1 passed", 0),
+    ]
+    # the retry marker, the status note and the artifact, as the run log has them
+    kept = second["extra"]["run_log_substeps"]
+    assert [(s["type"], s["substep_id"]) for s in kept] == [
+        ("tool_retry", "S2.3"),
+        ("status_update", "S2.6"),
+        ("artifact", "S2.7"),
     ]
     assert second["model_name"] == "gpt-5.2-codex"  # lifted from the step's extra.model
     assert "model" not in second.get("extra", {})
@@ -205,11 +230,11 @@ def test_run_log_usage_goes_to_atif_fields_and_back() -> None:
     assert report.findings == []
     layer = atif["extra"][STASH_KEY]["layers"][-1]
     moved = [e for e in layer["entries"] if e["op"] == "moved"]
+    # the step's usage keys sat before `usage`: recorded for their place; the run's were its
+    # last keys in the order the way back writes them (model, final_metrics): nothing to record
     assert {(e["pointer"], e["to"]) for e in moved} == {
         ("/steps/0/extra/model", "/steps/0/model_name"),
         ("/steps/0/extra/metrics", "/steps/0/metrics"),
-        ("/extra/model", "/agent/model_name"),
-        ("/extra/final_metrics", "/final_metrics"),
     }
     assert all("value" not in e for e in moved)
     assert _text(_round_trip_run_log(doc)) == _text(doc)
@@ -228,18 +253,69 @@ def test_usage_that_atif_would_flag_stays_in_extra() -> None:
     assert _text(_round_trip_run_log(doc)) == _text(doc)
 
 
-def test_a_producers_own_atif_metrics_are_never_read_into_run_log_extra() -> None:
-    """Without a ``moved`` entry, native ATIF metrics are stashed, not turned into run-log extra
-    keys; a producer's ATIF ``extra.metrics`` stays where it was on the way back."""
+def test_atif_usage_goes_to_named_run_log_extra_keys() -> None:
+    """ATIF's own model names, metrics and totals become the run-log ``extra`` keys the
+    provider-stream readers use (SSL-17), which the run-log→ATIF lens lifts back: a field
+    mapping, with no stash entry; a producer's own ATIF ``extra`` key at that name is left
+    alone and the ATIF value is stashed."""
     atif, _ = convert(_usage_run_log(), "atif@v1.7")
     del atif["extra"]
-    run_log, _ = convert(atif, SSL)
-    assert "metrics" not in run_log["steps"][0].get("extra", {})
-    assert "model" not in run_log["steps"][0].get("extra", {})
-    assert "final_metrics" not in run_log["extra"] and "model" not in run_log["extra"]
+    run_log, report = convert(atif, SSL)
+    assert run_log["steps"][0]["extra"]["metrics"] == {"prompt_tokens": 10, "completion_tokens": 5}
+    assert run_log["steps"][0]["extra"]["model"] == "opus"
+    assert run_log["extra"]["model"] == "opus"
+    assert run_log["extra"]["final_metrics"]["total_prompt_tokens"] == 10
+    assert report.named == [] and report.stashed == []
+    assert STASH_KEY not in json.dumps(run_log)
+    assert _text(_round_trip_atif(atif)) == _text(atif)
     own = {**atif, "steps": [{**atif["steps"][0], "extra": {"metrics": {"prompt_tokens": 1}}}]}
-    del own["final_metrics"]
+    run_log, report = convert(own, SSL)
+    assert run_log["steps"][0]["extra"]["metrics"] == {"prompt_tokens": 1}  # the producer's
+    assert "/steps/0/metrics" not in {i.pointer for i in report.named}
+    assert any(i.pointer.startswith("/steps/0/metrics") for i in report.stashed)
     assert _text(_round_trip_atif(own)) == _text(own)
+
+
+def test_a_producers_own_atif_extra_keys_are_never_read_as_run_log_fields() -> None:
+    """An ATIF ``extra.outcome`` without a ``moved`` entry stays an ``extra`` key of the run log;
+    a run-log ``extra.outcome`` (a producer's) makes the lens stash the step's outcome."""
+    atif = {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [{"step_id": 1, "source": "agent", "message": "hi", "extra": {"outcome": "x"}}],
+    }
+    run_log, _ = convert(atif, SSL)
+    assert run_log["steps"][0]["outcome"] is None
+    assert run_log["steps"][0]["extra"]["outcome"] == "x"
+    doc = _load(SSL_DIR / "valid" / "minimal.json")
+    doc["steps"][0]["extra"] = {"outcome": "mine"}
+    out, report = convert(doc, "atif@v1.7")
+    assert out["steps"][0]["extra"]["outcome"] == "mine"
+    assert "/steps/0/outcome" in {i.pointer for i in report.stashed}
+    assert "/steps/0/outcome" not in {i.pointer for i in report.named}
+    assert _text(_round_trip_run_log(doc)) == _text(doc)
+
+
+def test_an_edited_run_log_keeps_its_meaning_on_the_way_back() -> None:
+    """A run log made from ATIF and then edited (an outcome set) still names the outcome in
+    ATIF, and the named key comes back as the run log's field."""
+    atif = {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1", "model_name": "m"},
+        "steps": [{"step_id": 1, "source": "agent", "message": "hi", "reasoning_content": "r"}],
+    }
+    run_log, _ = convert(atif, SSL)
+    run_log["steps"][0]["outcome"] = "failed"
+    again, report = convert(run_log, "atif@v1.7")
+    assert again["steps"][0]["extra"] == {"outcome": "failed"}
+    assert again["steps"][0]["reasoning_content"] == "r"
+    assert ("/steps/0/outcome", "/steps/0/extra/outcome") in {
+        (i.pointer, i.to) for i in report.named
+    }
+    back, _ = convert(again, SSL)
+    assert _text(back) == _text(run_log)
 
 
 def test_claude_content_parts_stay_native() -> None:
@@ -335,27 +411,51 @@ def test_report_of_a_minimal_run_log() -> None:
     doc = _load(SSL_DIR / "valid" / "minimal.json")
     atif, report = convert(doc, "atif@v1.7")
     assert (report.from_, report.to) == (SSL, "atif@v1.7")
-    stashed = {i.pointer: i for i in report.stashed}
-    assert set(stashed) == {"/steps/0/completed_at", "/steps/0/outcome"}
-    assert all(i.step == TO_ATIF and i.stash == "/extra" for i in report.stashed)
+    assert report.stashed == []
+    assert {(i.pointer, i.to) for i in report.named} == {
+        ("/steps/0/completed_at", "/steps/0/extra/completed_at"),
+        ("/steps/0/outcome", "/steps/0/extra/outcome"),
+    }
+    assert all(i.step == TO_ATIF and not i.loss for i in report.named)
+    assert atif["steps"][0]["extra"] == {
+        "completed_at": "2026-02-26T10:00:03Z",
+        "outcome": "completed",
+    }
     assert [(i.pointer, i.value) for i in report.decided] == [("/agent/version", "unknown")]
     assert report.dropped == []
     layer = atif["extra"][STASH_KEY]["layers"][-1]
     assert layer["by"] == TO_ATIF
-    assert {e["pointer"]: e.get("value") for e in layer["entries"]} == {
-        "/steps/0/completed_at": "2026-02-26T10:00:03Z",
-        "/steps/0/outcome": "completed",
-    }
+    assert layer["entries"] == [
+        {
+            "op": "moved",
+            "pointer": "/steps/0/completed_at",
+            "position": 6,
+            "to": "/steps/0/extra/completed_at",
+            "created": "absent",
+        },
+        {
+            "op": "moved",
+            "pointer": "/steps/0/outcome",
+            "position": 7,
+            "to": "/steps/0/extra/outcome",
+        },
+    ]
 
 
 def test_report_of_retries_status_notes_and_artifacts() -> None:
     doc = _load(SSL_DIR / "valid" / "tool-lifecycle.json")
     _, report = convert(doc, "atif@v1.7")
-    pointers = {i.pointer for i in report.stashed}
-    assert "/steps/0/summary" in pointers  # the synthetic step's label
-    assert "/steps/1/legacy_event_id" in pointers
-    assert "/steps/1/substeps" in pointers  # retry, status note and artifact have no ATIF home
-    assert "/steps/0/substeps/0/payload/command" in pointers
+    named = {i.pointer: i.to for i in report.named}
+    assert named["/steps/0/summary"] == "/steps/0/extra/summary"  # the synthetic step's label
+    assert named["/steps/1/legacy_event_id"] == "/steps/1/extra/legacy_event_id"
+    # retry marker, status note and artifact have no ATIF event: kept whole, in order
+    assert named["/steps/1/substeps/2"] == "/steps/1/extra/run_log_substeps/0"
+    assert named["/steps/1/substeps/6"] == "/steps/1/extra/run_log_substeps/2"
+    assert named["/steps/0/substeps/0/payload/command"] == "/steps/0/tool_calls/0/extra/command"
+    assert named["/steps/1/substeps/1/payload/exit_code"] == (
+        "/steps/1/observation/results/0/extra/exit_code"
+    )
+    assert {i.pointer for i in report.stashed} == {"/steps/0/message_text"}  # null, not ""
     assert ("/steps/0/message", "") in {(i.pointer, i.value) for i in report.decided}
 
 
@@ -375,10 +475,15 @@ def test_report_of_an_atif_document_with_agent_only_fields() -> None:
         ],
     }
     run_log, report = convert(doc, SSL)
-    stashed = {i.pointer for i in report.stashed}
-    assert {"/agent/version", "/agent/model_name", "/steps/0/reasoning_content"} <= stashed
-    assert "/steps/0/metrics" in stashed
-    assert all(i.step == TO_SSL for i in report.stashed)
+    named = {i.pointer: i.to for i in report.named}
+    assert named == {"/steps/0/reasoning_content": "/steps/0/extra/reasoning_content"}
+    assert run_log["extra"]["model"] == "m"  # the run log's usage keys (SSL-17): a mapping
+    assert run_log["extra"]["agent_version"] == "1"
+    assert run_log["steps"][0]["extra"] == {
+        "reasoning_content": "think",
+        "metrics": {"prompt_tokens": 3},
+    }
+    assert all(i.step == TO_SSL for i in report.stashed + report.named)
     decided = {i.pointer: i.value for i in report.decided}
     assert decided["/steps/0/outcome"] is None
     assert decided["/steps/0/started_at"] is None
@@ -391,16 +496,21 @@ def test_report_of_an_atif_document_with_agent_only_fields() -> None:
 
 def test_drop_discards_instead_of_stashing() -> None:
     doc = _load(SSL_DIR / "valid" / "minimal.json")
+    doc["steps"][0]["provider"] = "other"  # no ATIF field, no named key: stashed or dropped
     atif, report = convert(doc, "atif@v1.7", drop=True)
-    assert "extra" not in atif
+    assert STASH_KEY not in json.dumps(atif)
     assert report.stashed == []
-    assert {i.pointer for i in report.dropped} == {"/steps/0/completed_at", "/steps/0/outcome"}
+    assert {i.pointer for i in report.dropped} == {"/steps/0/provider"}
+    assert atif["steps"][0]["extra"]["outcome"] == "completed"  # named values stay readable
     back, _ = convert(atif, SSL)
-    assert back["steps"][0]["outcome"] is None
+    assert back["steps"][0]["outcome"] is None  # but are not read back without the stash
+    assert back["steps"][0]["provider"] == "codex"
 
 
 def test_fail_on_loss_and_on_decision_refuse() -> None:
     doc = _load(SSL_DIR / "valid" / "minimal.json")
+    convert(doc, "atif@v1.7", fail_on_loss=True)  # named values are not lost (RFC §4.5.3 item 7)
+    doc["steps"][0]["provider"] = "other"
     with pytest.raises(ConversionError) as loss:
         convert(doc, "atif@v1.7", fail_on_loss=True)
     assert loss.value.report.errors[0].code == "convert:would-lose-data"
@@ -508,13 +618,20 @@ def substeps(draw: Any, sid: str) -> list[dict[str, Any]]:
         sub["timestamp"] = draw(maybe_time)
         _put(draw, sub, "legacy_turn_id", legacy_turn)
         _put(draw, sub, "legacy_event_id", legacy_event)
-        _put(draw, sub, "extra", free_objects)
+        _put(draw, sub, "extra", usage_extras(("timestamp", "exit_code")))
         out.append(shuffled(draw, sub))
     return out
 
 
 counts = st.integers(0, 50)
 usage_values = {
+    # named keys the lenses write: a producer's own value at that name is a collision
+    "outcome": json_values,
+    "completed_at": json_values,
+    "timestamp": json_values,
+    "exit_code": json_values,
+    "run_log_substeps": json_values,
+    "agent_version": text | json_values,
     "model": text | json_values,
     "metrics": st.fixed_dictionaries(
         {}, optional={"prompt_tokens": counts, "completion_tokens": counts}
@@ -559,13 +676,13 @@ def run_logs(draw: Any) -> dict[str, Any]:
         _put(draw, step, "legacy_turn_id", legacy_turn)
         _put(draw, step, "legacy_event_id", legacy_event)
         step["substeps"] = draw(substeps(sid))
-        _put(draw, step, "extra", usage_extras(("model", "metrics")))
+        _put(draw, step, "extra", usage_extras(("model", "metrics", "outcome", "run_log_substeps")))
         blank = not (step.get("message_text") or "").strip()
         if blank and not (step.get("summary") or "").strip() and step["substeps"]:
             step["summary"] = "Pre-message tool activity"
         steps.append(shuffled(draw, step))
     doc: dict[str, Any] = {"run_id": draw(nonempty), "provider": provider, "steps": steps}
-    _put(draw, doc, "extra", usage_extras(("model", "final_metrics")))
+    _put(draw, doc, "extra", usage_extras(("model", "agent_version", "final_metrics")))
     return shuffled(draw, doc)
 
 

@@ -17,7 +17,15 @@ import pytest
 import atif_spec
 from atif_spec import docgen
 from atif_spec.lenses import ConversionError
-from atif_spec.lenses.mapping import Row, Table, in_free_form, named_keys, render, tables
+from atif_spec.lenses.mapping import (
+    Row,
+    Table,
+    in_free_form,
+    is_named,
+    named_keys,
+    render,
+    tables,
+)
 from atif_spec.migrations import MigrationError
 from atif_spec.stash import STASH_KEY
 
@@ -76,7 +84,7 @@ def test_every_named_key_written_is_registered(fmt: str, path: Path) -> None:
         for step, pointer in _moves(out):
             if not in_free_form(pointer):
                 continue  # a value lifted into a native field (MAPPING.md): a field mapping
-            assert pointer in named_keys(step), f"{to}: {step} wrote unregistered {pointer}"
+            assert is_named(step, pointer), f"{to}: {step} wrote unregistered {pointer}"
 
 
 def test_the_downgrade_named_keys_are_found_by_the_check() -> None:
@@ -143,3 +151,12 @@ def test_a_named_row_needs_a_key() -> None:
         Row("a", "b", "named")
     with pytest.raises(ValueError, match="needs a key"):
         Row("a", "b", "field", key="/extra/b")
+
+
+def test_a_star_in_a_named_key_matches_array_indexes_only() -> None:
+    step = "step-substep@v1.0->atif@v1.7"
+    assert is_named(step, "/steps/3/extra/outcome")
+    assert is_named(step, "/steps/0/extra/run_log_substeps/2")
+    assert not is_named(step, "/steps/x/extra/outcome")
+    assert not is_named(step, "/steps/3/extra/outcomes")
+    assert not is_named(step, "/steps/3/extra/outcome/0")

@@ -162,6 +162,21 @@ def insert_key(obj: dict[str, Any], key: str, value: Any, position: int) -> None
     obj.update(tail)
 
 
+def moved_entry(
+    path: Path, position: int | None, to: Path, created: str | None = None
+) -> dict[str, Any]:
+    """The value-less ``moved`` entry (RFC.md §4.5.2) for a member taken from ``path`` (at key
+    ``position``; None for an array element) and put at ``to``; ``created`` when putting it there
+    created the object that holds it (``absent`` or ``null``)."""
+    entry: dict[str, Any] = {"op": "moved", "pointer": make_pointer(*path)}
+    if position is not None:
+        entry["position"] = position
+    entry["to"] = make_pointer(*to)
+    if created is not None:
+        entry["created"] = created
+    return entry
+
+
 @dataclass(slots=True)
 class Layer:
     """The entries one step makes below one owner; written into the holder by :meth:`commit`."""
@@ -230,12 +245,7 @@ class Layer:
         position = list(parent).index(last)
         value = parent.pop(last)
         target_parent = self.owner
-        entry: dict[str, Any] = {
-            "op": "moved",
-            "pointer": make_pointer(*path),
-            "position": position,
-            "to": make_pointer(*to),
-        }
+        entry = moved_entry(path, position, to)
         for depth, token in enumerate(to[:-1]):
             assert isinstance(token, str)
             current = target_parent.get(token, _ABSENT)

@@ -101,6 +101,20 @@ def named_keys(step: str) -> frozenset[str]:
     return frozenset(r.key for r in rows_of(step) if r.key is not None)
 
 
+def is_named(step: str, pointer: str) -> bool:
+    """True when ``pointer`` (a ``moved`` entry's ``to``) is a named key of ``step``: a key equal
+    to it, a ``*`` token of the key matching any array index (lenses whose one layer is owned
+    by the document root register ``/steps/*/extra/outcome``)."""
+    tokens = pointer.split("/")
+    for key in named_keys(step):
+        parts = key.split("/")
+        if len(parts) == len(tokens) and all(
+            k == t or (k == "*" and t.isdigit()) for k, t in zip(parts, tokens, strict=True)
+        ):
+            return True
+    return False
+
+
 _MARK = {
     "field": "",
     "named": " (named)",

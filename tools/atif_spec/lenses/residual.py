@@ -478,3 +478,61 @@ def run_lens(
     except StashError as exc:
         raise refuse(report, "stash-collision", exc.message, exc.pointer) from None
     return out
+
+
+# --- moved entries of a lens (RFC.md §4.5.2) -------------------------------------------------
+
+
+def take_moves(doc: Doc, holder: Holder, by: str) -> tuple[Doc, list[dict[str, Any]]]:
+    """``doc`` without the ``moved`` entries of the layers signed ``by`` on top of its stash, and
+    those entries in order. ``doc`` is not modified.
+
+    A lens's ``moved`` entries link two documents (``pointer`` in the source, ``to`` in the
+    target), so :func:`atif_spec.stash.undo` cannot undo them on one document: the inverse lens
+    takes them off here, reads each value back from ``to`` while it maps, and lets
+    :func:`run_lens` undo the rest of the layers.
+    """
+    parent = _parent(doc, holder.path, create=False)
+    extra = parent.get(holder.path[-1]) if parent is not None else None
+    stash = extra.get(STASH_KEY) if isinstance(extra, dict) else None
+    if not isinstance(extra, dict) or not isinstance(stash, dict):
+        return doc, []
+    layers = stash.get("layers")
+    if not isinstance(layers, list):
+        return doc, []
+    new = list(layers)
+    found: list[dict[str, Any]] = []
+    for n in range(len(new) - 1, -1, -1):
+        layer = new[n]
+        if not isinstance(layer, dict) or layer.get("by") != by:
+            break
+        if layer.get("holder") != holder.pointer or not isinstance(layer.get("entries"), list):
+            break
+        moves = [e for e in layer["entries"] if isinstance(e, dict) and e.get("op") == "moved"]
+        found[:0] = moves
+        new[n] = {**layer, "entries": [e for e in layer["entries"] if e not in moves]}
+    if not found:
+        return doc, []
+    new_extra = {**extra, STASH_KEY: {**stash, "layers": new}}
+    if len(holder.path) == 1:
+        return {**doc, holder.path[0]: new_extra}, found
+    copy = shared_copy(doc)
+    target = _parent(copy, holder.path, create=False)
+    assert target is not None
+    target[holder.path[-1]] = new_extra
+    return copy, found
+
+
+def put_moves(
+    out: Doc, holder: Holder, by: str, entries: list[dict[str, Any]], *, pushed: bool
+) -> None:
+    """Put ``moved`` entries first in the layer ``by`` that :func:`run_lens` just pushed onto
+    ``out``'s holder (``pushed``), or push a layer of their own when it pushed none."""
+    if not entries:
+        return
+    if pushed:
+        parent = _parent(out, holder.path, create=False)
+        assert parent is not None
+        parent[holder.path[-1]][STASH_KEY]["layers"][-1]["entries"][:0] = entries
+    else:
+        commit(out, holder, by, [Residual(e, ()) for e in entries])

@@ -29,13 +29,15 @@ from typing import Any, TypeVar
 from atif_spec.changes import ChangeReport, Item
 from atif_spec.jsonvalues import dicts, plain_text
 from atif_spec.lenses import Lens, LensOptions, refuse
-from atif_spec.lenses.residual import Holder, Residual, commit, run_lens, same
+from atif_spec.lenses.residual import Holder, put_moves, run_lens, same, take_moves
 from atif_spec.stash import (
     STASH_KEY,
+    StashError,
     canonical_json,
     deep_copy,
     insert_key,
     make_pointer,
+    moved_entry,
     parse_pointer,
 )
 from atif_spec.stepsubstep.model import RESULT_TYPES, RFC3339, TOOL_TYPES
@@ -121,15 +123,301 @@ def _obj(value: Any) -> Doc:
     return value if isinstance(value, dict) else {}
 
 
+# --- named keys and lifts: moves between the two documents -------------------------------------
+
+Path = tuple[str | int, ...]
+_ABSENT: Any = object()
+SUBSTEPS_KEY = "run_log_substeps"
+"""ATIF step ``extra`` key holding the run-log substeps ATIF has no event for (retries, status
+notes, artifacts), each as it is in the run log."""
+
+
+class Move:
+    """A value one lens put in the other document: from ``pointer`` (at key ``position``) in its
+    source to ``to`` in its output, recorded as a value-less ``moved`` entry (RFC.md §4.5.2).
+
+    ``to`` is a named key of an ``extra`` object, or for a lift an ATIF field (MAPPING.md §2.1).
+    ``value`` is the moved object itself (identity tells whether a later undo replaced it).
+    """
+
+    __slots__ = ("created", "pointer", "position", "snapshot", "to", "value")
+
+    def __init__(
+        self,
+        pointer: Path,
+        position: int | None,
+        to: Path,
+        created: str | None = None,
+        value: Any = None,
+    ) -> None:
+        self.pointer, self.position, self.to, self.created = pointer, position, to, created
+        self.value = value
+        self.snapshot = canonical_json(value)
+
+    def entry(self) -> Doc:
+        """The ``moved`` stash entry."""
+        return moved_entry(self.pointer, self.position, self.to, self.created)
+
+
+def _path(pointer: str) -> Path:
+    return tuple(int(t) if t.isdigit() else t for t in parse_pointer(pointer))
+
+
+def _moves_of(entries: Sequence[Doc]) -> list[Move]:
+    """The moves that ``moved`` stash entries record (malformed entries are skipped)."""
+    out: list[Move] = []
+    for entry in entries:
+        pointer, to, position = entry.get("pointer"), entry.get("to"), entry.get("position")
+        created = entry.get("created")
+        if not (isinstance(pointer, str) and isinstance(to, str) and pointer and to):
+            continue
+        if position is not None and not isinstance(position, int):
+            continue
+        out.append(Move(_path(pointer), position, _path(to), created, None))
+    return out
+
+
+class _Namer:
+    """Writes named keys into the output's ``extra`` objects while a mapping builds it."""
+
+    def __init__(self, made: list[Move] | None) -> None:
+        self.made = made
+        self.claimed: set[tuple[int, str]] = set()
+
+    def put(
+        self, src: Doc, key: str, src_at: Path, dst: Doc, dst_at: Path, name: str | None = None
+    ) -> bool:
+        """Copy ``src[key]`` to ``dst["extra"][name or key]`` unless a producer's key is there
+        (``src`` belongs to the source, which keeps it; the way back rebuilds it)."""
+        name = key if name is None else name
+        extra = dst.get("extra", _ABSENT)
+        if extra is not _ABSENT and not isinstance(extra, dict):
+            return False
+        if isinstance(extra, dict) and name in extra:
+            return False
+        created = None
+        if extra is _ABSENT:
+            created, extra = "absent", {}
+            dst["extra"] = extra
+        value = extra[name] = deep_copy(src[key])
+        at = list(src).index(key)
+        self._record(Move((*src_at, key), at, (*dst_at, "extra", name), created, value))
+        return True
+
+    def lift(
+        self,
+        src: Doc,
+        key: str,
+        src_at: Path,
+        dst: Doc,
+        field: str,
+        at: int,
+        dst_at: Path,
+        *,
+        record: bool = True,
+    ) -> None:
+        """Move ``src[key]`` (a named key of an ``extra``) to the field ``dst[field]``."""
+        position = list(src).index(key)
+        value = src.pop(key)
+        insert_key(dst, field, value, at)
+        if record:
+            self._record(Move((*src_at, key), position, (*dst_at, field), None, value))
+
+    def append(self, src_at: Path, value: Any, dst: Doc, dst_at: Path) -> bool:
+        """Append the array element at ``src_at`` to the list ``dst["extra"][SUBSTEPS_KEY]``."""
+        extra = dst.get("extra", _ABSENT)
+        if extra is not _ABSENT and not isinstance(extra, dict):
+            return False
+        created = None
+        if extra is _ABSENT:
+            created, extra = "absent", {}
+            dst["extra"] = extra
+        held = extra.get(SUBSTEPS_KEY, _ABSENT)
+        if held is _ABSENT:
+            held = extra[SUBSTEPS_KEY] = []
+            self.claimed.add((id(extra), SUBSTEPS_KEY))
+        elif (id(extra), SUBSTEPS_KEY) not in self.claimed:
+            return False  # a producer's own key
+        held.append(value)
+        to = (*dst_at, "extra", SUBSTEPS_KEY, len(held) - 1)
+        self._record(Move(src_at, None, to, created, value))
+        return True
+
+    def _record(self, move: Move) -> None:
+        if self.made is not None:
+            self.made.append(move)
+
+
+def _object_path(path: Path, kinds: tuple[tuple[str | type, ...], ...]) -> Path:
+    """The longest prefix of ``path`` that has one of the object shapes ``kinds``."""
+    for kind in kinds:
+        if len(path) > len(kind) and all(
+            (isinstance(t, str) and t == k) or (k is int and isinstance(t, int))
+            for t, k in zip(path, kind, strict=False)
+        ):
+            return path[: len(kind)]
+    return ()
+
+
+RUN_LOG_OBJECTS: tuple[tuple[str | type, ...], ...] = (
+    ("steps", int, "substeps", int),
+    ("steps", int),
+)
+ATIF_OBJECTS: tuple[tuple[str | type, ...], ...] = (
+    ("steps", int, "observation", "results", int),
+    ("steps", int, "tool_calls", int),
+    ("steps", int),
+)
+
+
+_ATIF_ORDER: dict[tuple[int, Path], tuple[str, ...]] = {
+    (0, ()): (
+        "$schema",
+        "schema_version",
+        "session_id",
+        "trajectory_id",
+        "agent",
+        "steps",
+        "notes",
+        "final_metrics",
+        "continued_trajectory_ref",
+        "extra",
+        "subagent_trajectories",
+    ),
+    (0, ("agent",)): ("name", "version", "model_name", "tool_definitions", "extra"),
+    (2, ()): (
+        "step_id",
+        "timestamp",
+        "source",
+        "model_name",
+        "reasoning_effort",
+        "message",
+        "reasoning_content",
+        "tool_calls",
+        "observation",
+        "metrics",
+        "is_copied_context",
+        "llm_call_count",
+        "extra",
+    ),
+}
+"""Member order of ATIF v1.7's root, ``Agent`` and ``Step`` (the schema's), by (length of the
+object's path, path of the member's parent below it)."""
+
+
+def _restore(
+    moves: Sequence[Move],
+    read: Doc,
+    corr: dict[Path, Doc],
+    read_kinds: tuple[tuple[str | type, ...], ...],
+    write_kinds: tuple[tuple[str | type, ...], ...],
+) -> None:
+    """Put values the other lens moved back where they were.
+
+    ``read`` is the document being mapped (the values sit at each ``to``), ``corr`` maps its
+    objects (by path) to the objects built from them, which received copies of their ``extra``:
+    a named key is taken out of that copy and put at the move's ``pointer`` below the built
+    object, at its key ``position`` (in increasing order, so each lands where it was; an ATIF
+    field at its place in the schema's member order). A native
+    field already written is replaced; a member of a free-form object already there is kept
+    (the value then stays in ``extra``)."""
+    emptied: dict[int, tuple[Doc, str]] = {}
+    puts: list[tuple[int, int, Doc, str, Any]] = []
+    order_of: dict[int, tuple[str, ...]] = {}
+    for n, move in enumerate(moves):
+        if len(move.to) >= 2 and move.to[-2] == SUBSTEPS_KEY:
+            continue  # whole substeps: the step mapping puts them back
+        value = _at(read, move.to, _ABSENT)
+        read_obj = _object_path(move.to, read_kinds)
+        built = corr.get(read_obj)
+        if value is _ABSENT or built is None:
+            continue
+        write_obj = _object_path(move.pointer, write_kinds)
+        tail = move.pointer[len(write_obj) :]
+        rtail = move.to[len(read_obj) :]
+        parent = _at(built, tail[:-1], None)
+        key = tail[-1]
+        if not isinstance(parent, dict) or not isinstance(key, str):
+            continue
+        if len(tail) > 1 and tail[-2] == "extra" and key in parent:
+            continue  # a member of a free-form object is never overwritten
+        if rtail[:1] == ("extra",) and len(rtail) == 2:
+            copy = built.get("extra")
+            if not isinstance(copy, dict) or rtail[1] not in copy:
+                continue
+            del copy[rtail[1]]
+            if move.created is not None:
+                emptied[id(built)] = (built, move.created)
+        parent.pop(key, None)
+        order = (
+            _ATIF_ORDER.get((len(write_obj), tail[:-1])) if write_kinds is ATIF_OBJECTS else None
+        )
+        if order is not None and key in order:
+            order_of[id(parent)] = order
+        position = move.position if move.position is not None else 1 << 30
+        puts.append((position, n, parent, key, deep_copy(value)))
+    for position, _, parent, key, value in sorted(puts, key=lambda p: (p[0], p[1])):
+        order = order_of.get(id(parent))
+        if order is not None and key in order:
+            # ATIF's root, agent and steps are built in the schema's member order, without the
+            # fields the stash restores later: a native field goes to its place in that order
+            position = _place(parent, key, order)
+        insert_key(parent, key, value, position)
+    for built, created in emptied.values():
+        if built.get("extra") == {}:
+            if created == "null":
+                built["extra"] = None
+            else:
+                del built["extra"]
+
+
+def _place(obj: Doc, key: str, order: tuple[str, ...]) -> int:
+    """The key position of ``key`` in ``obj`` by the member order ``order``."""
+    rank = order.index(key)
+    return next(
+        (n for n, k in enumerate(obj) if k in order and order.index(k) > rank),
+        len(obj),
+    )
+
+
+def _at(doc: Any, path: Sequence[str | int], default: Any = None) -> Any:
+    """The value at ``path`` in ``doc``, or ``default``."""
+    node = doc
+    for token in path:
+        if isinstance(node, dict) and isinstance(token, str) and token in node:  # noqa: SIM114
+            node = node[token]
+        elif isinstance(node, list) and isinstance(token, int) and 0 <= token < len(node):
+            node = node[token]
+        else:
+            return default
+    return node
+
+
 # --- run log -> ATIF --------------------------------------------------------------------------
 
+STEP_NAMED = ("completed_at", "outcome", "summary", "legacy_turn_id", "legacy_event_id")
+"""Run-log step fields ATIF has no field for: the ATIF step's ``extra`` keys of the same name
+(when not null; null is what the way back writes)."""
+SUBSTEP_NAMED = ("timestamp", "legacy_turn_id", "legacy_event_id")
+"""Run-log substep fields kept as named keys of the ATIF tool call's or result's ``extra``."""
+CALL_PAYLOAD_NAMED = ("command", "retry_of_call_id")
+"""``tool_call`` payload keys kept as named keys of the ATIF tool call's ``extra``."""
+RESULT_PAYLOAD_NAMED = ("exit_code", "is_error", "message", "status")
+"""``tool_output``/``tool_error`` payload keys kept as named keys of the result's ``extra``."""
+DEFAULT_SOURCE = {"tool_call": "provider", "tool_output": "tool", "tool_error": "tool"}
+"""The substep ``source`` the way back writes: the spec's emitter of each event."""
 
-def to_atif(doc: Doc, report: ChangeReport | None, lifts: list[Lift] | None = None) -> Doc:
-    """The ATIF v1.7 trajectory of a run log (native fields only; see the module docstring).
 
-    Usage a provider stream left in named ``extra`` keys is lifted to ATIF's own fields (see
-    :func:`_lift`); each lift is appended to ``lifts`` when given.
+def to_atif(
+    doc: Doc, report: ChangeReport | None, made: list[Move] | None = None, back: Sequence[Move] = ()
+) -> Doc:
+    """The ATIF v1.7 trajectory of a run log (see the module docstring).
+
+    ``back`` are the moves of the ATIF→run-log lens (its ``moved`` entries), read back into
+    ATIF fields; the named keys and lifts this mapping writes are appended to ``made``.
     """
+    namer = _Namer(made)
+    corr: dict[Path, Doc] = {}
     out: Doc = {"schema_version": "ATIF-v1.7"}
     run_id = doc.get("run_id")
     if isinstance(run_id, str):
@@ -137,7 +425,8 @@ def to_atif(doc: Doc, report: ChangeReport | None, lifts: list[Lift] | None = No
     provider = doc.get("provider")
     out["agent"] = {"name": provider if isinstance(provider, str) else UNKNOWN, "version": UNKNOWN}
     _decide(report, TO_ATIF, "/agent/version", "a run log records no agent version", UNKNOWN)
-    steps = [_atif_step(step, i, report) for i, step in dicts(doc.get("steps"))]
+    sources = list(dicts(doc.get("steps")))
+    steps = [_atif_step(step, i, report, corr) for i, step in sources]
     if not steps:
         steps = [dict(PLACEHOLDER_STEP)]
         _decide(
@@ -148,42 +437,25 @@ def to_atif(doc: Doc, report: ChangeReport | None, lifts: list[Lift] | None = No
     out["steps"] = steps
     if isinstance(doc.get("extra"), dict):
         out["extra"] = deep_copy(doc["extra"])
-    _lift(out, len(doc.get("steps") or []), [] if lifts is None else lifts)
+    corr[()] = out
+    _restore(back, doc, corr, RUN_LOG_OBJECTS, ATIF_OBJECTS)
+    for i, step in sources:
+        _name_step(step, i, corr[("steps", i)], namer)
+    _lift(out, len(doc.get("steps") or []), namer)
     return out
 
 
-class Lift:
-    """A value the run-log→ATIF lens moved from a named run-log ``extra`` key to an ATIF field.
-
-    ``path`` is its run-log place (key ``position`` in that ``extra``), ``to`` its ATIF field;
-    ``value`` is the moved object itself (identity tells whether a later step replaced it).
-    """
-
-    __slots__ = ("path", "position", "snapshot", "to", "value")
-
-    def __init__(
-        self, path: tuple[str | int, ...], position: int, to: tuple[str | int, ...], value: Any
-    ) -> None:
-        self.path, self.position, self.to, self.value = path, position, to, value
-        self.snapshot = canonical_json(value)
-
-    def entry(self) -> Doc:
-        """The value-less ``moved`` stash entry (RFC.md §4.5.2) that records the lift."""
-        return {
-            "op": "moved",
-            "pointer": make_pointer(*self.path),
-            "position": self.position,
-            "to": make_pointer(*self.to),
-        }
-
-
-def _lift(out: Doc, n_source_steps: int, lifts: list[Lift]) -> None:
+def _lift(out: Doc, n_source_steps: int, namer: _Namer) -> None:
     """Move usage from named ``extra`` keys to ATIF's fields, as a native producer writes it.
 
-    Agent steps: ``extra.metrics`` (a valid ``Metrics``) → ``metrics``; ``extra.model`` (text) →
-    ``model_name``. Root: ``extra.model`` → ``agent.model_name``; ``extra.final_metrics`` (a
-    valid ``FinalMetrics`` whose totals equal the steps' totals, rule ATIF306) →
-    ``final_metrics``. A field already set is never overwritten.
+    Agent steps: ``extra.model`` (text) → ``model_name``; ``extra.metrics`` (a valid
+    ``Metrics``) → ``metrics``. Root: ``extra.model`` → ``agent.model_name``;
+    ``extra.agent_version`` (text) → ``agent.version`` (instead of ``"unknown"``);
+    ``extra.final_metrics`` (a valid ``FinalMetrics`` whose totals equal the steps' totals, rule
+    ATIF306) → ``final_metrics``. A field already set is never overwritten; an ``extra`` that
+    held only usage is dropped. The way back writes these keys last, in this order
+    (:func:`_usage_keys`): the lifts of an ``extra`` are recorded (``moved`` entries, for their
+    key positions) only when its keys were in another place.
     """
     steps = out["steps"]
     if len(steps) == n_source_steps:
@@ -191,43 +463,48 @@ def _lift(out: Doc, n_source_steps: int, lifts: list[Lift]) -> None:
             extra = step.get("extra")
             if step.get("source") != "agent" or not isinstance(extra, dict):
                 continue
+            plan: list[tuple[str, Doc, str, Path]] = []
             if isinstance(extra.get("model"), str) and "model_name" not in step:
-                at = list(step).index("source") + 1
-                _move(extra, "model", ("steps", i), step, ("steps", i, "model_name"), at, lifts)
-            metrics = extra.get("metrics")
-            if "metrics" not in step and _validator("Metrics").is_valid(metrics):
-                at = list(step).index("extra")
-                _move(extra, "metrics", ("steps", i), step, ("steps", i, "metrics"), at, lifts)
+                plan.append(("model", step, "model_name", ("steps", i)))
+            if "metrics" not in step and _validator("Metrics").is_valid(extra.get("metrics")):
+                plan.append(("metrics", step, "metrics", ("steps", i)))
+            _lift_all(extra, ("steps", i, "extra"), plan, namer)
+            if not extra and plan:
+                del step["extra"]  # it held only usage: a native producer writes no extra
     extra = out.get("extra")
     if not isinstance(extra, dict):
         return
-    agent = out["agent"]
-    if isinstance(extra.get("model"), str) and "model_name" not in agent:
-        _move(extra, "model", (), agent, ("agent", "model_name"), len(agent), lifts)
+    plan = []
+    if isinstance(extra.get("model"), str) and "model_name" not in out["agent"]:
+        plan.append(("model", out["agent"], "model_name", ("agent",)))
+    if isinstance(extra.get("agent_version"), str) and out["agent"].get("version") == UNKNOWN:
+        del out["agent"]["version"]  # the decided placeholder gives way to the run's own
+        plan.append(("agent_version", out["agent"], "version", ("agent",)))
     final = extra.get("final_metrics")
     if (
-        isinstance(final, dict)
+        "final_metrics" not in out
+        and isinstance(final, dict)
         and _validator("FinalMetrics").is_valid(final)
         and _totals_agree(final, steps)
     ):
-        _move(extra, "final_metrics", (), out, ("final_metrics",), list(out).index("extra"), lifts)
+        plan.append(("final_metrics", out, "final_metrics", ()))
+    _lift_all(extra, ("extra",), plan, namer)
+    if not extra and plan:
+        del out["extra"]
 
 
-def _move(
-    extra: Doc,
-    key: str,
-    src: tuple[str | int, ...],
-    owner: Doc,
-    to: tuple[str | int, ...],
-    position: int,
-    lifts: list[Lift],
-) -> None:
-    """Move ``extra[key]`` (the ``extra`` of run-log object ``src``) to ``owner``'s field ``to``."""
-    lift = Lift((*src, "extra", key), list(extra).index(key), to, extra.pop(key))
-    field = to[-1]
-    assert isinstance(field, str)
-    insert_key(owner, field, lift.value, position)
-    lifts.append(lift)
+def _lift_all(extra: Doc, at: Path, plan: list[tuple[str, Doc, str, Path]], namer: _Namer) -> None:
+    """Lift the keys ``plan`` names out of ``extra`` (see :func:`_lift`)."""
+    keys = [key for key, *_ in plan]
+    record = list(extra)[len(extra) - len(keys) :] != keys
+    for key, owner, field, owner_at in plan:
+        order = _ATIF_ORDER[(len(owner_at), ())] if owner_at[:1] == ("steps",) else None
+        if owner_at == ():
+            order = _ATIF_ORDER[(0, ())]
+        elif owner_at == ("agent",):
+            order = _ATIF_ORDER[(0, ("agent",))]
+        pos = _place(owner, field, order) if order is not None else len(owner)
+        namer.lift(extra, key, at, owner, field, pos, owner_at, record=record)
 
 
 def _totals_agree(final: Doc, steps: list[Doc]) -> bool:
@@ -247,11 +524,12 @@ def _totals_agree(final: Doc, steps: list[Doc]) -> bool:
     return cost is None or mine is None or math.isclose(float(cost), float(mine), rel_tol=1e-6)
 
 
-def _atif_step(step: Doc, i: int, report: ChangeReport | None) -> Doc:
+def _atif_step(step: Doc, i: int, report: ChangeReport | None, corr: dict[Path, Doc]) -> Doc:
     ptr = f"/steps/{i}"
-    subs = [s for _, s in dicts(step.get("substeps"))]
-    calls = [(j, s) for j, s in enumerate(subs) if s.get("type") == "tool_call"]
-    results = [s for s in subs if s.get("type") in RESULT_TYPES]
+    at: Path = ("steps", i)
+    subs = [(j, s) for j, s in enumerate(step.get("substeps") or []) if isinstance(s, dict)]
+    calls = [(j, s) for j, s in subs if s.get("type") == "tool_call"]
+    results = [(j, s) for j, s in subs if s.get("type") in RESULT_TYPES]
     role = step.get("message_role")
     source = SOURCE_OF_ROLE.get(role) if isinstance(role, str) else None
     if calls and source != "agent":
@@ -262,28 +540,72 @@ def _atif_step(step: Doc, i: int, report: ChangeReport | None) -> Doc:
         _decide(report, TO_ATIF, f"{ptr}/source", "unknown role: system", source)
     out: Doc = {"step_id": i + 1}
     started = step.get("started_at")
-    if started is None and "started_at" in step:
-        out["timestamp"] = None
-    elif isinstance(started, str) and ATIF_TIME.match(started):
-        out["timestamp"] = started
+    if isinstance(started, str) and ATIF_TIME.match(started):
+        out["timestamp"] = started  # a null time is no timestamp, which the way back reads null
     out["source"] = source
     text = step.get("message_text")
     out["message"] = text if isinstance(text, str) else ""
     if not isinstance(text, str):
         _decide(report, TO_ATIF, f"{ptr}/message", "a step without message text: empty", "")
     sid = step.get("step_id") if isinstance(step.get("step_id"), str) else f"S{i + 1}"
-    tool_calls = [
-        _atif_call(s, f"{sid}.{j + 1}", f"{ptr}/tool_calls/{k}", report)
-        for k, (j, s) in enumerate(calls)
-    ]
+    tool_calls = []
+    for k, (j, s) in enumerate(calls):
+        call = _atif_call(s, f"{sid}.{j + 1}", f"{ptr}/tool_calls/{k}", report)
+        tool_calls.append(call)
+        corr[(*at, "substeps", j)] = call
     if tool_calls:
         out["tool_calls"] = tool_calls
     known = {c["tool_call_id"] for c in tool_calls}
     if results:
-        out["observation"] = {"results": [_atif_result(s, known) for s in results]}
+        atif_results = []
+        for _, (j, s) in enumerate(results):
+            result = _atif_result(s, known)
+            atif_results.append(result)
+            corr[(*at, "substeps", j)] = result
+        out["observation"] = {"results": atif_results}
     if isinstance(step.get("extra"), dict):
         out["extra"] = deep_copy(step["extra"])
+    corr[at] = out
     return out
+
+
+def _name_step(step: Doc, i: int, out: Doc, namer: _Namer) -> None:
+    """The named keys of one ATIF step made from a run-log step (after the other lens's moves
+    are read back, so that an ``extra`` made here is recorded as made here)."""
+    at: Path = ("steps", i)
+    subs = [(j, s) for j, s in enumerate(step.get("substeps") or []) if isinstance(s, dict)]
+    calls = [(j, s) for j, s in subs if s.get("type") == "tool_call"]
+    results = [(j, s) for j, s in subs if s.get("type") in RESULT_TYPES]
+    tool_calls = out.get("tool_calls", [])
+    role = step.get("message_role")
+    if ROLE_OF_SOURCE.get(out["source"]) != role and "message_role" in step:
+        namer.put(step, "message_role", at, out, at)
+    for key in STEP_NAMED:
+        if step.get(key) is not None:
+            namer.put(step, key, at, out, at)
+    for k, (j, s) in enumerate(calls):
+        _name_substep(s, (*at, "substeps", j), tool_calls[k], (*at, "tool_calls", k), namer)
+    for k, (j, s) in enumerate(results):
+        dst = out["observation"]["results"][k]
+        _name_substep(s, (*at, "substeps", j), dst, (*at, "observation", "results", k), namer)
+    for j, s in subs:
+        if s.get("type") not in TOOL_TYPES or s.get("type") == "tool_retry":
+            namer.append((*at, "substeps", j), deep_copy(s), out, at)
+
+
+def _name_substep(sub: Doc, src_at: Path, dst: Doc, dst_at: Path, namer: _Namer) -> None:
+    """Named keys of a tool call's or result's ``extra``: times, sources, payload flags."""
+    kind = sub.get("type")
+    if "source" in sub and sub["source"] != DEFAULT_SOURCE.get(str(kind)):
+        namer.put(sub, "source", src_at, dst, dst_at)
+    for key in SUBSTEP_NAMED:
+        if sub.get(key) is not None:
+            namer.put(sub, key, src_at, dst, dst_at)
+    payload = sub.get("payload")
+    if isinstance(payload, dict):
+        for key in CALL_PAYLOAD_NAMED if kind == "tool_call" else RESULT_PAYLOAD_NAMED:
+            if key in payload:
+                namer.put(payload, key, (*src_at, "payload"), dst, dst_at)
 
 
 def _atif_call(sub: Doc, label: str, ptr: str, report: ChangeReport | None) -> Doc:
@@ -324,64 +646,115 @@ def _atif_result(sub: Doc, known: set[str]) -> Doc:
 
 # --- ATIF -> run log --------------------------------------------------------------------------
 
+ROOT_NAMED: tuple[tuple[Path, str], ...] = (
+    (("agent", "tool_definitions"), "tool_definitions"),
+    (("final_metrics",), "final_metrics"),
+    (("notes",), "notes"),
+    (("continued_trajectory_ref",), "continued_trajectory_ref"),
+    (("subagent_trajectories",), "subagent_trajectories"),
+)
+"""ATIF root fields a run log has no field for, and the run ``extra`` key each goes to."""
+ATIF_STEP_NAMED: tuple[tuple[str, str], ...] = (
+    ("model_name", "model"),
+    ("reasoning_effort", "reasoning_effort"),
+    ("reasoning_content", "reasoning_content"),
+    ("metrics", "metrics"),
+    ("is_copied_context", "is_copied_context"),
+    ("llm_call_count", "llm_call_count"),
+)
+"""ATIF step fields a run log has no field for, and the step ``extra`` key each goes to (the
+provider-stream readers' names where they have one: ``model``, ``metrics``)."""
 
-def to_ssl(doc: Doc, report: ChangeReport | None, lifts: Sequence[Lift] = ()) -> Doc:
-    """The run log of an ATIF v1.7 trajectory (native fields only; see the module docstring).
 
-    ``lifts`` are the values the run-log→ATIF lens moved to ATIF fields (its ``moved`` stash
-    entries): each is read back into its run-log ``extra`` key; no other ATIF field is.
+def to_ssl(
+    doc: Doc, report: ChangeReport | None, made: list[Move] | None = None, back: Sequence[Move] = ()
+) -> Doc:
+    """The run log of an ATIF v1.7 trajectory (see the module docstring).
+
+    ``back`` are the moves of the run-log→ATIF lens (its ``moved`` entries), read back into
+    run-log fields; the named keys this mapping writes are appended to ``made``.
     """
+    namer = _Namer(made)
+    corr: dict[Path, Doc] = {}
     agent = _obj(doc.get("agent"))
     name = agent.get("name")
     provider = name if isinstance(name, str) and name else UNKNOWN
     if provider is UNKNOWN:
         _decide(report, TO_SSL, "/provider", "an agent without a name: unknown", provider)
     out: Doc = {"run_id": _run_id(doc, report), "provider": provider}
-    out["steps"] = [_ssl_step(step, i, provider, report) for i, step in dicts(doc.get("steps"))]
+    out["steps"] = [
+        _ssl_step(step, i, provider, report, corr, back) for i, step in dicts(doc.get("steps"))
+    ]
     if isinstance(doc.get("extra"), dict):
         out["extra"] = deep_copy(doc["extra"])
-    for lift in reversed(lifts):
-        _unlift(doc, out, lift)
+    corr[()] = out
+    _restore(back, doc, corr, ATIF_OBJECTS, RUN_LOG_OBJECTS)
+    _usage_keys(doc, out)
+    for field, key in ROOT_NAMED:
+        owner = _at(doc, field[:-1], None)
+        if isinstance(owner, dict) and field[-1] in owner:
+            namer.put(owner, str(field[-1]), field[:-1], out, (), key)
+    for i, step in dicts(doc.get("steps")):
+        built = corr.get(("steps", i))
+        for field_name, key in ATIF_STEP_NAMED:
+            if built is not None and field_name in step:
+                namer.put(step, field_name, ("steps", i), built, ("steps", i), key)
+    for i, k, result in _results(doc):
+        at: Path = ("steps", i, "observation", "results", k)
+        built = corr.get(at)
+        if built is not None and "subagent_trajectory_ref" in result:
+            subs = out["steps"][i]["substeps"]
+            m = next(n for n, sub in enumerate(subs) if sub is built)
+            namer.put(result, "subagent_trajectory_ref", at, built, ("steps", i, "substeps", m))
+    _settle_results(out)
     return out
 
 
-def _at(doc: Any, path: Sequence[str | int]) -> Any:
-    """The value at ``path`` in ``doc``, or None."""
-    node = doc
-    for token in path:
-        if isinstance(node, dict) and isinstance(token, str):
-            node = node.get(token)
-        elif isinstance(node, list) and isinstance(token, int) and 0 <= token < len(node):
-            node = node[token]
-        else:
-            return None
-    return node
+def _results(doc: Doc) -> list[tuple[int, int, Doc]]:
+    """(step index, result index, result) of every observation result of an ATIF document."""
+    out: list[tuple[int, int, Doc]] = []
+    for i, step in dicts(doc.get("steps")):
+        observation = step.get("observation")
+        if isinstance(observation, dict):
+            out.extend((i, k, r) for k, r in dicts(observation.get("results")))
+    return out
 
 
-def _unlift(atif: Doc, out: Doc, lift: Lift) -> None:
-    """Put a lifted value back under its run-log ``extra`` key (when both places allow)."""
-    parent = _at(atif, lift.to[:-1])
-    extra = _at(out, lift.path[:-1])
-    key = lift.path[-1]
-    if not isinstance(parent, dict) or lift.to[-1] not in parent:
-        return
-    if not isinstance(extra, dict) or not isinstance(key, str) or key in extra:
-        return
-    insert_key(extra, key, deep_copy(parent[lift.to[-1]]), lift.position)
+def _usage_keys(doc: Doc, out: Doc) -> None:
+    """ATIF usage under the run log's own usage keys (SSL-17): the step's ``model_name`` and
+    ``metrics`` as ``extra.model`` and ``extra.metrics`` (agent steps), ``agent.model_name`` as
+    run ``extra.model``, ``final_metrics`` as run ``extra.final_metrics`` when its totals agree
+    with the steps'. A field mapping, not a named key: the run-log→ATIF lens lifts these keys of
+    any run log back to the same fields (:func:`_lift`). A key already there is left alone."""
 
+    def put(owner: Doc, key: str, value: Any) -> None:
+        extra = owner.get("extra", _ABSENT)
+        if extra is _ABSENT:
+            owner["extra"] = extra = {}
+        if isinstance(extra, dict) and key not in extra:
+            extra[key] = deep_copy(value)
 
-def _lifts_of(entries: Sequence[Any]) -> list[Lift]:
-    """The lifts that ``moved`` stash entries record (malformed entries are skipped)."""
-    out: list[Lift] = []
-    for entry in entries:
-        pointer, to, position = entry.get("pointer"), entry.get("to"), entry.get("position")
-        if not (isinstance(pointer, str) and isinstance(to, str) and isinstance(position, int)):
+    steps = out["steps"]
+    for i, step in dicts(doc.get("steps")):
+        if step.get("source") != "agent" or i >= len(steps):
             continue
-        path = tuple(int(t) if t.isdigit() else t for t in parse_pointer(pointer))
-        dest = tuple(int(t) if t.isdigit() else t for t in parse_pointer(to))
-        if len(path) >= 2 and path[-2] == "extra" and dest:
-            out.append(Lift(path, position, dest, None))
-    return out
+        if isinstance(step.get("model_name"), str):
+            put(steps[i], "model", step["model_name"])
+        if _validator("Metrics").is_valid(step.get("metrics")):
+            put(steps[i], "metrics", step["metrics"])
+    agent = doc.get("agent")
+    if isinstance(agent, dict) and isinstance(agent.get("model_name"), str):
+        put(out, "model", agent["model_name"])
+    version = agent.get("version") if isinstance(agent, dict) else None
+    if isinstance(version, str) and version != UNKNOWN:  # what the way back writes without one
+        put(out, "agent_version", version)
+    final = doc.get("final_metrics")
+    if (
+        isinstance(final, dict)
+        and _validator("FinalMetrics").is_valid(final)
+        and _totals_agree(final, [s for _, s in dicts(doc.get("steps"))])
+    ):
+        put(out, "final_metrics", final)
 
 
 def _run_id(doc: Doc, report: ChangeReport | None) -> str:
@@ -396,7 +769,14 @@ def _run_id(doc: Doc, report: ChangeReport | None) -> str:
     return value
 
 
-def _ssl_step(step: Doc, i: int, provider: str, report: ChangeReport | None) -> Doc:
+def _ssl_step(
+    step: Doc,
+    i: int,
+    provider: str,
+    report: ChangeReport | None,
+    corr: dict[Path, Doc],
+    back: Sequence[Move],
+) -> Doc:
     ptr = f"/steps/{i}"
     sid = f"S{i + 1}"
     source = step.get("source")
@@ -423,7 +803,9 @@ def _ssl_step(step: Doc, i: int, provider: str, report: ChangeReport | None) -> 
     out["completed_at"] = None
     out["outcome"] = None
     _decide(report, TO_SSL, f"{ptr}/outcome", "ATIF records no outcome: null", None)
-    subs = _ssl_substeps(step, sid, f"{ptr}/substeps", report)
+    extra = deep_copy(step["extra"]) if isinstance(step.get("extra"), dict) else None
+    kept, created = _kept_substeps(back, i, extra)
+    subs = _ssl_substeps(step, i, sid, report, corr, kept)
     summary = None
     if not text.strip() and any(s["type"] in TOOL_TYPES for s in subs):
         summary = NO_MESSAGE_SUMMARY
@@ -432,29 +814,62 @@ def _ssl_step(step: Doc, i: int, provider: str, report: ChangeReport | None) -> 
     out["legacy_turn_id"] = None
     out["legacy_event_id"] = None
     out["substeps"] = subs
-    if isinstance(step.get("extra"), dict):
-        out["extra"] = deep_copy(step["extra"])
+    if extra is not None and not (created and not extra):
+        out["extra"] = extra
+    corr[("steps", i)] = out
     return out
 
 
-def _ssl_substeps(step: Doc, sid: str, ptr: str, report: ChangeReport | None) -> list[Doc]:
-    calls = [c for _, c in dicts(step.get("tool_calls"))]
+def _kept_substeps(
+    back: Sequence[Move], i: int, extra: Doc | None
+) -> tuple[list[tuple[int, Doc]], bool]:
+    """The run-log substeps the other lens kept in this ATIF step's ``extra`` (named key
+    :data:`SUBSTEPS_KEY`), with their original index, taken out of ``extra`` (a copy); and
+    whether the lens created that ``extra``."""
+    if extra is None or not isinstance(extra.get(SUBSTEPS_KEY), list):
+        return [], False
+    held: list[Any] = extra[SUBSTEPS_KEY]
+    found: list[tuple[int, int, bool]] = []
+    for move in back:
+        to, src = move.to, move.pointer
+        if len(to) == 5 and to[:2] == ("steps", i) and to[2:4] == ("extra", SUBSTEPS_KEY):
+            k = to[4]
+            if len(src) == 4 and src[:3] == ("steps", i, "substeps") and isinstance(k, int):
+                j = src[3]
+                if isinstance(j, int) and 0 <= k < len(held) and isinstance(held[k], dict):
+                    found.append((j, k, move.created is not None))
+    if len({k for _, k, _ in found}) != len(held) or len(found) != len(held):
+        return [], False  # not (all) the lens's own: the key stays in extra
+    del extra[SUBSTEPS_KEY]
+    kept = sorted(((j, deep_copy(held[k])) for j, k, _ in found), key=lambda x: x[0])
+    return kept, any(created for _, _, created in found)
+
+
+def _ssl_substeps(
+    step: Doc,
+    i: int,
+    sid: str,
+    report: ChangeReport | None,
+    corr: dict[Path, Doc],
+    kept: list[tuple[int, Doc]],
+) -> list[Doc]:
+    ptr = f"/steps/{i}/substeps"
+    calls = [(k, c) for k, c in enumerate(step.get("tool_calls") or []) if isinstance(c, dict)]
     observation = step.get("observation")
-    results = (
-        [r for _, r in dicts(observation.get("results"))] if isinstance(observation, dict) else []
-    )
+    raw = observation.get("results") if isinstance(observation, dict) else None
+    results = [(k, r) for k, r in enumerate(raw or []) if isinstance(r, dict)]
+    call_set = _Identity([c for _, c in calls])
 
-    calls_ids = _Identity(calls)
+    def call_id(item: tuple[int, Doc]) -> Any:
+        obj = item[1]
+        return obj.get("tool_call_id") if obj in call_set else obj.get("source_call_id")
 
-    def call_id(item: Doc) -> Any:
-        return item.get("tool_call_id") if item in calls_ids else item.get("source_call_id")
-
-    out: list[Doc] = []
-    for m, item in enumerate(interleave(calls, results, call_id)):
-        is_call = item in calls_ids
+    made: list[tuple[Doc, Path]] = []
+    for k, item in interleave(calls, results, call_id):
+        is_call = item in call_set
         sub: Doc = {
-            "substep_id": f"{sid}.{m + 1}",
-            "substep_index": m + 1,
+            "substep_id": "",
+            "substep_index": 0,
             "type": "tool_call" if is_call else "tool_output",
             "source": "provider" if is_call else "tool",
         }
@@ -473,6 +888,20 @@ def _ssl_substeps(step: Doc, sid: str, ptr: str, report: ChangeReport | None) ->
         sub["legacy_event_id"] = None
         if isinstance(item.get("extra"), dict):
             sub["extra"] = deep_copy(item["extra"])
+        at: Path = (
+            ("steps", i, "tool_calls", k) if is_call else ("steps", i, "observation", "results", k)
+        )
+        corr[at] = sub
+        made.append((sub, at))
+    out = [sub for sub, _ in made]
+    for j, sub in kept:
+        out.insert(min(j, len(out)), sub)
+    generated = {id(sub) for sub, _ in made}
+    for m, sub in enumerate(out):
+        if id(sub) not in generated:
+            continue
+        sub["substep_id"] = f"{sid}.{m + 1}"
+        sub["substep_index"] = m + 1
         _decide(
             report,
             TO_SSL,
@@ -481,8 +910,29 @@ def _ssl_substeps(step: Doc, sid: str, ptr: str, report: ChangeReport | None) ->
             sub["source"],
         )
         _decide(report, TO_SSL, f"{ptr}/{m}/timestamp", "ATIF records no event time: null", None)
-        out.append(sub)
     return out
+
+
+def _settle_results(doc: Doc) -> None:
+    """Give each result substep the type and payload spelling its (restored) payload implies:
+    ``tool_error`` when flagged (``is_error: true``, a non-zero ``exit_code``, an error
+    ``message``), and Codex/Gemini-style ``output`` for text next to an ``exit_code`` or
+    ``status`` (the run-log schema's two payload styles)."""
+    for _, step in dicts(doc.get("steps")):
+        for _, sub in dicts(step.get("substeps")):
+            if sub.get("type") != "tool_output" or not isinstance(sub.get("payload"), dict):
+                continue
+            payload = sub["payload"]
+            code = payload.get("exit_code")
+            failed = isinstance(code, int) and not isinstance(code, bool) and code != 0
+            if payload.get("is_error") is True or failed or "message" in payload:
+                sub["type"] = "tool_error"
+            if ("exit_code" in payload or "status" in payload) and isinstance(
+                payload.get("content"), str
+            ):
+                sub["payload"] = {
+                    ("output" if k == "content" else k): v for k, v in payload.items()
+                }
 
 
 class _Identity:
@@ -515,90 +965,81 @@ def _check_source(doc: Any, target: str, report: ChangeReport) -> None:
 
 def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_atif_: bool) -> Doc:
     _check_source(doc, SSL if to_atif_ else ATIF, report)
+    name, inverse = (TO_ATIF, TO_SSL) if to_atif_ else (TO_SSL, TO_ATIF)
+    there, back_to = (to_atif, to_ssl) if to_atif_ else (to_ssl, to_atif)
     first = len(report.decided)
-    stashed = len(report.stashed)
-    lifted: list[Lift] = []
-    kept: list[Lift] = []
-    if to_atif_:
+    stashed, dropped = len(report.stashed), len(report.dropped)
+    returning = _top_by(doc, inverse)
+    doc, entries = take_moves(doc, HOLDER, inverse)
+    back = _moves_of(entries)
+    made: list[Move] = []
+    kept: list[Move] = []
 
-        def forward(d: Doc, r: ChangeReport | None) -> Doc:
-            return to_atif(d, r, lifted)
+    def forward(d: Doc, r: ChangeReport | None) -> Doc:
+        made.clear()
+        return there(d, r, made, back)
 
-        def backward(d: Doc, r: ChangeReport | None) -> Doc:
-            # a lift holds unless undoing the inverse's stash edited it or refilled its key
-            kept[:] = [x for x in lifted if _holds_lift(d, x)]
-            return to_ssl(d, r, kept)
-
-    else:
-        doc, lifts = _take_moves(doc)
-
-        def forward(d: Doc, r: ChangeReport | None) -> Doc:
-            return to_ssl(d, r, lifts)
-
-        def backward(d: Doc, r: ChangeReport | None) -> Doc:
-            return to_atif(d, r)
+    def backward(d: Doc, r: ChangeReport | None) -> Doc:
+        # a move holds unless undoing the inverse's stash edited or replaced its value
+        kept[:] = [m for m in made if _holds_move(d, m)]
+        return back_to(d, r, None, kept)
 
     out = run_lens(
         doc,
         report,
-        name=TO_ATIF if to_atif_ else TO_SSL,
-        inverse=TO_SSL if to_atif_ else TO_ATIF,
+        name=name,
+        inverse=inverse,
         forward=forward,
         backward=backward,
         source_holder=HOLDER,
         target_holder=HOLDER,
         drop=options.drop,
     )
-    if kept and not options.drop:
-        _record_moves(out, kept, ours=len(report.stashed) > stashed)
+    if returning and len(report.stashed) == stashed and len(report.dropped) == dropped:
+        # the output is what the inverse lens was given: a lift there is that lens's field
+        kept = [m for m in kept if _named(m)]
+    for move in kept:
+        report.named.append(
+            Item(
+                make_pointer(*move.pointer),
+                name,
+                f"{name.partition('->')[2]} has no field for it: a documented name",
+                to=make_pointer(*move.to),
+                loss=False,
+            )
+        )
+    if not options.drop:
+        pushed = len(report.stashed) > stashed
+        try:
+            put_moves(out, HOLDER, name, [m.entry() for m in kept], pushed=pushed)
+        except StashError as exc:
+            raise refuse(report, "stash-collision", exc.message, exc.pointer) from None
     report.decided[first:] = [i for i in report.decided[first:] if _holds(out, i.pointer, i.value)]
     return out
 
 
-def _holds_lift(atif: Doc, lift: Lift) -> bool:
-    """True when ``atif`` still has the lifted value, unchanged, and nothing at its old key
-    (run-log and ATIF ``extra`` objects sit at the same paths)."""
-    extra = _at(atif, lift.path[:-1])
-    if isinstance(extra, dict) and lift.path[-1] in extra:
-        return False
-    value = _at(atif, lift.to)
-    return value is lift.value and canonical_json(value) == lift.snapshot
+def _named(move: Move) -> bool:
+    """True for a move into a named key (not a lift into a field of the target)."""
+    to = move.to
+    return (len(to) >= 2 and to[-2] == "extra") or (
+        len(to) >= 3 and to[-3:-1] == ("extra", SUBSTEPS_KEY)
+    )
 
 
-def _record_moves(out: Doc, lifts: list[Lift], *, ours: bool) -> None:
-    """Put the ``moved`` entries of ``lifts`` first in this lens's layer (made when absent)."""
-    entries = [x.entry() for x in lifts]
-    if ours:
-        layer = out["extra"][STASH_KEY]["layers"][-1]
-        layer["entries"][:0] = entries
-    else:
-        commit(out, HOLDER, TO_ATIF, [Residual(e, ()) for e in entries])
-
-
-def _take_moves(doc: Doc) -> tuple[Doc, list[Lift]]:
-    """``doc`` without the ``moved`` entries of the run-log→ATIF layers on top of its stash
-    (which the way back undoes itself), and the lifts they record. ``doc`` is not modified."""
+def _top_by(doc: Doc, by: str) -> bool:
+    """True when the top layer of ``doc``'s root stash was written by ``by``."""
     extra = doc.get("extra")
     stash = extra.get(STASH_KEY) if isinstance(extra, dict) else None
-    if not isinstance(extra, dict) or not isinstance(stash, dict):
-        return doc, []
-    layers = stash.get("layers")
-    if not isinstance(layers, list):
-        return doc, []
-    new = list(layers)
-    found: list[Any] = []
-    for n in range(len(new) - 1, -1, -1):
-        layer = new[n]
-        if not isinstance(layer, dict) or layer.get("by") != TO_ATIF:
-            break
-        if layer.get("holder") != HOLDER.pointer or not isinstance(layer.get("entries"), list):
-            break
-        moves = [e for e in layer["entries"] if isinstance(e, dict) and e.get("op") == "moved"]
-        found[:0] = moves
-        new[n] = {**layer, "entries": [e for e in layer["entries"] if e not in moves]}
-    if not found:
-        return doc, []
-    return {**doc, "extra": {**extra, STASH_KEY: {**stash, "layers": new}}}, _lifts_of(found)
+    layers = stash.get("layers") if isinstance(stash, dict) else None
+    if not isinstance(layers, list) or not layers or not isinstance(layers[-1], dict):
+        return False
+    return bool(layers[-1].get("by") == by)
+
+
+def _holds_move(out: Doc, move: Move) -> bool:
+    """True when ``out`` still has the moved value, unchanged, at ``move.to``."""
+    value = _at(out, move.to, _ABSENT)
+    return value is move.value and canonical_json(value) == move.snapshot
 
 
 def _holds(doc: Any, ptr: str, value: Any) -> bool:
