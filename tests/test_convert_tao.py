@@ -442,9 +442,9 @@ def test_observation_on_the_wrong_step_is_unlinked_in_atif() -> None:
     ]
 
 
-def test_interleaved_subagent_steps_stay_inline() -> None:
-    """A sub-agent step between main steps (not the parser's order) stays inline, its TAO fields
-    stashed, so that the order comes back exactly."""
+def test_interleaved_subagent_steps_become_embedded_subagents() -> None:
+    """A sub-agent step between main steps (a chronological record, not the parser's order) is
+    split out all the same; the stash restores the record's order exactly."""
     doc = _record({}, None)
     doc["steps"] = [
         {"step_index": 0, "role": "agent", "content": "launch", "call_type": "main"},
@@ -458,8 +458,49 @@ def test_interleaved_subagent_steps_stay_inline() -> None:
         {"step_index": 2, "role": "agent", "content": "main again", "call_type": "main"},
     ]
     out = round_trip(doc, "atif@v1.7", "tao@v0.2.0")
-    assert "subagent_trajectories" not in out
-    assert [s["message"] for s in out["steps"]] == ["launch", "sub", "main again"]
+    assert [s["message"] for s in out["steps"]] == ["launch", "main again"]
+    (sub,) = out["subagent_trajectories"]
+    assert [s["message"] for s in sub["steps"]] == ["sub"]
+    ref = out["steps"][0]["observation"]["results"][0]["subagent_trajectory_ref"]
+    assert ref == [{"trajectory_id": sub["trajectory_id"]}]
+
+
+def test_interleaved_nested_subagents_nest_in_atif() -> None:
+    """Chronological order with a sub-agent of a sub-agent: both levels are embedded."""
+    doc = _record({}, None)
+    doc["steps"] = [
+        {"step_index": 0, "role": "agent", "content": "main", "call_type": "main"},
+        {
+            "step_index": 1,
+            "role": "agent",
+            "content": "a",
+            "call_type": "subagent",
+            "parent_step": 0,
+            "subagent_trajectory_ref": "inner",
+        },
+        {
+            "step_index": 2,
+            "role": "agent",
+            "content": "b",
+            "call_type": "subagent",
+            "parent_step": 1,
+        },
+        {"step_index": 3, "role": "agent", "content": "main 2", "call_type": "main"},
+        {
+            "step_index": 4,
+            "role": "agent",
+            "content": "a2",
+            "call_type": "subagent",
+            "parent_step": 0,
+        },
+    ]
+    out = round_trip(doc, "atif@v1.7", "tao@v0.2.0")
+    assert [s["message"] for s in out["steps"]] == ["main", "main 2"]
+    (outer,) = out["subagent_trajectories"]
+    assert [s["message"] for s in outer["steps"]] == ["a", "a2"]
+    (inner,) = outer["subagent_trajectories"]
+    assert inner["trajectory_id"] == "inner"
+    assert [s["message"] for s in inner["steps"]] == ["b"]
 
 
 def test_parser_order_needs_no_stash_for_the_order() -> None:

@@ -21,6 +21,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from atif_spec.changes import ChangeReport, Item
 from atif_spec.findings import Finding, Level
 from atif_spec.jsonvalues import dicts, text_of
@@ -151,14 +153,11 @@ class Built:
 # --- TAO → ATIF ---------------------------------------------------------------------------------
 
 
-def _groups(steps: list[Doc]) -> tuple[dict[int, int], list[int]]:
-    """Sub-agent grouping and the order ATIF → TAO writes the steps back in.
-
-    Returns position → position of the parent step (for ``call_type: "subagent"`` steps whose
-    ``parent_step`` names the ``step_index`` of some step of the record, before or after it),
-    and the positions in the order :func:`to_tao` would write them: the order of opentraces'
-    Claude Code parser, where each step is preceded by the steps of the sub-agents it launched
-    (depth first), so ``parent_step`` points forward.
+def _groups(steps: list[Doc]) -> dict[int, int]:
+    """Sub-agent grouping: position → position of the parent step, for ``call_type:
+    "subagent"`` steps whose ``parent_step`` names the ``step_index`` of some step of the record,
+    before or after it, wherever they sit (opentraces' Claude Code parser writes them just before
+    the launching step; a chronological record interleaves them with the main steps).
     """
     where: dict[Any, int] = {}
     for p, step in enumerate(steps):
@@ -173,27 +172,7 @@ def _groups(steps: list[Doc]) -> tuple[dict[int, int], list[int]]:
         q = where.get(parent)
         if q is not None and q != p:
             parent_of[p] = q
-    if _cyclic(parent_of):
-        return {}, list(range(len(steps)))
-    members: dict[int | None, list[int]] = {}
-    for p in range(len(steps)):
-        members.setdefault(parent_of.get(p), []).append(p)
-    order: list[int] = []
-    pending: list[tuple[int | None, int]] = [(None, 0)]
-    while pending:  # iterative depth-first walk: each step after its sub-agents' steps
-        key, i = pending.pop()
-        own = members.get(key, [])
-        if i >= len(own):
-            if key is not None:
-                order.append(key)
-            continue
-        pending.append((key, i + 1))
-        p = own[i]
-        if p in members:
-            pending.append((p, 0))
-        else:
-            order.append(p)
-    return parent_of, order
+    return {} if _cyclic(parent_of) else parent_of
 
 
 def _cyclic(parent_of: dict[int, int]) -> bool:
@@ -266,10 +245,7 @@ class _ToAtif:
         if isinstance(trace_id, str) and trace_id:
             out["trajectory_id"] = trace_id
         out["agent"] = self._agent(root)
-        parent_of, order = _groups(self.steps)
-        if not self.split or order != list(range(len(self.steps))):
-            parent_of = {}
-        self.parent_of = parent_of
+        self.parent_of = _groups(self.steps) if self.split else {}
         steps, subs = self._trajectory(None, "", root)
         if not steps:
             text = next((v for v in self.prompts.values() if isinstance(v, str)), "")
@@ -487,7 +463,7 @@ def _metrics(usage: Doc, anthropic: bool) -> Doc:
 def to_atif(record: Doc, split: bool = True) -> Built:
     """The native ATIF v1.7 form of a TAO record (sub-agent steps split out into embedded
     subagents unless ``split`` is False)."""
-    return _ToAtif(record, split=split).run()
+    return _ToAtif(record, split).run()
 
 
 # --- ATIF → TAO ---------------------------------------------------------------------------------
@@ -780,16 +756,28 @@ def _report_decisions(report: ChangeReport, built: Built, out: Doc, step: str) -
 def tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
     """The lens ``tao@v0.2.0->atif@v1.7`` (reads TAO 0.1.0 records too).
 
-    Sub-agent steps become embedded subagents when the record is in the order of opentraces'
-    Claude Code parser (each step after its sub-agents' steps, ``parent_step`` pointing
-    forward), the order ATIF → TAO writes; in any other order they stay inline, their TAO
-    fields stashed, so that the order comes back exactly.
+    Sub-agent steps become embedded subagents wherever they sit in the record. ATIF → TAO
+    writes the order of opentraces' Claude Code parser (each step after its sub-agents' steps,
+    ``parent_step`` pointing forward); a record in another order (a chronological record
+    interleaves sub-agent and main steps) keeps the steps that come back elsewhere in the stash,
+    so that the order comes back exactly. When the way back cannot restore the record exactly
+    (sub-agents launched by a user step beside a ``role: "system"`` step, say), the sub-agent
+    steps stay inline, their TAO fields stashed.
     """
     from atif_spec.formats.tao import detect
 
     version = detect(doc)
     _refuse_invalid(doc, "tao", version if version in ("v0.1.0", "v0.2.0") else "v0.2.0", report)
-    return _tao_to_atif(doc, report, options, split=True)
+    if options.drop or not _groups([s for _, s in dicts(doc.get("steps"))]):
+        return _tao_to_atif(doc, report, options, split=True)
+    trial = ChangeReport(report.source, report.line, report.from_, report.to)
+    out = _tao_to_atif(doc, trial, options, split=True)
+    scratch = ChangeReport(report.source, report.line, report.to, report.from_)
+    if orjson.dumps(atif_to_tao(out, scratch, options)) == orjson.dumps(doc):
+        for name in ("stashed", "named", "dropped", "decided", "errors", "warnings"):
+            getattr(report, name).extend(getattr(trial, name))
+        return out
+    return _tao_to_atif(doc, report, options, split=False)
 
 
 def _tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions, split: bool) -> Doc:
@@ -854,8 +842,9 @@ def atif_to_tao(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
         counterpart = built.pairs.get(id(owner_obj))
         if layers and counterpart is not None:
             report.conflicts(apply_layers(counterpart, layers), INTO_TAO, ptr)
-    # what TAO → ATIF will make of the result: the stash is the difference
-    rebuilt = to_atif(built.doc)
+    # what TAO → ATIF will make of the result: the stash is the difference (a record whose
+    # sub-agent steps TAO → ATIF kept inline comes back without embedded subagents)
+    rebuilt = to_atif(built.doc, split="subagent_trajectories" in work)
     residuals = diff(work, rebuilt.doc, origin=lambda v: built.origin(rebuilt.origin(v)))
     try:
         commit(built.doc, TAO_HOLDER, INTO_TAO, residuals, keep=not options.drop)
