@@ -29,10 +29,13 @@ from atif_spec.jsonvalues import dicts, text_of
 from atif_spec.lenses import ConversionError, Lens, LensOptions, refuse
 from atif_spec.lenses.residual import Residual, apply_layers, commit, detach, diff
 from atif_spec.stash import (
+    STASH_KEY,
     StashError,
     fingerprint,
     insert_key,
+    is_stash,
     make_pointer,
+    parse_pointer,
 )
 from atif_spec.totals import trajectory_totals
 
@@ -53,6 +56,40 @@ LAUNCHERS = frozenset({"task", "agent"})
 """Tool names (lower case) of calls that launch a sub-agent; its reference goes on their result."""
 ATIF_HOLDER = "extra"
 TAO_HOLDER = "metadata"
+_ABSENT: Any = object()
+
+NAMED: dict[str, tuple[tuple[str, str], ...]] = {
+    "record": (
+        ("execution_context", "tao_execution_context"),
+        ("timestamp_start", "tao_timestamp_start"),
+        ("timestamp_end", "tao_timestamp_end"),
+        ("task", "tao_task"),
+        ("environment", "tao_environment"),
+        ("outcome", "tao_outcome"),
+        ("dependencies", "tao_dependencies"),
+        ("security", "tao_security"),
+        ("attribution", "tao_attribution"),
+        ("metadata", "tao_metadata"),
+    ),
+    "step": (
+        ("call_type", "tao_call_type"),
+        ("agent_role", "tao_agent_role"),
+        ("tools_available", "tao_tools_available"),
+        ("snippets", "tao_snippets"),
+    ),
+    "call": (("duration_ms", "tao_duration_ms"),),
+    "observation": (("output_summary", "tao_output_summary"), ("error", "tao_error")),
+    "usage": (("prefix_reuse_tokens", "tao_prefix_reuse_tokens"),),
+    "metrics": (
+        ("total_duration_s", "tao_total_duration_s"),
+        ("cache_hit_rate", "tao_cache_hit_rate"),
+        ("estimated_cost_usd", "tao_estimated_cost_usd"),
+    ),
+}
+"""TAO → ATIF named keys (RFC.md §4.5.3 item 8): per kind of owner, the TAO member and the key
+of the ATIF object's ``extra`` it goes to when ATIF has no field for it (``tao_mapping.py``
+registers them). A value ATIF → TAO writes anyway (``call_type: "main"`` on a main agent step)
+is not named."""
 
 
 # --- small helpers ------------------------------------------------------------------------------
@@ -119,6 +156,9 @@ class _Owner:
     target_ptr: str
     source_ptr: str
     parent: _Owner | None = None
+    kind: str = ""
+    """Which :data:`NAMED` table applies (``record``, ``step``, ``call``, ``observation``,
+    ``usage``, ``metrics``)."""
 
 
 @dataclass(slots=True)
@@ -140,6 +180,9 @@ class Built:
     """``id(source object)`` → the result object made from it."""
     made_from: dict[int, Doc] = field(default_factory=dict)
     """``id(result object)`` → the source object it was made from."""
+    moves: dict[int, tuple[Doc, list[Doc]]] = field(default_factory=dict)
+    """``id(result object)`` → (the object, the ``moved`` entries of the members of its source
+    that went to named keys of its ``extra``)."""
 
     def pair(self, source: Doc, result: Doc) -> None:
         self.pairs[id(source)] = result
@@ -236,7 +279,7 @@ class _ToAtif:
     def run(self) -> Built:
         record = self.record
         out: Doc = {"schema_version": "ATIF-v1.7"}
-        root = _Owner(out, record, "", "")
+        root = _Owner(out, record, "", "", kind="record")
         self.built.doc = out
         self.built.owners.append(root)
         self.built.pair(record, out)
@@ -257,13 +300,56 @@ class _ToAtif:
         if isinstance(metrics, dict):
             final = self._final_metrics(out, subs)
             out["final_metrics"] = final
-            self._own(final, metrics, "/final_metrics", "/metrics", root)
+            self._own(final, metrics, "/final_metrics", "/metrics", root, "metrics")
         if subs:
             out["subagent_trajectories"] = subs
+        for owner in self.built.owners:
+            self._name(owner)
         return self.built
 
-    def _own(self, target: Doc, source: Doc, tptr: str, sptr: str, parent: _Owner) -> _Owner:
-        owner = _Owner(target, source, tptr, sptr, parent)
+    def _written(self, owner: _Owner, key: str) -> Any:
+        """What ATIF → TAO writes at ``key`` of the owner's counterpart anyway (or absent)."""
+        if owner.kind == "step":
+            sub = self.positions[id(owner.source)] in self.parent_of
+            agent = owner.source.get("role") == "agent"
+            if key == "call_type":
+                return "subagent" if sub else ("main" if agent else _ABSENT)
+            if key == "agent_role":
+                return "main" if agent and not sub else _ABSENT
+        if owner.kind == "observation" and key == "error":
+            return UNLINKED if owner.target.get("source_call_id") is None else _ABSENT
+        return _ABSENT
+
+    def _name(self, owner: _Owner) -> None:
+        """Put the owner's members that ATIF has no field for under named ``extra`` keys."""
+        entries: list[Doc] = []
+        keys = list(owner.source)
+        for key, name in NAMED.get(owner.kind, ()):
+            if key not in owner.source:
+                continue
+            value = owner.source[key]
+            written = self._written(owner, key)
+            if written is not _ABSENT and fingerprint(written) == fingerprint(value):
+                continue
+            extra = owner.target.get("extra")
+            if not isinstance(extra, dict):
+                extra = owner.target["extra"] = {}
+            extra[name] = value
+            entries.append(
+                {
+                    "op": "moved",
+                    "pointer": make_pointer(key),
+                    "position": keys.index(key),
+                    "to": make_pointer("extra", name),
+                }
+            )
+        if entries:
+            self.built.moves[id(owner.target)] = (owner.target, entries)
+
+    def _own(
+        self, target: Doc, source: Doc, tptr: str, sptr: str, parent: _Owner, kind: str = ""
+    ) -> _Owner:
+        owner = _Owner(target, source, tptr, sptr, parent, kind)
         self.built.owners.append(owner)
         self.built.pair(source, target)
         return owner
@@ -383,7 +469,7 @@ class _ToAtif:
             self._decide(f"{ptr}/message", "a step message is a string: ''", "")
         if agent and "reasoning_content" in step:
             out["reasoning_content"] = step["reasoning_content"]
-        owner = self._own(out, step, ptr, sptr, root)
+        owner = self._own(out, step, ptr, sptr, root, "step")
         calls_out: list[Doc] = []
         calls = step.get("tool_calls")
         if agent and isinstance(calls, list):
@@ -394,7 +480,8 @@ class _ToAtif:
                     "arguments": call.get("input", {}),
                 }
                 calls_out.append(mapped)
-                self._own(mapped, call, f"{ptr}/tool_calls/{k}", f"{sptr}/tool_calls/{k}", owner)
+                cptr = f"{ptr}/tool_calls/{k}"
+                self._own(mapped, call, cptr, f"{sptr}/tool_calls/{k}", owner, "call")
             out["tool_calls"] = calls_out
         observations = step.get("observations")
         if isinstance(observations, list):
@@ -407,7 +494,7 @@ class _ToAtif:
                     result["content"] = obs["content"]
                 results.append(result)
                 rptr = f"{ptr}/observation/results/{k}"
-                self._own(result, obs, rptr, f"{sptr}/observations/{k}", owner)
+                self._own(result, obs, rptr, f"{sptr}/observations/{k}", owner, "observation")
             out["observation"] = {"results": results}
         usage = step.get("token_usage")
         if agent and isinstance(usage, dict) and self.positions[id(step)] not in self.repeats:
@@ -416,7 +503,7 @@ class _ToAtif:
             )
             metrics = _metrics(usage, style)
             out["metrics"] = metrics
-            self._own(metrics, usage, f"{ptr}/metrics", f"{sptr}/token_usage", owner)
+            self._own(metrics, usage, f"{ptr}/metrics", f"{sptr}/token_usage", owner, "usage")
         return out
 
     def _final_metrics(self, doc: Doc, subs: list[Doc]) -> Doc:
@@ -472,8 +559,9 @@ def to_atif(record: Doc, split: bool = True) -> Built:
 class _ToTao:
     """ATIF v1.7 trajectory → TAO 0.2.0 record (native fields only)."""
 
-    def __init__(self, doc: Doc) -> None:
+    def __init__(self, doc: Doc, permits: dict[int, tuple[Doc, list[Doc]]] | None) -> None:
         self.doc = doc
+        self.permits = permits or {}
         agent = doc.get("agent")
         self.agent: Doc = agent if isinstance(agent, dict) else {}
         self.built = Built({})
@@ -524,7 +612,31 @@ class _ToTao:
             }
             out["metrics"] = metrics
             self.built.pair(final, metrics)
+        for source, entries in self.permits.values():
+            self._read_named(source, entries)
         return self.built
+
+    def _read_named(self, source: Doc, entries: list[Doc]) -> None:
+        """Read back the named keys a ``moved`` entry of TAO → ATIF says it wrote below
+        ``source`` (never a producer's own key of the same name)."""
+        target = self.built.pairs.get(id(source))
+        if target is None:
+            return
+        for entry in sorted(entries, key=lambda e: e.get("position", 0)):
+            frm, to = entry.get("pointer"), entry.get("to")
+            if not (isinstance(frm, str) and isinstance(to, str)):
+                continue
+            path, dest = parse_pointer(frm), parse_pointer(to)
+            node: Any = source
+            for token in dest:
+                node = node.get(token, _ABSENT) if isinstance(node, dict) else _ABSENT
+            key = path[-1] if len(path) == 1 else None
+            if node is _ABSENT or not isinstance(key, str):
+                continue
+            if key in target:
+                target[key] = node  # the value it stands for, not the one written by default
+            else:
+                insert_key(target, key, node, _place(target, key))
 
     def _decide(self, ptr: str, policy: str, value: Any) -> None:
         self.built.decisions.append(_Decision(ptr, policy, value))
@@ -644,6 +756,33 @@ class _ToTao:
         out["observations"] = mapped
 
 
+@functools.cache
+def _tao_orders() -> dict[str, tuple[str, ...]]:
+    """Member → the declared member order of the TAO 0.2.0 object that has it (the order the
+    package serializes, which :func:`to_tao` writes)."""
+    from atif_spec.catalog import read_spec_json
+
+    schema = read_spec_json("tao/v0.2.0/trace-record.schema.json")
+    out: dict[str, tuple[str, ...]] = {}
+    for node in (schema, *schema["$defs"].values()):
+        order = tuple(node.get("properties", {}))
+        for key in order:
+            out.setdefault(key, order)
+    return out
+
+
+def _place(target: Doc, key: str) -> int:
+    """Where a member read back from a named key goes: after the members declared before it."""
+    order = _tao_orders().get(key, ())
+    rank = {k: i for i, k in enumerate(order)}
+    mine = rank.get(key, len(order))
+    position = 0
+    for i, member in enumerate(target):
+        if rank.get(member, len(order)) < mine:
+            position = i + 1
+    return position
+
+
 def _usage(metrics: Doc, anthropic: bool) -> Doc:
     """TAO token usage for ATIF metrics (the inverse of :func:`_metrics`)."""
     prompt = _count(metrics.get("prompt_tokens"))
@@ -673,9 +812,13 @@ def _total(steps: list[Doc], key: str) -> int:
     return total
 
 
-def to_tao(doc: Doc) -> Built:
-    """The native TAO 0.2.0 form of an ATIF v1.7 trajectory (system steps become prompts)."""
-    return _ToTao(doc).run()
+def to_tao(doc: Doc, permits: dict[int, tuple[Doc, list[Doc]]] | None = None) -> Built:
+    """The native TAO 0.2.0 form of an ATIF v1.7 trajectory (system steps become prompts).
+
+    ``permits``: ``id(ATIF object)`` → (the object, ``moved`` entries): named keys of its
+    ``extra`` that TAO → ATIF wrote and that are read back into TAO members.
+    """
+    return _ToTao(doc, permits).run()
 
 
 # --- the lenses ---------------------------------------------------------------------------------
@@ -719,7 +862,7 @@ def _report_residuals(
 ) -> None:
     for residual in residuals:
         op = residual.entry["op"]
-        if op == "added":
+        if op in ("added", "moved"):
             continue
         ptr = source_base + make_pointer(*residual.source_path)
         value = residual.entry.get("value")
@@ -787,7 +930,7 @@ def _tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions, split: bo
     if back:
         report.conflicts(apply_layers(built.doc, back), INTO_ATIF, "")
     # what ATIF → TAO will make of the result: the TAO side of every owner's stash
-    rebuilt = to_tao(built.doc)
+    rebuilt = to_tao(built.doc, built.moves)
     _stash_owners(built, rebuilt, report, options)
     _report_decisions(report, built, built.doc, INTO_ATIF)
     return built.doc
@@ -802,7 +945,12 @@ def _stash_owners(built: Built, rebuilt: Built, report: ChangeReport, options: L
         children.setdefault(id(owner.parent), []).append(owner)
     for owner in built.owners:
         if id(owner) not in active:
-            continue  # its whole source sits in a parent's stash
+            # its whole source sits in a parent's stash; the named keys written on it stay
+            # (the way back reads them back, as the rebuilt source it was compared with did)
+            _, moves = built.moves.get(id(owner.target), (None, []))
+            entries = [Residual(m, tuple(parse_pointer(m["pointer"]))) for m in moves]
+            commit(owner.target, ATIF_HOLDER, INTO_ATIF, entries, keep=not options.drop)
+            continue
         counterpart = rebuilt.pairs.get(id(owner.target))
         if counterpart is None:
             continue
@@ -819,6 +967,21 @@ def _stash_owners(built: Built, rebuilt: Built, report: ChangeReport, options: L
             return built.origin(rebuilt.origin(value))
 
         residuals = diff(owner.source, counterpart, cut, origin)
+        _, moves = built.moves.get(id(owner.target), (None, []))
+        extra = owner.target.get(ATIF_HOLDER)
+        # the way back may have taken a named key off again (it was never there before)
+        moves = [m for m in moves if isinstance(extra, dict) and m["to"][7:] in extra]
+        if moves:
+            residuals = [Residual(m, tuple(parse_pointer(m["pointer"]))) for m in moves] + residuals
+            for m in moves:
+                report.named.append(
+                    Item(
+                        owner.source_ptr + m["pointer"],
+                        INTO_ATIF,
+                        f"no {ATIF} field: kept under a named key",
+                        to=owner.target_ptr + m["to"],
+                    )
+                )
         try:
             commit(owner.target, ATIF_HOLDER, INTO_ATIF, residuals, keep=not options.drop)
         except StashError as error:
@@ -835,10 +998,16 @@ def atif_to_tao(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
     """The lens ``atif@v1.7->tao@v0.2.0``."""
     _refuse_invalid(doc, "atif", "v1.7", report)
     work = _copy(doc)
-    built = to_tao(work)
-    # the way back from TAO → ATIF: undo its layers, parents before children
+    permits = {id(obj): (obj, moves) for obj, _ in _atif_owners(work, "") if (moves := _moves(obj))}
+    built = to_tao(work, permits)
+    # the way back from TAO → ATIF: undo its layers, parents before children (the named keys
+    # its moved entries name were read back natively)
     for owner_obj, ptr in _atif_owners(work, ""):
         layers = detach(owner_obj, ATIF_HOLDER, INTO_ATIF)
+        layers = [
+            {**layer, "entries": [e for e in layer["entries"] if e.get("op") != "moved"]}
+            for layer in layers
+        ]
         counterpart = built.pairs.get(id(owner_obj))
         if layers and counterpart is not None:
             report.conflicts(apply_layers(counterpart, layers), INTO_TAO, ptr)
@@ -853,6 +1022,20 @@ def atif_to_tao(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
     _report_residuals(report, residuals, INTO_TAO, "", f"/{TAO_HOLDER}", TAO, options.drop)
     _report_decisions(report, built, built.doc, INTO_TAO)
     return built.doc
+
+
+def _moves(obj: Doc) -> list[Doc]:
+    """The ``moved`` entries of the TAO → ATIF layers on top of ``obj``'s stash."""
+    extra = obj.get(ATIF_HOLDER)
+    stash = extra.get(STASH_KEY) if isinstance(extra, dict) else None
+    if not is_stash(stash):
+        return []
+    out: list[Doc] = []
+    for layer in reversed(stash["layers"]):
+        if layer.get("by") != INTO_ATIF or layer.get("holder") != f"/{ATIF_HOLDER}":
+            break
+        out.extend(e for e in layer["entries"] if isinstance(e, dict) and e.get("op") == "moved")
+    return out
 
 
 def _atif_owners(traj: Doc, base: str) -> Iterator[tuple[Doc, str]]:
