@@ -108,8 +108,9 @@ def _removed(obj: dict[str, Any]) -> dict[str, Any]:
 def test_session_system_prompts_become_system_steps(session: Any) -> None:
     doc, out, _ = session
     sources = [s["source"] for s in out["steps"]]
-    assert sources == ["user", "system"] + ["agent"] * 7
-    assert out["steps"][1]["message"] == doc["system_prompts"]["eb26305a5e9adbb5"]
+    # the prompt comes before the user message the first call answers
+    assert sources == ["system", "user"] + ["agent"] * 7
+    assert out["steps"][0]["message"] == doc["system_prompts"]["eb26305a5e9adbb5"]
     sub = out["subagent_trajectories"][0]
     assert sub["steps"][0] == {
         "step_id": 1,
@@ -117,6 +118,34 @@ def test_session_system_prompts_become_system_steps(session: Any) -> None:
         "message": doc["system_prompts"]["b8f73e50c5f5241d"],
     }
     assert [s["step_id"] for s in out["steps"]] == list(range(1, 10))
+
+
+def test_a_prompt_no_step_names_becomes_the_first_step() -> None:
+    """The usual Claude Code record: system_prompts has the session's prompt, no step names it."""
+    doc = _record({}, None)
+    del doc["steps"]
+    doc["system_prompts"] = {prompt_key("You are a coding agent."): "You are a coding agent."}
+    doc["steps"] = [
+        {"step_index": 0, "role": "user", "content": "hi", "system_prompt_hash": None},
+        {"step_index": 1, "role": "agent", "content": "ok", "system_prompt_hash": None},
+    ]
+    out = round_trip(doc, "atif@v1.7", "tao@v0.2.0")
+    assert [s["source"] for s in out["steps"]] == ["system", "user", "agent"]
+    assert out["steps"][0]["message"] == "You are a coding agent."
+    assert "extra" not in out  # nothing for the root stash: the prompt is the first step
+
+
+def test_a_referenced_prompt_goes_before_the_user_steps_its_call_answers() -> None:
+    doc = _record({}, None)
+    doc["system_prompts"] = {"a": "first", "b": "second"}
+    doc["steps"] = [
+        {"step_index": 0, "role": "user", "content": "u1"},
+        {"step_index": 1, "role": "agent", "content": "a1", "system_prompt_hash": "a"},
+        {"step_index": 2, "role": "user", "content": "u2"},
+        {"step_index": 3, "role": "agent", "content": "a2", "system_prompt_hash": "b"},
+    ]
+    out = round_trip(doc, "atif@v1.7", "tao@v0.2.0")
+    assert [s["message"] for s in out["steps"]] == ["first", "u1", "a1", "second", "u2", "a2"]
 
 
 def test_session_subagent_is_embedded_and_referenced(session: Any) -> None:

@@ -275,6 +275,7 @@ class _ToAtif:
         }
         self.atif_steps: dict[int, tuple[Doc, str]] = {}  # position → (ATIF step, pointer)
         self.repeats = _repeated_usage(self.steps)
+        self._before_cache: dict[int | None, dict[int, list[str]]] = {}
 
     def run(self) -> Built:
         record = self.record
@@ -291,9 +292,8 @@ class _ToAtif:
         self.parent_of = _groups(self.steps) if self.split else {}
         steps, subs = self._trajectory(None, "", root)
         if not steps:
-            text = next((v for v in self.prompts.values() if isinstance(v, str)), "")
-            steps.append({"step_id": 1, "source": "system", "message": text})
-            policy = "a trajectory has at least one step: a system step with the first prompt"
+            steps.append({"step_id": 1, "source": "system", "message": ""})
+            policy = "a trajectory has at least one step: an empty system step"
             self._decide("/steps/0", policy, dict(steps[0]))
         out["steps"] = steps
         metrics = record.get("metrics")
@@ -380,18 +380,20 @@ class _ToAtif:
         """The ATIF steps and embedded subagents of one trajectory."""
         positions = [p for p in range(len(self.steps)) if self.parent_of.get(p) == parent_pos]
         out: list[Doc] = []
-        current: str | None = None
-        for p in positions:
-            step = self.steps[p]
-            key = step.get("system_prompt_hash")
-            if isinstance(key, str) and isinstance(self.prompts.get(key), str) and key != current:
+        for i, p in enumerate(positions):
+            for key in self._prompts_before(positions, parent_pos).get(i, ()):
                 out.append(
                     {"step_id": len(out) + 1, "source": "system", "message": self.prompts[key]}
                 )
-                current = key
+            step = self.steps[p]
             ptr = f"{base}/steps/{len(out)}"
             out.append(self._step(step, len(out) + 1, ptr, root))
             self.atif_steps[p] = (out[-1], ptr)
+        if not positions and parent_pos is None:
+            for key in self._unreferenced():
+                out.append(
+                    {"step_id": len(out) + 1, "source": "system", "message": self.prompts[key]}
+                )
         subs: list[Doc] = []
         children = sorted(
             {self.parent_of[p] for p in self.parent_of if self.parent_of[p] in positions}
@@ -411,6 +413,45 @@ class _ToAtif:
             subs.append(sub)
             self._reference(q, tid)
         return out, subs
+
+    def _prompt_of(self, p: int) -> str | None:
+        key = self.steps[p].get("system_prompt_hash")
+        return key if isinstance(key, str) and isinstance(self.prompts.get(key), str) else None
+
+    def _unreferenced(self) -> list[str]:
+        """Prompts no step names (the usual Claude Code record): system steps at the start."""
+        used = {self._prompt_of(p) for p in range(len(self.steps))}
+        return [k for k, v in self.prompts.items() if isinstance(v, str) and k not in used]
+
+    def _prompts_before(self, positions: list[int], parent_pos: int | None) -> dict[int, list[str]]:
+        """Index in ``positions`` → the prompts whose system steps go just before that step.
+
+        A prompt goes before the first step that names it (when it differs from the last one),
+        moved up past the user steps without a prompt just before it: the prompt comes before the
+        user message the call answers. The main trajectory starts with the unreferenced prompts.
+        """
+        cache = self._before_cache.get(parent_pos)
+        if cache is not None:
+            return cache
+        before: dict[int, list[str]] = {}
+        if parent_pos is None and positions:
+            before[0] = self._unreferenced()
+        current: str | None = None
+        floor = 0
+        for i, p in enumerate(positions):
+            key = self._prompt_of(p)
+            if key is None or key == current:
+                continue
+            j = i
+            while j > floor:
+                prev = self.steps[positions[j - 1]]
+                if prev.get("role") == "agent" or self._prompt_of(positions[j - 1]) is not None:
+                    break
+                j -= 1
+            before.setdefault(j, []).append(key)
+            current, floor = key, i
+        self._before_cache[parent_pos] = before
+        return before
 
     def _subagent_id(self, q: int, taken: set[str]) -> str:
         ref = self.steps[q].get("subagent_trajectory_ref")
@@ -654,14 +695,15 @@ class _ToTao:
         current: str | None = None
         fresh = False
         own: list[Doc] = []
-        for _, step in dicts(traj.get("steps")):
+        steps = [s for _, s in dicts(traj.get("steps"))]
+        for n, step in enumerate(steps):
             source = step.get("source")
             if source == "system":
                 text = _text(step.get("message"))
                 text = text if isinstance(text, str) else ""
                 current = prompt_key(text)
                 texts[current] = text
-                fresh = True
+                fresh = _unanswered(steps, n)
                 continue
             launched = self._launched(step, subs, inlined)
             children = [c for tid in launched for c in self._trajectory(subs[tid], depth + 1)]
@@ -754,6 +796,19 @@ class _ToTao:
             mapped.append(obs)
             self.built.pair(result, obs)
         out["observations"] = mapped
+
+
+def _unanswered(steps: list[Doc], n: int) -> bool:
+    """Whether no agent step follows the system step ``n`` before the next system step: then
+    the step right after it names its prompt (else only agent steps do, as opentraces' Claude
+    Code parser writes them, and TAO → ATIF puts the prompt before the user steps they answer)."""
+    for step in steps[n + 1 :]:
+        source = step.get("source")
+        if source == "agent":
+            return False
+        if source == "system":
+            return True
+    return True
 
 
 @functools.cache

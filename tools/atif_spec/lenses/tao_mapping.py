@@ -86,7 +86,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "`system_prompts`",
                 "system steps (§2.3)",
                 "field",
-                "§2.3: every prompt becomes a system step; one no step refers to goes first.",
+                "Every prompt becomes a system step; one no step names goes first (§2.3).",
             ),
             Row("`metrics`", "`final_metrics`", "field", "§2.5."),
             Row(
@@ -241,10 +241,10 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "`system_prompts[key] = message`",
                 "field",
                 "key = first 16 hex digits of the SHA-256 of the text (the Claude Code "
-                "parser's keys). The first step after the system step gets "
-                "`system_prompt_hash`, and so do the trajectory's later agent steps. A prompt "
-                "no step follows is not written (the step is stashed). Content-part messages "
-                "become their text parts joined by newlines.",
+                "parser's keys). The agent steps after the system step name it in "
+                "`system_prompt_hash` (§2.3). A prompt no step names is not written (the step "
+                "is stashed). Content-part messages become their text parts joined by "
+                "newlines.",
             ),
             Row(
                 "other steps, main trajectory first, then each embedded subagent depth first",
