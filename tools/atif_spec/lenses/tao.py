@@ -322,8 +322,8 @@ class _ToAtif:
 
     def _name(self, owner: _Owner) -> None:
         """Put the owner's members that ATIF has no field for under named ``extra`` keys."""
-        entries: list[Doc] = []
-        keys = list(owner.source)
+        entries: list[Doc] = []  # no ``position``: the way back puts the member at its declared
+        # place (:func:`_place`), and the stash keeps any other key order
         for key, name in NAMED.get(owner.kind, ()):
             if key not in owner.source:
                 continue
@@ -339,7 +339,6 @@ class _ToAtif:
                 {
                     "op": "moved",
                     "pointer": make_pointer(key),
-                    "position": keys.index(key),
                     "to": make_pointer("extra", name),
                 }
             )
@@ -663,7 +662,7 @@ class _ToTao:
         target = self.built.pairs.get(id(source))
         if target is None:
             return
-        for entry in sorted(entries, key=lambda e: e.get("position", 0)):
+        for entry in entries:
             frm, to = entry.get("pointer"), entry.get("to")
             if not (isinstance(frm, str) and isinstance(to, str)):
                 continue
