@@ -102,14 +102,17 @@ def test_every_migration_step_conserves_generated_leaves(version: str, data: st.
 
 
 LEAKING: dict[tuple[str, str], str] = {
-    ("atif", "tao"): "step source/step_id, metrics prompt/cached tokens, final_metrics totals, "
-    "result source_call_id: neither carried nor reported",
+    ("atif", "tao"): "converted, not copied: metrics prompt_tokens (TAO input_tokens exclude "
+    "cached ones), step_id (renumbered), system steps' source (they become prompts), "
+    "final_metrics totals (recomputed), an unlinked result's source_call_id",
     ("atif", "trajectory-sdk"): "step source/step_id, tool_definitions type, final_metrics totals, "
     "extra.context_management: neither carried nor reported",
     ("atif", "step-substep"): "step source `agent` (mapped to message_role `assistant`, a value "
     "rename the value match cannot see): neither carried nor reported",
-    ("tao", "atif"): "metrics.total_input_tokens, steps' agent_role, call_type, step_index, "
-    "system_prompt_hash: neither carried nor reported",
+    ("tao", "atif"): "converted or written back by default, not copied: steps' call_type "
+    "(main/subagent) and agent_role (main), step_index (renumbered), system_prompt_hash (a "
+    "system step), token_usage.input_tokens (ATIF prompt_tokens include cached ones), "
+    "metrics.total_input_tokens (recomputed), an unlinked observation's error",
     ("tao", "trajectory-sdk"): "metrics.total_input_tokens, steps' agent_role, role, step_index, "
     "system_prompt_hash: neither carried nor reported",
     ("tao", "step-substep"): "metrics.total_input_tokens, steps' agent_role, role, step_index, "

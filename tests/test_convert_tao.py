@@ -108,8 +108,9 @@ def _removed(obj: dict[str, Any]) -> dict[str, Any]:
 def test_session_system_prompts_become_system_steps(session: Any) -> None:
     doc, out, _ = session
     sources = [s["source"] for s in out["steps"]]
-    assert sources == ["user", "system"] + ["agent"] * 7
-    assert out["steps"][1]["message"] == doc["system_prompts"]["eb26305a5e9adbb5"]
+    # the prompt comes before the user message the first call answers
+    assert sources == ["system", "user"] + ["agent"] * 7
+    assert out["steps"][0]["message"] == doc["system_prompts"]["eb26305a5e9adbb5"]
     sub = out["subagent_trajectories"][0]
     assert sub["steps"][0] == {
         "step_id": 1,
@@ -117,6 +118,34 @@ def test_session_system_prompts_become_system_steps(session: Any) -> None:
         "message": doc["system_prompts"]["b8f73e50c5f5241d"],
     }
     assert [s["step_id"] for s in out["steps"]] == list(range(1, 10))
+
+
+def test_a_prompt_no_step_names_becomes_the_first_step() -> None:
+    """The usual Claude Code record: system_prompts has the session's prompt, no step names it."""
+    doc = _record({}, None)
+    del doc["steps"]
+    doc["system_prompts"] = {prompt_key("You are a coding agent."): "You are a coding agent."}
+    doc["steps"] = [
+        {"step_index": 0, "role": "user", "content": "hi", "system_prompt_hash": None},
+        {"step_index": 1, "role": "agent", "content": "ok", "system_prompt_hash": None},
+    ]
+    out = round_trip(doc, "atif@v1.7", "tao@v0.2.0")
+    assert [s["source"] for s in out["steps"]] == ["system", "user", "agent"]
+    assert out["steps"][0]["message"] == "You are a coding agent."
+    assert "extra" not in out  # nothing for the root stash: the prompt is the first step
+
+
+def test_a_referenced_prompt_goes_before_the_user_steps_its_call_answers() -> None:
+    doc = _record({}, None)
+    doc["system_prompts"] = {"a": "first", "b": "second"}
+    doc["steps"] = [
+        {"step_index": 0, "role": "user", "content": "u1"},
+        {"step_index": 1, "role": "agent", "content": "a1", "system_prompt_hash": "a"},
+        {"step_index": 2, "role": "user", "content": "u2"},
+        {"step_index": 3, "role": "agent", "content": "a2", "system_prompt_hash": "b"},
+    ]
+    out = round_trip(doc, "atif@v1.7", "tao@v0.2.0")
+    assert [s["message"] for s in out["steps"]] == ["first", "u1", "a1", "second", "u2", "a2"]
 
 
 def test_session_subagent_is_embedded_and_referenced(session: Any) -> None:
@@ -129,8 +158,11 @@ def test_session_subagent_is_embedded_and_referenced(session: Any) -> None:
     assert launcher["tool_calls"][0]["function_name"] == "Task"
     result = launcher["observation"]["results"][0]
     assert result["subagent_trajectory_ref"] == [{"trajectory_id": "agent-5c0e9d21"}]
-    # TAO-only step fields travel in the step's stash: the role of the sub-agent
-    assert _removed(sub["steps"][1])["/agent_role"] == "explore"
+    # TAO-only step fields are named keys of the step's extra: the role of the sub-agent
+    assert sub["steps"][1]["extra"]["tao_agent_role"] == "explore"
+    assert "/agent_role" not in _removed(sub["steps"][1])
+    moved = [e for e in _stash(sub["steps"][1]) if e["op"] == "moved"]
+    assert {e["to"] for e in moved} == {"/extra/tao_agent_role", "/extra/tao_tools_available"}
 
 
 def test_session_warm_up_call_is_kept_as_an_agent_step(session: Any) -> None:
@@ -144,38 +176,64 @@ def test_session_warm_up_call_is_kept_as_an_agent_step(session: Any) -> None:
         "extra": {"cache_creation_input_tokens": 11873},
     }
     replaced = {e["pointer"]: e["value"] for e in _stash(warm) if e["op"] == "replaced"}
-    assert replaced == {"/content": None, "/call_type": "warmup"}
+    assert replaced == {"/content": None}
+    # the warm-up stays visible as such: a named key of the step's extra
+    assert warm["extra"]["tao_call_type"] == "warmup"
     assert "/steps/2/message" in [i.pointer for i in report.decided]
 
 
-def test_session_tool_errors_and_tool_metadata_are_stashed_where_they_belong(
+def test_session_tool_errors_and_tool_metadata_are_named_where_they_belong(
     session: Any,
 ) -> None:
     _, out, report = session
     result = out["steps"][4]["observation"]["results"][0]
     assert set(result) == {"source_call_id", "content", "extra"}
-    assert _removed(result) == {
-        "/error": "exit_code:1",
-        "/output_summary": result["content"],
-    }
+    assert result["extra"]["tao_error"] == "exit_code:1"
+    assert result["extra"]["tao_output_summary"] == result["content"]
+    assert _removed(result) == {}
     call = out["steps"][4]["tool_calls"][0]
-    assert _removed(call) == {"/duration_ms": 2310}
-    assert _removed(out["steps"][6])["/snippets"][0]["source_step"] == 8  # the Edit step
-    stashed = {i.pointer: i for i in report.stashed}
+    assert call["extra"]["tao_duration_ms"] == 2310
+    assert out["steps"][6]["extra"]["tao_snippets"][0]["source_step"] == 8  # the Edit step
+    named = {i.pointer: i for i in report.named}
     # TAO pointers: the parser's order puts the sub-agent's three steps before the Task step
-    assert stashed["/steps/6/observations/0/error"].stash == "/steps/4/observation/results/0/extra"
-    assert stashed["/steps/8/snippets"].stash == "/steps/6/extra"
+    assert named["/steps/6/observations/0/error"].to == (
+        "/steps/4/observation/results/0/extra/tao_error"
+    )
+    assert named["/steps/8/snippets"].to == "/steps/6/extra/tao_snippets"
 
 
-def test_session_outcome_and_provenance_go_to_the_root_stash(session: Any) -> None:
+def test_session_outcome_and_provenance_are_named_keys_of_the_root(session: Any) -> None:
     doc, out, _ = session
-    removed = _removed(out)
-    assert removed["/outcome"]["reward"] == 0.9
-    assert removed["/outcome"]["terminal_state"] == "goal_reached"
-    for key in ("content_hash", "task", "environment", "security", "attribution", "metadata"):
-        assert removed[f"/{key}"] == doc[key]
+    extra = out["extra"]
+    assert extra["tao_outcome"]["reward"] == 0.9
+    assert extra["tao_outcome"]["terminal_state"] == "goal_reached"
+    for key in ("task", "environment", "security", "attribution", "metadata"):
+        assert extra[f"tao_{key}"] == doc[key]
+    assert _removed(out)["/content_hash"] == doc["content_hash"]
     assert out["trajectory_id"] == doc["trace_id"]
     assert out["session_id"] == doc["session_id"]
+
+
+def test_a_producers_own_named_key_is_never_read_back() -> None:
+    """An ATIF producer's own ``extra.tao_outcome`` is not a TAO outcome: without a moved entry
+    of TAO → ATIF it is stashed whole, and the round trip gives it back."""
+    doc = {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [
+            {
+                "step_id": 1,
+                "source": "agent",
+                "message": "m",
+                "extra": {"tao_call_type": "warmup"},
+            }
+        ],
+        "extra": {"tao_outcome": {"success": True}},
+    }
+    out = round_trip(doc, "tao@v0.2.0", "atif@v1.7")
+    assert "outcome" not in out
+    assert out["steps"][0]["call_type"] == "main"
 
 
 def test_session_final_metrics_are_recomputed(session: Any) -> None:
@@ -186,11 +244,13 @@ def test_session_final_metrics_are_recomputed(session: Any) -> None:
     assert final["total_prompt_tokens"] == sum(
         s["metrics"]["prompt_tokens"] for s in every if "metrics" in s
     )
-    assert _removed(final) == {
-        "/total_duration_s": 132.0,
-        "/cache_hit_rate": 0.83,
-        "/estimated_cost_usd": 0.0712,
+    assert final["extra"] == {
+        "tao_total_duration_s": 132.0,
+        "tao_cache_hit_rate": 0.83,
+        "tao_estimated_cost_usd": 0.0712,
+        STASH_KEY: final["extra"][STASH_KEY],
     }
+    assert _removed(final) == {}
     replaced = {e["pointer"]: e["value"] for e in _stash(final) if e["op"] == "replaced"}
     assert replaced == {}  # TAO's totals equal what ATIF → TAO recomputes
     assert doc["metrics"]["total_steps"] == 11
@@ -302,12 +362,13 @@ def test_anthropic_prompt_tokens_include_cached_tokens() -> None:
     assert not validate(out, check_files=False).findings
 
 
-def test_prefix_reuse_tokens_go_to_the_metrics_stash() -> None:
+def test_prefix_reuse_tokens_go_to_a_named_metrics_key() -> None:
     doc = _record({"input_tokens": 1, "prefix_reuse_tokens": 7}, "anthropic/claude-opus-4")
     out, _ = convert(doc, to="atif@v1.7")
     metrics = out["steps"][0]["metrics"]
     assert metrics["prompt_tokens"] == 1
-    assert _removed(metrics) == {"/prefix_reuse_tokens": 7}
+    assert metrics["extra"]["tao_prefix_reuse_tokens"] == 7
+    assert _removed(metrics) == {}
     assert convert(out, to="tao@v0.2.0")[0] == doc
 
 
@@ -418,7 +479,8 @@ def test_drop_writes_no_stash_and_reports_what_was_dropped() -> None:
     out, report = convert(doc, to="atif@v1.7", drop=True)
     assert STASH_KEY.encode() not in orjson.dumps(out)
     assert not report.stashed
-    assert "/outcome" in {i.pointer for i in report.dropped}
+    assert "/content_hash" in {i.pointer for i in report.dropped}
+    assert "/outcome" in {i.pointer for i in report.named}  # carried, not lost
     assert not errors(out)
     with pytest.raises(ConversionError) as caught:
         convert(doc, to="atif@v1.7", fail_on_loss=True)
@@ -442,9 +504,9 @@ def test_observation_on_the_wrong_step_is_unlinked_in_atif() -> None:
     ]
 
 
-def test_interleaved_subagent_steps_stay_inline() -> None:
-    """A sub-agent step between main steps (not the parser's order) stays inline, its TAO fields
-    stashed, so that the order comes back exactly."""
+def test_interleaved_subagent_steps_become_embedded_subagents() -> None:
+    """A sub-agent step between main steps (a chronological record, not the parser's order) is
+    split out all the same; the stash restores the record's order exactly."""
     doc = _record({}, None)
     doc["steps"] = [
         {"step_index": 0, "role": "agent", "content": "launch", "call_type": "main"},
@@ -458,8 +520,49 @@ def test_interleaved_subagent_steps_stay_inline() -> None:
         {"step_index": 2, "role": "agent", "content": "main again", "call_type": "main"},
     ]
     out = round_trip(doc, "atif@v1.7", "tao@v0.2.0")
-    assert "subagent_trajectories" not in out
-    assert [s["message"] for s in out["steps"]] == ["launch", "sub", "main again"]
+    assert [s["message"] for s in out["steps"]] == ["launch", "main again"]
+    (sub,) = out["subagent_trajectories"]
+    assert [s["message"] for s in sub["steps"]] == ["sub"]
+    ref = out["steps"][0]["observation"]["results"][0]["subagent_trajectory_ref"]
+    assert ref == [{"trajectory_id": sub["trajectory_id"]}]
+
+
+def test_interleaved_nested_subagents_nest_in_atif() -> None:
+    """Chronological order with a sub-agent of a sub-agent: both levels are embedded."""
+    doc = _record({}, None)
+    doc["steps"] = [
+        {"step_index": 0, "role": "agent", "content": "main", "call_type": "main"},
+        {
+            "step_index": 1,
+            "role": "agent",
+            "content": "a",
+            "call_type": "subagent",
+            "parent_step": 0,
+            "subagent_trajectory_ref": "inner",
+        },
+        {
+            "step_index": 2,
+            "role": "agent",
+            "content": "b",
+            "call_type": "subagent",
+            "parent_step": 1,
+        },
+        {"step_index": 3, "role": "agent", "content": "main 2", "call_type": "main"},
+        {
+            "step_index": 4,
+            "role": "agent",
+            "content": "a2",
+            "call_type": "subagent",
+            "parent_step": 0,
+        },
+    ]
+    out = round_trip(doc, "atif@v1.7", "tao@v0.2.0")
+    assert [s["message"] for s in out["steps"]] == ["main", "main 2"]
+    (outer,) = out["subagent_trajectories"]
+    assert [s["message"] for s in outer["steps"]] == ["a", "a2"]
+    (inner,) = outer["subagent_trajectories"]
+    assert inner["trajectory_id"] == "inner"
+    assert [s["message"] for s in inner["steps"]] == ["b"]
 
 
 def test_parser_order_needs_no_stash_for_the_order() -> None:
@@ -775,3 +878,5 @@ def test_one_api_call_logged_as_several_steps_counts_once() -> None:
     assert ["metrics" in s for s in out["steps"]] == [False, True, False, True]
     totals = trajectory_totals(out)
     assert totals.completion_tokens == 47
+    codes = {f.code for f in validate(out, check_files=False).findings}
+    assert "ATIF306" not in codes

@@ -178,3 +178,10 @@ def test_json_lines_output_is_one_compact_document_per_line(target: str, tmp_pat
     result = CliRunner().invoke(main, ["convert", str(legacy), "--to", target, "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert len(out.read_bytes().splitlines()) == 1
+    # JSON Lines on stdin, JSON Lines on stdout: one compact line per document
+    lines_in = "".join(json.dumps(json.loads(p.read_text(encoding="utf-8"))) + "\n" for p in inputs)
+    result = CliRunner().invoke(main, ["convert", "-", "--to", target], input=lines_in)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == len(inputs)
+    assert all(isinstance(json.loads(line), dict) for line in lines)

@@ -21,16 +21,21 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from atif_spec.changes import ChangeReport, Item
 from atif_spec.findings import Finding, Level
 from atif_spec.jsonvalues import dicts, text_of
 from atif_spec.lenses import ConversionError, Lens, LensOptions, refuse
 from atif_spec.lenses.residual import Residual, apply_layers, commit, detach, diff
 from atif_spec.stash import (
+    STASH_KEY,
     StashError,
     fingerprint,
     insert_key,
+    is_stash,
     make_pointer,
+    parse_pointer,
 )
 from atif_spec.totals import trajectory_totals
 
@@ -51,6 +56,40 @@ LAUNCHERS = frozenset({"task", "agent"})
 """Tool names (lower case) of calls that launch a sub-agent; its reference goes on their result."""
 ATIF_HOLDER = "extra"
 TAO_HOLDER = "metadata"
+_ABSENT: Any = object()
+
+NAMED: dict[str, tuple[tuple[str, str], ...]] = {
+    "record": (
+        ("execution_context", "tao_execution_context"),
+        ("timestamp_start", "tao_timestamp_start"),
+        ("timestamp_end", "tao_timestamp_end"),
+        ("task", "tao_task"),
+        ("environment", "tao_environment"),
+        ("outcome", "tao_outcome"),
+        ("dependencies", "tao_dependencies"),
+        ("security", "tao_security"),
+        ("attribution", "tao_attribution"),
+        ("metadata", "tao_metadata"),
+    ),
+    "step": (
+        ("call_type", "tao_call_type"),
+        ("agent_role", "tao_agent_role"),
+        ("tools_available", "tao_tools_available"),
+        ("snippets", "tao_snippets"),
+    ),
+    "call": (("duration_ms", "tao_duration_ms"),),
+    "observation": (("output_summary", "tao_output_summary"), ("error", "tao_error")),
+    "usage": (("prefix_reuse_tokens", "tao_prefix_reuse_tokens"),),
+    "metrics": (
+        ("total_duration_s", "tao_total_duration_s"),
+        ("cache_hit_rate", "tao_cache_hit_rate"),
+        ("estimated_cost_usd", "tao_estimated_cost_usd"),
+    ),
+}
+"""TAO → ATIF named keys (RFC.md §4.5.3 item 8): per kind of owner, the TAO member and the key
+of the ATIF object's ``extra`` it goes to when ATIF has no field for it (``tao_mapping.py``
+registers them). A value ATIF → TAO writes anyway (``call_type: "main"`` on a main agent step)
+is not named."""
 
 
 # --- small helpers ------------------------------------------------------------------------------
@@ -117,6 +156,9 @@ class _Owner:
     target_ptr: str
     source_ptr: str
     parent: _Owner | None = None
+    kind: str = ""
+    """Which :data:`NAMED` table applies (``record``, ``step``, ``call``, ``observation``,
+    ``usage``, ``metrics``)."""
 
 
 @dataclass(slots=True)
@@ -138,6 +180,9 @@ class Built:
     """``id(source object)`` → the result object made from it."""
     made_from: dict[int, Doc] = field(default_factory=dict)
     """``id(result object)`` → the source object it was made from."""
+    moves: dict[int, tuple[Doc, list[Doc]]] = field(default_factory=dict)
+    """``id(result object)`` → (the object, the ``moved`` entries of the members of its source
+    that went to named keys of its ``extra``)."""
 
     def pair(self, source: Doc, result: Doc) -> None:
         self.pairs[id(source)] = result
@@ -151,14 +196,11 @@ class Built:
 # --- TAO → ATIF ---------------------------------------------------------------------------------
 
 
-def _groups(steps: list[Doc]) -> tuple[dict[int, int], list[int]]:
-    """Sub-agent grouping and the order ATIF → TAO writes the steps back in.
-
-    Returns position → position of the parent step (for ``call_type: "subagent"`` steps whose
-    ``parent_step`` names the ``step_index`` of some step of the record, before or after it),
-    and the positions in the order :func:`to_tao` would write them: the order of opentraces'
-    Claude Code parser, where each step is preceded by the steps of the sub-agents it launched
-    (depth first), so ``parent_step`` points forward.
+def _groups(steps: list[Doc]) -> dict[int, int]:
+    """Sub-agent grouping: position → position of the parent step, for ``call_type:
+    "subagent"`` steps whose ``parent_step`` names the ``step_index`` of some step of the record,
+    before or after it, wherever they sit (opentraces' Claude Code parser writes them just before
+    the launching step; a chronological record interleaves them with the main steps).
     """
     where: dict[Any, int] = {}
     for p, step in enumerate(steps):
@@ -173,27 +215,7 @@ def _groups(steps: list[Doc]) -> tuple[dict[int, int], list[int]]:
         q = where.get(parent)
         if q is not None and q != p:
             parent_of[p] = q
-    if _cyclic(parent_of):
-        return {}, list(range(len(steps)))
-    members: dict[int | None, list[int]] = {}
-    for p in range(len(steps)):
-        members.setdefault(parent_of.get(p), []).append(p)
-    order: list[int] = []
-    pending: list[tuple[int | None, int]] = [(None, 0)]
-    while pending:  # iterative depth-first walk: each step after its sub-agents' steps
-        key, i = pending.pop()
-        own = members.get(key, [])
-        if i >= len(own):
-            if key is not None:
-                order.append(key)
-            continue
-        pending.append((key, i + 1))
-        p = own[i]
-        if p in members:
-            pending.append((p, 0))
-        else:
-            order.append(p)
-    return parent_of, order
+    return {} if _cyclic(parent_of) else parent_of
 
 
 def _cyclic(parent_of: dict[int, int]) -> bool:
@@ -253,11 +275,12 @@ class _ToAtif:
         }
         self.atif_steps: dict[int, tuple[Doc, str]] = {}  # position → (ATIF step, pointer)
         self.repeats = _repeated_usage(self.steps)
+        self._before_cache: dict[int | None, dict[int, list[str]]] = {}
 
     def run(self) -> Built:
         record = self.record
         out: Doc = {"schema_version": "ATIF-v1.7"}
-        root = _Owner(out, record, "", "")
+        root = _Owner(out, record, "", "", kind="record")
         self.built.doc = out
         self.built.owners.append(root)
         self.built.pair(record, out)
@@ -266,28 +289,66 @@ class _ToAtif:
         if isinstance(trace_id, str) and trace_id:
             out["trajectory_id"] = trace_id
         out["agent"] = self._agent(root)
-        parent_of, order = _groups(self.steps)
-        if not self.split or order != list(range(len(self.steps))):
-            parent_of = {}
-        self.parent_of = parent_of
+        self.parent_of = _groups(self.steps) if self.split else {}
         steps, subs = self._trajectory(None, "", root)
         if not steps:
-            text = next((v for v in self.prompts.values() if isinstance(v, str)), "")
-            steps.append({"step_id": 1, "source": "system", "message": text})
-            policy = "a trajectory has at least one step: a system step with the first prompt"
+            steps.append({"step_id": 1, "source": "system", "message": ""})
+            policy = "a trajectory has at least one step: an empty system step"
             self._decide("/steps/0", policy, dict(steps[0]))
         out["steps"] = steps
         metrics = record.get("metrics")
         if isinstance(metrics, dict):
             final = self._final_metrics(out, subs)
             out["final_metrics"] = final
-            self._own(final, metrics, "/final_metrics", "/metrics", root)
+            self._own(final, metrics, "/final_metrics", "/metrics", root, "metrics")
         if subs:
             out["subagent_trajectories"] = subs
+        for owner in self.built.owners:
+            self._name(owner)
         return self.built
 
-    def _own(self, target: Doc, source: Doc, tptr: str, sptr: str, parent: _Owner) -> _Owner:
-        owner = _Owner(target, source, tptr, sptr, parent)
+    def _written(self, owner: _Owner, key: str) -> Any:
+        """What ATIF → TAO writes at ``key`` of the owner's counterpart anyway (or absent)."""
+        if owner.kind == "step":
+            sub = self.positions[id(owner.source)] in self.parent_of
+            agent = owner.source.get("role") == "agent"
+            if key == "call_type":
+                return "subagent" if sub else ("main" if agent else _ABSENT)
+            if key == "agent_role":
+                return "main" if agent and not sub else _ABSENT
+        if owner.kind == "observation" and key == "error":
+            return UNLINKED if owner.target.get("source_call_id") is None else _ABSENT
+        return _ABSENT
+
+    def _name(self, owner: _Owner) -> None:
+        """Put the owner's members that ATIF has no field for under named ``extra`` keys."""
+        entries: list[Doc] = []  # no ``position``: the way back puts the member at its declared
+        # place (:func:`_place`), and the stash keeps any other key order
+        for key, name in NAMED.get(owner.kind, ()):
+            if key not in owner.source:
+                continue
+            value = owner.source[key]
+            written = self._written(owner, key)
+            if written is not _ABSENT and fingerprint(written) == fingerprint(value):
+                continue
+            extra = owner.target.get("extra")
+            if not isinstance(extra, dict):
+                extra = owner.target["extra"] = {}
+            extra[name] = value
+            entries.append(
+                {
+                    "op": "moved",
+                    "pointer": make_pointer(key),
+                    "to": make_pointer("extra", name),
+                }
+            )
+        if entries:
+            self.built.moves[id(owner.target)] = (owner.target, entries)
+
+    def _own(
+        self, target: Doc, source: Doc, tptr: str, sptr: str, parent: _Owner, kind: str = ""
+    ) -> _Owner:
+        owner = _Owner(target, source, tptr, sptr, parent, kind)
         self.built.owners.append(owner)
         self.built.pair(source, target)
         return owner
@@ -318,18 +379,20 @@ class _ToAtif:
         """The ATIF steps and embedded subagents of one trajectory."""
         positions = [p for p in range(len(self.steps)) if self.parent_of.get(p) == parent_pos]
         out: list[Doc] = []
-        current: str | None = None
-        for p in positions:
-            step = self.steps[p]
-            key = step.get("system_prompt_hash")
-            if isinstance(key, str) and isinstance(self.prompts.get(key), str) and key != current:
+        for i, p in enumerate(positions):
+            for key in self._prompts_before(positions, parent_pos).get(i, ()):
                 out.append(
                     {"step_id": len(out) + 1, "source": "system", "message": self.prompts[key]}
                 )
-                current = key
+            step = self.steps[p]
             ptr = f"{base}/steps/{len(out)}"
             out.append(self._step(step, len(out) + 1, ptr, root))
             self.atif_steps[p] = (out[-1], ptr)
+        if not positions and parent_pos is None:
+            for key in self._unreferenced():
+                out.append(
+                    {"step_id": len(out) + 1, "source": "system", "message": self.prompts[key]}
+                )
         subs: list[Doc] = []
         children = sorted(
             {self.parent_of[p] for p in self.parent_of if self.parent_of[p] in positions}
@@ -349,6 +412,45 @@ class _ToAtif:
             subs.append(sub)
             self._reference(q, tid)
         return out, subs
+
+    def _prompt_of(self, p: int) -> str | None:
+        key = self.steps[p].get("system_prompt_hash")
+        return key if isinstance(key, str) and isinstance(self.prompts.get(key), str) else None
+
+    def _unreferenced(self) -> list[str]:
+        """Prompts no step names (the usual Claude Code record): system steps at the start."""
+        used = {self._prompt_of(p) for p in range(len(self.steps))}
+        return [k for k, v in self.prompts.items() if isinstance(v, str) and k not in used]
+
+    def _prompts_before(self, positions: list[int], parent_pos: int | None) -> dict[int, list[str]]:
+        """Index in ``positions`` → the prompts whose system steps go just before that step.
+
+        A prompt goes before the first step that names it (when it differs from the last one),
+        moved up past the user steps without a prompt just before it: the prompt comes before the
+        user message the call answers. The main trajectory starts with the unreferenced prompts.
+        """
+        cache = self._before_cache.get(parent_pos)
+        if cache is not None:
+            return cache
+        before: dict[int, list[str]] = {}
+        if parent_pos is None and positions:
+            before[0] = self._unreferenced()
+        current: str | None = None
+        floor = 0
+        for i, p in enumerate(positions):
+            key = self._prompt_of(p)
+            if key is None or key == current:
+                continue
+            j = i
+            while j > floor:
+                prev = self.steps[positions[j - 1]]
+                if prev.get("role") == "agent" or self._prompt_of(positions[j - 1]) is not None:
+                    break
+                j -= 1
+            before.setdefault(j, []).append(key)
+            current, floor = key, i
+        self._before_cache[parent_pos] = before
+        return before
 
     def _subagent_id(self, q: int, taken: set[str]) -> str:
         ref = self.steps[q].get("subagent_trajectory_ref")
@@ -407,7 +509,7 @@ class _ToAtif:
             self._decide(f"{ptr}/message", "a step message is a string: ''", "")
         if agent and "reasoning_content" in step:
             out["reasoning_content"] = step["reasoning_content"]
-        owner = self._own(out, step, ptr, sptr, root)
+        owner = self._own(out, step, ptr, sptr, root, "step")
         calls_out: list[Doc] = []
         calls = step.get("tool_calls")
         if agent and isinstance(calls, list):
@@ -418,7 +520,8 @@ class _ToAtif:
                     "arguments": call.get("input", {}),
                 }
                 calls_out.append(mapped)
-                self._own(mapped, call, f"{ptr}/tool_calls/{k}", f"{sptr}/tool_calls/{k}", owner)
+                cptr = f"{ptr}/tool_calls/{k}"
+                self._own(mapped, call, cptr, f"{sptr}/tool_calls/{k}", owner, "call")
             out["tool_calls"] = calls_out
         observations = step.get("observations")
         if isinstance(observations, list):
@@ -431,7 +534,7 @@ class _ToAtif:
                     result["content"] = obs["content"]
                 results.append(result)
                 rptr = f"{ptr}/observation/results/{k}"
-                self._own(result, obs, rptr, f"{sptr}/observations/{k}", owner)
+                self._own(result, obs, rptr, f"{sptr}/observations/{k}", owner, "observation")
             out["observation"] = {"results": results}
         usage = step.get("token_usage")
         if agent and isinstance(usage, dict) and self.positions[id(step)] not in self.repeats:
@@ -440,7 +543,7 @@ class _ToAtif:
             )
             metrics = _metrics(usage, style)
             out["metrics"] = metrics
-            self._own(metrics, usage, f"{ptr}/metrics", f"{sptr}/token_usage", owner)
+            self._own(metrics, usage, f"{ptr}/metrics", f"{sptr}/token_usage", owner, "usage")
         return out
 
     def _final_metrics(self, doc: Doc, subs: list[Doc]) -> Doc:
@@ -487,7 +590,7 @@ def _metrics(usage: Doc, anthropic: bool) -> Doc:
 def to_atif(record: Doc, split: bool = True) -> Built:
     """The native ATIF v1.7 form of a TAO record (sub-agent steps split out into embedded
     subagents unless ``split`` is False)."""
-    return _ToAtif(record, split=split).run()
+    return _ToAtif(record, split).run()
 
 
 # --- ATIF → TAO ---------------------------------------------------------------------------------
@@ -496,8 +599,9 @@ def to_atif(record: Doc, split: bool = True) -> Built:
 class _ToTao:
     """ATIF v1.7 trajectory → TAO 0.2.0 record (native fields only)."""
 
-    def __init__(self, doc: Doc) -> None:
+    def __init__(self, doc: Doc, permits: dict[int, tuple[Doc, list[Doc]]] | None) -> None:
         self.doc = doc
+        self.permits = permits or {}
         agent = doc.get("agent")
         self.agent: Doc = agent if isinstance(agent, dict) else {}
         self.built = Built({})
@@ -548,7 +652,31 @@ class _ToTao:
             }
             out["metrics"] = metrics
             self.built.pair(final, metrics)
+        for source, entries in self.permits.values():
+            self._read_named(source, entries)
         return self.built
+
+    def _read_named(self, source: Doc, entries: list[Doc]) -> None:
+        """Read back the named keys a ``moved`` entry of TAO → ATIF says it wrote below
+        ``source`` (never a producer's own key of the same name)."""
+        target = self.built.pairs.get(id(source))
+        if target is None:
+            return
+        for entry in entries:
+            frm, to = entry.get("pointer"), entry.get("to")
+            if not (isinstance(frm, str) and isinstance(to, str)):
+                continue
+            path, dest = parse_pointer(frm), parse_pointer(to)
+            node: Any = source
+            for token in dest:
+                node = node.get(token, _ABSENT) if isinstance(node, dict) else _ABSENT
+            key = path[-1] if len(path) == 1 else None
+            if node is _ABSENT or not isinstance(key, str):
+                continue
+            if key in target:
+                target[key] = node  # the value it stands for, not the one written by default
+            else:
+                insert_key(target, key, node, _place(target, key))
 
     def _decide(self, ptr: str, policy: str, value: Any) -> None:
         self.built.decisions.append(_Decision(ptr, policy, value))
@@ -566,14 +694,15 @@ class _ToTao:
         current: str | None = None
         fresh = False
         own: list[Doc] = []
-        for _, step in dicts(traj.get("steps")):
+        steps = [s for _, s in dicts(traj.get("steps"))]
+        for n, step in enumerate(steps):
             source = step.get("source")
             if source == "system":
                 text = _text(step.get("message"))
                 text = text if isinstance(text, str) else ""
                 current = prompt_key(text)
                 texts[current] = text
-                fresh = True
+                fresh = _unanswered(steps, n)
                 continue
             launched = self._launched(step, subs, inlined)
             children = [c for tid in launched for c in self._trajectory(subs[tid], depth + 1)]
@@ -668,6 +797,46 @@ class _ToTao:
         out["observations"] = mapped
 
 
+def _unanswered(steps: list[Doc], n: int) -> bool:
+    """Whether no agent step follows the system step ``n`` before the next system step: then
+    the step right after it names its prompt (else only agent steps do, as opentraces' Claude
+    Code parser writes them, and TAO → ATIF puts the prompt before the user steps they answer)."""
+    for step in steps[n + 1 :]:
+        source = step.get("source")
+        if source == "agent":
+            return False
+        if source == "system":
+            return True
+    return True
+
+
+@functools.cache
+def _tao_orders() -> dict[str, tuple[str, ...]]:
+    """Member → the declared member order of the TAO 0.2.0 object that has it (the order the
+    package serializes, which :func:`to_tao` writes)."""
+    from atif_spec.catalog import read_spec_json
+
+    schema = read_spec_json("tao/v0.2.0/trace-record.schema.json")
+    out: dict[str, tuple[str, ...]] = {}
+    for node in (schema, *schema["$defs"].values()):
+        order = tuple(node.get("properties", {}))
+        for key in order:
+            out.setdefault(key, order)
+    return out
+
+
+def _place(target: Doc, key: str) -> int:
+    """Where a member read back from a named key goes: after the members declared before it."""
+    order = _tao_orders().get(key, ())
+    rank = {k: i for i, k in enumerate(order)}
+    mine = rank.get(key, len(order))
+    position = 0
+    for i, member in enumerate(target):
+        if rank.get(member, len(order)) < mine:
+            position = i + 1
+    return position
+
+
 def _usage(metrics: Doc, anthropic: bool) -> Doc:
     """TAO token usage for ATIF metrics (the inverse of :func:`_metrics`)."""
     prompt = _count(metrics.get("prompt_tokens"))
@@ -697,9 +866,13 @@ def _total(steps: list[Doc], key: str) -> int:
     return total
 
 
-def to_tao(doc: Doc) -> Built:
-    """The native TAO 0.2.0 form of an ATIF v1.7 trajectory (system steps become prompts)."""
-    return _ToTao(doc).run()
+def to_tao(doc: Doc, permits: dict[int, tuple[Doc, list[Doc]]] | None = None) -> Built:
+    """The native TAO 0.2.0 form of an ATIF v1.7 trajectory (system steps become prompts).
+
+    ``permits``: ``id(ATIF object)`` → (the object, ``moved`` entries): named keys of its
+    ``extra`` that TAO → ATIF wrote and that are read back into TAO members.
+    """
+    return _ToTao(doc, permits).run()
 
 
 # --- the lenses ---------------------------------------------------------------------------------
@@ -743,7 +916,7 @@ def _report_residuals(
 ) -> None:
     for residual in residuals:
         op = residual.entry["op"]
-        if op == "added":
+        if op in ("added", "moved"):
             continue
         ptr = source_base + make_pointer(*residual.source_path)
         value = residual.entry.get("value")
@@ -780,16 +953,28 @@ def _report_decisions(report: ChangeReport, built: Built, out: Doc, step: str) -
 def tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
     """The lens ``tao@v0.2.0->atif@v1.7`` (reads TAO 0.1.0 records too).
 
-    Sub-agent steps become embedded subagents when the record is in the order of opentraces'
-    Claude Code parser (each step after its sub-agents' steps, ``parent_step`` pointing
-    forward), the order ATIF → TAO writes; in any other order they stay inline, their TAO
-    fields stashed, so that the order comes back exactly.
+    Sub-agent steps become embedded subagents wherever they sit in the record. ATIF → TAO
+    writes the order of opentraces' Claude Code parser (each step after its sub-agents' steps,
+    ``parent_step`` pointing forward); a record in another order (a chronological record
+    interleaves sub-agent and main steps) keeps the steps that come back elsewhere in the stash,
+    so that the order comes back exactly. When the way back cannot restore the record exactly
+    (sub-agents launched by a user step beside a ``role: "system"`` step, say), the sub-agent
+    steps stay inline, their TAO fields stashed.
     """
     from atif_spec.formats.tao import detect
 
     version = detect(doc)
     _refuse_invalid(doc, "tao", version if version in ("v0.1.0", "v0.2.0") else "v0.2.0", report)
-    return _tao_to_atif(doc, report, options, split=True)
+    if options.drop or not _groups([s for _, s in dicts(doc.get("steps"))]):
+        return _tao_to_atif(doc, report, options, split=True)
+    trial = ChangeReport(report.source, report.line, report.from_, report.to)
+    out = _tao_to_atif(doc, trial, options, split=True)
+    scratch = ChangeReport(report.source, report.line, report.to, report.from_)
+    if orjson.dumps(atif_to_tao(out, scratch, options)) == orjson.dumps(doc):
+        for name in ("stashed", "named", "dropped", "decided", "errors", "warnings"):
+            getattr(report, name).extend(getattr(trial, name))
+        return out
+    return _tao_to_atif(doc, report, options, split=False)
 
 
 def _tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions, split: bool) -> Doc:
@@ -799,7 +984,7 @@ def _tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions, split: bo
     if back:
         report.conflicts(apply_layers(built.doc, back), INTO_ATIF, "")
     # what ATIF → TAO will make of the result: the TAO side of every owner's stash
-    rebuilt = to_tao(built.doc)
+    rebuilt = to_tao(built.doc, built.moves)
     _stash_owners(built, rebuilt, report, options)
     _report_decisions(report, built, built.doc, INTO_ATIF)
     return built.doc
@@ -814,7 +999,12 @@ def _stash_owners(built: Built, rebuilt: Built, report: ChangeReport, options: L
         children.setdefault(id(owner.parent), []).append(owner)
     for owner in built.owners:
         if id(owner) not in active:
-            continue  # its whole source sits in a parent's stash
+            # its whole source sits in a parent's stash; the named keys written on it stay
+            # (the way back reads them back, as the rebuilt source it was compared with did)
+            _, moves = built.moves.get(id(owner.target), (None, []))
+            entries = [Residual(m, tuple(parse_pointer(m["pointer"]))) for m in moves]
+            commit(owner.target, ATIF_HOLDER, INTO_ATIF, entries, keep=not options.drop)
+            continue
         counterpart = rebuilt.pairs.get(id(owner.target))
         if counterpart is None:
             continue
@@ -831,6 +1021,21 @@ def _stash_owners(built: Built, rebuilt: Built, report: ChangeReport, options: L
             return built.origin(rebuilt.origin(value))
 
         residuals = diff(owner.source, counterpart, cut, origin)
+        _, moves = built.moves.get(id(owner.target), (None, []))
+        extra = owner.target.get(ATIF_HOLDER)
+        # the way back may have taken a named key off again (it was never there before)
+        moves = [m for m in moves if isinstance(extra, dict) and m["to"][7:] in extra]
+        if moves:
+            residuals = [Residual(m, tuple(parse_pointer(m["pointer"]))) for m in moves] + residuals
+            for m in moves:
+                report.named.append(
+                    Item(
+                        owner.source_ptr + m["pointer"],
+                        INTO_ATIF,
+                        f"no {ATIF} field: kept under a named key",
+                        to=owner.target_ptr + m["to"],
+                    )
+                )
         try:
             commit(owner.target, ATIF_HOLDER, INTO_ATIF, residuals, keep=not options.drop)
         except StashError as error:
@@ -847,15 +1052,22 @@ def atif_to_tao(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
     """The lens ``atif@v1.7->tao@v0.2.0``."""
     _refuse_invalid(doc, "atif", "v1.7", report)
     work = _copy(doc)
-    built = to_tao(work)
-    # the way back from TAO → ATIF: undo its layers, parents before children
+    permits = {id(obj): (obj, moves) for obj, _ in _atif_owners(work, "") if (moves := _moves(obj))}
+    built = to_tao(work, permits)
+    # the way back from TAO → ATIF: undo its layers, parents before children (the named keys
+    # its moved entries name were read back natively)
     for owner_obj, ptr in _atif_owners(work, ""):
         layers = detach(owner_obj, ATIF_HOLDER, INTO_ATIF)
+        layers = [
+            {**layer, "entries": [e for e in layer["entries"] if e.get("op") != "moved"]}
+            for layer in layers
+        ]
         counterpart = built.pairs.get(id(owner_obj))
         if layers and counterpart is not None:
             report.conflicts(apply_layers(counterpart, layers), INTO_TAO, ptr)
-    # what TAO → ATIF will make of the result: the stash is the difference
-    rebuilt = to_atif(built.doc)
+    # what TAO → ATIF will make of the result: the stash is the difference (a record whose
+    # sub-agent steps TAO → ATIF kept inline comes back without embedded subagents)
+    rebuilt = to_atif(built.doc, split="subagent_trajectories" in work)
     residuals = diff(work, rebuilt.doc, origin=lambda v: built.origin(rebuilt.origin(v)))
     try:
         commit(built.doc, TAO_HOLDER, INTO_TAO, residuals, keep=not options.drop)
@@ -864,6 +1076,20 @@ def atif_to_tao(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
     _report_residuals(report, residuals, INTO_TAO, "", f"/{TAO_HOLDER}", TAO, options.drop)
     _report_decisions(report, built, built.doc, INTO_TAO)
     return built.doc
+
+
+def _moves(obj: Doc) -> list[Doc]:
+    """The ``moved`` entries of the TAO → ATIF layers on top of ``obj``'s stash."""
+    extra = obj.get(ATIF_HOLDER)
+    stash = extra.get(STASH_KEY) if isinstance(extra, dict) else None
+    if not is_stash(stash):
+        return []
+    out: list[Doc] = []
+    for layer in reversed(stash["layers"]):
+        if layer.get("by") != INTO_ATIF or layer.get("holder") != f"/{ATIF_HOLDER}":
+            break
+        out.extend(e for e in layer["entries"] if isinstance(e, dict) and e.get("op") == "moved")
+    return out
 
 
 def _atif_owners(traj: Doc, base: str) -> Iterator[tuple[Doc, str]]:

@@ -1,7 +1,324 @@
-"""The mapping tables of the tao lenses (:mod:`atif_spec.lenses.mapping`)."""
+"""The mapping tables of the TAO lenses (:mod:`atif_spec.lenses.mapping`), rendered into
+``spec/tao/MAPPING.md`` by ``python -m atif_spec.docgen``."""
 
 from __future__ import annotations
 
-from atif_spec.lenses.mapping import Table
+from atif_spec.lenses.mapping import Row, Table
+from atif_spec.lenses.tao import INTO_ATIF, INTO_TAO, NAMED
 
-MAPPING_TABLES: tuple[Table, ...] = ()
+_OWNER = {
+    "record": ("the record", "root `extra`"),
+    "step": ("a step", "the step's `extra`"),
+    "call": ("a tool call", "the tool call's `extra`"),
+    "observation": ("an observation", "the result's `extra`"),
+    "usage": ("a step's `token_usage`", "the step's `metrics.extra`"),
+    "metrics": ("`metrics`", "`final_metrics.extra`"),
+}
+
+_NOTES = {
+    ("step", "call_type"): "Unless ATIF → TAO writes the same value (`main` on a main agent step, "
+    '`subagent` in an embedded subagent): a warm-up call is `"warmup"`.',
+    (
+        "step",
+        "agent_role",
+    ): "Unless ATIF → TAO writes the same value (`main` on a main agent step).",
+    ("observation", "error"): 'Not when it is the `"unlinked_response"` ATIF → TAO writes on an '
+    "unlinked result.",
+    ("record", "outcome"): "Success, signal, patch, commit, terminal state, **reward**.",
+}
+
+
+def _named_rows() -> tuple[Row, ...]:
+    rows = []
+    for kind, pairs in NAMED.items():
+        owner, holder = _OWNER[kind]
+        for member, name in pairs:
+            rows.append(
+                Row(
+                    f"`{member}` of {owner}",
+                    f"{holder}: `{name}`",
+                    "named",
+                    _NOTES.get((kind, member), ""),
+                    key=f"/extra/{name}",
+                )
+            )
+    return tuple(rows)
+
+
+MAPPING_TABLES: tuple[Table, ...] = (
+    Table(
+        id="tao-record",
+        steps=(INTO_ATIF,),
+        columns=("TAO", "ATIF v1.7"),
+        rows=(
+            Row("—", '`schema_version: "ATIF-v1.7"`'),
+            Row("`session_id`", "`session_id`"),
+            Row(
+                "`trace_id`",
+                "`trajectory_id`",
+                "field",
+                "When non-empty (ATIF wants at least one character); otherwise stashed.",
+            ),
+            Row("`agent.name`", "`agent.name`"),
+            Row(
+                "`agent.version`",
+                "`agent.version`",
+                "decided",
+                'A null or missing version becomes `"unknown"` (**decided**, §5); the original '
+                "is stashed.",
+            ),
+            Row(
+                "`agent.model`",
+                "`agent.model_name`",
+                "field",
+                "Copied as is (`provider/` prefix kept).",
+            ),
+            Row(
+                "`tool_definitions`",
+                "`agent.tool_definitions`",
+                "field",
+                "Copied unchanged. TAO's objects usually have Anthropic's `{name, description, "
+                "input_schema}` shape, for which ATIF warns `ATIF203`; rewriting them would "
+                "not be lossless for other shapes.",
+            ),
+            Row("`steps`", "`steps`, `subagent_trajectories`", "field", "§2.2 to §2.4."),
+            Row(
+                "`system_prompts`",
+                "system steps (§2.3)",
+                "field",
+                "Every prompt becomes a system step; one no step names goes first (§2.3).",
+            ),
+            Row("`metrics`", "`final_metrics`", "field", "§2.5."),
+            Row(
+                "`schema_version`, `content_hash`, unknown keys",
+                "root `extra`",
+                "stashed",
+                "No ATIF field and no meaning beyond the record (the way back restores them).",
+            ),
+            Row(
+                "`execution_context`, `timestamp_start`, `timestamp_end`, `task`, "
+                "`environment`, `outcome` (success, signal, patch, commit, terminal state, "
+                "**reward**), `dependencies`, `security`, `attribution`, `metadata`",
+                "root `extra.tao_<name>`",
+                "field",
+                "Named keys (§2.6).",
+            ),
+            Row(
+                "no step at all",
+                "one system step (§5)",
+                "decided",
+                "ATIF needs at least one step.",
+            ),
+        ),
+    ),
+    Table(
+        id="tao-step",
+        steps=(INTO_ATIF,),
+        columns=("TAO `Step`", "ATIF `Step`"),
+        rows=(
+            Row(
+                "position",
+                "`step_id`",
+                "field",
+                "Renumbered 1..n in each trajectory (system steps count).",
+            ),
+            Row(
+                "`step_index`",
+                "—",
+                "field",
+                "ATIF → TAO numbers steps by position from 0; any other value is stashed.",
+            ),
+            Row("`role`", "`source`"),
+            Row(
+                "`content`",
+                "`message`",
+                "decided",
+                'Null or missing becomes `""` (**decided**); the original is stashed.',
+            ),
+            Row(
+                "`reasoning_content`, `model`",
+                "`reasoning_content`, `model_name`",
+                "field",
+                "Agent steps only (ATIF forbids them elsewhere); on other roles stashed.",
+            ),
+            Row(
+                "`timestamp`",
+                "`timestamp`",
+                "field",
+                "When null or ISO 8601 as ATIF's schema says; other strings (the docs' "
+                '`"ISO8601"`) are stashed.',
+            ),
+            Row(
+                "`tool_calls[]`",
+                "`tool_calls[]`",
+                "field",
+                "Agent steps only. `tool_call_id` → `tool_call_id`, `tool_name` → "
+                "`function_name`, `input` → `arguments` (a missing `input` is TAO's default "
+                "`{}`).",
+            ),
+            Row(
+                "`tool_calls[].duration_ms`", "tool call `extra.tao_duration_ms`", "field", "§2.6."
+            ),
+            Row(
+                "`observations[]`",
+                "`observation.results[]`",
+                "field",
+                "Same order. `content` copied (`null` stays `null`; the upstream exporter's "
+                '`"[error: …]"` text is not used).',
+            ),
+            Row(
+                "`observations[].source_call_id`",
+                "`results[].source_call_id`",
+                "field",
+                "When it names a tool call of the same step; otherwise `null` (ATIF201) and "
+                "the id is stashed.",
+            ),
+            Row(
+                "`observations[].output_summary`, `.error`",
+                "result `extra.tao_output_summary`, `extra.tao_error`",
+                "field",
+                '§2.6. An `error` of `"unlinked_response"` on an unlinked observation is what '
+                "ATIF → TAO writes back, so it is not named.",
+            ),
+            Row("`token_usage`", "`metrics`", "field", "Agent steps only; §2.5."),
+            Row("`system_prompt_hash`", "a system step before the step (§2.3)"),
+            Row(
+                "`call_type`",
+                "step `extra.tao_call_type`",
+                "field",
+                "ATIF → TAO writes `main` for agent steps of the main trajectory and "
+                "`subagent` for steps of embedded ones; any other value (`warmup`, `null`, "
+                "`main` on a user step) is named (§2.6).",
+            ),
+            Row(
+                "`agent_role`",
+                "step `extra.tao_agent_role`",
+                "field",
+                "ATIF → TAO writes `main` for agent steps of the main trajectory; other values "
+                "(`explore`, `plan`, …) are named (§2.6).",
+            ),
+            Row(
+                "`parent_step`, `subagent_trajectory_ref`",
+                "embedded subagent and its reference (§2.4)",
+            ),
+            Row(
+                "`tools_available`, `snippets`",
+                "step `extra.tao_tools_available`, `extra.tao_snippets`",
+                "field",
+                "§2.6. `tools_available` is not `agent.tool_definitions`.",
+            ),
+            Row("unknown keys", "step `extra`", "stashed"),
+        ),
+    ),
+    Table(
+        id="tao-named",
+        steps=(INTO_ATIF,),
+        columns=("TAO member", "ATIF named key"),
+        rows=_named_rows(),
+    ),
+    Table(
+        id="tao-from-atif",
+        steps=(INTO_TAO,),
+        columns=("ATIF v1.7", "TAO 0.2.0"),
+        rows=(
+            Row("—", '`schema_version: "0.2.0"`'),
+            Row(
+                "`trajectory_id`",
+                "`trace_id`",
+                "decided",
+                "Missing: a UUID derived from `session_id` (UUIDv5; **decided**).",
+            ),
+            Row(
+                "`session_id`",
+                "`session_id`",
+                "decided",
+                "Missing or null: the `trace_id` (**decided**).",
+            ),
+            Row("`agent.name` / `version` / `model_name`", "`agent.name` / `version` / `model`"),
+            Row("`agent.tool_definitions`", "`tool_definitions`", "field", "When a list."),
+            Row(
+                "system steps",
+                "`system_prompts[key] = message`",
+                "field",
+                "key = first 16 hex digits of the SHA-256 of the text (the Claude Code "
+                "parser's keys). The agent steps after the system step name it in "
+                "`system_prompt_hash` (§2.3). A prompt no step names is not written (the step "
+                "is stashed). Content-part messages become their text parts joined by "
+                "newlines.",
+            ),
+            Row(
+                "other steps, main trajectory first, then each embedded subagent depth first",
+                "`steps[]`",
+                "field",
+                "`step_index` = position from 0.",
+            ),
+            Row("`source`", "`role`"),
+            Row(
+                "`message`",
+                "`content`",
+                "field",
+                "Content parts: text parts joined by newlines; the parts are stashed.",
+            ),
+            Row(
+                "`reasoning_content`, `model_name`, `timestamp`",
+                "`reasoning_content`, `model`, `timestamp`",
+            ),
+            Row(
+                "—",
+                '`agent_role: "main"`, `call_type: "main"`',
+                "field",
+                "On agent steps of the main trajectory.",
+            ),
+            Row(
+                "steps of an embedded subagent",
+                '`call_type: "subagent"`, `parent_step` = the `step_index` of the step whose '
+                "result first references the subagent",
+                "field",
+                "Subagents no step references by `trajectory_id` are not inlined (stashed whole).",
+            ),
+            Row(
+                "the launching step's reference",
+                "`subagent_trajectory_ref` = the subagent's `trajectory_id`",
+            ),
+            Row(
+                "`tool_calls[]`",
+                "`tool_calls[]`",
+                "field",
+                "`function_name` → `tool_name`, `arguments` → `input`.",
+            ),
+            Row(
+                "`observation.results[]`",
+                "`observations[]`",
+                "field",
+                "A result with a `source_call_id` keeps it; a result without one gets "
+                '`source_call_id: ""` and `error: "unlinked_response"` (exempt from `TAO201`). '
+                "A result that only carries a reference writes nothing.",
+            ),
+            Row(
+                "`metrics`",
+                "`token_usage`",
+                "field",
+                "The inverse of §2.5: `input_tokens` = `prompt_tokens` - `cached_tokens` - "
+                "`extra.cache_creation_input_tokens` (Anthropic style) or `prompt_tokens`; "
+                "`cache_read_tokens` = `cached_tokens`; `cache_write_tokens` = "
+                "`extra.cache_creation_input_tokens`.",
+            ),
+            Row(
+                "`final_metrics`",
+                "`metrics`",
+                "field",
+                "Totals computed from the TAO steps (§2.5); ATIF's values are stashed when "
+                "they differ.",
+            ),
+            Row(
+                "`notes`, `continued_trajectory_ref`, root/agent/step/call/result/metrics "
+                "`extra`, `reasoning_effort`, `is_copied_context`, `llm_call_count`, "
+                "`cost_usd`, token ids, logprobs, `total_cost_usd`, refs by path, embedded "
+                "trajectories' own fields, image and audio parts",
+                "root `metadata`",
+                "stashed",
+                "TAO has no other open object (DECISIONS D1).",
+            ),
+        ),
+    ),
+)
