@@ -168,7 +168,7 @@ def test_every_lens_conserves_every_fixture_leaf(src: str, to: str) -> None:
     assert not found, sorted(found.items())[:12]
 
 
-GENERATED_LEAKING = {"tao", "trajectory-sdk"}
+GENERATED_LEAKING = {"trajectory-sdk"}
 """Lenses out of ATIF that leak on generated documents too (the reasons: LEAKING)."""
 
 
