@@ -127,7 +127,7 @@ LEAKING: dict[tuple[str, str], str] = {
     "neither carried nor reported",
 }
 """(source format, lens) -> the leaking places found (issue 15, item 3)."""
-SLOW = {("atif", "trajectory-sdk")}
+SLOW: set[tuple[str, str]] = set()
 """Pairs whose check takes minutes on the fixtures (not run; see LEAKING)."""
 
 

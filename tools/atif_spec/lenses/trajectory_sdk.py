@@ -259,10 +259,20 @@ def content_hash(doc: Doc) -> str:
     """SHA-256 of the builder's hash input (ref §8), fed snapshot by snapshot.
 
     The input is the trajectory without telemetry, error and trace id; each message is
-    encoded once however many snapshots repeat it.
+    encoded once however many snapshots repeat it, and a snapshot that extends the one before
+    it reuses that one's encoding.
     """
     h = hashlib.sha256()
     cache: dict[int, bytes] = {}
+    prev: list[Any] = []
+    joined = b""
+
+    def encoded(m: Any) -> bytes:
+        part = cache.get(id(m))
+        if part is None:
+            part = cache[id(m)] = _dumps(_canonical(m))
+        return part
+
     top = {
         k: doc.get(k)
         for k in ("execution_metrics", "metrics", "model_id", "reward", "steps", "task")
@@ -284,11 +294,16 @@ def content_hash(doc: Doc) -> str:
                 if k != "messages":
                     h.update(_dumps(_canonical(rest[k])))
                     continue
+                msgs = rest[k]
+                n = len(prev)
+                if n and len(msgs) >= n and msgs[:n] == prev:  # C speed: shared objects
+                    new = [encoded(m) for m in msgs[n:]]
+                    joined = b",".join([joined, *new]) if new else joined
+                else:
+                    joined = b",".join([encoded(m) for m in msgs])
+                prev = msgs
                 h.update(b"[")
-                for q, m in enumerate(rest[k]):
-                    if id(m) not in cache:
-                        cache[id(m)] = _dumps(_canonical(m))
-                    h.update((b"," if q else b"") + cache[id(m)])
+                h.update(joined)
                 h.update(b"]")
             h.update(b"}")
         h.update(b"]")
@@ -397,7 +412,7 @@ def transcript(doc: Doc, report: ChangeReport | None) -> list[tuple[str, Any, st
         elif is_restart(prev_step, prev, msgs):
             s = leading_system(msgs)
             out.append(("reset", msgs[:s], where))
-            out.extend(("message", m, f"{where}/{k}") for k, m in enumerate(msgs) if k >= s)
+            out.extend(("message", m, f"{where}/{k}") for k, m in enumerate(msgs[s:], start=s))
         else:
             new_from, swapped = compare_snapshots(prev, msgs)
             if new_from is None:
@@ -410,7 +425,10 @@ def transcript(doc: Doc, report: ChangeReport | None) -> list[tuple[str, Any, st
             if swapped:
                 s = leading_system(msgs)
                 out.extend(("message", m, f"{where}/{k}") for k, m in enumerate(msgs[:s]))
-            out.extend(("message", m, f"{where}/{k}") for k, m in enumerate(msgs) if k >= new_from)
+            out.extend(
+                ("message", m, f"{where}/{k}")
+                for k, m in enumerate(msgs[new_from:], start=new_from)
+            )
         prev, prev_step = msgs, step
     return out
 
