@@ -113,12 +113,6 @@ LEAKING: dict[tuple[str, str], str] = {
     "system_prompt_hash: neither carried nor reported",
     ("tao", "step-substep"): "metrics.total_input_tokens, steps' agent_role, role, step_index, "
     "system_prompt_hash: neither carried nor reported",
-    ("trajectory-sdk", "atif"): "root error, idx, execution_metrics (env_time, total_time): "
-    "neither carried nor reported",
-    ("trajectory-sdk", "tao"): "root error, idx, execution_metrics (env_time, total_time): "
-    "neither carried nor reported",
-    ("trajectory-sdk", "step-substep"): "execution_metrics.termination_reason, "
-    "metrics.num_tool_calls, message reasoning: neither carried nor reported",
     ("step-substep", "atif"): "steps' and substeps' legacy_event_id/legacy_turn_id: neither "
     "carried nor reported",
     ("step-substep", "tao"): "steps' and substeps' legacy_event_id/legacy_turn_id: neither "

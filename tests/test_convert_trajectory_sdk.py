@@ -95,9 +95,51 @@ def test_weather_example_becomes_atif_steps() -> None:
     assert {"/agent/name", "/agent/version"} <= decided
     stash = atif["extra"][STASH_KEY]["layers"][-1]
     assert stash["by"] == TO_ATIF and stash["holder"] == "/extra"
-    # reward and task data are kept
-    pointers = {e["pointer"] for e in stash["entries"]}
-    assert "/task/data_source" in pointers
+    # reward, task data and finish reasons are named keys, read back only through `moved`
+    assert atif["extra"]["task"] == doc["task"]
+    assert atif["extra"]["execution_metrics"] == doc["execution_metrics"]
+    assert steps[3]["extra"]["finish_reason"] == "stop"
+    moved = {e["to"]: e["pointer"] for e in stash["entries"] if e["op"] == "moved"}
+    assert moved["/extra/task"] == "/task"
+    assert moved["/steps/3/extra/finish_reason"].endswith("/finish_reason")
+    assert {i.to for i in report.named} == set(moved)
+    assert "/task/data_source" not in {e["pointer"] for e in stash["entries"]}
+
+
+def test_tool_errors_are_named_and_producer_keys_never_misread() -> None:
+    doc = json.loads((SDK_DIR / "valid" / "airline-rebooking-multi-turn.json").read_text())
+    atif, _ = convert(doc, "atif@v1.7")
+    errors = [
+        r["extra"]["error"]
+        for s in atif["steps"]
+        for r in s.get("observation", {}).get("results", [])
+        if "error" in r.get("extra", {})
+    ]
+    assert errors and all(isinstance(e, str) and e for e in errors)
+    # a producer's own metadata key at a named place is kept, and its SDK field stashed
+    last = doc["steps"][-1]["messages"]
+    message = next(
+        m for m in last if m["role"] == "assistant" and m["finish_reason"] and m["content"]
+    )
+    message["metadata"] = {"finish_reason": "producer's own"}
+    for step in doc["steps"]:
+        for m in step["messages"]:
+            if m["content"] == message["content"] and m["role"] == "assistant":
+                m["metadata"] = message["metadata"]
+    atif, _ = convert(doc, "atif@v1.7")
+    step = next(s for s in atif["steps"] if s.get("message") == message["content"])
+    assert step["extra"]["finish_reason"] == "producer's own"
+    back, _ = convert(atif, "trajectory-sdk@v0.4")
+    assert back == doc
+    # an ATIF producer's own `extra.reward` is not read back as the SDK reward
+    atif2 = json.loads(
+        (ROOT / "conformance" / "atif" / "v1.7" / "valid" / "minimal.json").read_text()
+    )
+    atif2["extra"] = {"reward": {"aggregated_value": 9}}
+    sdk, _ = convert(atif2, "trajectory-sdk@v0.4")
+    assert sdk["reward"] is None
+    again, _ = convert(sdk, "atif@v1.7")
+    assert again == atif2
 
 
 def test_snapshots_are_cut_as_the_sdk_code_does() -> None:

@@ -27,10 +27,10 @@ import orjson
 from atif_spec.changes import ChangeReport, Item
 from atif_spec.jsonvalues import json_int, objects, plain_text
 from atif_spec.lenses import ConversionError, Lens, LensOptions, refuse
-from atif_spec.lenses.residual import Holder, run_lens
+from atif_spec.lenses.residual import Holder, Residual, commit, run_lens, same
 from atif_spec.rules.trajectory_sdk import BOUNDARY, compare_snapshots, is_restart, leading_system
 from atif_spec.sft import Turn, timeline
-from atif_spec.stash import deep_copy
+from atif_spec.stash import STASH_KEY, deep_copy
 from atif_spec.totals import step_totals
 
 Doc = dict[str, Any]
@@ -74,6 +74,50 @@ def _obj(value: Any) -> Doc | None:
     return deep_copy(value) if isinstance(value, dict) else None
 
 
+# --- named keys (RFC.md §4.5.3 item 8; MAPPING.md §2.2) -------------------------------------
+
+
+class Names:
+    """The named keys one mapping writes and the ones it reads back.
+
+    ``write`` is None for "every named key whose place is free" (a lens run on a source of its
+    own), else the exact set of target pointers to write (the way back of a converted
+    document writes what the inverse lens read). ``read`` holds the source pointers of named
+    keys to read back into fields: the ``to`` of the inverse lens's ``moved`` stash entries.
+    ``written`` collects ``(source pointer, target pointer)`` of every key written.
+    """
+
+    def __init__(self, write: frozenset[str] | None = None, read: frozenset[str] = frozenset()):
+        self.write = write
+        self.read = read
+        self.written: list[tuple[str, str]] = []
+
+    def put(self, owner: Doc, ptr: str, key: str, value: Any, source: str) -> None:
+        """Write ``value`` as ``owner.extra.<key>`` (``ptr`` is the owner's pointer), unless the
+        key is not to be written or the producer's ``extra`` holds that key (a collision: the
+        value then travels in the stash)."""
+        to = f"{ptr}/extra/{key}"
+        if self.write is not None and to not in self.write:
+            return
+        extra = owner.get("extra")
+        if extra is None:
+            extra = owner["extra"] = {}
+        if not isinstance(extra, dict) or key in extra:
+            return
+        extra[key] = deep_copy(value)
+        self.written.append((source, to))
+
+    def take(self, extra: Any, ptr: str, key: str) -> Any:
+        """The named key ``extra.<key>`` of the owner at ``ptr`` when it is to be read back (it
+        is removed from ``extra``), else ``_NONE``."""
+        if f"{ptr}/extra/{key}" not in self.read or not isinstance(extra, dict) or key not in extra:
+            return _NONE
+        return extra.pop(key)
+
+
+_NONE: Any = object()
+
+
 # --- ATIF -> SDK ------------------------------------------------------------------------------
 
 
@@ -114,26 +158,69 @@ def _usage(metrics: Any) -> Doc | None:
     return usage or None
 
 
-def _sdk_message(turn: Turn) -> Doc:
+STEP_NAMES = ("finish_reason", "trainable_status", "usage")
+"""Named step ``extra`` keys of SDK→ATIF (MAPPING.md §2.2): message fields ATIF has no place for."""
+RESULT_NAMES = {"error": "error", "response": "response", "metadata": "tool_response_metadata"}
+"""``tool_response`` member → named observation-result ``extra`` key (MAPPING.md §2.2)."""
+ROOT_NAMES = {
+    "task": "task",
+    "reward": "reward",
+    "metrics": "trajectory_metrics",
+    "execution_metrics": "execution_metrics",
+    "reference_trajectory": "reference_trajectory",
+    "telemetry": "telemetry",
+    "idx": "idx",
+    "error": "error",
+    "trace_id": "trace_id",
+}
+"""SDK root member → named root ``extra`` key of SDK→ATIF (MAPPING.md §2.2)."""
+SNAPSHOT_KEYS = ("reward", "info", "trainable_status")
+"""Per-snapshot members kept, one object per snapshot, in the root ``extra.snapshots``."""
+
+
+def _split(extra: Any, ptr: str, keys: Any, names: Names) -> tuple[Doc | None, Doc]:
+    """``extra`` without the named keys to read back (None when nothing else is left), and
+    those keys' values. ``extra`` is not modified."""
+    rest = _obj(extra)
+    taken: Doc = {}
+    for key in keys:
+        value = names.take(rest, ptr, key)
+        if value is not _NONE:
+            taken[key] = value
+    if taken and rest == {}:
+        rest = None
+    return rest, taken
+
+
+def _sdk_message(turn: Turn, names: Names) -> Doc:
     step = turn.step
+    ptr = f"/steps/{turn.index}"
     if turn.kind in ("system", "user"):
-        return _message(
-            turn.kind, plain_text(step.get("message")), metadata=_obj(step.get("extra"))
-        )
+        metadata, named = _split(step.get("extra"), ptr, STEP_NAMES, names)
+        m = _message(turn.kind, plain_text(step.get("message")), metadata=metadata)
+        _restore(m, named)
+        return m
     if turn.kind == "tool":
         result = turn.result or {}
         raw = result.get("content")
         content = None if raw is None else plain_text(raw)
         name = turn.call.get("function_name") if turn.call is not None else None
+        k = next(i for i, r in enumerate(step["observation"]["results"]) if r is result)
+        metadata, named = _split(
+            result.get("extra"),
+            f"{ptr}/observation/results/{k}",
+            RESULT_NAMES.values(),
+            names,
+        )
         response: Doc = {
             "id": result.get("source_call_id"),
             "name": name if isinstance(name, str) else "",
             "arguments": {},
-            "response": content,
-            "error": None,
-            "metadata": None,
+            "response": named.get("response", content),
+            "error": named.get("error"),
+            "metadata": named.get("tool_response_metadata"),
         }
-        return _message("tool", content, tool_response=response, metadata=_obj(result.get("extra")))
+        return _message("tool", content, tool_response=response, metadata=metadata)
     raw_calls = step.get("tool_calls")
     calls = (
         [
@@ -149,15 +236,24 @@ def _sdk_message(turn: Turn) -> Doc:
     )
     text = plain_text(step.get("message"))
     reasoning = step.get("reasoning_content")
-    return _message(
+    metadata, named = _split(step.get("extra"), ptr, STEP_NAMES, names)
+    m = _message(
         "assistant",
         None if text == "" and calls else text,
         tool_calls=calls,
         usage=_usage(step.get("metrics")),
-        metadata=_obj(step.get("extra")),
+        metadata=metadata,
         reasoning=reasoning if isinstance(reasoning, str) else None,
         trainable_status="trainable" if turn.trainable else "not_trainable",
     )
+    _restore(m, named)
+    return m
+
+
+def _restore(m: Doc, named: Doc) -> None:
+    """Put named step keys back into their message fields."""
+    for key, value in named.items():
+        m[key] = value
 
 
 def _tool_definitions(doc: Doc) -> list[Doc] | None:
@@ -311,14 +407,16 @@ def content_hash(doc: Doc) -> str:
     return h.hexdigest()
 
 
-def to_sdk(doc: Doc, report: ChangeReport | None) -> Doc:
-    """The plain mapping ATIF v1.7 → trajectory-sdk v0.4 (MAPPING §3-§5)."""
+def to_sdk(doc: Doc, report: ChangeReport | None, names: Names | None = None) -> Doc:
+    """The mapping ATIF v1.7 → trajectory-sdk v0.4 (MAPPING §3-§5); ``names.read`` lists the
+    named ATIF keys to read back into SDK fields."""
+    names = names or Names(frozenset())
     items: list[Item_] = []
     for turn in timeline(doc):
         if turn.kind == "reset":
             items.append(("reset", [_message("system", plain_text(c)) for c in turn.replacement]))
         else:
-            items.append(("message", _sdk_message(turn)))
+            items.append(("message", _sdk_message(turn, names)))
     defs = _tool_definitions(doc)
     if defs is not None:
         messages = [v for k, v in items if k == "message"]
@@ -375,6 +473,19 @@ def to_sdk(doc: Doc, report: ChangeReport | None) -> Doc:
         "trace_id": None,
         "model_id": agent.get("model_name") if isinstance(agent.get("model_name"), str) else None,
     }
+    _, root = _split(doc.get("extra"), "", ROOT_NAMES.values(), names)
+    for field, key in ROOT_NAMES.items():
+        if key in root and field != "telemetry":
+            out[field] = root[key]
+    _, per_step = _split(doc.get("extra"), "", ("snapshots",), names)
+    kept = per_step.get("snapshots")
+    if isinstance(kept, list) and len(kept) == len(snapshots):
+        for snapshot, values in zip(snapshots, kept, strict=True):
+            if isinstance(values, dict):
+                snapshot.update({k: values.get(k) for k in SNAPSHOT_KEYS})
+    if "telemetry" in root:
+        out["telemetry"] = root["telemetry"]
+        return out
     digest = content_hash(out)
     data: Doc = {"conversation_id": conversation, "content_hash": digest}
     if conversation is not None:
@@ -467,8 +578,9 @@ def _decide(report: ChangeReport | None, ptr: str, policy: str, value: Any) -> N
 class _Steps:
     """Builds ATIF steps from transcript messages, linking tool results to their calls."""
 
-    def __init__(self, report: ChangeReport | None) -> None:
+    def __init__(self, report: ChangeReport | None, names: Names) -> None:
         self.report = report
+        self.names = names
         self.steps: list[Doc] = []
         self.calls: dict[str, Doc] = {}
         """Call id → the agent step that made the call (the latest one wins)."""
@@ -476,9 +588,12 @@ class _Steps:
         """Function name → (step, generated id) of calls that had no id."""
         self.last_agent: Doc | None = None
         self.definitions: dict[str, Doc] = {}
+        self.index: dict[int, int] = {}
+        """Identity of a step → its index in ``steps``."""
 
     def _new(self, source: str, message: Any) -> Doc:
         step: Doc = {"step_id": len(self.steps) + 1, "source": source, "message": message}
+        self.index[id(step)] = len(self.steps)
         self.steps.append(step)
         return step
 
@@ -518,8 +633,25 @@ class _Steps:
                 self._assistant(step, m, k)
             if isinstance(m.get("metadata"), dict):
                 step["extra"] = deep_copy(m["metadata"])
+            self._name_message(step, m, where)
         elif role == "tool":
             self._tool(m, where)
+
+    def _name_message(self, step: Doc, m: Doc, where: str) -> None:
+        """Message fields ATIF has no place for, as named step ``extra`` keys (§2.2): a finish
+        reason; the trainable status of an assistant message (of another message when it is
+        not the default); provider usage that the step metrics do not give back."""
+        ptr = f"/steps/{len(self.steps) - 1}"
+        if m.get("finish_reason") is not None:
+            self.names.put(step, ptr, "finish_reason", m["finish_reason"], f"{where}/finish_reason")
+        status = m.get("trainable_status")
+        if status is not None and (m.get("role") == "assistant" or status != "not_trainable"):
+            self.names.put(step, ptr, "trainable_status", status, f"{where}/trainable_status")
+        usage = m.get("usage")
+        if usage is not None and not same(_usage(_metrics(usage)), usage):
+            self.names.put(step, ptr, "usage", usage, f"{where}/usage")
+        if step.get("extra") == {}:
+            del step["extra"]
 
     def _assistant(self, step: Doc, m: Doc, k: int) -> None:
         self.last_agent = step
@@ -593,12 +725,23 @@ class _Steps:
         if isinstance(m.get("metadata"), dict):
             result["extra"] = deep_copy(m["metadata"])
         observation = target.setdefault("observation", {"results": []})
+        ptr = f"/steps/{self.index[id(target)]}/observation/results/{len(observation['results'])}"
         observation["results"].append(result)
+        if isinstance(response, dict):
+            for field, key in RESULT_NAMES.items():
+                value = response.get(field)
+                if value is None or (field == "response" and same(value, result.get("content"))):
+                    continue
+                self.names.put(result, ptr, key, value, f"{where}/tool_response/{field}")
+            if result.get("extra") == {}:
+                del result["extra"]
 
 
-def to_atif(doc: Doc, report: ChangeReport | None) -> Doc:
-    """The plain mapping trajectory-sdk v0.4 → ATIF v1.7 (MAPPING §2)."""
-    builder = _Steps(report)
+def to_atif(doc: Doc, report: ChangeReport | None, names: Names | None = None) -> Doc:
+    """The mapping trajectory-sdk v0.4 → ATIF v1.7 (MAPPING §2), with the named keys of
+    ``names`` (every free one by default)."""
+    names = names or Names()
+    builder = _Steps(report, names)
     for kind, value, where in transcript(doc, report):
         if kind == "reset":
             builder.reset(value)
@@ -642,24 +785,112 @@ def to_atif(doc: Doc, report: ChangeReport | None) -> Doc:
         final["total_cost_usd"] = cost
     final["total_steps"] = len(builder.steps)
     out["final_metrics"] = final
+    for field, key in ROOT_NAMES.items():
+        value = doc.get(field)
+        data = value.get("data") if isinstance(value, dict) else None
+        if value is None or (isinstance(data, dict) and STASH_KEY in data):
+            continue  # a telemetry that holds a stash is the stash's, not the producer's
+        names.put(out, "", key, value, f"/{field}")
+    steps = doc.get("steps")
+    if isinstance(steps, list) and steps:
+        kept = [
+            {k: s.get(k) for k in SNAPSHOT_KEYS} if isinstance(s, dict) else None for s in steps
+        ]
+        names.put(out, "", "snapshots", kept, "/steps")
+    if out.get("extra") == {}:
+        del out["extra"]
     return out
 
 
 # --- the lenses -------------------------------------------------------------------------------
 
 
+def _take_moves(doc: Doc, holder: Holder, by: str) -> tuple[Doc, list[Doc], bool]:
+    """``doc`` without the ``moved`` entries of the layers ``by`` on top of its stash (the way
+    back reads those named keys itself), the entries, and whether there were such layers.
+    ``doc`` is not modified."""
+    parent: Any = doc
+    for key in holder.path:
+        parent = parent.get(key) if isinstance(parent, dict) else None
+    stash = parent.get(STASH_KEY) if isinstance(parent, dict) else None
+    layers = stash.get("layers") if isinstance(stash, dict) else None
+    if not isinstance(layers, list):
+        return doc, [], False
+    new = list(layers)
+    found: list[Doc] = []
+    n = len(new) - 1
+    while n >= 0 and isinstance(new[n], dict) and new[n].get("by") == by:
+        entries = new[n].get("entries")
+        if new[n].get("holder") != holder.pointer or not isinstance(entries, list):
+            break
+        moves = [e for e in entries if isinstance(e, dict) and e.get("op") == "moved"]
+        found[:0] = moves
+        new[n] = {**new[n], "entries": [e for e in entries if e not in moves]}
+        n -= 1
+    if n == len(new) - 1:
+        return doc, [], False
+    assert isinstance(stash, dict) and isinstance(parent, dict)
+    stash = {**stash, "layers": new}
+    out = dict(doc)
+    node = out
+    for key in holder.path[:-1]:
+        node[key] = dict(node[key])
+        node = node[key]
+    node[holder.path[-1]] = {**parent, STASH_KEY: stash}
+    return out, found, True
+
+
 def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_target: bool) -> Doc:
-    return run_lens(
+    name, inverse = (TO_SDK, TO_ATIF) if to_target else (TO_ATIF, TO_SDK)
+    source_holder, target_holder = (
+        (ATIF_HOLDER, SDK_HOLDER) if to_target else (SDK_HOLDER, ATIF_HOLDER)
+    )
+    doc, moves, converted = _take_moves(doc, source_holder, inverse)
+    read = frozenset(e["to"] for e in moves if isinstance(e.get("to"), str))
+    forward_names = Names(frozenset() if converted else None, read)
+    forward, backward = (to_sdk, to_atif) if to_target else (to_atif, to_sdk)
+    out = run_lens(
         doc,
         report,
-        name=TO_SDK if to_target else TO_ATIF,
-        inverse=TO_ATIF if to_target else TO_SDK,
-        forward=to_sdk if to_target else to_atif,
-        backward=to_atif if to_target else to_sdk,
-        source_holder=ATIF_HOLDER if to_target else SDK_HOLDER,
-        target_holder=SDK_HOLDER if to_target else ATIF_HOLDER,
+        name=name,
+        inverse=inverse,
+        forward=lambda d, r: forward(d, r, forward_names),
+        backward=lambda d, r: backward(
+            d, r, Names(read, frozenset(to for _, to in forward_names.written))
+        ),
+        source_holder=source_holder,
+        target_holder=target_holder,
         drop=options.drop,
     )
+    if forward_names.written:
+        _record_moves(out, report, name, target_holder, forward_names.written, options.drop)
+    return out
+
+
+def _record_moves(
+    out: Doc,
+    report: ChangeReport,
+    name: str,
+    holder: Holder,
+    written: list[tuple[str, str]],
+    drop: bool,
+) -> None:
+    """Report the named keys, and put their ``moved`` entries first in this lens's layer."""
+    for source, to in written:
+        report.named.append(Item(source, name, "a named key of the target (MAPPING.md)", to=to))
+    if drop:
+        return
+    entries = [{"op": "moved", "pointer": source, "to": to} for source, to in written]
+    parent: Any = out
+    for key in holder.path:
+        parent = parent.get(key) if isinstance(parent, dict) else None
+    stash = parent.get(STASH_KEY) if isinstance(parent, dict) else None
+    layers = stash.get("layers") if isinstance(stash, dict) else None
+    top = layers[-1] if isinstance(layers, list) and layers else None
+    if isinstance(top, dict) and top.get("by") == name:
+        top["entries"][:0] = entries
+    else:
+        commit(out, holder, name, [Residual(e, ()) for e in entries])
 
 
 def atif_to_sdk(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
