@@ -247,7 +247,10 @@ def test_drop_writes_no_stash_and_reports_every_item() -> None:
     assert STASH_KEY not in sdk["telemetry"]["data"]
     assert report.stashed == []
     dropped = {i.pointer for i in report.dropped}
-    assert "/agent/name" in dropped and "/steps/0/is_copied_context" in dropped
+    assert "/steps/0/is_copied_context" in dropped
+    # a named key is not a loss: written, reported as named, no stash entry
+    assert sdk["telemetry"]["data"]["agent_name"] == doc["agent"]["name"]
+    assert "/agent/name" in {i.pointer for i in report.named} and "/agent/name" not in dropped
     with pytest.raises(ConversionError) as info:
         convert(doc, "trajectory-sdk@v0.4", fail_on_loss=True)
     assert info.value.report.errors[0].code == "convert:would-lose-data"
@@ -259,8 +262,13 @@ def test_stash_layer_shape() -> None:
     layer = sdk["telemetry"]["data"][STASH_KEY]["layers"][-1]
     assert layer["by"] == TO_SDK and layer["holder"] == SDK_HOLDER.pointer
     by_pointer = {e["pointer"]: e for e in layer["entries"]}
-    assert by_pointer["/agent/name"]["op"] == "replaced"  # the way back writes "unknown"
-    assert by_pointer["/agent/name"]["value"] == "terminus-2"
+    # the agent's name is a named key of telemetry.data, read back through its moved entry
+    assert by_pointer["/agent/name"] == {
+        "op": "moved",
+        "pointer": "/agent/name",
+        "to": "/telemetry/data/agent_name",
+    }
+    assert sdk["telemetry"]["data"]["agent_name"] == "terminus-2"
     assert by_pointer["/steps/0/is_copied_context"] == {
         "op": "removed",
         "pointer": "/steps/0/is_copied_context",

@@ -20,7 +20,7 @@ CEILINGS = {  # percent of output bytes, summed over the source format's valid f
     # the newer embedded subagent fixture (issue 17, valid since D-14) adds one SDK document
     "atif@v1.7->step-substep@v1.0": 30.4,
     "atif@v1.7->tao@v0.2.0": 28.1,
-    "atif@v1.7->trajectory-sdk@v0.4": 16.2,
+    "atif@v1.7->trajectory-sdk@v0.4": 15.1,  # named keys (MAPPING.md §4.1): was 16.2
     "step-substep@v1.0->atif@v1.7": 76.0,  # fixtures' tool outputs say "provider": stashed;
     # +0.1: a lifted step model (MAPPING.md §2.1) costs a moved entry longer than the name
     "tao@v0.2.0->atif@v1.7": 52.1,

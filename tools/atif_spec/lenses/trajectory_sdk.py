@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import operator
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
@@ -92,25 +93,29 @@ class Names:
         self.read = read
         self.written: list[tuple[str, str]] = []
 
-    def put(self, owner: Doc, ptr: str, key: str, value: Any, source: str) -> None:
-        """Write ``value`` as ``owner.extra.<key>`` (``ptr`` is the owner's pointer), unless the
-        key is not to be written or the producer's ``extra`` holds that key (a collision: the
-        value then travels in the stash)."""
-        to = f"{ptr}/extra/{key}"
+    def put(
+        self, owner: Doc, ptr: str, key: str, value: Any, source: str, holder: str = "extra"
+    ) -> None:
+        """Write ``value`` as ``owner.<holder>.<key>`` (``ptr`` is the owner's pointer), unless
+        the key is not to be written or the producer's ``<holder>`` holds that key (a collision:
+        the value then travels in the stash)."""
+        to = f"{ptr}/{holder}/{key}"
         if self.write is not None and to not in self.write:
             return
-        extra = owner.get("extra")
+        extra = owner.get(holder)
         if extra is None:
-            extra = owner["extra"] = {}
+            extra = owner[holder] = {}
         if not isinstance(extra, dict) or key in extra:
             return
         extra[key] = deep_copy(value)
         self.written.append((source, to))
 
-    def take(self, extra: Any, ptr: str, key: str) -> Any:
-        """The named key ``extra.<key>`` of the owner at ``ptr`` when it is to be read back (it
-        is removed from ``extra``), else ``_NONE``."""
-        if f"{ptr}/extra/{key}" not in self.read or not isinstance(extra, dict) or key not in extra:
+    def take(self, extra: Any, ptr: str, key: str, holder: str = "extra") -> Any:
+        """The named key ``<holder>.<key>`` of the owner at ``ptr`` when it is to be read back
+        (it is removed from ``extra``, the holder object), else ``_NONE``."""
+        if f"{ptr}/{holder}/{key}" not in self.read:
+            return _NONE
+        if not isinstance(extra, dict) or key not in extra:
             return _NONE
         return extra.pop(key)
 
@@ -412,11 +417,14 @@ def to_sdk(doc: Doc, report: ChangeReport | None, names: Names | None = None) ->
     named ATIF keys to read back into SDK fields."""
     names = names or Names(frozenset())
     items: list[Item_] = []
+    sources: dict[int, Turn] = {}
+    """Identity of a message → the turn it was made from."""
     for turn in timeline(doc):
         if turn.kind == "reset":
             items.append(("reset", [_message("system", plain_text(c)) for c in turn.replacement]))
         else:
             items.append(("message", _sdk_message(turn, names)))
+            sources[id(items[-1][1])] = turn
     defs = _tool_definitions(doc)
     if defs is not None:
         messages = [v for k, v in items if k == "message"]
@@ -427,6 +435,8 @@ def to_sdk(doc: Doc, report: ChangeReport | None, names: Names | None = None) ->
             first["tool_definitions"] = defs
     snapshots = cut(items)
     messages = [v for k, v in items if k == "message"]
+    if names.write is None or names.write:
+        _name_steps(snapshots, sources, names)
     assistants = [m for m in messages if m["role"] == "assistant"]
     calls = sum(len(m["tool_calls"]) for m in assistants if m["tool_calls"])
     prompt = sum((m["usage"] or {}).get("prompt_tokens", 0) for m in assistants)
@@ -491,7 +501,51 @@ def to_sdk(doc: Doc, report: ChangeReport | None, names: Names | None = None) ->
     if conversation is not None:
         data["idempotency_key"] = f"{DATA_SOURCE}:{conversation}:{digest}"
     out["telemetry"] = {"source": DATA_SOURCE, "data": data}
+    for key, value in (
+        ("agent_name", agent.get("name")),
+        ("agent_version", agent.get("version")),
+        ("final_metrics", doc.get("final_metrics")),
+    ):
+        if value is not None:
+            field = "final_metrics" if key == "final_metrics" else f"agent/{key[6:]}"
+            names.put(out["telemetry"], "/telemetry", key, value, f"/{field}", "data")
     return out
+
+
+SDK_STEP_NAMES = ("timestamp", "model_name")
+"""ATIF step fields the SDK has no place for, as named message ``metadata`` keys of
+ATIF→SDK (MAPPING.md §4.1)."""
+SDK_ROOT_NAMES = ("agent_name", "agent_version", "final_metrics")
+"""Named ``telemetry.data`` keys of ATIF→SDK: ``agent.name``, ``agent.version`` and
+``final_metrics`` (MAPPING.md §4.1)."""
+
+
+def _name_steps(snapshots: list[Doc], sources: dict[int, Turn], names: Names) -> None:
+    """Put each step's timestamp and model name into its message's ``metadata`` (named keys;
+    the pointer is the message's first place in the snapshots, where the way back reads it)."""
+    where: dict[int, str] = {}
+    prev: list[Any] = []
+    for i, snapshot in enumerate(snapshots):
+        msgs = snapshot["messages"]
+        extends = len(prev) <= len(msgs) and all(map(operator.is_, prev, msgs))
+        start = len(prev) if extends else 0
+        for k in range(start, len(msgs)):
+            where.setdefault(id(msgs[k]), f"/steps/{i}/messages/{k}")
+        prev = msgs
+    for key_id, turn in sources.items():
+        if turn.kind == "tool" or key_id not in where:
+            continue
+        message = next(m for m in _find(snapshots, where[key_id]))
+        for key in SDK_STEP_NAMES:
+            value = turn.step.get(key)
+            if isinstance(value, str):
+                source = f"/steps/{turn.index}/{key}"
+                names.put(message, where[key_id], key, value, source, "metadata")
+
+
+def _find(snapshots: list[Doc], ptr: str) -> Iterator[Doc]:
+    _, _, i, _, k = ptr.split("/")
+    yield snapshots[int(i)]["messages"][int(k)]
 
 
 # --- SDK -> ATIF ------------------------------------------------------------------------------
@@ -633,6 +687,13 @@ class _Steps:
                 self._assistant(step, m, k)
             if isinstance(m.get("metadata"), dict):
                 step["extra"] = deep_copy(m["metadata"])
+                taken = False
+                for key in SDK_STEP_NAMES:
+                    value = self.names.take(step["extra"], where, key, "metadata")
+                    if value is not _NONE:
+                        step[key], taken = value, True
+                if taken and step["extra"] == {}:
+                    del step["extra"]
             self._name_message(step, m, where)
         elif role == "tool":
             self._tool(m, where)
@@ -758,9 +819,19 @@ def to_atif(doc: Doc, report: ChangeReport | None, names: Names | None = None) -
         out["session_id"] = conversation
     if isinstance(task_id, str):
         out["trajectory_id"] = task_id
+    telemetry = doc.get("telemetry")
+    data = _obj(telemetry.get("data")) if isinstance(telemetry, dict) else None
+    named = {
+        key: value
+        for key in SDK_ROOT_NAMES
+        if (value := builder.names.take(data, "/telemetry", key, "data")) is not _NONE
+    }
     agent: Doc = {"name": UNKNOWN, "version": UNKNOWN}
-    _decide(report, "/agent/name", "the SDK records no agent name", UNKNOWN)
-    _decide(report, "/agent/version", "the SDK records no agent version", UNKNOWN)
+    for key in ("name", "version"):
+        if isinstance(named.get(f"agent_{key}"), str):
+            agent[key] = named[f"agent_{key}"]
+        else:
+            _decide(report, f"/agent/{key}", f"the SDK records no agent {key}", UNKNOWN)
     if isinstance(doc.get("model_id"), str):
         agent["model_name"] = doc["model_id"]
     if builder.definitions:
@@ -784,7 +855,7 @@ def to_atif(doc: Doc, report: ChangeReport | None, names: Names | None = None) -
     if cost is not None:
         final["total_cost_usd"] = cost
     final["total_steps"] = len(builder.steps)
-    out["final_metrics"] = final
+    out["final_metrics"] = named.get("final_metrics", final)
     for field, key in ROOT_NAMES.items():
         value = doc.get(field)
         data = value.get("data") if isinstance(value, dict) else None

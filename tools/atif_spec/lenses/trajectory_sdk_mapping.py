@@ -235,10 +235,45 @@ _TO_SDK = (
     Row("`agent.model_name`", "`model_id`"),
     Row("`final_metrics.total_cost_usd`", "`task.total_cost`"),
     Row(
-        "`timestamp`, `model_name`, `reasoning_effort`, `llm_call_count`, `is_copied_context`, "
-        "`agent.name`, `agent.version`, `notes`, root `extra`, `continued_trajectory_ref`, "
-        "`trajectory_id`, `final_metrics`, `subagent_trajectories` (embedded subagents are not "
-        "inlined)",
+        "a step's `timestamp`",
+        "its message's `metadata.timestamp`",
+        "named",
+        "system, user and agent steps (the SDK has no times)",
+        key="/steps/*/messages/*/metadata/timestamp",
+    ),
+    Row(
+        "a step's `model_name`",
+        "its message's `metadata.model_name`",
+        "named",
+        "the model that wrote the step, when it differs per step",
+        key="/steps/*/messages/*/metadata/model_name",
+    ),
+    Row(
+        "`agent.name`",
+        "`telemetry.data.agent_name`",
+        "named",
+        "the SDK has no agent identity",
+        key="/telemetry/data/agent_name",
+    ),
+    Row(
+        "`agent.version`",
+        "`telemetry.data.agent_version`",
+        "named",
+        "",
+        key="/telemetry/data/agent_version",
+    ),
+    Row(
+        "`final_metrics`",
+        "`telemetry.data.final_metrics`",
+        "named",
+        "the trajectory's totals as ATIF states them (RFC.md §2.4)",
+        key="/telemetry/data/final_metrics",
+    ),
+    Row(
+        "`reasoning_effort`, `llm_call_count`, `is_copied_context` (their training meaning is "
+        "the message's `trainable_status`, §5), `notes`, root `extra`, "
+        "`continued_trajectory_ref`, `trajectory_id`, `subagent_trajectories` (embedded "
+        "subagents are not inlined)",
         "—",
         "stashed",
     ),
