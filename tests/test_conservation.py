@@ -105,8 +105,8 @@ LEAKING: dict[tuple[str, str], str] = {
     ("atif", "tao"): "step source/step_id, metrics prompt/cached tokens, final_metrics totals, "
     "result source_call_id: neither carried nor reported",
     ("atif", "trajectory-sdk"): "step source (agent: role assistant), step_id, an empty agent "
-    "message with tool calls (content null), tool_definitions type, a replace boundary's "
-    "extra.context_management: recomputed by the way back, neither carried nor reported",
+    "message with tool calls (content null), tool_definitions type: recomputed by the way "
+    "back, neither carried nor reported",
     ("atif", "step-substep"): "step source (agent/user/system) neither carried nor reported",
     ("tao", "atif"): "metrics.total_input_tokens, steps' agent_role, call_type, step_index, "
     "system_prompt_hash: neither carried nor reported",

@@ -410,3 +410,29 @@ def test_sdk_round_trip_property(doc: dict[str, Any]) -> None:
     back, report = convert(atif, "trajectory-sdk@v0.4")
     assert dumps(back) == before
     assert report.stashed == [] and report.decided == []
+
+
+def test_atif_meaning_is_named_in_the_sdk_file() -> None:
+    path = ROOT / "conformance" / "atif" / "v1.7" / "valid" / "context-compaction-replace.json"
+    doc = json.loads(path.read_text())
+    sdk, report = convert(doc, "trajectory-sdk@v0.4")
+    boundary = next(s for s in doc["steps"] if "context_management" in s.get("extra", {}))
+    metadata = [m["metadata"] or {} for st in sdk["steps"] for m in st["messages"]]
+    policies = [m["context_management"] for m in metadata if "context_management" in m]
+    assert policies and all(p == boundary["extra"]["context_management"] for p in policies)
+    assert sdk["telemetry"]["data"]["agent_name"] == doc["agent"]["name"]
+    stamps = {m["timestamp"] for m in metadata if "timestamp" in m}
+    assert stamps and stamps <= {s.get("timestamp") for s in doc["steps"]}
+    assert "/telemetry/data/agent_name" in {i.to for i in report.named}
+    back, back_report = convert(sdk, "atif@v1.7")
+    assert back == doc
+    assert not any(i.pointer.endswith("/context_management") for i in back_report.decided)
+    # a producer's own key at a named place is never overwritten nor read back as the field
+    own = json.loads(path.read_text())
+    user = next(s for s in own["steps"] if s["source"] == "user" and "timestamp" in s)
+    user["extra"] = {"timestamp": "producer's"}
+    sdk, _ = convert(own, "trajectory-sdk@v0.4")
+    kept = [m["metadata"] for st in sdk["steps"] for m in st["messages"] if m["metadata"]]
+    assert {"timestamp": "producer's"} in kept
+    again, _ = convert(sdk, "atif@v1.7")
+    assert again == own

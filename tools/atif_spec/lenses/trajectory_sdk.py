@@ -422,6 +422,8 @@ def to_sdk(doc: Doc, report: ChangeReport | None, names: Names | None = None) ->
     for turn in timeline(doc):
         if turn.kind == "reset":
             items.append(("reset", [_message("system", plain_text(c)) for c in turn.replacement]))
+            if items[-1][1]:
+                sources[id(items[-1][1][0])] = turn
         else:
             items.append(("message", _sdk_message(turn, names)))
             sources[id(items[-1][1])] = turn
@@ -536,6 +538,13 @@ def _name_steps(snapshots: list[Doc], sources: dict[int, Turn], names: Names) ->
         if turn.kind == "tool" or key_id not in where:
             continue
         message = next(m for m in _find(snapshots, where[key_id]))
+        if turn.kind == "reset":  # the first system message of the new context
+            extra = turn.step.get("extra")
+            policy = extra.get("context_management") if isinstance(extra, dict) else None
+            if isinstance(policy, dict):
+                source = f"/steps/{turn.index}/extra/context_management"
+                names.put(message, where[key_id], "context_management", policy, source, "metadata")
+            continue
         for key in SDK_STEP_NAMES:
             value = turn.step.get(key)
             if isinstance(value, str):
@@ -651,7 +660,7 @@ class _Steps:
         self.steps.append(step)
         return step
 
-    def reset(self, messages: list[Any]) -> None:
+    def reset(self, messages: list[Any], where: str) -> None:
         step = self._new("system", "")
         step["observation"] = {
             "results": [
@@ -660,6 +669,12 @@ class _Steps:
                 if isinstance(m, dict)
             ]
         }
+        first = messages[0] if messages and isinstance(messages[0], dict) else {}
+        metadata = _obj(first.get("metadata"))
+        named = self.names.take(metadata, f"{where}/0", "context_management", "metadata")
+        if isinstance(named, dict):  # the boundary's own policy, named by ATIF→SDK
+            step["extra"] = {"context_management": named}
+            return
         policy = {"type": "compaction", "boundary": "replace"}
         step["extra"] = {"context_management": policy}
         _decide(
@@ -805,7 +820,7 @@ def to_atif(doc: Doc, report: ChangeReport | None, names: Names | None = None) -
     builder = _Steps(report, names)
     for kind, value, where in transcript(doc, report):
         if kind == "reset":
-            builder.reset(value)
+            builder.reset(value, where)
         else:
             builder.add(value, int(where.rpartition("/")[2]), where)
     if not builder.steps:

@@ -249,6 +249,14 @@ _TO_SDK = (
         key="/steps/*/messages/*/metadata/model_name",
     ),
     Row(
+        "a `replace` boundary step's `extra.context_management`",
+        "the first system message of the new context: `metadata.context_management`",
+        "named",
+        "the way back reads the boundary's type and policy there instead of deciding "
+        '`{"type": "compaction", "boundary": "replace"}` (§5)',
+        key="/steps/*/messages/*/metadata/context_management",
+    ),
+    Row(
         "`agent.name`",
         "`telemetry.data.agent_name`",
         "named",
