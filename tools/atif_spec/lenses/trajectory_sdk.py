@@ -947,6 +947,7 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_target: boo
         source_holder=source_holder,
         target_holder=target_holder,
         drop=options.drop,
+        compact=True,
     )
     if forward_names.written:
         _record_moves(out, report, name, target_holder, forward_names.written, options.drop)
