@@ -15,8 +15,9 @@ It never reads the transform's own list of what it mapped. It enumerates the inp
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,27 +54,81 @@ def key(value: Any) -> Key:
     return kind, canonical_json(value)
 
 
+def _walk(value: Any) -> tuple[set[Key], list[dict[str, Any]]]:
+    """The values of the scalars below ``value`` outside the stashes, and the stashes found
+    (each once).
+
+    A container found in several places (the messages that every cumulative trajectory-sdk
+    snapshot repeats) is visited once: it holds the same values and the same stash wherever it
+    sits, so the result is what a walk of every place gives, in time linear in the distinct
+    containers.
+    """
+    found: set[Key] = set()
+    held: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    last: list[Any] = []
+    pending = [value]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == STASH_KEY:
+                    if is_stash(v):
+                        held.append(v)
+                elif isinstance(v, (dict, list)):
+                    if id(v) not in seen:
+                        seen.add(id(v))
+                        pending.append(v)
+                else:
+                    found.add(key(v))
+        elif isinstance(node, list):  # by identity, at C speed: one object, one value
+            if len(node) <= len(last) and all(map(operator.is_, node, last)):
+                continue  # a prefix of the list just visited: every member seen
+            extends = len(last) < len(node) and all(map(operator.is_, last, node))
+            tail = node[len(last) :] if extends else node
+            members = dict(zip(map(id, tail), tail, strict=True))
+            last = node
+            fresh = members.keys() - seen
+            seen.update(fresh)
+            for i in fresh:
+                v = members[i]
+                if isinstance(v, (dict, list)):
+                    pending.append(v)
+                else:
+                    found.add(key(v))
+        else:
+            found.add(key(node))
+    return found, held
+
+
+def carried(output: Any) -> set[Key]:
+    """The values of every scalar below ``output`` outside the stashes (see :func:`_walk`)."""
+    return _walk(output)[0]
+
+
 def stashes(value: Any) -> Iterator[dict[str, Any]]:
     """Every stash held anywhere in ``value`` (including stashes inside stashed values)."""
-    if isinstance(value, dict):
-        for k, v in value.items():
-            if k == STASH_KEY and is_stash(v):
-                yield v
-                for layer in v["layers"]:
-                    for entry in layer["entries"]:
-                        if isinstance(entry, dict):
-                            yield from stashes(entry.get("value"))
-            else:
-                yield from stashes(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from stashes(v)
+    for stash in _walk(value)[1]:
+        yield from _nested(stash)
+
+
+def _nested(stash: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """``stash`` and the stashes inside its entries' values."""
+    yield stash
+    for layer in stash["layers"]:
+        for entry in layer["entries"]:
+            if isinstance(entry, dict):
+                yield from stashes(entry.get("value"))
 
 
 def stash_pool(output: Any) -> Counter[Key]:
     """The values the output's stashes hold (``removed`` and ``replaced`` entries)."""
+    return _pool(stashes(output))
+
+
+def _pool(found: Iterable[dict[str, Any]]) -> Counter[Key]:
     pool: Counter[Key] = Counter()
-    for stash in stashes(output):
+    for stash in found:
         for layer in stash["layers"]:
             for entry in layer["entries"]:
                 if isinstance(entry, dict) and entry.get("op") in ("removed", "replaced"):
@@ -107,13 +162,13 @@ def _covered(ptr: str, prefixes: set[str]) -> bool:
 
 def check(source: Any, output: Any, report: ChangeReport) -> Tally:
     """Classify every leaf of ``source`` against ``output`` and ``report`` (see the module)."""
-    carried = {key(v) for _, v in leaves(output)}
-    held = stash_pool(output)
+    values, top = _walk(output)
+    held = _pool(s for stash in top for s in _nested(stash))
     prefixes = {i.pointer for i in (*report.stashed, *report.named, *report.dropped)}
     tally = Tally()
     for ptr, value in leaves(source, skip_stash=False):
         k = key(value)
-        if k in carried:
+        if k in values:
             tally.mapped += 1
         elif _covered(ptr, prefixes):
             tally.reported += 1

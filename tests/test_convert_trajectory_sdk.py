@@ -95,9 +95,51 @@ def test_weather_example_becomes_atif_steps() -> None:
     assert {"/agent/name", "/agent/version"} <= decided
     stash = atif["extra"][STASH_KEY]["layers"][-1]
     assert stash["by"] == TO_ATIF and stash["holder"] == "/extra"
-    # reward and task data are kept
-    pointers = {e["pointer"] for e in stash["entries"]}
-    assert "/task/data_source" in pointers
+    # reward, task data and finish reasons are named keys, read back only through `moved`
+    assert atif["extra"]["task"] == doc["task"]
+    assert atif["extra"]["execution_metrics"] == doc["execution_metrics"]
+    assert steps[3]["extra"]["finish_reason"] == "stop"
+    moved = {e["to"]: e["pointer"] for e in stash["entries"] if e["op"] == "moved"}
+    assert moved["/extra/task"] == "/task"
+    assert moved["/steps/3/extra/finish_reason"].endswith("/finish_reason")
+    assert {i.to for i in report.named} == set(moved)
+    assert "/task/data_source" not in {e["pointer"] for e in stash["entries"]}
+
+
+def test_tool_errors_are_named_and_producer_keys_never_misread() -> None:
+    doc = json.loads((SDK_DIR / "valid" / "airline-rebooking-multi-turn.json").read_text())
+    atif, _ = convert(doc, "atif@v1.7")
+    errors = [
+        r["extra"]["error"]
+        for s in atif["steps"]
+        for r in s.get("observation", {}).get("results", [])
+        if "error" in r.get("extra", {})
+    ]
+    assert errors and all(isinstance(e, str) and e for e in errors)
+    # a producer's own metadata key at a named place is kept, and its SDK field stashed
+    last = doc["steps"][-1]["messages"]
+    message = next(
+        m for m in last if m["role"] == "assistant" and m["finish_reason"] and m["content"]
+    )
+    message["metadata"] = {"finish_reason": "producer's own"}
+    for step in doc["steps"]:
+        for m in step["messages"]:
+            if m["content"] == message["content"] and m["role"] == "assistant":
+                m["metadata"] = message["metadata"]
+    atif, _ = convert(doc, "atif@v1.7")
+    step = next(s for s in atif["steps"] if s.get("message") == message["content"])
+    assert step["extra"]["finish_reason"] == "producer's own"
+    back, _ = convert(atif, "trajectory-sdk@v0.4")
+    assert back == doc
+    # an ATIF producer's own `extra.reward` is not read back as the SDK reward
+    atif2 = json.loads(
+        (ROOT / "conformance" / "atif" / "v1.7" / "valid" / "minimal.json").read_text()
+    )
+    atif2["extra"] = {"reward": {"aggregated_value": 9}}
+    sdk, _ = convert(atif2, "trajectory-sdk@v0.4")
+    assert sdk["reward"] is None
+    again, _ = convert(sdk, "atif@v1.7")
+    assert again == atif2
 
 
 def test_snapshots_are_cut_as_the_sdk_code_does() -> None:
@@ -205,7 +247,10 @@ def test_drop_writes_no_stash_and_reports_every_item() -> None:
     assert STASH_KEY not in sdk["telemetry"]["data"]
     assert report.stashed == []
     dropped = {i.pointer for i in report.dropped}
-    assert "/agent/name" in dropped and "/steps/0/is_copied_context" in dropped
+    assert "/steps/0/is_copied_context" in dropped
+    # a named key is not a loss: written, reported as named, no stash entry
+    assert sdk["telemetry"]["data"]["agent_name"] == doc["agent"]["name"]
+    assert "/agent/name" in {i.pointer for i in report.named} and "/agent/name" not in dropped
     with pytest.raises(ConversionError) as info:
         convert(doc, "trajectory-sdk@v0.4", fail_on_loss=True)
     assert info.value.report.errors[0].code == "convert:would-lose-data"
@@ -217,8 +262,13 @@ def test_stash_layer_shape() -> None:
     layer = sdk["telemetry"]["data"][STASH_KEY]["layers"][-1]
     assert layer["by"] == TO_SDK and layer["holder"] == SDK_HOLDER.pointer
     by_pointer = {e["pointer"]: e for e in layer["entries"]}
-    assert by_pointer["/agent/name"]["op"] == "replaced"  # the way back writes "unknown"
-    assert by_pointer["/agent/name"]["value"] == "terminus-2"
+    # the agent's name is a named key of telemetry.data, read back through its moved entry
+    assert by_pointer["/agent/name"] == {
+        "op": "moved",
+        "pointer": "/agent/name",
+        "to": "/telemetry/data/agent_name",
+    }
+    assert sdk["telemetry"]["data"]["agent_name"] == "terminus-2"
     assert by_pointer["/steps/0/is_copied_context"] == {
         "op": "removed",
         "pointer": "/steps/0/is_copied_context",
@@ -360,3 +410,29 @@ def test_sdk_round_trip_property(doc: dict[str, Any]) -> None:
     back, report = convert(atif, "trajectory-sdk@v0.4")
     assert dumps(back) == before
     assert report.stashed == [] and report.decided == []
+
+
+def test_atif_meaning_is_named_in_the_sdk_file() -> None:
+    path = ROOT / "conformance" / "atif" / "v1.7" / "valid" / "context-compaction-replace.json"
+    doc = json.loads(path.read_text())
+    sdk, report = convert(doc, "trajectory-sdk@v0.4")
+    boundary = next(s for s in doc["steps"] if "context_management" in s.get("extra", {}))
+    metadata = [m["metadata"] or {} for st in sdk["steps"] for m in st["messages"]]
+    policies = [m["context_management"] for m in metadata if "context_management" in m]
+    assert policies and all(p == boundary["extra"]["context_management"] for p in policies)
+    assert sdk["telemetry"]["data"]["agent_name"] == doc["agent"]["name"]
+    stamps = {m["timestamp"] for m in metadata if "timestamp" in m}
+    assert stamps and stamps <= {s.get("timestamp") for s in doc["steps"]}
+    assert "/telemetry/data/agent_name" in {i.to for i in report.named}
+    back, back_report = convert(sdk, "atif@v1.7")
+    assert back == doc
+    assert not any(i.pointer.endswith("/context_management") for i in back_report.decided)
+    # a producer's own key at a named place is never overwritten nor read back as the field
+    own = json.loads(path.read_text())
+    user = next(s for s in own["steps"] if s["source"] == "user" and "timestamp" in s)
+    user["extra"] = {"timestamp": "producer's"}
+    sdk, _ = convert(own, "trajectory-sdk@v0.4")
+    kept = [m["metadata"] for st in sdk["steps"] for m in st["messages"] if m["metadata"]]
+    assert {"timestamp": "producer's"} in kept
+    again, _ = convert(sdk, "atif@v1.7")
+    assert again == own

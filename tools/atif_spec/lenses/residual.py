@@ -150,16 +150,19 @@ def diff(
     *,
     align: bool = True,
     reorder: bool = True,
+    compact: bool = False,
 ) -> list[Residual]:
     """The entries that turn ``rebuilt`` into ``source`` when undone in reverse order.
 
     ``cut`` skips pairs another owner handles; ``origin`` pairs list elements by provenance.
     ``align=False`` compares lists by position only (a list of another length is replaced);
+    ``compact=True`` replaces an object (below the top, holding no container found in several
+    places) whole when its entries would take more bytes than the object itself.
     ``reorder=False`` replaces an object whose common members come back in another order
     (at the top: removes and adds every member).
     """
     out: list[Residual] = []
-    _Differ(out, rebuilt, cut, origin, align, reorder).diff(source, rebuilt, (), ())
+    _Differ(out, rebuilt, cut, origin, align, reorder, compact).diff(source, rebuilt, (), ())
     return out
 
 
@@ -201,8 +204,10 @@ class _Differ:
         origin: Origin | None,
         align: bool,
         reorder: bool,
+        compact: bool = False,
     ) -> None:
         self.out = out
+        self.compact = compact
         self.cut = cut
         self.origin = origin
         self.align = align
@@ -222,7 +227,20 @@ class _Differ:
                 return
             self.seen[id(reb)] = src
         if isinstance(src, dict) and isinstance(reb, dict):
+            mark, first_seen = len(self.out), len(self.seen)
             self._dict(src, reb, path, spath)
+            # entries below a shared container's first place also fix its other places: keep
+            if (
+                self.compact
+                and path
+                and id(reb) not in self.shared
+                and len(self.seen) == first_seen
+                and len(self.out) > mark + 1
+            ):
+                size = sum(len(_key(r.entry)) for r in self.out[mark:])
+                if size > len(_key(src)) + len(_key(fingerprint(reb))) + 40:
+                    del self.out[mark:]
+                    self._replace(src, reb, path, spath)
         elif isinstance(src, list) and isinstance(reb, list):
             self._list(src, reb, path, spath)
         elif not same(src, reb):
@@ -433,6 +451,7 @@ def run_lens(
     source_holder: Holder,
     target_holder: Holder,
     drop: bool,
+    compact: bool = False,
 ) -> Doc:
     """Convert ``doc`` with ``forward``, keeping what does not survive in ``target_holder``.
 
@@ -440,8 +459,8 @@ def run_lens(
     going back. The layers that the inverse lens left in ``source_holder`` are taken off first
     and undone after mapping, so ``inverse(lens(doc)) == doc``. The new layer is owned by the
     document root and compares lists by position and objects in their key order (a conversion
-    rebuilds every object below the root, so no smaller owner survives it). ``doc`` is not
-    modified.
+    rebuilds every object below the root, so no smaller owner survives it); ``compact`` as in
+    :func:`diff`. ``doc`` is not modified.
     """
     target = name.partition("->")[2]
     work = shared_copy(doc)
@@ -457,7 +476,7 @@ def run_lens(
     except ConversionError as exc:  # the way back refuses what this lens wrote
         report.errors.extend(exc.report.errors)
         raise ConversionError(report) from None
-    residuals = diff(work, rebuilt, align=False, reorder=False)
+    residuals = diff(work, rebuilt, align=False, reorder=False, compact=compact)
     if previous and not conflicts and not residuals:
         # the output is exactly what the inverse lens was given: nothing was invented
         report.decided = [i for i in report.decided if i.step != name]

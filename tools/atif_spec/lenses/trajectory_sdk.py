@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import operator
 from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
@@ -27,10 +28,10 @@ import orjson
 from atif_spec.changes import ChangeReport, Item
 from atif_spec.jsonvalues import json_int, objects, plain_text
 from atif_spec.lenses import ConversionError, Lens, LensOptions, refuse
-from atif_spec.lenses.residual import Holder, run_lens
+from atif_spec.lenses.residual import Holder, Residual, commit, run_lens, same
 from atif_spec.rules.trajectory_sdk import BOUNDARY, compare_snapshots, is_restart, leading_system
 from atif_spec.sft import Turn, timeline
-from atif_spec.stash import deep_copy
+from atif_spec.stash import STASH_KEY, deep_copy
 from atif_spec.totals import step_totals
 
 Doc = dict[str, Any]
@@ -74,6 +75,54 @@ def _obj(value: Any) -> Doc | None:
     return deep_copy(value) if isinstance(value, dict) else None
 
 
+# --- named keys (RFC.md §4.5.3 item 8; MAPPING.md §2.2) -------------------------------------
+
+
+class Names:
+    """The named keys one mapping writes and the ones it reads back.
+
+    ``write`` is None for "every named key whose place is free" (a lens run on a source of its
+    own), else the exact set of target pointers to write (the way back of a converted
+    document writes what the inverse lens read). ``read`` holds the source pointers of named
+    keys to read back into fields: the ``to`` of the inverse lens's ``moved`` stash entries.
+    ``written`` collects ``(source pointer, target pointer)`` of every key written.
+    """
+
+    def __init__(self, write: frozenset[str] | None = None, read: frozenset[str] = frozenset()):
+        self.write = write
+        self.read = read
+        self.written: list[tuple[str, str]] = []
+
+    def put(
+        self, owner: Doc, ptr: str, key: str, value: Any, source: str, holder: str = "extra"
+    ) -> None:
+        """Write ``value`` as ``owner.<holder>.<key>`` (``ptr`` is the owner's pointer), unless
+        the key is not to be written or the producer's ``<holder>`` holds that key (a collision:
+        the value then travels in the stash)."""
+        to = f"{ptr}/{holder}/{key}"
+        if self.write is not None and to not in self.write:
+            return
+        extra = owner.get(holder)
+        if extra is None:
+            extra = owner[holder] = {}
+        if not isinstance(extra, dict) or key in extra:
+            return
+        extra[key] = deep_copy(value)
+        self.written.append((source, to))
+
+    def take(self, extra: Any, ptr: str, key: str, holder: str = "extra") -> Any:
+        """The named key ``<holder>.<key>`` of the owner at ``ptr`` when it is to be read back
+        (it is removed from ``extra``, the holder object), else ``_NONE``."""
+        if f"{ptr}/{holder}/{key}" not in self.read:
+            return _NONE
+        if not isinstance(extra, dict) or key not in extra:
+            return _NONE
+        return extra.pop(key)
+
+
+_NONE: Any = object()
+
+
 # --- ATIF -> SDK ------------------------------------------------------------------------------
 
 
@@ -114,26 +163,69 @@ def _usage(metrics: Any) -> Doc | None:
     return usage or None
 
 
-def _sdk_message(turn: Turn) -> Doc:
+STEP_NAMES = ("finish_reason", "trainable_status", "usage")
+"""Named step ``extra`` keys of SDK→ATIF (MAPPING.md §2.2): message fields ATIF has no place for."""
+RESULT_NAMES = {"error": "error", "response": "response", "metadata": "tool_response_metadata"}
+"""``tool_response`` member → named observation-result ``extra`` key (MAPPING.md §2.2)."""
+ROOT_NAMES = {
+    "task": "task",
+    "reward": "reward",
+    "metrics": "trajectory_metrics",
+    "execution_metrics": "execution_metrics",
+    "reference_trajectory": "reference_trajectory",
+    "telemetry": "telemetry",
+    "idx": "idx",
+    "error": "error",
+    "trace_id": "trace_id",
+}
+"""SDK root member → named root ``extra`` key of SDK→ATIF (MAPPING.md §2.2)."""
+SNAPSHOT_KEYS = ("reward", "info", "trainable_status")
+"""Per-snapshot members kept, one object per snapshot, in the root ``extra.snapshots``."""
+
+
+def _split(extra: Any, ptr: str, keys: Any, names: Names) -> tuple[Doc | None, Doc]:
+    """``extra`` without the named keys to read back (None when nothing else is left), and
+    those keys' values. ``extra`` is not modified."""
+    rest = _obj(extra)
+    taken: Doc = {}
+    for key in keys:
+        value = names.take(rest, ptr, key)
+        if value is not _NONE:
+            taken[key] = value
+    if taken and rest == {}:
+        rest = None
+    return rest, taken
+
+
+def _sdk_message(turn: Turn, names: Names) -> Doc:
     step = turn.step
+    ptr = f"/steps/{turn.index}"
     if turn.kind in ("system", "user"):
-        return _message(
-            turn.kind, plain_text(step.get("message")), metadata=_obj(step.get("extra"))
-        )
+        metadata, named = _split(step.get("extra"), ptr, STEP_NAMES, names)
+        m = _message(turn.kind, plain_text(step.get("message")), metadata=metadata)
+        _restore(m, named)
+        return m
     if turn.kind == "tool":
         result = turn.result or {}
         raw = result.get("content")
         content = None if raw is None else plain_text(raw)
         name = turn.call.get("function_name") if turn.call is not None else None
+        k = next(i for i, r in enumerate(step["observation"]["results"]) if r is result)
+        metadata, named = _split(
+            result.get("extra"),
+            f"{ptr}/observation/results/{k}",
+            RESULT_NAMES.values(),
+            names,
+        )
         response: Doc = {
             "id": result.get("source_call_id"),
             "name": name if isinstance(name, str) else "",
             "arguments": {},
-            "response": content,
-            "error": None,
-            "metadata": None,
+            "response": named.get("response", content),
+            "error": named.get("error"),
+            "metadata": named.get("tool_response_metadata"),
         }
-        return _message("tool", content, tool_response=response, metadata=_obj(result.get("extra")))
+        return _message("tool", content, tool_response=response, metadata=metadata)
     raw_calls = step.get("tool_calls")
     calls = (
         [
@@ -149,15 +241,24 @@ def _sdk_message(turn: Turn) -> Doc:
     )
     text = plain_text(step.get("message"))
     reasoning = step.get("reasoning_content")
-    return _message(
+    metadata, named = _split(step.get("extra"), ptr, STEP_NAMES, names)
+    m = _message(
         "assistant",
         None if text == "" and calls else text,
         tool_calls=calls,
         usage=_usage(step.get("metrics")),
-        metadata=_obj(step.get("extra")),
+        metadata=metadata,
         reasoning=reasoning if isinstance(reasoning, str) else None,
         trainable_status="trainable" if turn.trainable else "not_trainable",
     )
+    _restore(m, named)
+    return m
+
+
+def _restore(m: Doc, named: Doc) -> None:
+    """Put named step keys back into their message fields."""
+    for key, value in named.items():
+        m[key] = value
 
 
 def _tool_definitions(doc: Doc) -> list[Doc] | None:
@@ -259,10 +360,20 @@ def content_hash(doc: Doc) -> str:
     """SHA-256 of the builder's hash input (ref §8), fed snapshot by snapshot.
 
     The input is the trajectory without telemetry, error and trace id; each message is
-    encoded once however many snapshots repeat it.
+    encoded once however many snapshots repeat it, and a snapshot that extends the one before
+    it reuses that one's encoding.
     """
     h = hashlib.sha256()
     cache: dict[int, bytes] = {}
+    prev: list[Any] = []
+    joined = b""
+
+    def encoded(m: Any) -> bytes:
+        part = cache.get(id(m))
+        if part is None:
+            part = cache[id(m)] = _dumps(_canonical(m))
+        return part
+
     top = {
         k: doc.get(k)
         for k in ("execution_metrics", "metrics", "model_id", "reward", "steps", "task")
@@ -284,11 +395,16 @@ def content_hash(doc: Doc) -> str:
                 if k != "messages":
                     h.update(_dumps(_canonical(rest[k])))
                     continue
+                msgs = rest[k]
+                n = len(prev)
+                if n and len(msgs) >= n and msgs[:n] == prev:  # C speed: shared objects
+                    new = [encoded(m) for m in msgs[n:]]
+                    joined = b",".join([joined, *new]) if new else joined
+                else:
+                    joined = b",".join([encoded(m) for m in msgs])
+                prev = msgs
                 h.update(b"[")
-                for q, m in enumerate(rest[k]):
-                    if id(m) not in cache:
-                        cache[id(m)] = _dumps(_canonical(m))
-                    h.update((b"," if q else b"") + cache[id(m)])
+                h.update(joined)
                 h.update(b"]")
             h.update(b"}")
         h.update(b"]")
@@ -296,14 +412,21 @@ def content_hash(doc: Doc) -> str:
     return h.hexdigest()
 
 
-def to_sdk(doc: Doc, report: ChangeReport | None) -> Doc:
-    """The plain mapping ATIF v1.7 → trajectory-sdk v0.4 (MAPPING §3-§5)."""
+def to_sdk(doc: Doc, report: ChangeReport | None, names: Names | None = None) -> Doc:
+    """The mapping ATIF v1.7 → trajectory-sdk v0.4 (MAPPING §3-§5); ``names.read`` lists the
+    named ATIF keys to read back into SDK fields."""
+    names = names or Names(frozenset())
     items: list[Item_] = []
+    sources: dict[int, Turn] = {}
+    """Identity of a message → the turn it was made from."""
     for turn in timeline(doc):
         if turn.kind == "reset":
             items.append(("reset", [_message("system", plain_text(c)) for c in turn.replacement]))
+            if items[-1][1]:
+                sources[id(items[-1][1][0])] = turn
         else:
-            items.append(("message", _sdk_message(turn)))
+            items.append(("message", _sdk_message(turn, names)))
+            sources[id(items[-1][1])] = turn
     defs = _tool_definitions(doc)
     if defs is not None:
         messages = [v for k, v in items if k == "message"]
@@ -314,6 +437,8 @@ def to_sdk(doc: Doc, report: ChangeReport | None) -> Doc:
             first["tool_definitions"] = defs
     snapshots = cut(items)
     messages = [v for k, v in items if k == "message"]
+    if names.write is None or names.write:
+        _name_steps(snapshots, sources, names)
     assistants = [m for m in messages if m["role"] == "assistant"]
     calls = sum(len(m["tool_calls"]) for m in assistants if m["tool_calls"])
     prompt = sum((m["usage"] or {}).get("prompt_tokens", 0) for m in assistants)
@@ -360,12 +485,76 @@ def to_sdk(doc: Doc, report: ChangeReport | None) -> Doc:
         "trace_id": None,
         "model_id": agent.get("model_name") if isinstance(agent.get("model_name"), str) else None,
     }
+    _, root = _split(doc.get("extra"), "", ROOT_NAMES.values(), names)
+    for field, key in ROOT_NAMES.items():
+        if key in root and field != "telemetry":
+            out[field] = root[key]
+    _, per_step = _split(doc.get("extra"), "", ("snapshots",), names)
+    kept = per_step.get("snapshots")
+    if isinstance(kept, list) and len(kept) == len(snapshots):
+        for snapshot, values in zip(snapshots, kept, strict=True):
+            if isinstance(values, dict):
+                snapshot.update({k: values.get(k) for k in SNAPSHOT_KEYS})
+    if "telemetry" in root:
+        out["telemetry"] = root["telemetry"]
+        return out
     digest = content_hash(out)
     data: Doc = {"conversation_id": conversation, "content_hash": digest}
     if conversation is not None:
         data["idempotency_key"] = f"{DATA_SOURCE}:{conversation}:{digest}"
     out["telemetry"] = {"source": DATA_SOURCE, "data": data}
+    for key, value in (
+        ("agent_name", agent.get("name")),
+        ("agent_version", agent.get("version")),
+        ("final_metrics", doc.get("final_metrics")),
+    ):
+        if value is not None:
+            field = "final_metrics" if key == "final_metrics" else f"agent/{key[6:]}"
+            names.put(out["telemetry"], "/telemetry", key, value, f"/{field}", "data")
     return out
+
+
+SDK_STEP_NAMES = ("timestamp", "model_name")
+"""ATIF step fields the SDK has no place for, as named message ``metadata`` keys of
+ATIF→SDK (MAPPING.md §4.1)."""
+SDK_ROOT_NAMES = ("agent_name", "agent_version", "final_metrics")
+"""Named ``telemetry.data`` keys of ATIF→SDK: ``agent.name``, ``agent.version`` and
+``final_metrics`` (MAPPING.md §4.1)."""
+
+
+def _name_steps(snapshots: list[Doc], sources: dict[int, Turn], names: Names) -> None:
+    """Put each step's timestamp and model name into its message's ``metadata`` (named keys;
+    the pointer is the message's first place in the snapshots, where the way back reads it)."""
+    where: dict[int, str] = {}
+    prev: list[Any] = []
+    for i, snapshot in enumerate(snapshots):
+        msgs = snapshot["messages"]
+        extends = len(prev) <= len(msgs) and all(map(operator.is_, prev, msgs))
+        start = len(prev) if extends else 0
+        for k in range(start, len(msgs)):
+            where.setdefault(id(msgs[k]), f"/steps/{i}/messages/{k}")
+        prev = msgs
+    for key_id, turn in sources.items():
+        if turn.kind == "tool" or key_id not in where:
+            continue
+        message = next(m for m in _find(snapshots, where[key_id]))
+        if turn.kind == "reset":  # the first system message of the new context
+            extra = turn.step.get("extra")
+            policy = extra.get("context_management") if isinstance(extra, dict) else None
+            if isinstance(policy, dict):
+                source = f"/steps/{turn.index}/extra/context_management"
+                names.put(message, where[key_id], "context_management", policy, source, "metadata")
+            continue
+        for key in SDK_STEP_NAMES:
+            value = turn.step.get(key)
+            if isinstance(value, str):
+                source = f"/steps/{turn.index}/{key}"
+                names.put(message, where[key_id], key, value, source, "metadata")
+
+
+def _find(snapshots: list[Doc], ptr: str) -> Iterator[Doc]:
+    _, _, i, _, k = ptr.split("/")
+    yield snapshots[int(i)]["messages"][int(k)]
 
 
 # --- SDK -> ATIF ------------------------------------------------------------------------------
@@ -397,7 +586,7 @@ def transcript(doc: Doc, report: ChangeReport | None) -> list[tuple[str, Any, st
         elif is_restart(prev_step, prev, msgs):
             s = leading_system(msgs)
             out.append(("reset", msgs[:s], where))
-            out.extend(("message", m, f"{where}/{k}") for k, m in enumerate(msgs) if k >= s)
+            out.extend(("message", m, f"{where}/{k}") for k, m in enumerate(msgs[s:], start=s))
         else:
             new_from, swapped = compare_snapshots(prev, msgs)
             if new_from is None:
@@ -410,7 +599,10 @@ def transcript(doc: Doc, report: ChangeReport | None) -> list[tuple[str, Any, st
             if swapped:
                 s = leading_system(msgs)
                 out.extend(("message", m, f"{where}/{k}") for k, m in enumerate(msgs[:s]))
-            out.extend(("message", m, f"{where}/{k}") for k, m in enumerate(msgs) if k >= new_from)
+            out.extend(
+                ("message", m, f"{where}/{k}")
+                for k, m in enumerate(msgs[new_from:], start=new_from)
+            )
         prev, prev_step = msgs, step
     return out
 
@@ -449,8 +641,9 @@ def _decide(report: ChangeReport | None, ptr: str, policy: str, value: Any) -> N
 class _Steps:
     """Builds ATIF steps from transcript messages, linking tool results to their calls."""
 
-    def __init__(self, report: ChangeReport | None) -> None:
+    def __init__(self, report: ChangeReport | None, names: Names) -> None:
         self.report = report
+        self.names = names
         self.steps: list[Doc] = []
         self.calls: dict[str, Doc] = {}
         """Call id → the agent step that made the call (the latest one wins)."""
@@ -458,13 +651,16 @@ class _Steps:
         """Function name → (step, generated id) of calls that had no id."""
         self.last_agent: Doc | None = None
         self.definitions: dict[str, Doc] = {}
+        self.index: dict[int, int] = {}
+        """Identity of a step → its index in ``steps``."""
 
     def _new(self, source: str, message: Any) -> Doc:
         step: Doc = {"step_id": len(self.steps) + 1, "source": source, "message": message}
+        self.index[id(step)] = len(self.steps)
         self.steps.append(step)
         return step
 
-    def reset(self, messages: list[Any]) -> None:
+    def reset(self, messages: list[Any], where: str) -> None:
         step = self._new("system", "")
         step["observation"] = {
             "results": [
@@ -473,6 +669,12 @@ class _Steps:
                 if isinstance(m, dict)
             ]
         }
+        first = messages[0] if messages and isinstance(messages[0], dict) else {}
+        metadata = _obj(first.get("metadata"))
+        named = self.names.take(metadata, f"{where}/0", "context_management", "metadata")
+        if isinstance(named, dict):  # the boundary's own policy, named by ATIF→SDK
+            step["extra"] = {"context_management": named}
+            return
         policy = {"type": "compaction", "boundary": "replace"}
         step["extra"] = {"context_management": policy}
         _decide(
@@ -500,8 +702,32 @@ class _Steps:
                 self._assistant(step, m, k)
             if isinstance(m.get("metadata"), dict):
                 step["extra"] = deep_copy(m["metadata"])
+                taken = False
+                for key in SDK_STEP_NAMES:
+                    value = self.names.take(step["extra"], where, key, "metadata")
+                    if value is not _NONE:
+                        step[key], taken = value, True
+                if taken and step["extra"] == {}:
+                    del step["extra"]
+            self._name_message(step, m, where)
         elif role == "tool":
             self._tool(m, where)
+
+    def _name_message(self, step: Doc, m: Doc, where: str) -> None:
+        """Message fields ATIF has no place for, as named step ``extra`` keys (§2.2): a finish
+        reason; the trainable status of an assistant message (of another message when it is
+        not the default); provider usage that the step metrics do not give back."""
+        ptr = f"/steps/{len(self.steps) - 1}"
+        if m.get("finish_reason") is not None:
+            self.names.put(step, ptr, "finish_reason", m["finish_reason"], f"{where}/finish_reason")
+        status = m.get("trainable_status")
+        if status is not None and (m.get("role") == "assistant" or status != "not_trainable"):
+            self.names.put(step, ptr, "trainable_status", status, f"{where}/trainable_status")
+        usage = m.get("usage")
+        if usage is not None and not same(_usage(_metrics(usage)), usage):
+            self.names.put(step, ptr, "usage", usage, f"{where}/usage")
+        if step.get("extra") == {}:
+            del step["extra"]
 
     def _assistant(self, step: Doc, m: Doc, k: int) -> None:
         self.last_agent = step
@@ -575,15 +801,26 @@ class _Steps:
         if isinstance(m.get("metadata"), dict):
             result["extra"] = deep_copy(m["metadata"])
         observation = target.setdefault("observation", {"results": []})
+        ptr = f"/steps/{self.index[id(target)]}/observation/results/{len(observation['results'])}"
         observation["results"].append(result)
+        if isinstance(response, dict):
+            for field, key in RESULT_NAMES.items():
+                value = response.get(field)
+                if value is None or (field == "response" and same(value, result.get("content"))):
+                    continue
+                self.names.put(result, ptr, key, value, f"{where}/tool_response/{field}")
+            if result.get("extra") == {}:
+                del result["extra"]
 
 
-def to_atif(doc: Doc, report: ChangeReport | None) -> Doc:
-    """The plain mapping trajectory-sdk v0.4 → ATIF v1.7 (MAPPING §2)."""
-    builder = _Steps(report)
+def to_atif(doc: Doc, report: ChangeReport | None, names: Names | None = None) -> Doc:
+    """The mapping trajectory-sdk v0.4 → ATIF v1.7 (MAPPING §2), with the named keys of
+    ``names`` (every free one by default)."""
+    names = names or Names()
+    builder = _Steps(report, names)
     for kind, value, where in transcript(doc, report):
         if kind == "reset":
-            builder.reset(value)
+            builder.reset(value, where)
         else:
             builder.add(value, int(where.rpartition("/")[2]), where)
     if not builder.steps:
@@ -597,9 +834,19 @@ def to_atif(doc: Doc, report: ChangeReport | None) -> Doc:
         out["session_id"] = conversation
     if isinstance(task_id, str):
         out["trajectory_id"] = task_id
+    telemetry = doc.get("telemetry")
+    data = _obj(telemetry.get("data")) if isinstance(telemetry, dict) else None
+    named = {
+        key: value
+        for key in SDK_ROOT_NAMES
+        if (value := builder.names.take(data, "/telemetry", key, "data")) is not _NONE
+    }
     agent: Doc = {"name": UNKNOWN, "version": UNKNOWN}
-    _decide(report, "/agent/name", "the SDK records no agent name", UNKNOWN)
-    _decide(report, "/agent/version", "the SDK records no agent version", UNKNOWN)
+    for key in ("name", "version"):
+        if isinstance(named.get(f"agent_{key}"), str):
+            agent[key] = named[f"agent_{key}"]
+        else:
+            _decide(report, f"/agent/{key}", f"the SDK records no agent {key}", UNKNOWN)
     if isinstance(doc.get("model_id"), str):
         agent["model_name"] = doc["model_id"]
     if builder.definitions:
@@ -623,25 +870,114 @@ def to_atif(doc: Doc, report: ChangeReport | None) -> Doc:
     if cost is not None:
         final["total_cost_usd"] = cost
     final["total_steps"] = len(builder.steps)
-    out["final_metrics"] = final
+    out["final_metrics"] = named.get("final_metrics", final)
+    for field, key in ROOT_NAMES.items():
+        value = doc.get(field)
+        data = value.get("data") if isinstance(value, dict) else None
+        if value is None or (isinstance(data, dict) and STASH_KEY in data):
+            continue  # a telemetry that holds a stash is the stash's, not the producer's
+        names.put(out, "", key, value, f"/{field}")
+    steps = doc.get("steps")
+    if isinstance(steps, list) and steps:
+        kept = [
+            {k: s.get(k) for k in SNAPSHOT_KEYS} if isinstance(s, dict) else None for s in steps
+        ]
+        names.put(out, "", "snapshots", kept, "/steps")
+    if out.get("extra") == {}:
+        del out["extra"]
     return out
 
 
 # --- the lenses -------------------------------------------------------------------------------
 
 
+def _take_moves(doc: Doc, holder: Holder, by: str) -> tuple[Doc, list[Doc], bool]:
+    """``doc`` without the ``moved`` entries of the layers ``by`` on top of its stash (the way
+    back reads those named keys itself), the entries, and whether there were such layers.
+    ``doc`` is not modified."""
+    parent: Any = doc
+    for key in holder.path:
+        parent = parent.get(key) if isinstance(parent, dict) else None
+    stash = parent.get(STASH_KEY) if isinstance(parent, dict) else None
+    layers = stash.get("layers") if isinstance(stash, dict) else None
+    if not isinstance(layers, list):
+        return doc, [], False
+    new = list(layers)
+    found: list[Doc] = []
+    n = len(new) - 1
+    while n >= 0 and isinstance(new[n], dict) and new[n].get("by") == by:
+        entries = new[n].get("entries")
+        if new[n].get("holder") != holder.pointer or not isinstance(entries, list):
+            break
+        moves = [e for e in entries if isinstance(e, dict) and e.get("op") == "moved"]
+        found[:0] = moves
+        new[n] = {**new[n], "entries": [e for e in entries if e not in moves]}
+        n -= 1
+    if n == len(new) - 1:
+        return doc, [], False
+    assert isinstance(stash, dict) and isinstance(parent, dict)
+    stash = {**stash, "layers": new}
+    out = dict(doc)
+    node = out
+    for key in holder.path[:-1]:
+        node[key] = dict(node[key])
+        node = node[key]
+    node[holder.path[-1]] = {**parent, STASH_KEY: stash}
+    return out, found, True
+
+
 def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_target: bool) -> Doc:
-    return run_lens(
+    name, inverse = (TO_SDK, TO_ATIF) if to_target else (TO_ATIF, TO_SDK)
+    source_holder, target_holder = (
+        (ATIF_HOLDER, SDK_HOLDER) if to_target else (SDK_HOLDER, ATIF_HOLDER)
+    )
+    doc, moves, converted = _take_moves(doc, source_holder, inverse)
+    read = frozenset(e["to"] for e in moves if isinstance(e.get("to"), str))
+    forward_names = Names(frozenset() if converted else None, read)
+    forward, backward = (to_sdk, to_atif) if to_target else (to_atif, to_sdk)
+    out = run_lens(
         doc,
         report,
-        name=TO_SDK if to_target else TO_ATIF,
-        inverse=TO_ATIF if to_target else TO_SDK,
-        forward=to_sdk if to_target else to_atif,
-        backward=to_atif if to_target else to_sdk,
-        source_holder=ATIF_HOLDER if to_target else SDK_HOLDER,
-        target_holder=SDK_HOLDER if to_target else ATIF_HOLDER,
+        name=name,
+        inverse=inverse,
+        forward=lambda d, r: forward(d, r, forward_names),
+        backward=lambda d, r: backward(
+            d, r, Names(read, frozenset(to for _, to in forward_names.written))
+        ),
+        source_holder=source_holder,
+        target_holder=target_holder,
         drop=options.drop,
+        compact=True,
     )
+    if forward_names.written:
+        _record_moves(out, report, name, target_holder, forward_names.written, options.drop)
+    return out
+
+
+def _record_moves(
+    out: Doc,
+    report: ChangeReport,
+    name: str,
+    holder: Holder,
+    written: list[tuple[str, str]],
+    drop: bool,
+) -> None:
+    """Report the named keys, and put their ``moved`` entries first in this lens's layer."""
+    for source, to in written:
+        report.named.append(Item(source, name, "a named key of the target (MAPPING.md)", to=to))
+    if drop:
+        return
+    entries = [{"op": "moved", "pointer": source, "to": to} for source, to in written]
+    parent: Any = out
+    for key in holder.path:
+        parent = parent.get(key) if isinstance(parent, dict) else None
+    stash = parent.get(STASH_KEY) if isinstance(parent, dict) else None
+    layers = stash.get("layers") if isinstance(stash, dict) else None
+    top = layers[-1] if isinstance(layers, list) and layers else None
+    if isinstance(top, dict) and top.get("by") == name:
+        top["entries"][:0] = entries
+    else:
+        commit(out, holder, name, [Residual(e, ()) for e in entries])
 
 
 def atif_to_sdk(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
