@@ -163,20 +163,8 @@ def test_every_lens_conserves_every_fixture_leaf(src: str, to: str) -> None:
     assert not found, sorted(found.items())[:12]
 
 
-GENERATED_LEAKING = {"trajectory-sdk"}
-"""Lenses out of ATIF that leak on generated documents too (the reasons: LEAKING)."""
-
-
 def _lens_targets() -> list[Any]:
-    out = []
-    for fmt, to in LENSES.items():
-        if fmt == "atif":
-            continue
-        marks = []
-        if fmt in GENERATED_LEAKING:
-            marks.append(pytest.mark.xfail(strict=True, reason=LEAKING[("atif", fmt)]))
-        out.append(pytest.param(to, id=f"atif->{to}", marks=marks))
-    return out
+    return [pytest.param(to, id=f"atif->{to}") for fmt, to in LENSES.items() if fmt != "atif"]
 
 
 @pytest.mark.parametrize("to", _lens_targets())
