@@ -121,7 +121,8 @@ def deep_copy(value: Any) -> Any:
     return value
 
 
-def _resolve(owner: Any, path: Sequence[str | int]) -> Any:
+def resolve(owner: Any, path: Sequence[str | int]) -> Any:
+    """The value at ``path`` below ``owner``; LookupError when there is none."""
     node = owner
     for token in path:
         if isinstance(node, dict) and isinstance(token, str) and token in node:  # noqa: SIM114
@@ -192,7 +193,7 @@ class Layer:
         """Remove the member or element at ``path`` and stash it."""
         if path and tuple(path[: len(self.holder)]) == self.holder:
             raise ValueError("cannot stash the holder itself")
-        parent = _resolve(self.owner, path[:-1])
+        parent = resolve(self.owner, path[:-1])
         last = path[-1]
         if isinstance(parent, dict):
             assert isinstance(last, str)
@@ -209,7 +210,7 @@ class Layer:
 
     def replace(self, path: Path, value: Any) -> Any:
         """Replace the value at ``path`` by a synthesized one; the original is stashed."""
-        parent = _resolve(self.owner, path[:-1])
+        parent = resolve(self.owner, path[:-1])
         original = parent[path[-1]]
         parent[path[-1]] = value
         self.entries.append(
@@ -224,7 +225,7 @@ class Layer:
 
     def add(self, path: Path, value: Any, position: int | None = None) -> None:
         """Add a synthesized member at ``path`` (at key ``position``, default last)."""
-        parent = _resolve(self.owner, path[:-1])
+        parent = resolve(self.owner, path[:-1])
         last = path[-1]
         if isinstance(parent, dict):
             assert isinstance(last, str)
@@ -239,7 +240,7 @@ class Layer:
     def move(self, path: Path, to: Path) -> Any:
         """Move the member at ``path`` to the member ``to`` (a named key of a free-form object,
         created when absent or null); the entry records both places, not the value."""
-        parent = _resolve(self.owner, path[:-1])
+        parent = resolve(self.owner, path[:-1])
         last = path[-1]
         assert isinstance(parent, dict) and isinstance(last, str)
         position = list(parent).index(last)
@@ -334,7 +335,7 @@ def set_layers(parent: dict[str, Any], key: str, layers: list[Any], created: Any
 
 def _holder_parent(owner: dict[str, Any], holder: Path) -> dict[str, Any]:
     try:
-        parent = _resolve(owner, holder[:-1]) if len(holder) > 1 else owner
+        parent = resolve(owner, holder[:-1]) if len(holder) > 1 else owner
     except LookupError:
         raise StashError(make_pointer(*holder[:-1]), "the holder's parent is missing") from None
     if not isinstance(parent, dict):
@@ -358,7 +359,7 @@ def top_layer(owner: Any, holder: Path = ("extra",)) -> dict[str, Any] | None:
         extra = owner.get(holder[0]) if isinstance(owner, dict) else None
     else:
         try:
-            extra = _resolve(owner, holder)
+            extra = resolve(owner, holder)
         except LookupError:
             return None
     if not isinstance(extra, dict) or STASH_KEY not in extra:
@@ -408,7 +409,7 @@ def _undo(owner: dict[str, Any], entry: Any) -> Change:
     if op not in ("removed", "added", "replaced") or path is None or not path:
         return Change("removed", tuple(raw), value, "the location no longer exists")
     try:
-        parent = _resolve(owner, path[:-1])
+        parent = resolve(owner, path[:-1])
     except LookupError:
         return Change(op, path, value, "the location no longer exists")
     last = path[-1]
@@ -444,8 +445,8 @@ def _undo_move(owner: dict[str, Any], entry: dict[str, Any], raw: list[str]) -> 
     if not dest or path is None or not path:
         return Change("moved", tuple(raw), None, "the location no longer exists")
     try:
-        holder = _resolve(owner, dest[:-1])
-        parent = _resolve(owner, path[:-1])
+        holder = resolve(owner, dest[:-1])
+        parent = resolve(owner, path[:-1])
     except LookupError:
         return Change("moved", path, None, "the location no longer exists")
     last = path[-1]
@@ -458,7 +459,7 @@ def _undo_move(owner: dict[str, Any], entry: dict[str, Any], raw: list[str]) -> 
     insert_key(parent, last, value, position if isinstance(position, int) else len(parent))
     created = entry.get("created")
     if not holder and created in ("absent", "null") and len(dest) >= 2:
-        grand = _resolve(owner, dest[:-2])
+        grand = resolve(owner, dest[:-2])
         if isinstance(grand, dict):
             if created == "null":
                 grand[dest[-2]] = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -67,3 +68,16 @@ FORMAT = FormatSpec(
     priority=0,
     embedded=embedded,
 )
+
+
+@functools.cache
+def key_order(version: str, definition: str | None = None) -> tuple[str, ...]:
+    """The members of an ATIF object in the order its schema lists them, which is the order a
+    native producer writes: the trajectory's (``definition`` None) or a ``$defs`` entry's."""
+    from atif_spec.catalog import load_catalog
+    from atif_spec.schemas import schema_for
+
+    node = schema_for(load_catalog().find(f"atif@{version}"))
+    if definition is not None:
+        node = node["$defs"][definition]
+    return tuple(node["properties"])

@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from atif_spec.changes import ChangeReport, Item
+from atif_spec.formats.atif import key_order
 from atif_spec.jsonvalues import dicts, plain_text
 from atif_spec.lenses import Lens, LensOptions, refuse
 from atif_spec.lenses.residual import Holder, put_moves, run_lens, same, take_moves
@@ -39,6 +40,7 @@ from atif_spec.stash import (
     make_pointer,
     moved_entry,
     parse_pointer,
+    resolve,
 )
 from atif_spec.stepsubstep.model import RESULT_TYPES, RFC3339, TOOL_TYPES
 
@@ -270,37 +272,18 @@ ATIF_OBJECTS: tuple[tuple[str | type, ...], ...] = (
 )
 
 
-_ATIF_ORDER: dict[tuple[int, Path], tuple[str, ...]] = {
-    (0, ()): (
-        "$schema",
-        "schema_version",
-        "session_id",
-        "trajectory_id",
-        "agent",
-        "steps",
-        "notes",
-        "final_metrics",
-        "continued_trajectory_ref",
-        "extra",
-        "subagent_trajectories",
-    ),
-    (0, ("agent",)): ("name", "version", "model_name", "tool_definitions", "extra"),
-    (2, ()): (
-        "step_id",
-        "timestamp",
-        "source",
-        "model_name",
-        "reasoning_effort",
-        "message",
-        "reasoning_content",
-        "tool_calls",
-        "observation",
-        "metrics",
-        "is_copied_context",
-        "llm_call_count",
-        "extra",
-    ),
-}
+def _atif_order(depth: int, path: Path) -> tuple[str, ...] | None:
+    """The schema's member order of the ATIF object at ``path`` below an owner at ``depth``
+    (0: the trajectory, 2: a step), for the objects whose order the lens rebuilds."""
+    if depth == 0 and path == ():
+        return key_order("v1.7")
+    if depth == 0 and path == ("agent",):
+        return key_order("v1.7", "Agent")
+    if depth == 2 and path == ():
+        return key_order("v1.7", "Step")
+    return None
+
+
 """Member order of ATIF v1.7's root, ``Agent`` and ``Step`` (the schema's), by (length of the
 object's path, path of the member's parent below it)."""
 
@@ -349,9 +332,7 @@ def _restore(
             if move.created is not None:
                 emptied[id(built)] = (built, move.created)
         parent.pop(key, None)
-        order = (
-            _ATIF_ORDER.get((len(write_obj), tail[:-1])) if write_kinds is ATIF_OBJECTS else None
-        )
+        order = _atif_order(len(write_obj), tail[:-1]) if write_kinds is ATIF_OBJECTS else None
         if order is not None and key in order:
             order_of[id(parent)] = order
         position = move.position if move.position is not None else 1 << 30
@@ -382,15 +363,10 @@ def _place(obj: Doc, key: str, order: tuple[str, ...]) -> int:
 
 def _at(doc: Any, path: Sequence[str | int], default: Any = None) -> Any:
     """The value at ``path`` in ``doc``, or ``default``."""
-    node = doc
-    for token in path:
-        if isinstance(node, dict) and isinstance(token, str) and token in node:  # noqa: SIM114
-            node = node[token]
-        elif isinstance(node, list) and isinstance(token, int) and 0 <= token < len(node):
-            node = node[token]
-        else:
-            return default
-    return node
+    try:
+        return resolve(doc, path)
+    except LookupError:
+        return default
 
 
 # --- run log -> ATIF --------------------------------------------------------------------------
@@ -498,11 +474,11 @@ def _lift_all(extra: Doc, at: Path, plan: list[tuple[str, Doc, str, Path]], name
     keys = [key for key, *_ in plan]
     record = list(extra)[len(extra) - len(keys) :] != keys
     for key, owner, field, owner_at in plan:
-        order = _ATIF_ORDER[(len(owner_at), ())] if owner_at[:1] == ("steps",) else None
+        order = _atif_order(len(owner_at), ()) if owner_at[:1] == ("steps",) else None
         if owner_at == ():
-            order = _ATIF_ORDER[(0, ())]
+            order = _atif_order(0, ())
         elif owner_at == ("agent",):
-            order = _ATIF_ORDER[(0, ("agent",))]
+            order = _atif_order(0, ("agent",))
         pos = _place(owner, field, order) if order is not None else len(owner)
         namer.lift(extra, key, at, owner, field, pos, owner_at, record=record)
 

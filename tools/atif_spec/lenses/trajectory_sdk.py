@@ -26,6 +26,7 @@ from typing import Any
 import orjson
 
 from atif_spec.changes import ChangeReport, Item
+from atif_spec.formats.atif import key_order
 from atif_spec.jsonvalues import json_int, objects, plain_text
 from atif_spec.lenses import ConversionError, Lens, LensOptions, refuse
 from atif_spec.lenses.residual import Holder, Residual, commit, run_lens, same
@@ -46,22 +47,6 @@ UNKNOWN = "unknown"
 """``agent.name`` and ``agent.version`` of converted SDK files (the SDK has no agent identity)."""
 SDK_HOLDER = Holder(("telemetry", "data"))
 ATIF_HOLDER = Holder(("extra",))
-
-_STEP_KEYS = (
-    "step_id",
-    "timestamp",
-    "source",
-    "model_name",
-    "reasoning_effort",
-    "message",
-    "reasoning_content",
-    "tool_calls",
-    "observation",
-    "metrics",
-    "is_copied_context",
-    "llm_call_count",
-    "extra",
-)
 
 
 def _number(value: Any) -> int | float | None:
@@ -860,7 +845,8 @@ def to_atif(doc: Doc, report: ChangeReport | None, names: Names | None = None) -
             for d in builder.definitions.values()
         ]
     out["agent"] = agent
-    out["steps"] = [{k: s[k] for k in _STEP_KEYS if k in s} for s in builder.steps]
+    order = key_order("v1.7", "Step")
+    out["steps"] = [{k: s[k] for k in order if k in s} for s in builder.steps]
     final: Doc = {
         k: v
         for k, v in step_totals(builder.steps).as_final_metrics().items()
