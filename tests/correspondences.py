@@ -85,8 +85,8 @@ def _int(value: Any) -> bool:
 
 
 def _num(obj: Any, name: str) -> int:
-    v = obj.get(name) if isinstance(obj, dict) else None
-    return v if _int(v) else 0
+    v: Any = obj.get(name) if isinstance(obj, dict) else None
+    return int(v) if _int(v) else 0
 
 
 def _parent(ctx: Context, m: re.Match[str]) -> Any:
@@ -127,7 +127,8 @@ def _counted(step: Any) -> bool:
     """RFC.md §2.4 rules 2 and 3: copied context and steps without inference do not count."""
     if not isinstance(step, dict):
         return False
-    extra = step.get("extra") if isinstance(step.get("extra"), dict) else {}
+    raw = step.get("extra")
+    extra: dict[str, Any] = raw if isinstance(raw, dict) else {}
     copied = step.get("is_copied_context") is True or extra.get("is_copied_context") is True
     return not copied and step.get("llm_call_count") != 0
 
@@ -147,7 +148,7 @@ def atif_total(ctx: Context, m: re.Match[str], v: Any) -> bool:
         return False
     traj = resolve(ctx.source, m["obj"])
     if m["steps"]:
-        return v == len(_steps(traj))
+        return bool(v == len(_steps(traj)))
     field = f"{m['name']}_tokens"
     return v in (_atif_sums(traj, field, True), _atif_sums(traj, field, False))
 
@@ -194,7 +195,7 @@ def tao_call_type(ctx: Context, m: re.Match[str], v: Any) -> bool:
     """``main`` on a main agent step, ``subagent`` on a step with a ``parent_step``."""
     step = _tao_step(ctx, m)
     if step.get("parent_step") is not None:
-        return v == "subagent"
+        return bool(v == "subagent")
     return v == "main" and step.get("role") == "agent"
 
 
@@ -215,7 +216,8 @@ def tao_unlinked_error(ctx: Context, m: re.Match[str], v: Any) -> bool:
     step."""
     step = _tao_step(ctx, m)
     obs = _parent(ctx, m)
-    calls = step.get("tool_calls") if isinstance(step.get("tool_calls"), list) else []
+    raw = step.get("tool_calls")
+    calls: list[Any] = raw if isinstance(raw, list) else []
     ids = {c.get("tool_call_id") for c in calls if isinstance(c, dict)}
     return (
         v == "unlinked_response" and isinstance(obs, dict) and obs.get("source_call_id") not in ids
@@ -262,8 +264,8 @@ def substep_type(ctx: Context, m: re.Match[str], v: Any) -> bool:
     for a result, as SSL-22 infers them."""
     payload = _payload(_parent(ctx, m))
     if "tool_name" in payload:
-        return v == "tool_call"
-    return v == ("tool_error" if _is_error(payload) else "tool_output")
+        return bool(v == "tool_call")
+    return bool(v == ("tool_error" if _is_error(payload) else "tool_output"))
 
 
 def substep_source(ctx: Context, m: re.Match[str], v: Any) -> bool:
@@ -271,7 +273,7 @@ def substep_source(ctx: Context, m: re.Match[str], v: Any) -> bool:
     sub = _parent(ctx, m)
     kind = sub.get("type") if isinstance(sub, dict) else None
     if kind == "tool_call":
-        return v == "provider"
+        return bool(v == "provider")
     return kind in ("tool_output", "tool_error") and v == "tool"
 
 
@@ -285,18 +287,18 @@ RUN_STEP = r"/steps/(?P<i>\d+)"
 RUN_SUB = r"(?P<obj>/steps/(?P<i>\d+)/substeps/(?P<j>\d+))"
 
 # ATIF as the source.
-ATIF_STEP_ID = Rule(  # tao §2.2 / trajectory-sdk §4.1 / step-substep §5: step_id is the position
+ATIF_STEP_ID = Rule(  # tao §2.2, §3; trajectory-sdk §3.1; step-substep §3, §5: by position
     "atif step_id = position 1..n", _p(ATIF_STEP + "/step_id"), position(1)
 )
 ATIF_AGENT = Rule(  # trajectory-sdk §3.3, §4.1; step-substep §5: source agent -> role assistant
     "atif source agent -> assistant", _p(ATIF_STEP + "/source"), rename("agent", "assistant")
 )
-ATIF_SYSTEM = Rule(  # tao §2.3: a system step is a system prompt on the way back
+ATIF_SYSTEM = Rule(  # tao §3 (system steps -> system_prompts), §2.3 (and back to a step)
     "atif system step -> TAO prompt",
     _p(r"(?P<obj>(?:/subagent_trajectories/\d+)*/steps/\d+)/source"),
     atif_system_step,
 )
-ATIF_PROMPT = Rule(  # tao §2.5: prompt_tokens = input_tokens + cache_read + cache_write
+ATIF_PROMPT = Rule(  # tao §3 (metrics), §2.5: input_tokens = prompt - cached - cache creation
     "atif prompt_tokens - cached = TAO input_tokens",
     _p(r"(?P<obj>(?:/subagent_trajectories/\d+)*/steps/\d+/metrics)/prompt_tokens"),
     atif_prompt_less_cache,
@@ -304,11 +306,12 @@ ATIF_PROMPT = Rule(  # tao §2.5: prompt_tokens = input_tokens + cache_read + ca
 ATIF_TOTALS = Rule(  # RFC.md §2.4; tao §2.5: final_metrics recomputed from the steps
     "atif final_metrics totals = RFC §2.4 sums",
     _p(
-        r"(?P<obj>(?:/subagent_trajectories/\d+)*)/final_metrics/total_(?:(?P<name>prompt|completion|cached)_tokens|(?P<steps>steps))"
+        r"(?P<obj>(?:/subagent_trajectories/\d+)*)/final_metrics/"
+        r"total_(?:(?P<name>prompt|completion|cached)_tokens|(?P<steps>steps))"
     ),
     atif_total,
 )
-ATIF_UNLINKED = Rule(  # tao §2.2 (observations[].source_call_id): null on an unlinked result
+ATIF_UNLINKED = Rule(  # tao §3 (observations), §2.2: an unlinked result comes back with null
     "atif unlinked result source_call_id null",
     _p(ATIF_STEP + r"/observation/results/\d+/source_call_id"),
     constant(None),
@@ -381,11 +384,15 @@ RUN_ROLE = Rule(  # §3 message_role: assistant -> agent (ATIF source, TAO role)
     _p(RUN_STEP + "/message_role"),
     rename("assistant", "agent"),
 )
-RUN_NULLS = Rule(  # §3 completed_at/outcome/summary/legacy ids, §4 timestamp/legacy ids: null back
-    "run null defaults",
-    _p(
-        r"/steps/\d+(?:/substeps/\d+)?/(?:legacy_event_id|legacy_turn_id|summary|completed_at|outcome|timestamp)"
-    ),
+RUN_NULLS = Rule(  # §3 completed_at, outcome, summary, legacy ids: null is what the way back writes
+    "run step null defaults",
+    _p(RUN_STEP + "/(?:legacy_event_id|legacy_turn_id|summary|completed_at|outcome)"),
+    constant(None),
+    default=True,
+)
+RUN_SUB_NULLS = Rule(  # §4 timestamp, legacy ids: null is what the way back writes
+    "run substep null defaults",
+    _p(RUN_SUB + "/(?:legacy_event_id|legacy_turn_id|timestamp)"),
     constant(None),
     default=True,
 )
@@ -411,6 +418,7 @@ _RUN = (
     RUN_SUB_ID,
     RUN_SUB_INDEX,
     RUN_NULLS,
+    RUN_SUB_NULLS,
     RUN_SUB_TYPE,
     RUN_SUB_SOURCE,
 )

@@ -27,6 +27,7 @@ from correspondences import (
     RUN_STEP_INDEX,
     RUN_SUB_ID,
     RUN_SUB_INDEX,
+    RUN_SUB_NULLS,
     RUN_SUB_SOURCE,
     RUN_SUB_TYPE,
     TAO_AGENT,
@@ -383,7 +384,7 @@ CASES: list[tuple[Rule, str, tuple[Any, Any, Any], list[tuple[Any, Any, Any]]]] 
         [(_steps({"message_role": "assistant"}), {"s": ["user"]}, None)],
     ),
     (
-        RUN_NULLS,
+        RUN_SUB_NULLS,
         "/steps/0/substeps/0/legacy_event_id",
         (
             _steps({"substeps": [{"legacy_event_id": None}]}),
@@ -396,6 +397,15 @@ CASES: list[tuple[Rule, str, tuple[Any, Any, Any], list[tuple[Any, Any, Any]]]] 
                 {},
                 _steps({"substeps": [{"legacy_event_id": "e1"}]}),
             ),
+        ],
+    ),
+    (
+        RUN_NULLS,
+        "/steps/0/summary",
+        (_steps({"summary": None}), {}, _steps({"summary": None})),
+        [
+            (_steps({"summary": None}), {}, _steps({"summary": "Tool activity"})),
+            (_steps({"summary": "x"}), {}, _steps({"summary": "x"})),  # not the default
         ],
     ),
     (
