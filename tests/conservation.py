@@ -10,6 +10,9 @@ It never reads the transform's own list of what it mapped. It enumerates the inp
   pointer or a prefix of it;
 - ``stashed``: the value is held by an entry of an ``_atif_stash`` in the output (decoded with
   :func:`atif_spec.stash.is_stash`, RFC.md §4.5);
+- ``derived``: a correspondence of the test's own table (``tests/correspondences.py``: a renamed
+  value, a position, a recomputed total, a converted count, a default the way back writes)
+  accepts it, verified on the input and the output;
 - ``leaked``: none of these — a value the output neither carries nor accounts for.
 """
 
@@ -20,6 +23,8 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+from correspondences import Context, Rule, first
 
 from atif_spec.changes import ChangeReport
 from atif_spec.stash import STASH_KEY, canonical_json, is_stash, make_pointer
@@ -143,11 +148,12 @@ class Tally:
     mapped: int = 0
     reported: int = 0
     stashed: int = 0
+    derived: int = 0
     leaked: list[tuple[str, Any]] = field(default_factory=list)
 
     @property
     def total(self) -> int:
-        return self.mapped + self.reported + self.stashed + len(self.leaked)
+        return self.mapped + self.reported + self.stashed + self.derived + len(self.leaked)
 
 
 def _covered(ptr: str, prefixes: set[str]) -> bool:
@@ -160,10 +166,22 @@ def _covered(ptr: str, prefixes: set[str]) -> bool:
         ptr = ptr[: ptr.rindex("/")]
 
 
-def check(source: Any, output: Any, report: ChangeReport) -> Tally:
-    """Classify every leaf of ``source`` against ``output`` and ``report`` (see the module)."""
+def check(
+    source: Any,
+    output: Any,
+    report: ChangeReport,
+    rules: Iterable[Rule] = (),
+    back: Any = None,
+) -> Tally:
+    """Classify every leaf of ``source`` against ``output`` and ``report`` (see the module).
+
+    ``rules`` are the correspondences accepted for this pair of formats; ``back`` is the output
+    converted back to the source format (the rows that accept a default need it)."""
     values, top = _walk(output)
+    rules = tuple(rules)
     held = _pool(s for stash in top for s in _nested(stash))
+    pool = frozenset(+held)
+    ctx = Context(source, lambda v: key(v) in values, lambda v: key(v) in pool, back)
     prefixes = {i.pointer for i in (*report.stashed, *report.named, *report.dropped)}
     tally = Tally()
     for ptr, value in leaves(source, skip_stash=False):
@@ -175,6 +193,8 @@ def check(source: Any, output: Any, report: ChangeReport) -> Tally:
         elif held[k] > 0:
             held[k] -= 1
             tally.stashed += 1
+        elif rules and first(rules, ctx, ptr, value) is not None:
+            tally.derived += 1
         else:
             tally.leaked.append((ptr, value))
     return tally
