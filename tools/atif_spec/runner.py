@@ -27,7 +27,7 @@ from atif_spec.reader import (
     read_lines,
     stream_kind,
 )
-from atif_spec.validation import Options, gc_paused, load_rules, validate_raw
+from atif_spec.validation import Options, gc_paused, validate_raw
 
 BATCH_BYTES = 8 * 1024 * 1024
 PIECE_BYTES = 4 * 1024 * 1024
@@ -136,13 +136,46 @@ class _Range:
         return self.lines + (1 if self._open_line else 0)
 
 
-def validate_pieces(batch: list[Piece], options: Options) -> list[tuple[int, list[dict[str, Any]]]]:
+Clean = tuple[int | None, str | None, str | None]
+"""A report without findings, as a worker sends it: its line, format and version (its source
+is the piece's file); the parent rebuilds the JSON form with :func:`unpack`."""
+Packed = dict[str, Any] | Clean
+
+
+def _pack(report: dict[str, Any], name: str) -> Packed:
+    if report["source"] == name and report["valid"] and not report["warnings"]:
+        return report["line"], report["format"], report["version"]  # a valid report has no error
+    return report
+
+
+def unpack(item: Packed, name: str, base: int = 0) -> dict[str, Any]:
+    """The JSON form of a report sent by :func:`validate_pieces` for a piece of file ``name``,
+    its line number moved by ``base`` (the lines of the file before the piece)."""
+    if isinstance(item, dict):
+        if base and item["line"] is not None:
+            item["line"] += base
+        return item
+    line, fmt, version = item
+    return {
+        "source": name,
+        "line": line + base if line is not None else None,
+        "format": fmt,
+        "version": version,
+        "valid": True,
+        "errors": [],
+        "warnings": [],
+    }
+
+
+def validate_pieces(batch: list[Piece], options: Options) -> list[tuple[int, list[Packed]]]:
     """For each piece: the number of lines it spans and its reports, with line numbers counted
-    from the piece's start (worker entry point)."""
-    out: list[tuple[int, list[dict[str, Any]]]] = []
+    from the piece's start (worker entry point). Reports without findings are sent compact
+    (see :func:`unpack`): most of a dataset's reports, and less to pickle on both sides."""
+    out: list[tuple[int, list[Packed]]] = []
     with gc_paused():
         for piece in batch:
-            out.append(_validate_piece(piece, options))
+            count, reports = _validate_piece(piece, options)
+            out.append((count, [_pack(report, piece.name) for report in reports]))
     return out
 
 
@@ -189,14 +222,15 @@ def run_validation(
                 emit(report)
             return summary
         seen: dict[str, int] = {}
-        load_rules()  # before the pool starts: forked workers inherit the imported rules
+        # The workers import the rules and build the typed decoders themselves, when their
+        # documents need them: in parallel, where doing it here before the fork would hold
+        # every worker back (a dataset of clean documents needs no rule at all).
         by_piece = functools.partial(validate_pieces, options=options)
         for piece, (count, reports) in map_ordered(by_piece, pieces(files, lines), jobs, size=1):
             base = seen.get(piece.name, 0)
-            for report in reports:
-                if piece.end is not None and report["line"] is not None:
-                    report["line"] += base
-                emit(report)
+            shift = base if piece.end is not None else 0
+            for item in reports:
+                emit(unpack(item, piece.name, shift))
             seen[piece.name] = base + count
     return summary
 
