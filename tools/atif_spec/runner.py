@@ -192,6 +192,45 @@ def _validate_piece(piece: Piece, options: Options) -> tuple[int, list[dict[str,
         return window.close_count(), reports
 
 
+def _map_pieces(
+    items: Iterator[Piece], options: Options, jobs: int
+) -> Iterator[tuple[Piece, tuple[int, list[Packed]]]]:
+    """Each piece and its result, in order, from ``jobs`` worker processes: forked at once on
+    Linux (:mod:`atif_spec.forkpool`), a process pool elsewhere."""
+    from atif_spec import forkpool
+
+    if forkpool.available():
+        return forkpool.map_forked(functools.partial(_one_piece, options=options), items, jobs)
+    by_piece = functools.partial(validate_pieces, options=options)
+    return map_ordered(by_piece, items, jobs, size=1)
+
+
+def _one_piece(piece: Piece, options: Options) -> tuple[int, list[Packed]]:
+    [result] = validate_pieces([piece], options)
+    return result
+
+
+WARM_UP_BYTES = 1024 * 1024
+"""The largest first document that :func:`_warm_up` validates before the workers start."""
+
+
+def _warm_up(name: str, options: Options, lines: bool | None) -> None:
+    """Validate the first document of ``name`` here and drop its report, before the fork.
+
+    What that document needed (the typed decoder of its version, or the rules) is then built
+    once and inherited by every worker instead of built in each. Only what the input needs:
+    importing every rule and building every version's decoder up front held every worker
+    back for the time of work that a dataset of clean documents never uses."""
+    as_lines = is_jsonl(name) if lines is None else lines
+    try:
+        with open(name, "rb") as fh:
+            first = fh.readline(WARM_UP_BYTES) if as_lines else fh.read(WARM_UP_BYTES)
+    except OSError:
+        return  # the worker that reads it reports it
+    if first.strip() and len(first) < WARM_UP_BYTES:
+        validate_raw(RawDocument(name, first, 1 if as_lines else None, Path(name)), options)
+
+
 def run_validation(
     files: list[str],
     options: Options,
@@ -222,11 +261,8 @@ def run_validation(
                 emit(report)
             return summary
         seen: dict[str, int] = {}
-        # The workers import the rules and build the typed decoders themselves, when their
-        # documents need them: in parallel, where doing it here before the fork would hold
-        # every worker back (a dataset of clean documents needs no rule at all).
-        by_piece = functools.partial(validate_pieces, options=options)
-        for piece, (count, reports) in map_ordered(by_piece, pieces(files, lines), jobs, size=1):
+        _warm_up(files[0], options, lines)
+        for piece, (count, reports) in _map_pieces(pieces(files, lines), options, jobs):
             base = seen.get(piece.name, 0)
             shift = base if piece.end is not None else 0
             for item in reports:
