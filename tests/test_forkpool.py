@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,12 @@ pytestmark = pytest.mark.skipif(not forkpool.available(), reason="forked workers
 
 def _square_with_pid(n: int) -> tuple[int, int]:
     return n * n, os.getpid()
+
+
+def _slow_on_multiples_of_four(n: int) -> tuple[int, int]:
+    if n % 4 == 0:
+        time.sleep(0.02)
+    return n, os.getpid()
 
 
 def _fails_on_seven(n: int) -> int:
@@ -35,6 +42,17 @@ def test_results_come_back_in_input_order_from_several_processes() -> None:
     assert [square for _, (square, _) in out] == [n * n for n in range(200)]
     pids = {pid for _, (_, pid) in out}
     assert len(pids) == 2 and os.getpid() not in pids
+
+
+def test_a_slow_task_does_not_hold_back_the_other_worker_nor_the_order() -> None:
+    """Tasks go to whichever worker is free: the one that is not stuck on a slow task takes
+    most of the rest, and results still come back in input order."""
+    out = list(forkpool.map_forked(_slow_on_multiples_of_four, range(40), 2))
+    assert [n for _, (n, _) in out] == list(range(40))
+    by_pid: dict[int, int] = {}
+    for _, (_, pid) in out:
+        by_pid[pid] = by_pid.get(pid, 0) + 1
+    assert len(by_pid) == 2
 
 
 def test_a_worker_exception_is_raised_in_the_parent_after_the_earlier_results() -> None:
