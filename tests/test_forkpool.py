@@ -105,3 +105,13 @@ def test_the_runner_gives_the_same_reports_with_either_pool(
     pooled = reports()
     assert forked == pooled and len(forked) == 41
     assert sum(not r["valid"] for r in forked) == 9
+
+
+def test_several_jobs_over_no_file_validate_nothing() -> None:
+    """An empty folder lists no file: nothing to warm up on, nothing to hand out."""
+    from atif_spec import runner
+    from atif_spec.validation import Options
+
+    seen: list[object] = []
+    summary = runner.run_validation([], Options(), jobs=2, sink=seen.append, progress=False)
+    assert summary.documents == 0 and seen == []

@@ -261,7 +261,8 @@ def run_validation(
                 emit(report)
             return summary
         seen: dict[str, int] = {}
-        _warm_up(files[0], options, lines)
+        if files:  # an empty folder gives none
+            _warm_up(files[0], options, lines)
         for piece, (count, reports) in _map_pieces(pieces(files, lines), options, jobs):
             base = seen.get(piece.name, 0)
             shift = base if piece.end is not None else 0
