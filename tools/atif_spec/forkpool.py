@@ -81,12 +81,14 @@ def map_forked(
                 yield sent.pop(head), value
                 head += 1
                 continue
-            busy = [w for w in workers if w.queue]
+            busy = {w.results: w for w in workers if w.queue}
             if not busy:
                 return
-            ready, _, _ = select.select(busy, [], [])
-            for worker in ready:
-                index, ok, value = worker.receive()
+            poll = select.poll()  # not select(): no limit on the descriptors' numbers
+            for fd in busy:
+                poll.register(fd, select.POLLIN)
+            for fd, _ in poll.poll():
+                index, ok, value = busy[fd].receive()
                 done[index] = ok, value
     finally:
         for worker in workers:
@@ -104,9 +106,6 @@ class _Worker:
         self.tasks = tasks
         self.results = results
         self.queue: deque[int] = deque()
-
-    def fileno(self) -> int:
-        return self.results
 
     @classmethod
     def start(cls, work: Callable[[T], R], others: list[_Worker]) -> _Worker:
