@@ -221,6 +221,8 @@ def _warm_up(name: str, options: Options, lines: bool | None) -> None:
     once and inherited by every worker instead of built in each. Only what the input needs:
     importing every rule and building every version's decoder up front held every worker
     back for the time of work that a dataset of clean documents never uses."""
+    if not os.path.isfile(name):  # a pipe would lose what is read here
+        return
     as_lines = is_jsonl(name) if lines is None else lines
     try:
         with open(name, "rb") as fh:
