@@ -357,7 +357,7 @@ def test_runner_batches_run_with_the_gc_paused_and_restore_it(
     import gc
 
     from atif_spec.reader import RawDocument
-    from atif_spec.runner import Piece, validate_batch, validate_pieces
+    from atif_spec.runner import Piece, unpack, validate_batch, validate_pieces
     from atif_spec.validation import Options
 
     seen = _spy_gc_state(monkeypatch)
@@ -367,10 +367,39 @@ def test_runner_batches_run_with_the_gc_paused_and_restore_it(
     lines = tmp_path / "docs.jsonl"
     data = small + b"\n \n" + small + b"\n"
     lines.write_bytes(data)
-    [(count, line_reports)] = validate_pieces([Piece(str(lines), 0, len(data), True)], Options())
-    assert count == 3 and [r["line"] for r in line_reports] == [1, 3]
+    [(count, packed)] = validate_pieces([Piece(str(lines), 0, len(data), True)], Options())
+    line_reports = [unpack(r, str(lines)) for r in packed]
+    assert count == 3 and line_reports == [
+        {**reports[0], "source": str(lines), "line": 1},
+        {**reports[0], "source": str(lines), "line": 3},
+    ]
     assert seen == [False] * 4
     assert gc.isenabled()
+
+
+def test_workers_send_clean_reports_compact_and_the_parent_rebuilds_them(
+    tmp_path: pathlib.Path,
+) -> None:
+    """A worker sends a report without findings as (line, format, version); every report the
+    parent rebuilds, line numbers moved by the lines before the piece, is the one in-process
+    validation gives."""
+    from atif_spec.reader import read_file
+    from atif_spec.runner import Piece, unpack, validate_pieces
+    from atif_spec.validation import Options, validate_raw
+
+    bad = minimal_atif("v1.7")
+    bad["steps"][0]["step_id"] = 5
+    rows = [orjson.dumps(minimal_atif("v1.7")), orjson.dumps(bad), b"[]", b"", b"{"]
+    lines = tmp_path / "mixed.jsonl"
+    lines.write_bytes(b"\n".join(rows) + b"\n")
+    expected = [validate_raw(doc, Options()).to_dict() for doc in read_file(str(lines))]
+    for report in expected:
+        report["line"] += 10
+    piece = Piece(str(lines), 0, lines.stat().st_size, True)
+    [(count, packed)] = validate_pieces([piece], Options())
+    assert count == len(rows)
+    assert [type(r) for r in packed] == [tuple, dict, dict, dict]
+    assert [unpack(r, str(lines), 10) for r in packed] == expected
 
 
 def test_null_fields_of_later_versions_are_tolerated_in_older_documents() -> None:

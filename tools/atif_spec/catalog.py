@@ -5,13 +5,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from importlib import resources
-from importlib.resources.abc import Traversable
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from atif_spec.targets import Target
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 CATALOG_FILE = "catalog.json"
 
@@ -107,13 +109,31 @@ class Catalog:
 
 def spec_root() -> Traversable:
     """The packaged ``spec/`` folder (works for wheels and editable installs)."""
+    from importlib import resources
+
     return resources.files("atif_spec.spec")
+
+
+@functools.cache
+def _spec_folder() -> Path | None:
+    """The packaged ``spec/`` folder when it is a plain folder on disk (an installed wheel, an
+    editable install), else None. Reading schemas from it spares a run the import of
+    ``importlib.resources`` (a noticeable part of ``atif validate``'s start-up)."""
+    from importlib.util import find_spec
+
+    found = find_spec("atif_spec.spec")
+    places = list(found.submodule_search_locations or ()) if found is not None else []
+    if len(places) == 1 and Path(places[0]).is_dir():
+        return Path(places[0])
+    return None
 
 
 def bundle_file(entry: SchemaEntry, kind: str = "compound") -> Traversable:
     """The generated self-contained file of a schema: ``compound`` (every schema it refers to
     embedded with its ``$id``) or ``editor`` (references inlined); see
     ``atif_spec.codegen.bundles``."""
+    from importlib import resources
+
     node = resources.files("atif_spec.bundles").joinpath(kind)
     for part in entry.path.split("/"):
         node = node.joinpath(part)
@@ -122,6 +142,9 @@ def bundle_file(entry: SchemaEntry, kind: str = "compound") -> Traversable:
 
 def read_spec_json(path: str) -> Any:
     """Parse one JSON file below ``spec/``."""
+    folder = _spec_folder()
+    if folder is not None:
+        return orjson.loads(folder.joinpath(*path.split("/")).read_bytes())
     node = spec_root()
     for part in path.split("/"):
         node = node.joinpath(part)

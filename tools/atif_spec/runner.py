@@ -27,7 +27,7 @@ from atif_spec.reader import (
     read_lines,
     stream_kind,
 )
-from atif_spec.validation import Options, gc_paused, load_rules, validate_raw
+from atif_spec.validation import Options, gc_paused, validate_raw
 
 BATCH_BYTES = 8 * 1024 * 1024
 PIECE_BYTES = 4 * 1024 * 1024
@@ -136,13 +136,46 @@ class _Range:
         return self.lines + (1 if self._open_line else 0)
 
 
-def validate_pieces(batch: list[Piece], options: Options) -> list[tuple[int, list[dict[str, Any]]]]:
+Clean = tuple[int | None, str | None, str | None]
+"""A report without findings, as a worker sends it: its line, format and version (its source
+is the piece's file); the parent rebuilds the JSON form with :func:`unpack`."""
+Packed = dict[str, Any] | Clean
+
+
+def _pack(report: dict[str, Any], name: str) -> Packed:
+    if report["source"] == name and report["valid"] and not report["warnings"]:
+        return report["line"], report["format"], report["version"]  # a valid report has no error
+    return report
+
+
+def unpack(item: Packed, name: str, base: int = 0) -> dict[str, Any]:
+    """The JSON form of a report sent by :func:`validate_pieces` for a piece of file ``name``,
+    its line number moved by ``base`` (the lines of the file before the piece)."""
+    if isinstance(item, dict):
+        if base and item["line"] is not None:
+            item["line"] += base
+        return item
+    line, fmt, version = item
+    return {
+        "source": name,
+        "line": line + base if line is not None else None,
+        "format": fmt,
+        "version": version,
+        "valid": True,
+        "errors": [],
+        "warnings": [],
+    }
+
+
+def validate_pieces(batch: list[Piece], options: Options) -> list[tuple[int, list[Packed]]]:
     """For each piece: the number of lines it spans and its reports, with line numbers counted
-    from the piece's start (worker entry point)."""
-    out: list[tuple[int, list[dict[str, Any]]]] = []
+    from the piece's start (worker entry point). Reports without findings are sent compact
+    (see :func:`unpack`): most of a dataset's reports, and less to pickle on both sides."""
+    out: list[tuple[int, list[Packed]]] = []
     with gc_paused():
         for piece in batch:
-            out.append(_validate_piece(piece, options))
+            count, reports = _validate_piece(piece, options)
+            out.append((count, [_pack(report, piece.name) for report in reports]))
     return out
 
 
@@ -157,6 +190,47 @@ def _validate_piece(piece: Piece, options: Options) -> tuple[int, list[dict[str,
         docs = read_lines(window, piece.name, Path(piece.name), options.max_bytes)
         reports = [validate_raw(doc, options).to_dict() for doc in docs]
         return window.close_count(), reports
+
+
+def _map_pieces(
+    items: Iterator[Piece], options: Options, jobs: int
+) -> Iterator[tuple[Piece, tuple[int, list[Packed]]]]:
+    """Each piece and its result, in order, from ``jobs`` worker processes: forked at once on
+    Linux (:mod:`atif_spec.forkpool`), a process pool elsewhere."""
+    from atif_spec import forkpool
+
+    if forkpool.available():
+        return forkpool.map_forked(functools.partial(_one_piece, options=options), items, jobs)
+    by_piece = functools.partial(validate_pieces, options=options)
+    return map_ordered(by_piece, items, jobs, size=1)
+
+
+def _one_piece(piece: Piece, options: Options) -> tuple[int, list[Packed]]:
+    [result] = validate_pieces([piece], options)
+    return result
+
+
+WARM_UP_BYTES = 1024 * 1024
+"""The largest first document that :func:`_warm_up` validates before the workers start."""
+
+
+def _warm_up(name: str, options: Options, lines: bool | None) -> None:
+    """Validate the first document of ``name`` here and drop its report, before the fork.
+
+    What that document needed (the typed decoder of its version, or the rules) is then built
+    once and inherited by every worker instead of built in each. Only what the input needs:
+    importing every rule and building every version's decoder up front held every worker
+    back for the time of work that a dataset of clean documents never uses."""
+    if not os.path.isfile(name):  # a pipe would lose what is read here
+        return
+    as_lines = is_jsonl(name) if lines is None else lines
+    try:
+        with open(name, "rb") as fh:
+            first = fh.readline(WARM_UP_BYTES) if as_lines else fh.read(WARM_UP_BYTES)
+    except OSError:
+        return  # the worker that reads it reports it
+    if first.strip() and len(first) < WARM_UP_BYTES:
+        validate_raw(RawDocument(name, first, 1 if as_lines else None, Path(name)), options)
 
 
 def run_validation(
@@ -189,14 +263,13 @@ def run_validation(
                 emit(report)
             return summary
         seen: dict[str, int] = {}
-        load_rules()  # before the pool starts: forked workers inherit the imported rules
-        by_piece = functools.partial(validate_pieces, options=options)
-        for piece, (count, reports) in map_ordered(by_piece, pieces(files, lines), jobs, size=1):
+        if files:  # an empty folder gives none
+            _warm_up(files[0], options, lines)
+        for piece, (count, reports) in _map_pieces(pieces(files, lines), options, jobs):
             base = seen.get(piece.name, 0)
-            for report in reports:
-                if piece.end is not None and report["line"] is not None:
-                    report["line"] += base
-                emit(report)
+            shift = base if piece.end is not None else 0
+            for item in reports:
+                emit(unpack(item, piece.name, shift))
             seen[piece.name] = base + count
     return summary
 

@@ -237,16 +237,6 @@ def _run_rules() -> Any:
     return run_rules
 
 
-def load_rules() -> None:
-    """Import the rule modules and build the typed decoders now rather than on the first
-    document (forked workers then inherit them)."""
-    _run_rules()
-    if TYPED:
-        from atif_spec.typed.atif import typed_versions
-
-        typed_versions()
-
-
 def _atif_schema_check(version: str, doc: Any) -> list[Finding]:
     """The schema findings of ``doc`` against ATIF ``version``'s schema."""
     from atif_spec.schema_findings import findings_from_errors

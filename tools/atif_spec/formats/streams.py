@@ -8,6 +8,7 @@ it once per file (``input:provider-stream``) instead of one unknown-format findi
 
 from __future__ import annotations
 
+import functools
 from typing import Final
 
 import orjson
@@ -24,16 +25,15 @@ NAMES: Final = {
 """Each stream kind's name in messages."""
 
 
-def _known_types() -> frozenset[str]:
+@functools.cache
+def known_types() -> frozenset[str]:
+    """Event types the three providers (and gza's own lines) document; at least half of the
+    sampled events must have one, so an unrelated log with a ``type`` member is not a stream.
+    (Built on first use: the provider tables are not imported by a run without streams.)"""
     from atif_spec.stepsubstep.legacy import CLAUDE_TYPES, CODEX_TYPES, GEMINI_TYPES
 
     shared = {"result", "error", "stream_event", "gza", "raw"}
     return frozenset(CLAUDE_TYPES | CODEX_TYPES | GEMINI_TYPES | shared)
-
-
-KNOWN_TYPES: Final = _known_types()
-"""Event types the three providers (and gza's own lines) document; at least half of the
-sampled events must have one, so an unrelated log with a ``type`` member is not a stream."""
 
 
 def sniff_stream(head: bytes) -> str | None:
@@ -41,7 +41,6 @@ def sniff_stream(head: bytes) -> str | None:
     None when its first lines are not all events of one provider stream (an unparsable line,
     a non-object, or a line that is a document of a known format all say "not a stream")."""
     from atif_spec.formats import detect
-    from atif_spec.stepsubstep.legacy import detect_stream
 
     lines = head.split(b"\n")
     if len(head) >= SNIFF_BYTES and len(lines) > 1:
@@ -61,10 +60,13 @@ def sniff_stream(head: bytes) -> str | None:
             break
     if not events or not all("type" in e or "legacy_event_id" in e for e in events):
         return None
+    from atif_spec.stepsubstep.legacy import detect_stream
+
     kind = detect_stream(events)
     if kind in (None, "legacy"):
         return kind
-    known = sum(1 for e in events if e.get("type") in KNOWN_TYPES)
+    types = known_types()
+    known = sum(1 for e in events if e.get("type") in types)
     return kind if 2 * known >= len(events) else None
 
 

@@ -9,7 +9,6 @@ and properties of the version's JSON Schema, so the schema stays the one place t
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -213,6 +212,8 @@ def canonical_json(doc: Any, version: str) -> str:
 
 def content_hash(doc: Any, version: str) -> str:
     """SHA-256 (64 lowercase hex digits) of :func:`canonical_json`."""
+    import hashlib  # here: every run imports this module to detect formats, few hash
+
     return hashlib.sha256(canonical_json(doc, version).encode("utf-8")).hexdigest()
 
 
