@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 import sys
 import tempfile
 from importlib.metadata import version
@@ -58,7 +59,8 @@ def produce(request: dict[str, Any]) -> dict[str, Any]:
         try:
             runs = list(agentpile.load(path))
         except agentpile.UnrecognizedSource as exc:  # a log shape none of its readers reads
-            return {"id": request["id"], "skipped": str(exc).split(";")[0]}
+            reason = re.sub(r" '[^']*'", "", str(exc).split(";")[0])  # no checkout path
+            return {"id": request["id"], "skipped": reason}
         readers = {run.source.get("reader") or run.source.get("format") for run in runs}
         if readers != {READERS[source]}:
             return {"id": request["id"], "skipped": f"read by {sorted(map(str, readers))}"}
