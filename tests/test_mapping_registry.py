@@ -47,7 +47,8 @@ TARGETS = {
 
 
 def _moves(node: Any) -> Iterator[tuple[str, str]]:
-    """(step signature, ``to``) of every ``moved`` entry in the stashes below ``node``."""
+    """(step signature, ``to``) of every ``moved`` entry, and (step signature, pattern) of every
+    ``named`` declaration, in the stashes below ``node``."""
     pending = [node]
     while pending:
         item = pending.pop()
@@ -55,6 +56,8 @@ def _moves(node: Any) -> Iterator[tuple[str, str]]:
             for key, value in item.items():
                 if key == STASH_KEY and isinstance(value, dict):
                     for layer in value.get("layers", []):
+                        for pattern in layer.get("named", []):
+                            yield layer["by"], pattern
                         for entry in layer.get("entries", []):
                             if entry.get("op") == "moved":
                                 yield layer["by"], entry["to"]

@@ -66,3 +66,21 @@ def test_reports_match_the_change_report_schema() -> None:
             check.validate(report.to_dict())
     errors = list(check.iter_errors({"source": "x"}))
     assert errors  # the schema is not vacuous
+
+
+def _layer(**members: Any) -> dict[str, Any]:
+    return {"version": 1, "layers": [{"by": "a@v1->b@v2", "holder": "/extra", **members}]}
+
+
+@pytest.mark.parametrize(
+    ("stash", "valid"),
+    [
+        (_layer(entries=[], named=["/steps/*/extra/exit_code"]), True),
+        (_layer(entries=[], named=["/extra/x"], foreign=["/extra/x"]), True),
+        (_layer(entries=[]), False),  # nothing to undo and nothing declared
+        (_layer(entries=[], foreign=["/extra/x"]), False),  # foreign needs named
+        (_layer(entries=[], named=[]), False),
+    ],
+)
+def test_named_declarations_in_the_schema(stash: dict[str, Any], valid: bool) -> None:
+    assert validator("stash").is_valid(stash) is valid

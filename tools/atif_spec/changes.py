@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from atif_spec.findings import Finding, Level
-from atif_spec.stash import STASH_KEY, Change, make_pointer, parse_pointer
+from atif_spec.stash import STASH_KEY, Change, NamedKeys, make_pointer, parse_pointer, resolve
 
 
 @dataclass(slots=True)
@@ -186,8 +186,8 @@ def _leaf_count(node: Any) -> int:
 
 
 def _named_leaves(ancestors: list[Any], stash: Any) -> int:
-    """Leaves of the members that the ``moved`` entries of ``stash`` record; ``ancestors`` is
-    the path of containers from the root down to the stash's holder."""
+    """Leaves of the members that the ``moved`` entries and ``named`` declarations of ``stash``
+    record; ``ancestors`` is the path of containers from the root down to the stash's holder."""
     count = 0
     for layer in stash.get("layers", ()) if isinstance(stash, dict) else ():
         if not isinstance(layer, dict):
@@ -196,6 +196,9 @@ def _named_leaves(ancestors: list[Any], stash: Any) -> int:
         if not holder or len(holder) >= len(ancestors):
             continue
         node: Any = ancestors[len(ancestors) - 1 - len(holder)]  # the owner
+        declared = NamedKeys.from_layer(layer)
+        if declared is not None:
+            count += sum(_leaf_count(resolve(node, path)) for path in declared.places(node))
         for entry in layer.get("entries", ()):
             if not (isinstance(entry, dict) and entry.get("op") == "moved"):
                 continue
@@ -214,7 +217,8 @@ def _named_leaves(ancestors: list[Any], stash: Any) -> int:
 
 def mapped_leaves(doc: Any) -> int:
     """Leaf values (scalars, empty arrays and objects) of ``doc`` outside every stash and every
-    named member (the members its stashes' ``moved`` entries record)."""
+    named member (the members its stashes' ``moved`` entries and ``named`` declarations
+    record)."""
     total = 0
     ancestors: list[Any] = []
     pending: list[tuple[Any, int]] = [(doc, 0)]

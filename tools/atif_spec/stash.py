@@ -14,6 +14,7 @@ Normative text: ``RFC.md §4.5``; JSON Schema: ``spec/atif-spec/v1/stash.schema.
   values a step synthesized (with a fingerprint of what it wrote), so the way back removes them;
   ``moved`` entries are value-less: they record that a step put a value under a named key of a
   free-form object (where a reader finds it), so that only the way back reads it from there.
+  A layer may instead declare such keys once, as ``named`` patterns (:class:`NamedKeys`).
 
 This module is generic: callers say which object owns a change and where its holder is
 (``("extra",)`` for most objects; ``("agent", "extra")`` for an ATIF v1.0 root).
@@ -22,7 +23,7 @@ This module is generic: callers say which object owns a change and where its hol
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard
@@ -176,6 +177,94 @@ def moved_entry(
     if created is not None:
         entry["created"] = created
     return entry
+
+
+def _matches(pattern: list[str], tokens: Sequence[str | int]) -> bool:
+    return len(pattern) == len(tokens) and all(
+        p == str(t) or (p == "*" and (isinstance(t, int) or t.isdigit()))
+        for p, t in zip(pattern, tokens, strict=True)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class NamedKeys:
+    """A layer's declaration of the named keys its step wrote (RFC.md §4.5.2 item 7).
+
+    ``patterns`` are owner-relative pointers in which ``*`` stands for any array index;
+    ``foreign`` the concrete pointers of members a pattern matches that the step did not write
+    (a producer's own key at that name). The declaration replaces one ``moved`` entry per key:
+    the inverse reads back every member it :meth:`owns`, and nothing else.
+    """
+
+    patterns: tuple[str, ...]
+    foreign: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, written: Iterable[Path], foreign: Iterable[Path] = ()) -> NamedKeys | None:
+        """The declaration for members written at the paths ``written`` (array indexes as ints,
+        generalized to ``*``) and producer members at ``foreign`` that the patterns match;
+        None when nothing was written."""
+        patterns = sorted(
+            {make_pointer(*("*" if isinstance(t, int) else t for t in path)) for path in written}
+        )
+        if not patterns:
+            return None
+        made = cls(tuple(patterns))
+        kept = frozenset(make_pointer(*path) for path in foreign)
+        return cls(made.patterns, frozenset(p for p in kept if made.matches(p)))
+
+    @classmethod
+    def from_layer(cls, layer: Any) -> NamedKeys | None:
+        """The declaration a layer carries (None when it has none or it is malformed)."""
+        if not isinstance(layer, dict):
+            return None
+        patterns = layer.get("named")
+        foreign = layer.get("foreign", [])
+        if not (isinstance(patterns, list) and patterns and isinstance(foreign, list)):
+            return None
+        if not all(isinstance(p, str) for p in [*patterns, *foreign]):
+            return None
+        return cls(tuple(patterns), frozenset(foreign))
+
+    def merge(self, other: NamedKeys | None) -> NamedKeys:
+        """Both declarations at once (several layers of one step on one holder)."""
+        if other is None:
+            return self
+        patterns = tuple(sorted({*self.patterns, *other.patterns}))
+        return NamedKeys(patterns, self.foreign | other.foreign)
+
+    def matches(self, pointer: str | Path) -> bool:
+        """True when a pattern matches ``pointer`` (a string, or a path of tokens)."""
+        tokens = parse_pointer(pointer) if isinstance(pointer, str) else pointer
+        return any(_matches(parse_pointer(p), tokens) for p in self.patterns)
+
+    def owns(self, pointer: str | Path) -> bool:
+        """True when the step wrote the member at ``pointer``: a pattern matches, not foreign."""
+        text = pointer if isinstance(pointer, str) else make_pointer(*pointer)
+        return text not in self.foreign and self.matches(text)
+
+    def places(self, owner: Any) -> list[Path]:
+        """The paths of the members below ``owner`` that the step wrote, in pattern order."""
+        found: list[Path] = []
+        for pattern in self.patterns:
+            nodes: list[tuple[Any, Path]] = [(owner, ())]
+            for token in parse_pointer(pattern):
+                step: list[tuple[Any, Path]] = []
+                for node, path in nodes:
+                    if token == "*" and isinstance(node, list):
+                        step.extend((v, (*path, i)) for i, v in enumerate(node))
+                    elif isinstance(node, dict) and token in node:
+                        step.append((node[token], (*path, token)))
+                nodes = step
+            found.extend(path for _, path in nodes if make_pointer(*path) not in self.foreign)
+        return found
+
+    def to_layer(self) -> dict[str, Any]:
+        """The layer members that carry the declaration."""
+        members: dict[str, Any] = {"named": list(self.patterns)}
+        if self.foreign:
+            members["foreign"] = sorted(self.foreign)
+        return members
 
 
 @dataclass(slots=True)

@@ -44,6 +44,7 @@ from atif_spec.lenses import ConversionError, refuse
 from atif_spec.stash import (
     STASH_KEY,
     Change,
+    NamedKeys,
     Path,
     StashError,
     fingerprint,
@@ -381,14 +382,20 @@ def _parent(owner: Doc, path: tuple[str, ...], create: bool) -> Doc | None:
 
 
 def commit(
-    target: Doc, holder: str | Holder, by: str, entries: list[Residual], keep: bool = True
+    target: Doc,
+    holder: str | Holder,
+    by: str,
+    entries: list[Residual],
+    keep: bool = True,
+    named: NamedKeys | None = None,
 ) -> None:
-    """Push the entries as one layer onto ``target``'s holder (nothing with ``keep=False``).
+    """Push the entries (and the ``named`` declaration) as one layer onto ``target``'s holder;
+    nothing when there is neither, or with ``keep=False``.
 
     Creates the holder when it is absent or null. Raises :class:`atif_spec.stash.StashError`
     when the holder is not an object or its stash key holds foreign data (RFC.md §4.5.3.6).
     """
-    if not entries or not keep:
+    if not (entries or named) or not keep:
         return
     place = _holder(holder)
     layer: dict[str, Any] = {
@@ -396,6 +403,8 @@ def commit(
         "holder": place.pointer,
         "entries": [r.entry for r in entries],
     }
+    if named is not None:
+        layer.update(named.to_layer())
     parent = _parent(target, place.path, create=True)
     if parent is None:
         raise StashError(place.pointer, "the stash holder's parent is not an object")
@@ -555,3 +564,57 @@ def put_moves(
         parent[holder.path[-1]][STASH_KEY]["layers"][-1]["entries"][:0] = entries
     else:
         commit(out, holder, by, [Residual(e, ()) for e in entries])
+
+
+def take_named(doc: Doc, holder: Holder, by: str) -> tuple[Doc, NamedKeys | None]:
+    """``doc`` without the ``named`` declarations (RFC.md §4.5.2 item 7) of the layers signed
+    ``by`` on top of its stash, and those declarations merged. ``doc`` is not modified.
+
+    Like ``moved`` entries, a declaration links two documents: the inverse lens reads back
+    the members it :meth:`~atif_spec.stash.NamedKeys.owns` while it maps, then lets
+    :func:`run_lens` undo the rest of the layers (a layer left with no entries is dropped).
+    """
+    parent = _parent(doc, holder.path, create=False)
+    extra = parent.get(holder.path[-1]) if parent is not None else None
+    stash = extra.get(STASH_KEY) if isinstance(extra, dict) else None
+    if not isinstance(extra, dict) or not isinstance(stash, dict):
+        return doc, None
+    layers = stash.get("layers")
+    if not isinstance(layers, list):
+        return doc, None
+    new = list(layers)
+    found: NamedKeys | None = None
+    for n in range(len(new) - 1, -1, -1):
+        layer = new[n]
+        if not isinstance(layer, dict) or layer.get("by") != by:
+            break
+        if layer.get("holder") != holder.pointer:
+            break
+        declared = NamedKeys.from_layer(layer)
+        if declared is None:
+            continue
+        found = declared.merge(found)
+        new[n] = {k: v for k, v in layer.items() if k not in ("named", "foreign")}
+    if found is None:
+        return doc, None
+    new_extra = {**extra, STASH_KEY: {**stash, "layers": new}}
+    if len(holder.path) == 1:
+        return {**doc, holder.path[0]: new_extra}, found
+    copy = shared_copy(doc)
+    target = _parent(copy, holder.path, create=False)
+    assert target is not None
+    target[holder.path[-1]] = new_extra
+    return copy, found
+
+
+def put_named(out: Doc, holder: Holder, by: str, named: NamedKeys | None, *, pushed: bool) -> None:
+    """Add the ``named`` declaration to the layer ``by`` that :func:`run_lens` just pushed onto
+    ``out``'s holder (``pushed``), or push a layer of its own (no entries) when it pushed none."""
+    if named is None:
+        return
+    if pushed:
+        parent = _parent(out, holder.path, create=False)
+        assert parent is not None
+        parent[holder.path[-1]][STASH_KEY]["layers"][-1].update(named.to_layer())
+    else:
+        commit(out, holder, by, [], named=named)

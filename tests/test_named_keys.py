@@ -1,0 +1,90 @@
+"""``named`` declarations of a stash layer (RFC.md §4.5.2 item 7)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from atif_spec.changes import mapped_leaves
+from atif_spec.lenses.residual import Holder, put_named, take_named
+from atif_spec.stash import STASH_KEY, NamedKeys
+
+DOC: dict[str, Any] = {
+    "steps": [
+        {"extra": {"exit_code": 0, "mine": 1}},
+        {"extra": {"exit_code": 2}},
+        {"message": "no extra"},
+    ]
+}
+
+
+def test_of_generalizes_array_indexes_and_keeps_only_matching_foreign_places() -> None:
+    named = NamedKeys.of(
+        [("steps", 0, "extra", "exit_code"), ("steps", 3, "extra", "exit_code")],
+        foreign=[("steps", 1, "extra", "exit_code"), ("steps", 1, "extra", "other")],
+    )
+    assert named is not None
+    assert named.patterns == ("/steps/*/extra/exit_code",)
+    assert named.foreign == frozenset({"/steps/1/extra/exit_code"})
+    assert NamedKeys.of([]) is None
+
+
+def test_owns_and_places_leave_out_foreign_members_and_other_keys() -> None:
+    named = NamedKeys(("/steps/*/extra/exit_code",), frozenset({"/steps/1/extra/exit_code"}))
+    assert named.owns("/steps/0/extra/exit_code")
+    assert named.owns(("steps", 7, "extra", "exit_code"))
+    assert not named.owns("/steps/1/extra/exit_code")  # foreign
+    assert not named.owns("/steps/0/extra/mine")
+    assert not named.owns("/steps/x/extra/exit_code")  # not an array index
+    assert named.places(DOC) == [("steps", 0, "extra", "exit_code")]
+
+
+def test_a_key_with_a_slash_round_trips_through_the_pointer_escapes() -> None:
+    named = NamedKeys.of([("extra", "a/b~c")])
+    assert named is not None
+    assert named.patterns == ("/extra/a~1b~0c",)
+    assert named.places({"extra": {"a/b~c": 1}}) == [("extra", "a/b~c")]
+
+
+def test_layer_members_round_trip_and_merge() -> None:
+    named = NamedKeys(("/extra/a",), frozenset({"/extra/a"}))
+    layer = {"by": "x@1->y@2", "entries": [], **named.to_layer()}
+    assert layer["named"] == ["/extra/a"] and layer["foreign"] == ["/extra/a"]
+    assert NamedKeys.from_layer(layer) == named
+    assert NamedKeys.from_layer({"named": "not a list"}) is None
+    assert NamedKeys.from_layer({"named": []}) is None
+    merged = named.merge(NamedKeys(("/extra/b",)))
+    assert merged.patterns == ("/extra/a", "/extra/b") and merged.foreign == named.foreign
+
+
+def test_put_then_take_gives_the_declaration_back_and_leaves_no_members() -> None:
+    holder = Holder(("extra",))
+    doc: dict[str, Any] = {"steps": [{"extra": {"exit_code": 3}}]}
+    named = NamedKeys(("/steps/*/extra/exit_code",))
+    put_named(doc, holder, "a@v1->b@v2", named, pushed=False)
+    layer = doc["extra"][STASH_KEY]["layers"][-1]
+    assert layer == {
+        "by": "a@v1->b@v2",
+        "holder": "/extra",
+        "entries": [],
+        "named": ["/steps/*/extra/exit_code"],
+        "created": "absent",
+    }
+    rest, taken = take_named(doc, holder, "a@v1->b@v2")
+    assert taken == named
+    assert "named" not in rest["extra"][STASH_KEY]["layers"][-1]
+    assert "named" in doc["extra"][STASH_KEY]["layers"][-1]  # the input is not modified
+    assert take_named(doc, holder, "other@v1->b@v2") == (doc, None)
+
+
+def test_mapped_leaves_leave_out_declared_members() -> None:
+    doc: dict[str, Any] = {"steps": [{"extra": {"exit_code": 3, "k": 1}}]}
+    before = mapped_leaves(doc)
+    put_named(
+        doc,
+        Holder(("extra",)),
+        "a@v1->b@v2",
+        NamedKeys(("/steps/*/extra/exit_code",)),
+        pushed=False,
+    )
+    # the stash adds no mapped leaf, and the declared member no longer counts as mapped
+    assert mapped_leaves(doc) == before - 1
