@@ -181,3 +181,41 @@ def test_help(command: str) -> None:
     result = CliRunner().invoke(main, [command, "--help"])
     assert result.exit_code == 0
     assert "Usage: main " + command in result.output or f"{command} [OPTIONS]" in result.output
+
+
+def test_totals_count_the_references_of_referenced_files(tmp_path: Path) -> None:
+    def agent_step(step_id: int, tokens: int, ref: str | None = None) -> dict[str, Any]:
+        step: dict[str, Any] = {
+            "step_id": step_id,
+            "source": "agent",
+            "message": "m",
+            "metrics": {"prompt_tokens": tokens, "completion_tokens": 1},
+        }
+        if ref is not None:
+            step["observation"] = {
+                "results": [
+                    {"subagent_trajectory_ref": [{"session_id": ref, "trajectory_path": ref}]}
+                ]
+            }
+        return step
+
+    def doc(session: str, tokens: int, ref: str | None = None) -> dict[str, Any]:
+        return {
+            "schema_version": "ATIF-v1.7",
+            "session_id": session,
+            "agent": {"name": "a", "version": "1"},
+            "steps": [
+                {"step_id": 1, "source": "user", "message": "go"},
+                agent_step(2, tokens, ref),
+            ],
+        }
+
+    _write(tmp_path, doc("grandchild.json", 100), "grandchild.json")
+    _write(tmp_path, doc("child.json", 10, "grandchild.json"), "child.json")
+    parent = _write(tmp_path, doc("parent", 1, "child.json"), "parent.json")
+    followed = build([str(parent)], ViewOptions(follow_refs=True))
+    assert [d["totals"]["prompt_tokens"] for d in followed["docs"]] == [111, 110, 100]
+    assert all(d["totals"]["unresolved_refs"] == 0 for d in followed["docs"])
+    assert all(d["valid"] for d in followed["docs"]), [d["findings"] for d in followed["docs"]]
+    plain = build([str(parent)])["docs"][0]["totals"]
+    assert plain["prompt_tokens"] == 1 and plain["unresolved_refs"] == 1

@@ -176,11 +176,32 @@ class Collector:
         atif = as_atif(doc, report.format, report.version)
         return self._entry(raw, doc, report, atif, record(raw, report, atif), depth + 1)
 
+    def _linked_by_ref(self, atif: dict[str, Any], links: dict[str, int]) -> dict[int, Any]:
+        """The followed document of every file reference below ``atif`` and, transitively,
+        below the documents it links (by the reference object's identity), so that the totals
+        count a referenced file's own references too (RFC.md §2.4)."""
+        by_id: dict[int, Any] = {}
+        pending = [(atif, links)]
+        seen: set[int] = set()
+        while pending:
+            doc, doc_links = pending.pop()
+            if id(doc) in seen:
+                continue
+            seen.add(id(doc))
+            for ptr, ref in _file_refs(doc):
+                position = doc_links.get(ptr)
+                if position is None:
+                    continue
+                linked = self.docs[position]
+                by_id[id(ref)] = linked["atif"]
+                if linked["atif"] is not None:
+                    pending.append((linked["atif"], linked["links"]))
+        return by_id
+
     def _totals(self, atif: dict[str, Any], links: dict[str, int]) -> dict[str, Any]:
         from atif_spec.totals import trajectory_totals
 
-        by_ptr = {ptr: self.docs[i]["atif"] for ptr, i in links.items()}
-        by_id = {id(ref): by_ptr.get(ptr) for ptr, ref in _file_refs(atif)}
+        by_id = self._linked_by_ref(atif, links)
         totals = trajectory_totals(atif, lambda ref, _holder: by_id.get(id(ref)))
         return {
             "prompt_tokens": totals.prompt_tokens,
