@@ -3,7 +3,8 @@
 Native inputs live in ``conformance/native/<source>/`` (one log per file; where each comes from
 is in ``conformance/native/README.md``). Every document a producer answers with is validated by
 atif-spec; a rejection is listed with its findings. The same log through two producers is
-compared field by field (:func:`cross_check`).
+compared field by field (:func:`cross_check`). A valid document is also taken through atif-spec's
+lenses and back (:mod:`~atif_spec.conformance.lensing`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import atif_spec
+from atif_spec.conformance.lensing import RoundTrip, round_trips
 from atif_spec.conformance.process import Adapter, AdapterError
 from atif_spec.conformance.protocol import (
     ACCEPTED_VERSIONS,
@@ -42,10 +44,13 @@ class Produced:
     reason: str | None = None
     messages: list[str] = field(default_factory=list)
     """The producer's own diagnostics (atif-make names the parser it used)."""
+    lenses: list[RoundTrip] = field(default_factory=list)
+    """Each lens there and back on the documents (valid documents only)."""
 
 
-SIDECAR_NAMES = frozenset({"manifest.json"})
-"""Files of an export folder that travel with its log and are not logs themselves."""
+SIDECAR_NAMES = frozenset({"manifest.json", "metadata.json"})
+"""Files of an export folder that travel with its log and are not logs themselves (a Cursor
+export's manifest, an Inspect sample pair's envelope)."""
 
 
 def _logs(folder: Path) -> list[Path]:
@@ -118,6 +123,8 @@ def run_producer(
                 item.documents = answer["documents"]
                 item.findings = [f for d in item.documents for f in _findings(d)]
                 item.outcome = "invalid" if item.findings else "valid"
+                if not item.findings:
+                    item.lenses = round_trips(item.documents)
             out.append(item)
     finally:
         adapter.close(stop_request())
