@@ -1,5 +1,5 @@
 """Producers' documents through the lenses and back (``atif_spec.conformance.lensing``), and the
-``lens:`` items and Lenses column the interop report makes of them."""
+``lens:`` items, Warnings and Lenses columns the interop report makes of them."""
 
 from __future__ import annotations
 
@@ -67,6 +67,7 @@ def test_first_difference_sees_key_order_and_values() -> None:
 
 def test_lens_items_and_the_lenses_column() -> None:
     made = Produced("maker", "demo", "demo/x.log", "valid", documents=[{}])
+    made.warnings = ["ATIF301 at /steps/1/metrics/cached_tokens", "ATIF301 at /steps/2/metrics"]
     made.lenses = [
         RoundTrip("tao@v0.2.0", "passed"),
         RoundTrip("trajectory-sdk@v0.4", "refused", "not written"),
@@ -94,4 +95,5 @@ def test_lens_items_and_the_lenses_column() -> None:
         "written": {"documents": 0, "sources": 0, "refused": 0, "invalid": []},
         "problems": [],
     }
-    assert "| 1/3 (step-substep@v1.0 failed) |" in render_markdown(data)
+    assert rows[0]["warnings"] == {"ATIF301": 2}
+    assert "| ATIF301 (2) | 1/3 (step-substep@v1.0 failed) |" in render_markdown(data)

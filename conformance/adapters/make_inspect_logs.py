@@ -88,12 +88,17 @@ def run_tests():  # type: ignore[no-untyped-def]
     return execute
 
 
-def usage(prompt: int, completion: int, cached: int = 0, reasoning: int = 0) -> ModelUsage:
+def usage(
+    fresh: int, completion: int, read: int = 0, written: int = 0, reasoning: int = 0
+) -> ModelUsage:
+    """One call's usage the way Inspect records it for every provider: ``input_tokens`` is the
+    uncached part of the prompt only, cache reads and writes are counted beside it."""
     return ModelUsage(
-        input_tokens=prompt,
+        input_tokens=fresh,
         output_tokens=completion,
-        total_tokens=prompt + completion + cached,
-        input_tokens_cache_read=cached or None,
+        total_tokens=fresh + read + written + completion,
+        input_tokens_cache_read=read or None,
+        input_tokens_cache_write=written or None,
         reasoning_tokens=reasoning or None,
     )
 
@@ -107,32 +112,32 @@ def call(
 
 
 def fix_slug_turns() -> list[ModelOutput]:
-    first = call("run_tests", {}, "call_tests_1", "", usage(812, 41, reasoning=24))
+    first = call("run_tests", {}, "call_tests_1", "", usage(812, 41, written=806, reasoning=24))
     first.choices[0].message.content = [
         ContentReasoning(reasoning="The failing test is about leading and trailing dashes."),
         ContentText(text="Running the tests to see what fails."),
     ]
-    second = call("read_file", {"path": "src/slug.py"}, "call_read_1", "", usage(1290, 22, 768))
+    second = call("read_file", {"path": "src/slug.py"}, "call_read_1", "", usage(478, 22, 806, 472))
     third = call(
         "read_file",
         {"path": "slug.py"},
         "call_read_2",
         "It lives at the root.",
-        usage(1360, 25, 1152),
+        usage(70, 25, 1278, 64),
     )
     fourth = call(
         "run_tests",
         {"selector": "tests/test_slug.py::test_slug_strips_dashes"},
         "call_tests_2",
         "Stripping the dashes with .strip('-') fixes it; re-running.",
-        usage(1544, 60, 1280, 32),
+        usage(612, 60, 1342, 606, 32),
     )
     done = call(
         "submit",
         {"answer": "slugify now strips leading and trailing dashes"},
         "call_submit_1",
         "",
-        usage(1650, 30, 1536),
+        usage(41, 30, 1948, 35),
     )
     return [first, second, third, fourth, done]
 
@@ -190,7 +195,7 @@ def main(out: Path) -> int:
             {"answer": "transliterate with unicodedata.normalize('NFKD')"},
             "call_submit_2",
             "NFKD plus an ASCII encode drops the accents.",
-            usage(980, 44, 512),
+            usage(590, 44, 700),
         ),
     ]
     run([slug, second], answers, out, "two-samples.eval")

@@ -148,6 +148,7 @@ def produced(products: list[Produced], items: list[dict[str, Any]]) -> list[dict
             "parser": "; ".join(p.messages) or None,
             "steps": [len(d.get("steps") or []) for d in p.documents if isinstance(d, dict)],
             "reason": p.reason,
+            "warnings": dict(sorted(Counter(w.split()[0] for w in p.warnings).items())),
             "lenses": {r.target: r.outcome for r in p.lenses},
             "group": group.get((p.producer, f"produce:{p.input}")),
         }
@@ -223,8 +224,10 @@ def render_markdown(data: dict[str, Any]) -> str:
         "*Lenses*: each valid document to every other format atif-spec writes and back, "
         "byte-identical and valid (`lens:` items; a refusal by design is not counted).\n"
     )
-    out.append("| Producer | Native log | Outcome | Parser | Steps | Lenses | Explained by |")
-    out.append("|---|---|---|---|---|---|---|")
+    out.append(
+        "| Producer | Native log | Outcome | Parser | Steps | Warnings | Lenses | Explained by |"
+    )
+    out.append("|---|---|---|---|---|---|---|---|")
     for r in data.get("produced", []):
         outcome = r["outcome"] if not r["reason"] else f"{r['outcome']}: {r['reason']}"
         steps = ", ".join(map(str, r["steps"])) or "-"
@@ -232,9 +235,10 @@ def render_markdown(data: dict[str, Any]) -> str:
         passed = sum(1 for v in lenses.values() if v == "passed")
         bad = [t for t, v in lenses.items() if v == "failed"]
         lens = f"{passed}/{len(lenses)}" + (f" ({', '.join(bad)} failed)" if bad else "")
+        warned = ", ".join(f"{c} ({n})" for c, n in (r.get("warnings") or {}).items())
         out.append(
             f"| {r['producer']} | `{r['input']}` | {outcome} | {r['parser'] or '-'} | {steps} | "
-            f"{lens if lenses else '-'} | {r['group'] or '-'} |"
+            f"{warned or '-'} | {lens if lenses else '-'} | {r['group'] or '-'} |"
         )
     out.append("\n### Cross-checks (the same native log through two producers)\n")
     for c in data["cross_checks"]:

@@ -44,6 +44,8 @@ class Produced:
     reason: str | None = None
     messages: list[str] = field(default_factory=list)
     """The producer's own diagnostics (atif-make names the parser it used)."""
+    warnings: list[str] = field(default_factory=list)
+    """atif-spec's warnings on the documents (``CODE at POINTER``; they do not make it invalid)."""
     lenses: list[RoundTrip] = field(default_factory=list)
     """Each lens there and back on the documents (valid documents only)."""
 
@@ -76,9 +78,11 @@ def native_inputs(root: Path) -> list[tuple[str, Path]]:
     ]
 
 
-def _findings(document: Any) -> list[str]:
+def _findings(document: Any) -> tuple[list[str], list[str]]:
+    """atif-spec's errors on one document, with messages, and its warnings."""
     report = atif_spec.validate(document)
-    return [f"{f.code} at {f.pointer or '(root)'}: {f.message}" for f in report.errors]
+    errors = [f"{f.code} at {f.pointer or '(root)'}: {f.message}" for f in report.errors]
+    return errors, [f"{f.code} at {f.pointer or '(root)'}" for f in report.warnings]
 
 
 def run_producer(
@@ -121,7 +125,10 @@ def run_producer(
                 item.outcome, item.reason = "errored", "no document produced"
             else:
                 item.documents = answer["documents"]
-                item.findings = [f for d in item.documents for f in _findings(d)]
+                for document in item.documents:
+                    errors, warnings = _findings(document)
+                    item.findings += errors
+                    item.warnings += warnings
                 item.outcome = "invalid" if item.findings else "valid"
                 if not item.findings:
                     item.lenses = round_trips(item.documents)
