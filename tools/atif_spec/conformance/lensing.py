@@ -1,11 +1,11 @@
 """Producers' documents through atif-spec's lenses: there and back, byte for byte.
 
-A valid ATIF document a producer wrote is converted with the public API
-(``atif_spec.convert(doc, to=...)``) to every other format atif-spec writes, the result is
-validated as that target, converted back to the document's own ATIF version and validated again,
-and the document that comes back must serialise to the same bytes as the one that went in (the
-stash of RFC.md §4.5 carries what the other format has no field for). A lens that fails one of
-these on a document atif-spec itself calls valid is atif-spec's bug, named by the first place
+A valid document a producer wrote (ATIF, or a step-substep run log) is converted with the public
+API (``atif_spec.convert(doc, to=...)``) to every other format atif-spec writes, the result is
+validated as that target, converted back to the document's own format and version and validated
+again, and the document that comes back must serialise to the same bytes as the one that went in
+(the stash of RFC.md §4.5 carries what the other format has no field for). A lens that fails one
+of these on a document atif-spec itself calls valid is atif-spec's bug, named by the first place
 the two documents differ.
 """
 
@@ -17,9 +17,10 @@ from typing import Any
 import orjson
 
 import atif_spec
+from atif_spec.formats import detect
 
-LENSES = ("tao@v0.2.0", "trajectory-sdk@v0.4", "step-substep@v1.0")
-"""The formats atif-spec writes besides ATIF, one version each (the versions it writes)."""
+LENSES = ("atif@v1.7", "tao@v0.2.0", "trajectory-sdk@v0.4", "step-substep@v1.0")
+"""One target per format atif-spec writes; a document goes through those of the other formats."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +64,11 @@ def first_difference(a: Any, b: Any, where: str = "") -> str:
 
 
 def round_trip(document: dict[str, Any], target: str) -> RoundTrip:
-    """``document`` (valid ATIF) to ``target`` and back to its own ATIF version."""
-    home = "atif@" + str(document.get("schema_version", "")).removeprefix("ATIF-")
+    """``document`` (valid) to ``target`` and back to its own format and version."""
+    found = detect(document)
+    if found is None:
+        return RoundTrip(target, "failed", "no format recognises the document")
+    home = "@".join(found)
     original = orjson.dumps(document)
     try:
         there, _ = atif_spec.convert(document, to=target)
@@ -88,13 +92,17 @@ def round_trip(document: dict[str, Any], target: str) -> RoundTrip:
 
 
 def round_trips(documents: list[Any]) -> list[RoundTrip]:
-    """Every lens on a producer's documents: one result per lens, the first failure (or
-    refusal) among the documents if any, named by the document's index when there are several."""
+    """Every lens to another format on a producer's documents: one result per lens, the first
+    failure (or refusal) among the documents if any, named by the document's index when there are
+    several."""
+    homes = {found[0] for d in documents if (found := detect(d)) is not None}
     out = []
     for target in LENSES:
+        if target.split("@")[0] in homes:
+            continue
         result = RoundTrip(target, "passed")
         for index, document in enumerate(documents):
-            if not isinstance(document, dict):
+            if not isinstance(document, dict) or detect(document) is None:
                 continue
             got = round_trip(document, target)
             if got.outcome != "passed":
