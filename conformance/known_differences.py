@@ -9,7 +9,7 @@ interop report (``nox -s interop``) uses too (format: ``atif_spec.conformance.di
 Every failed or errored case of the report must match a group's patterns (an unexplained case
 is an error, exit 1), and every group with suite-case patterns must explain at least one case
 (a stale group is an error); groups about documents atif-spec writes or producers' outputs
-(``written:``/``produce:`` patterns only) are the interop report's to check.
+(``written:``/``produce:``/``lens:`` patterns only) are the interop report's to check.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ DOC = Path(__file__).with_name("KNOWN-DIFFERENCES.md")
 GROUPS = Path(__file__).with_name("known-differences") / "harbor.toml"
 BEGIN = "<!-- BEGIN GENERATED: harbor-differences (python conformance/known_differences.py) -->"
 END = "<!-- END GENERATED: harbor-differences -->"
-INTEROP_ONLY = ("written:", "produce:")
+INTEROP_ONLY = ("written:", "produce:", "lens:")
 
 
 def suite_groups(groups: list[differences.Group]) -> list[differences.Group]:

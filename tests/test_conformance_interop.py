@@ -248,6 +248,8 @@ def test_producer_outputs_are_validated(tmp_path: Path) -> None:
     }
     assert any("ATIF101" in f or "step_id" in f for f in made[1].findings)
     assert made[0].messages == ["parser: demo-log"]
+    assert [r.outcome for r in made[0].lenses] == ["passed"] * 3  # only valid ones go through
+    assert made[1].lenses == []
     item = {"implementation": "maker", "id": "produce:demo/bad.log", "group": "bad-ids"}
     rows = {r["input"]: r for r in produced(made, [item])}
     assert rows["demo/bad.log"]["group"] == "bad-ids" and rows["demo/good.log"]["group"] is None
@@ -265,10 +267,15 @@ def test_native_inputs_take_an_export_folder_as_its_log_without_sidecars(tmp_pat
     ):
         path.write_text("{}", encoding="utf-8")
     (tmp_path / "cursor" / "alone.jsonl").write_text("{}", encoding="utf-8")
+    pair = tmp_path / "inspect" / "pair"  # an Inspect sample pair: the envelope is a sidecar
+    pair.mkdir(parents=True)
+    for path in (pair / "sample.json", pair / "metadata.json"):
+        path.write_text("{}", encoding="utf-8")
     (tmp_path / "README.md").write_text("", encoding="utf-8")
     assert native_inputs(tmp_path) == [
         ("cursor", tmp_path / "cursor" / "alone.jsonl"),
         ("cursor", export / "transcript.jsonl"),
+        ("inspect", pair / "sample.json"),
     ]
 
 

@@ -44,7 +44,7 @@ class Group:
 def _bare(pattern: str) -> bool:
     """A pattern that matches (nearly) everything: ``*``, or only wildcards and a prefix."""
     literal = pattern.replace("*", "").replace("?", "")
-    return literal in ("", "written:", "produce:", "written:atif-", "produce:claude-code/")
+    return literal in ("", "written:", "produce:", "lens:", "written:atif-", "produce:claude-code/")
 
 
 def load(path: Path, root: Path) -> list[Group]:

@@ -31,7 +31,8 @@ import orjson
 
 from atif_spec.atomic import write_atomic
 from atif_spec.conformance import differences
-from atif_spec.conformance.grading import ERRORED, FAILED, CaseResult
+from atif_spec.conformance.grading import ERRORED, FAILED, PASSED, SKIPPED, CaseResult
+from atif_spec.conformance.lensing import RoundTrip
 from atif_spec.conformance.producing import Produced, cross_check, native_inputs, run_producer
 from atif_spec.conformance.runner import RunOptions, run_suite
 from atif_spec.conformance.suite import load_suite
@@ -67,6 +68,12 @@ def _from_produced(p: Produced, writes: str) -> dict[str, Any]:
     return _item(p.producer, "producer", "native", writes, item_id, p.outcome, p.reason, p.findings)
 
 
+def _from_lens(p: Produced, r: RoundTrip) -> dict[str, Any]:
+    outcome = {"passed": PASSED, "refused": SKIPPED}.get(r.outcome, FAILED)
+    item_id = f"lens:{p.input}>{r.target}"
+    return _item(p.producer, "producer", "lens", r.target, item_id, outcome, r.detail, [])
+
+
 def run_peer(
     peer: dict[str, Any], python: Path, root: Path, suite: list[Any], written: list[Written],
     inputs: list[tuple[str, Path]],
@@ -90,6 +97,7 @@ def run_peer(
         _, products = run_producer(name, command, inputs, root / "conformance" / "native")
         writes = ", ".join(caps.raw.get("writes", []))
         items += [_from_produced(p, writes) for p in products]
+        items += [_from_lens(p, r) for p in products for r in p.lenses]
     return {"started": True, "start": caps.raw}, items, products
 
 
@@ -140,6 +148,8 @@ def produced(products: list[Produced], items: list[dict[str, Any]]) -> list[dict
             "parser": "; ".join(p.messages) or None,
             "steps": [len(d.get("steps") or []) for d in p.documents if isinstance(d, dict)],
             "reason": p.reason,
+            "warnings": dict(sorted(Counter(w.split()[0] for w in p.warnings).items())),
+            "lenses": {r.target: r.outcome for r in p.lenses},
             "group": group.get((p.producer, f"produce:{p.input}")),
         }
         for p in products
@@ -210,14 +220,25 @@ def render_markdown(data: dict[str, Any]) -> str:
             f".toml) | {g['side']} | {g['rfc']} | {g['items']} | {where} |"
         )
     out.append("\n### Producers on native logs\n")
-    out.append("| Producer | Native log | Outcome | Parser | Steps | Explained by |")
-    out.append("|---|---|---|---|---|---|")
+    out.append(
+        "*Lenses*: each valid document to every other format atif-spec writes and back, "
+        "byte-identical and valid (`lens:` items; a refusal by design is not counted).\n"
+    )
+    out.append(
+        "| Producer | Native log | Outcome | Parser | Steps | Warnings | Lenses | Explained by |"
+    )
+    out.append("|---|---|---|---|---|---|---|---|")
     for r in data.get("produced", []):
         outcome = r["outcome"] if not r["reason"] else f"{r['outcome']}: {r['reason']}"
         steps = ", ".join(map(str, r["steps"])) or "-"
+        lenses = r.get("lenses") or {}
+        passed = sum(1 for v in lenses.values() if v == "passed")
+        bad = [t for t, v in lenses.items() if v == "failed"]
+        lens = f"{passed}/{len(lenses)}" + (f" ({', '.join(bad)} failed)" if bad else "")
+        warned = ", ".join(f"{c} ({n})" for c, n in (r.get("warnings") or {}).items())
         out.append(
             f"| {r['producer']} | `{r['input']}` | {outcome} | {r['parser'] or '-'} | {steps} | "
-            f"{r['group'] or '-'} |"
+            f"{warned or '-'} | {lens if lenses else '-'} | {r['group'] or '-'} |"
         )
     out.append("\n### Cross-checks (the same native log through two producers)\n")
     for c in data["cross_checks"]:

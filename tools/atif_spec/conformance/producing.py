@@ -3,7 +3,8 @@
 Native inputs live in ``conformance/native/<source>/`` (one log per file; where each comes from
 is in ``conformance/native/README.md``). Every document a producer answers with is validated by
 atif-spec; a rejection is listed with its findings. The same log through two producers is
-compared field by field (:func:`cross_check`).
+compared field by field (:func:`cross_check`). A valid document is also taken through atif-spec's
+lenses and back (:mod:`~atif_spec.conformance.lensing`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import atif_spec
+from atif_spec.conformance.lensing import RoundTrip, round_trips
 from atif_spec.conformance.process import Adapter, AdapterError
 from atif_spec.conformance.protocol import (
     ACCEPTED_VERSIONS,
@@ -42,10 +44,15 @@ class Produced:
     reason: str | None = None
     messages: list[str] = field(default_factory=list)
     """The producer's own diagnostics (atif-make names the parser it used)."""
+    warnings: list[str] = field(default_factory=list)
+    """atif-spec's warnings on the documents (``CODE at POINTER``; they do not make it invalid)."""
+    lenses: list[RoundTrip] = field(default_factory=list)
+    """Each lens there and back on the documents (valid documents only)."""
 
 
-SIDECAR_NAMES = frozenset({"manifest.json"})
-"""Files of an export folder that travel with its log and are not logs themselves."""
+SIDECAR_NAMES = frozenset({"manifest.json", "metadata.json"})
+"""Files of an export folder that travel with its log and are not logs themselves (a Cursor
+export's manifest, an Inspect sample pair's envelope)."""
 
 
 def _logs(folder: Path) -> list[Path]:
@@ -71,9 +78,11 @@ def native_inputs(root: Path) -> list[tuple[str, Path]]:
     ]
 
 
-def _findings(document: Any) -> list[str]:
+def _findings(document: Any) -> tuple[list[str], list[str]]:
+    """atif-spec's errors on one document, with messages, and its warnings."""
     report = atif_spec.validate(document)
-    return [f"{f.code} at {f.pointer or '(root)'}: {f.message}" for f in report.errors]
+    errors = [f"{f.code} at {f.pointer or '(root)'}: {f.message}" for f in report.errors]
+    return errors, [f"{f.code} at {f.pointer or '(root)'}" for f in report.warnings]
 
 
 def run_producer(
@@ -116,8 +125,13 @@ def run_producer(
                 item.outcome, item.reason = "errored", "no document produced"
             else:
                 item.documents = answer["documents"]
-                item.findings = [f for d in item.documents for f in _findings(d)]
+                for document in item.documents:
+                    errors, warnings = _findings(document)
+                    item.findings += errors
+                    item.warnings += warnings
                 item.outcome = "invalid" if item.findings else "valid"
+                if not item.findings:
+                    item.lenses = round_trips(item.documents)
             out.append(item)
     finally:
         adapter.close(stop_request())
