@@ -425,21 +425,10 @@ def test_report_of_a_minimal_run_log() -> None:
     assert report.dropped == []
     layer = atif["extra"][STASH_KEY]["layers"][-1]
     assert layer["by"] == TO_ATIF
-    assert layer["entries"] == [
-        {
-            "op": "moved",
-            "pointer": "/steps/0/completed_at",
-            "position": 6,
-            "to": "/steps/0/extra/completed_at",
-            "created": "absent",
-        },
-        {
-            "op": "moved",
-            "pointer": "/steps/0/outcome",
-            "position": 7,
-            "to": "/steps/0/extra/outcome",
-        },
-    ]
+    # one declaration instead of a moved entry per key (RFC.md §4.5.2 item 7)
+    assert layer["entries"] == []
+    assert layer["named"] == ["/steps/*/extra/completed_at", "/steps/*/extra/outcome"]
+    assert "foreign" not in layer
 
 
 def test_report_of_retries_status_notes_and_artifacts() -> None:
