@@ -1023,7 +1023,7 @@ def _declared_moves(doc: Doc, named: NamedKeys | None, *, atif: bool) -> list[Mo
             sub = _at(doc, place, None)
             index = sub.get("substep_index") if isinstance(sub, dict) else None
             usable = isinstance(index, int) and not isinstance(index, bool) and index >= 1
-            j = index - 1 if usable else 1 << 30
+            j = index - 1 if usable and isinstance(index, int) else 1 << 30
             out.append(Move(("steps", place[1], "substeps", j), None, place, "absent"))
             continue
         obj = _object_path(place, kinds)
