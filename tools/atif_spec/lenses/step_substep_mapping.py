@@ -141,8 +141,8 @@ STEPS = Table(
             "step `extra.run_log_substeps[]`",
             "named",
             "ATIF has no event for them: each substep, whole and unchanged, in substep order "
-            "(one `moved` entry each, from `/steps/N/substeps/M`); the way back puts each at its "
-            "index. A retried call also carries `extra.retry_of_call_id` (§4).",
+            "(covered by the layer's `named` declaration); the way back puts each at the index its "
+            "`substep_index` gives. A retried call also carries `extra.retry_of_call_id` (§4).",
             key="/steps/*/extra/run_log_substeps/*",
         ),
         Row(
