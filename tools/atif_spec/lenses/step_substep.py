@@ -1084,6 +1084,7 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_atif_: bool
         source_holder=HOLDER,
         target_holder=HOLDER,
         drop=options.drop,
+        reorder=True,
     )
     if returning and len(report.stashed) == stashed and len(report.dropped) == dropped:
         # the output is what the inverse lens was given: a lift there is that lens's field
