@@ -513,8 +513,16 @@ def test_empty_run_gets_a_placeholder_step_that_goes_away() -> None:
     atif, report = convert(doc, "atif@v1.7")
     assert len(atif["steps"]) == 1
     assert "/steps/0" in {i.pointer for i in report.decided}
-    back, _ = convert(atif, SSL)
+    assert "extra" not in atif  # the way back reads the placeholder as an empty run: no stash
+    back, back_report = convert(atif, SSL)
     assert back == doc
+    assert [(i.pointer, i.value) for i in back_report.decided] == [("/steps", [])]
+    # an ATIF trajectory whose only step is that placeholder is an empty run (SSL-26)
+    run_log, report = convert({**atif, "session_id": "s"}, SSL)
+    assert run_log["steps"] == [] and STASH_KEY not in json.dumps(run_log)
+    assert ("/steps", []) in [(i.pointer, i.value) for i in report.decided]
+    other = {**atif, "steps": [{**atif["steps"][0], "message": "hi"}]}
+    assert len(convert(other, SSL)[0]["steps"]) == 1  # any other lone step is a step
 
 
 # --- refusals ---------------------------------------------------------------------------------

@@ -705,9 +705,15 @@ def to_ssl(
     if provider is UNKNOWN:
         _decide(report, TO_SSL, "/provider", "an agent without a name: unknown", provider)
     out: Doc = {"run_id": _run_id(doc, report), "provider": provider}
-    out["steps"] = [
-        _ssl_step(step, i, provider, report, corr, back) for i, step in dicts(doc.get("steps"))
-    ]
+    steps = doc.get("steps")
+    if isinstance(steps, list) and len(steps) == 1 and same(steps[0], PLACEHOLDER_STEP):
+        # what the other lens writes for an empty run: read as one, so both round trips hold
+        _decide(report, TO_SSL, "/steps", "only the empty step of an empty run: no step", [])
+        out["steps"] = []
+    else:
+        out["steps"] = [
+            _ssl_step(step, i, provider, report, corr, back) for i, step in dicts(steps)
+        ]
     if isinstance(doc.get("extra"), dict):
         out["extra"] = deep_copy(doc["extra"])
     corr[()] = out

@@ -64,7 +64,7 @@ ROOT = Table(
             "`steps`",
             note="One ATIF step per run-log step, `step_id` 1…n (§3). An empty run gets one "
             'step `{"step_id": 1, "source": "system", "message": ""}` (decided; ATIF needs at '
-            "least one), removed on the way back.",
+            "least one); the way back reads a lone step exactly like it as an empty run (SSL-26).",
         ),
         Row("`extra.model` (a string)", "`agent.model_name`", note="Lifted (§2.1)."),
         Row(
