@@ -12,6 +12,10 @@ model names, subagents on the other) travels in the stash of the target's root `
 :mod:`atif_spec.lenses.residual` computes from the difference between the source and its
 rebuilt form (RFC.md §4.5). Sources must match their schema; rule violations are carried over.
 
+The named keys each lens writes (a step's outcome, a call's command, a result's exit code, ...;
+``spec/step-substep/MAPPING.md``) are declared once in its stash layer (``named``, RFC.md §4.5.2
+item 7); the inverse reads back exactly the declared members, each into its field.
+
 Usage that provider-stream readers keep in named run-log ``extra`` keys (``metrics``, ``model``,
 ``final_metrics``) is lifted to ATIF's own fields; each lift is a value-less ``moved`` stash
 entry, and the way back reads an ATIF field into run-log ``extra`` only where one names it
@@ -436,8 +440,9 @@ def to_atif(
 ) -> Doc:
     """The ATIF v1.7 trajectory of a run log (see the module docstring).
 
-    ``back`` are the moves of the ATIF→run-log lens (its ``moved`` entries), read back into
-    ATIF fields; the named keys and lifts this mapping writes are appended to ``made``.
+    ``back`` are the moves of the ATIF→run-log lens (its ``moved`` entries and the members its
+    ``named`` declaration covers), read back into ATIF fields; the named keys and lifts this
+    mapping writes are appended to ``made``.
     """
     namer = _Namer(made)
     corr: dict[Path, Doc] = {}
@@ -694,8 +699,9 @@ def to_ssl(
 ) -> Doc:
     """The run log of an ATIF v1.7 trajectory (see the module docstring).
 
-    ``back`` are the moves of the run-log→ATIF lens (its ``moved`` entries), read back into
-    run-log fields; the named keys this mapping writes are appended to ``made``.
+    ``back`` are the moves of the run-log→ATIF lens (its ``moved`` entries and the members its
+    ``named`` declaration covers), read back into run-log fields; the named keys this mapping
+    writes are appended to ``made``.
     """
     namer = _Namer(made)
     corr: dict[Path, Doc] = {}
