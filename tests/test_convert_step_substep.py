@@ -297,6 +297,28 @@ def test_a_producers_own_atif_extra_keys_are_never_read_as_run_log_fields() -> N
     assert _text(_round_trip_run_log(doc)) == _text(doc)
 
 
+def test_a_producers_key_at_a_declared_place_is_foreign() -> None:
+    """The layer declares each named key once (RFC.md §4.5.2 item 7); a producer's own key that
+    a pattern matches is listed in ``foreign`` and never read back as the run log's field."""
+    doc = _load(SSL_DIR / "valid" / "minimal.json")
+    second = {**copy.deepcopy(doc["steps"][0]), "step_id": "S2", "step_index": 2}
+    second["extra"] = {"outcome": "the producer's"}
+    doc["steps"].append(second)
+    atif, report = convert(doc, "atif@v1.7")
+    layer = atif["extra"][STASH_KEY]["layers"][-1]
+    assert "/steps/*/extra/outcome" in layer["named"]
+    assert layer["foreign"] == ["/steps/1/extra/outcome"]
+    assert atif["steps"][1]["extra"]["outcome"] == "the producer's"
+    assert "/steps/1/outcome" in {i.pointer for i in report.stashed}  # the run log's own value
+    assert [i.to for i in report.named if i.pointer.endswith("/outcome")] == [
+        "/steps/0/extra/outcome"
+    ]
+    assert _text(_round_trip_run_log(doc)) == _text(doc)
+    del atif["extra"]  # without the layer, no extra key is a named key
+    run_log, _ = convert(atif, SSL)
+    assert [s["outcome"] for s in run_log["steps"]] == [None, None]
+
+
 def test_an_edited_run_log_keeps_its_meaning_on_the_way_back() -> None:
     """A run log made from ATIF and then edited (an outcome set) still names the outcome in
     ATIF, and the named key comes back as the run log's field."""
