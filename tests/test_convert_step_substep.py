@@ -126,7 +126,7 @@ def test_run_log_through_an_older_atif_version_and_back() -> None:
     old, report = convert(doc, "atif@v1.5")
     assert old["schema_version"] == "ATIF-v1.5"
     assert _errors(old, "atif@v1.5") == []
-    assert {i.step for i in report.stashed} >= {TO_ATIF, "atif@v1.7->atif@v1.6"}
+    assert {i.step for i in report.stashed + report.named} >= {TO_ATIF, "atif@v1.7->atif@v1.6"}
     back, _ = convert(old, SSL)
     assert _text(back) == _text(doc)
 
@@ -466,8 +466,23 @@ def test_report_of_retries_status_notes_and_artifacts() -> None:
     assert named["/steps/1/substeps/1/payload/exit_code"] == (
         "/steps/1/observation/results/0/extra/exit_code"
     )
-    assert {i.pointer for i in report.stashed} == {"/steps/0/message_text"}  # null, not ""
+    assert report.stashed == []  # a null message_text is what the way back writes for "" (SSL-27)
     assert ("/steps/0/message", "") in {(i.pointer, i.value) for i in report.decided}
+
+
+def test_an_empty_atif_message_is_a_null_text() -> None:
+    """SSL-27: no text is ``""`` in ATIF and null in a run log, both ways, with no stash."""
+    atif = {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [{"step_id": 1, "source": "agent", "message": ""}],
+    }
+    run_log, report = convert(atif, SSL)
+    assert run_log["steps"][0]["message_text"] is None
+    assert ("/steps/0/message_text", None) in [(i.pointer, i.value) for i in report.decided]
+    assert report.stashed == []
+    assert _text(_round_trip_atif(atif)) == _text(atif)
 
 
 def test_report_of_an_atif_document_with_agent_only_fields() -> None:

@@ -825,9 +825,12 @@ def _ssl_step(
     }
     message = step.get("message")
     text = message if isinstance(message, str) else plain_text(message)
-    if not isinstance(message, str):
+    if not text:
+        # no text: null, as a run-log producer writes a step without a message (SSL-27)
+        _decide(report, TO_SSL, f"{ptr}/message_text", "no message text: null", None)
+    elif not isinstance(message, str):
         _decide(report, TO_SSL, f"{ptr}/message_text", "content parts: their text", text)
-    out["message_text"] = text
+    out["message_text"] = text or None
     stamp = step.get("timestamp")
     if isinstance(stamp, str) and RFC3339.match(stamp):
         out["started_at"] = stamp

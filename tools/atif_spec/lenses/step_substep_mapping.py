@@ -108,9 +108,9 @@ STEPS = Table(
         Row(
             "`message_text`",
             "`message`",
-            note='A null or absent text becomes `""` (decided; ATIF requires a string; the '
-            "null is stashed). A synthetic step is an agent step with an empty message and tool "
-            "calls.",
+            note='A null or absent text becomes `""` (decided; ATIF requires a string), which '
+            "the way back reads as null (SSL-27; an absent text is stashed). A synthetic step is "
+            "an agent step with an empty message and tool calls.",
         ),
         Row(
             "`started_at`",
@@ -320,7 +320,7 @@ TO_RUN_LOG = Table(
             "`message`",
             "`message_text`",
             note="A content-part list becomes the text of its text parts joined by newlines "
-            "(decided); the list is stashed.",
+            '(decided); the list is stashed. No text (`""`) is `null` (decided, SSL-27).',
         ),
         Row(
             "`timestamp`",
