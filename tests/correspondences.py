@@ -329,6 +329,12 @@ ATIF_EMPTY = Rule(  # trajectory-sdk §4.1: "" with tool calls is content null, 
     atif_empty_with_calls,
     default=True,
 )
+ATIF_NO_TEXT = Rule(  # step-substep §5, SSL-27: "" is a null message_text, "" again back
+    "atif empty message -> null message_text",
+    _p(ATIF_STEP + "/message"),
+    constant(""),
+    default=True,
+)
 
 # TAO as the source (spec/tao/MAPPING.md).
 TAO_INDEX = Rule(  # §2.2: ATIF -> TAO numbers steps by position from 0
@@ -425,7 +431,7 @@ _RUN = (
 RULES: dict[tuple[str, str], tuple[Rule, ...]] = {
     ("atif", "tao"): (ATIF_STEP_ID, ATIF_SYSTEM, ATIF_PROMPT, ATIF_TOTALS, ATIF_UNLINKED),
     ("atif", "trajectory-sdk"): (ATIF_STEP_ID, ATIF_AGENT, ATIF_TOOL_TYPE, ATIF_EMPTY),
-    ("atif", "step-substep"): (ATIF_STEP_ID, ATIF_AGENT),
+    ("atif", "step-substep"): (ATIF_STEP_ID, ATIF_AGENT, ATIF_NO_TEXT),
     ("tao", "atif"): _TAO,
     ("tao", "trajectory-sdk"): (*_TAO, TAO_AGENT),
     ("tao", "step-substep"): (*_TAO, TAO_AGENT),

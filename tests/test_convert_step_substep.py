@@ -126,7 +126,7 @@ def test_run_log_through_an_older_atif_version_and_back() -> None:
     old, report = convert(doc, "atif@v1.5")
     assert old["schema_version"] == "ATIF-v1.5"
     assert _errors(old, "atif@v1.5") == []
-    assert {i.step for i in report.stashed} >= {TO_ATIF, "atif@v1.7->atif@v1.6"}
+    assert {i.step for i in report.stashed + report.named} >= {TO_ATIF, "atif@v1.7->atif@v1.6"}
     back, _ = convert(old, SSL)
     assert _text(back) == _text(doc)
 
@@ -297,6 +297,28 @@ def test_a_producers_own_atif_extra_keys_are_never_read_as_run_log_fields() -> N
     assert _text(_round_trip_run_log(doc)) == _text(doc)
 
 
+def test_a_producers_key_at_a_declared_place_is_foreign() -> None:
+    """The layer declares each named key once (RFC.md §4.5.2 item 7); a producer's own key that
+    a pattern matches is listed in ``foreign`` and never read back as the run log's field."""
+    doc = _load(SSL_DIR / "valid" / "minimal.json")
+    second = {**copy.deepcopy(doc["steps"][0]), "step_id": "S2", "step_index": 2}
+    second["extra"] = {"outcome": "the producer's"}
+    doc["steps"].append(second)
+    atif, report = convert(doc, "atif@v1.7")
+    layer = atif["extra"][STASH_KEY]["layers"][-1]
+    assert "/steps/*/extra/outcome" in layer["named"]
+    assert layer["foreign"] == ["/steps/1/extra/outcome"]
+    assert atif["steps"][1]["extra"]["outcome"] == "the producer's"
+    assert "/steps/1/outcome" in {i.pointer for i in report.stashed}  # the run log's own value
+    assert [i.to for i in report.named if i.pointer.endswith("/outcome")] == [
+        "/steps/0/extra/outcome"
+    ]
+    assert _text(_round_trip_run_log(doc)) == _text(doc)
+    del atif["extra"]  # without the layer, no extra key is a named key
+    run_log, _ = convert(atif, SSL)
+    assert [s["outcome"] for s in run_log["steps"]] == [None, None]
+
+
 def test_an_edited_run_log_keeps_its_meaning_on_the_way_back() -> None:
     """A run log made from ATIF and then edited (an outcome set) still names the outcome in
     ATIF, and the named key comes back as the run log's field."""
@@ -425,21 +447,10 @@ def test_report_of_a_minimal_run_log() -> None:
     assert report.dropped == []
     layer = atif["extra"][STASH_KEY]["layers"][-1]
     assert layer["by"] == TO_ATIF
-    assert layer["entries"] == [
-        {
-            "op": "moved",
-            "pointer": "/steps/0/completed_at",
-            "position": 6,
-            "to": "/steps/0/extra/completed_at",
-            "created": "absent",
-        },
-        {
-            "op": "moved",
-            "pointer": "/steps/0/outcome",
-            "position": 7,
-            "to": "/steps/0/extra/outcome",
-        },
-    ]
+    # one declaration instead of a moved entry per key (RFC.md §4.5.2 item 7)
+    assert layer["entries"] == []
+    assert layer["named"] == ["/steps/*/extra/completed_at", "/steps/*/extra/outcome"]
+    assert "foreign" not in layer
 
 
 def test_report_of_retries_status_notes_and_artifacts() -> None:
@@ -455,8 +466,23 @@ def test_report_of_retries_status_notes_and_artifacts() -> None:
     assert named["/steps/1/substeps/1/payload/exit_code"] == (
         "/steps/1/observation/results/0/extra/exit_code"
     )
-    assert {i.pointer for i in report.stashed} == {"/steps/0/message_text"}  # null, not ""
+    assert report.stashed == []  # a null message_text is what the way back writes for "" (SSL-27)
     assert ("/steps/0/message", "") in {(i.pointer, i.value) for i in report.decided}
+
+
+def test_an_empty_atif_message_is_a_null_text() -> None:
+    """SSL-27: no text is ``""`` in ATIF and null in a run log, both ways, with no stash."""
+    atif = {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [{"step_id": 1, "source": "agent", "message": ""}],
+    }
+    run_log, report = convert(atif, SSL)
+    assert run_log["steps"][0]["message_text"] is None
+    assert ("/steps/0/message_text", None) in [(i.pointer, i.value) for i in report.decided]
+    assert report.stashed == []
+    assert _text(_round_trip_atif(atif)) == _text(atif)
 
 
 def test_report_of_an_atif_document_with_agent_only_fields() -> None:
@@ -524,8 +550,16 @@ def test_empty_run_gets_a_placeholder_step_that_goes_away() -> None:
     atif, report = convert(doc, "atif@v1.7")
     assert len(atif["steps"]) == 1
     assert "/steps/0" in {i.pointer for i in report.decided}
-    back, _ = convert(atif, SSL)
+    assert "extra" not in atif  # the way back reads the placeholder as an empty run: no stash
+    back, back_report = convert(atif, SSL)
     assert back == doc
+    assert [(i.pointer, i.value) for i in back_report.decided] == [("/steps", [])]
+    # an ATIF trajectory whose only step is that placeholder is an empty run (SSL-26)
+    run_log, report = convert({**atif, "session_id": "s"}, SSL)
+    assert run_log["steps"] == [] and STASH_KEY not in json.dumps(run_log)
+    assert ("/steps", []) in [(i.pointer, i.value) for i in report.decided]
+    other = {**atif, "steps": [{**atif["steps"][0], "message": "hi"}]}
+    assert len(convert(other, SSL)[0]["steps"]) == 1  # any other lone step is a step
 
 
 # --- refusals ---------------------------------------------------------------------------------

@@ -385,3 +385,14 @@ def test_gza_metadata_and_partial_events_have_named_places() -> None:
     assert "unmapped_events" not in doc["extra"]
     assert doc["extra"]["gza_metadata"] == [evs[0]]
     assert doc["extra"]["stream_events"] == [evs[1]]
+
+
+def test_tool_results_have_the_spec_source_tool() -> None:
+    """DECISIONS.md SSL-23: a tool's output or error is the tool's event, everything else the
+    stream carries the provider's (gza's adapters write ``provider`` for every event)."""
+    for case in INDEX["cases"]:
+        for step in migrate(events(case["input"])).document["steps"]:
+            for sub in step["substeps"]:
+                expected = "tool" if sub["type"] in ("tool_output", "tool_error") else "provider"
+                if case["name"] != "legacy-turn-events":  # events there may name their source
+                    assert sub["source"] == expected, (case["name"], sub["substep_id"])

@@ -461,6 +461,7 @@ def run_lens(
     target_holder: Holder,
     drop: bool,
     compact: bool = False,
+    reorder: bool = False,
 ) -> Doc:
     """Convert ``doc`` with ``forward``, keeping what does not survive in ``target_holder``.
 
@@ -468,8 +469,10 @@ def run_lens(
     going back. The layers that the inverse lens left in ``source_holder`` are taken off first
     and undone after mapping, so ``inverse(lens(doc)) == doc``. The new layer is owned by the
     document root and compares lists by position and objects in their key order (a conversion
-    rebuilds every object below the root, so no smaller owner survives it); ``compact`` as in
-    :func:`diff`. ``doc`` is not modified.
+    rebuilds every object below the root, so no smaller owner survives it); ``compact`` and
+    ``reorder`` as in :func:`diff` (``reorder=True`` keeps the members whose order changed by
+    stashing the fewest bytes instead of replacing their object, or at the top every member).
+    ``doc`` is not modified.
     """
     target = name.partition("->")[2]
     work = shared_copy(doc)
@@ -485,7 +488,7 @@ def run_lens(
     except ConversionError as exc:  # the way back refuses what this lens wrote
         report.errors.extend(exc.report.errors)
         raise ConversionError(report) from None
-    residuals = diff(work, rebuilt, align=False, reorder=False, compact=compact)
+    residuals = diff(work, rebuilt, align=False, reorder=reorder, compact=compact)
     if previous and not conflicts and not residuals:
         # the output is exactly what the inverse lens was given: nothing was invented
         report.decided = [i for i in report.decided if i.step != name]

@@ -12,6 +12,10 @@ model names, subagents on the other) travels in the stash of the target's root `
 :mod:`atif_spec.lenses.residual` computes from the difference between the source and its
 rebuilt form (RFC.md §4.5). Sources must match their schema; rule violations are carried over.
 
+The named keys each lens writes (a step's outcome, a call's command, a result's exit code, ...;
+``spec/step-substep/MAPPING.md``) are declared once in its stash layer (``named``, RFC.md §4.5.2
+item 7); the inverse reads back exactly the declared members, each into its field.
+
 Usage that provider-stream readers keep in named run-log ``extra`` keys (``metrics``, ``model``,
 ``final_metrics``) is lifted to ATIF's own fields; each lift is a value-less ``moved`` stash
 entry, and the way back reads an ATIF field into run-log ``extra`` only where one names it
@@ -30,9 +34,18 @@ from atif_spec.changes import ChangeReport, Item
 from atif_spec.formats.atif import key_order
 from atif_spec.jsonvalues import dicts, plain_text
 from atif_spec.lenses import Lens, LensOptions, refuse
-from atif_spec.lenses.residual import Holder, put_moves, run_lens, same, take_moves
+from atif_spec.lenses.residual import (
+    Holder,
+    put_moves,
+    put_named,
+    run_lens,
+    same,
+    take_moves,
+    take_named,
+)
 from atif_spec.stash import (
     STASH_KEY,
+    NamedKeys,
     StashError,
     canonical_json,
     deep_copy,
@@ -140,9 +153,14 @@ class Move:
 
     ``to`` is a named key of an ``extra`` object, or for a lift an ATIF field (MAPPING.md §2.1).
     ``value`` is the moved object itself (identity tells whether a later undo replaced it).
+
+    A move read from a ``named`` declaration (RFC.md §4.5.2 item 7, :func:`_declared_moves`)
+    knows no source place: ``tail`` is then the field's path below the object rebuilt from the
+    one holding ``to``, ``depth`` the length of that object's path in a document of the
+    source format, and the value goes where a native producer writes the field.
     """
 
-    __slots__ = ("created", "pointer", "position", "snapshot", "to", "value")
+    __slots__ = ("created", "depth", "pointer", "position", "snapshot", "tail", "to", "value")
 
     def __init__(
         self,
@@ -151,10 +169,14 @@ class Move:
         to: Path,
         created: str | None = None,
         value: Any = None,
+        *,
+        tail: Path | None = None,
+        depth: int = 0,
     ) -> None:
         self.pointer, self.position, self.to, self.created = pointer, position, to, created
         self.value = value
         self.snapshot = canonical_json(value)
+        self.tail, self.depth = tail, depth
 
     def entry(self) -> Doc:
         """The ``moved`` stash entry."""
@@ -281,7 +303,24 @@ def _atif_order(depth: int, path: Path) -> tuple[str, ...] | None:
         return key_order("v1.7", "Agent")
     if depth == 2 and path == ():
         return key_order("v1.7", "Step")
+    if depth == 5 and path == ():
+        return key_order("v1.7", "ObservationResult")
     return None
+
+
+CALL_PAYLOAD_ORDER = ("tool_name", "command", "tool_input", "retry_of_call_id")
+"""Member order of a ``tool_call`` payload as the provider-stream reader writes it (Codex)."""
+RESULT_PAYLOAD_ORDER = ("exit_code", "status", "output", "content", "is_error", "message")
+"""Member order of a result payload: Codex's ``exit_code``/``status`` first, Claude's
+``is_error`` after the content."""
+
+
+def _ssl_order(parent: Doc, path: Path) -> tuple[str, ...] | None:
+    """The member order a native run-log producer writes in the object at ``path`` below a
+    substep (its ``payload``), for the named keys the way back puts there."""
+    if path != ("payload",):
+        return None
+    return CALL_PAYLOAD_ORDER if "tool_name" in parent else RESULT_PAYLOAD_ORDER
 
 
 """Member order of ATIF v1.7's root, ``Agent`` and ``Step`` (the schema's), by (length of the
@@ -315,8 +354,11 @@ def _restore(
         built = corr.get(read_obj)
         if value is _ABSENT or built is None:
             continue
-        write_obj = _object_path(move.pointer, write_kinds)
-        tail = move.pointer[len(write_obj) :]
+        if move.tail is not None:
+            tail, depth = move.tail, move.depth
+        else:
+            write_obj = _object_path(move.pointer, write_kinds)
+            tail, depth = move.pointer[len(write_obj) :], len(write_obj)
         rtail = move.to[len(read_obj) :]
         parent = _at(built, tail[:-1], None)
         key = tail[-1]
@@ -331,8 +373,17 @@ def _restore(
             del copy[rtail[1]]
             if move.created is not None:
                 emptied[id(built)] = (built, move.created)
+        if move.tail is not None and write_kinds is RUN_LOG_OBJECTS and key in parent:
+            parent[key] = deep_copy(value)  # a run-log field the mapping wrote (as null): in place
+            continue
         parent.pop(key, None)
-        order = _atif_order(len(write_obj), tail[:-1]) if write_kinds is ATIF_OBJECTS else None
+        order = (
+            _atif_order(depth, tail[:-1])
+            if write_kinds is ATIF_OBJECTS
+            else _ssl_order(parent, tail[:-1])
+            if move.tail is not None
+            else None
+        )
         if order is not None and key in order:
             order_of[id(parent)] = order
         position = move.position if move.position is not None else 1 << 30
@@ -389,8 +440,9 @@ def to_atif(
 ) -> Doc:
     """The ATIF v1.7 trajectory of a run log (see the module docstring).
 
-    ``back`` are the moves of the ATIF→run-log lens (its ``moved`` entries), read back into
-    ATIF fields; the named keys and lifts this mapping writes are appended to ``made``.
+    ``back`` are the moves of the ATIF→run-log lens (its ``moved`` entries and the members its
+    ``named`` declaration covers), read back into ATIF fields; the named keys and lifts this
+    mapping writes are appended to ``made``.
     """
     namer = _Namer(made)
     corr: dict[Path, Doc] = {}
@@ -647,8 +699,9 @@ def to_ssl(
 ) -> Doc:
     """The run log of an ATIF v1.7 trajectory (see the module docstring).
 
-    ``back`` are the moves of the run-log→ATIF lens (its ``moved`` entries), read back into
-    run-log fields; the named keys this mapping writes are appended to ``made``.
+    ``back`` are the moves of the run-log→ATIF lens (its ``moved`` entries and the members its
+    ``named`` declaration covers), read back into run-log fields; the named keys this mapping
+    writes are appended to ``made``.
     """
     namer = _Namer(made)
     corr: dict[Path, Doc] = {}
@@ -658,9 +711,15 @@ def to_ssl(
     if provider is UNKNOWN:
         _decide(report, TO_SSL, "/provider", "an agent without a name: unknown", provider)
     out: Doc = {"run_id": _run_id(doc, report), "provider": provider}
-    out["steps"] = [
-        _ssl_step(step, i, provider, report, corr, back) for i, step in dicts(doc.get("steps"))
-    ]
+    steps = doc.get("steps")
+    if isinstance(steps, list) and len(steps) == 1 and same(steps[0], PLACEHOLDER_STEP):
+        # what the other lens writes for an empty run: read as one, so both round trips hold
+        _decide(report, TO_SSL, "/steps", "only the empty step of an empty run: no step", [])
+        out["steps"] = []
+    else:
+        out["steps"] = [
+            _ssl_step(step, i, provider, report, corr, back) for i, step in dicts(steps)
+        ]
     if isinstance(doc.get("extra"), dict):
         out["extra"] = deep_copy(doc["extra"])
     corr[()] = out
@@ -766,9 +825,12 @@ def _ssl_step(
     }
     message = step.get("message")
     text = message if isinstance(message, str) else plain_text(message)
-    if not isinstance(message, str):
+    if not text:
+        # no text: null, as a run-log producer writes a step without a message (SSL-27)
+        _decide(report, TO_SSL, f"{ptr}/message_text", "no message text: null", None)
+    elif not isinstance(message, str):
         _decide(report, TO_SSL, f"{ptr}/message_text", "content parts: their text", text)
-    out["message_text"] = text
+    out["message_text"] = text or None
     stamp = step.get("timestamp")
     if isinstance(stamp, str) and RFC3339.match(stamp):
         out["started_at"] = stamp
@@ -939,6 +1001,68 @@ def _check_source(doc: Any, target: str, report: ChangeReport) -> None:
     raise error
 
 
+def _read_tables() -> tuple[dict[tuple[int, str], tuple[int, Path]], ...]:
+    """For each direction, the field each declared named key is read back into: by (path length
+    of the object holding the ``extra``, key) in the document read, (path length of the object
+    rebuilt from it, the field's path below that object)."""
+    into_ssl: dict[tuple[int, str], tuple[int, Path]] = {}
+    for key in (*STEP_NAMED, "message_role"):
+        into_ssl[(2, key)] = (2, (key,))
+    for depth, payload_keys in ((4, CALL_PAYLOAD_NAMED), (5, RESULT_PAYLOAD_NAMED)):
+        for key in ("source", *SUBSTEP_NAMED):
+            into_ssl[(depth, key)] = (4, (key,))
+        for key in payload_keys:
+            into_ssl[(depth, key)] = (4, ("payload", key))
+    into_atif: dict[tuple[int, str], tuple[int, Path]] = {
+        (0, key): (0, field) for field, key in ROOT_NAMED
+    }
+    for field_name, key in ATIF_STEP_NAMED:
+        into_atif[(2, key)] = (2, (field_name,))
+    into_atif[(4, "subagent_trajectory_ref")] = (5, ("subagent_trajectory_ref",))
+    return into_ssl, into_atif
+
+
+def _declared_moves(doc: Doc, named: NamedKeys | None, *, atif: bool) -> list[Move]:
+    """The moves a ``named`` declaration of the other lens covers in ``doc`` (ATIF when
+    ``atif``), each read back into the field its mapping row gives (RFC.md §4.5.2 item 7).
+
+    Run-log substeps kept whole in an ATIF step's ``extra.run_log_substeps`` go back to the
+    place their ``substep_index`` gives (last when it gives none)."""
+    if named is None:
+        return []
+    table = _read_tables()[0 if atif else 1]
+    kinds = ATIF_OBJECTS if atif else RUN_LOG_OBJECTS
+    out: list[Move] = []
+    for place in named.places(doc):
+        if atif and len(place) == 5 and place[2:4] == ("extra", SUBSTEPS_KEY):
+            sub = _at(doc, place, None)
+            index = sub.get("substep_index") if isinstance(sub, dict) else None
+            usable = isinstance(index, int) and not isinstance(index, bool) and index >= 1
+            j = index - 1 if usable and isinstance(index, int) else 1 << 30
+            out.append(Move(("steps", place[1], "substeps", j), None, place, "absent"))
+            continue
+        obj = _object_path(place, kinds)
+        rest = place[len(obj) :]
+        if len(rest) != 2 or rest[0] != "extra" or not isinstance(rest[1], str):
+            continue
+        found = table.get((len(obj), rest[1]))
+        if found is not None:
+            depth, tail = found
+            out.append(Move((), None, place, "absent", tail=tail, depth=depth))
+    return out
+
+
+def _declare(out: Doc, moves: Sequence[Move]) -> NamedKeys | None:
+    """The ``named`` declaration of the named keys ``moves`` wrote into ``out``: the members
+    its patterns match that the lens did not write (a producer's own) are ``foreign``."""
+    written = [m.to for m in moves if _named(m)]
+    named = NamedKeys.of(written)
+    if named is None:
+        return None
+    mine = {make_pointer(*p) for p in written}
+    return NamedKeys.of(written, [p for p in named.places(out) if make_pointer(*p) not in mine])
+
+
 def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_atif_: bool) -> Doc:
     _check_source(doc, SSL if to_atif_ else ATIF, report)
     name, inverse = (TO_ATIF, TO_SSL) if to_atif_ else (TO_SSL, TO_ATIF)
@@ -946,19 +1070,24 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_atif_: bool
     first = len(report.decided)
     stashed, dropped = len(report.stashed), len(report.dropped)
     returning = _top_by(doc, inverse)
+    doc, declared = take_named(doc, HOLDER, inverse)
     doc, entries = take_moves(doc, HOLDER, inverse)
     back = _moves_of(entries)
     made: list[Move] = []
     kept: list[Move] = []
+    named: list[NamedKeys | None] = [None]
 
     def forward(d: Doc, r: ChangeReport | None) -> Doc:
         made.clear()
-        return there(d, r, made, back)
+        return there(d, r, made, [*back, *_declared_moves(d, declared, atif=not to_atif_)])
 
     def backward(d: Doc, r: ChangeReport | None) -> Doc:
-        # a move holds unless undoing the inverse's stash edited or replaced its value
+        # a move holds unless undoing the inverse's stash edited or replaced its value; the
+        # way back reads the named keys from the declaration, as the inverse lens will
         kept[:] = [m for m in made if _holds_move(d, m)]
-        return back_to(d, r, None, kept)
+        named[0] = _declare(d, kept)
+        lifts = [m for m in kept if not _named(m)]
+        return back_to(d, r, None, [*lifts, *_declared_moves(d, named[0], atif=to_atif_)])
 
     out = run_lens(
         doc,
@@ -970,6 +1099,7 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_atif_: bool
         source_holder=HOLDER,
         target_holder=HOLDER,
         drop=options.drop,
+        reorder=True,
     )
     if returning and len(report.stashed) == stashed and len(report.dropped) == dropped:
         # the output is what the inverse lens was given: a lift there is that lens's field
@@ -986,8 +1116,10 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_atif_: bool
         )
     if not options.drop:
         pushed = len(report.stashed) > stashed
+        lifts = [m.entry() for m in kept if not _named(m)]
         try:
-            put_moves(out, HOLDER, name, [m.entry() for m in kept], pushed=pushed)
+            put_moves(out, HOLDER, name, lifts, pushed=pushed)
+            put_named(out, HOLDER, name, named[0], pushed=pushed or bool(lifts))
         except StashError as exc:
             raise refuse(report, "stash-collision", exc.message, exc.pointer) from None
     report.decided[first:] = [i for i in report.decided[first:] if _holds(out, i.pointer, i.value)]

@@ -64,7 +64,7 @@ ROOT = Table(
             "`steps`",
             note="One ATIF step per run-log step, `step_id` 1…n (§3). An empty run gets one "
             'step `{"step_id": 1, "source": "system", "message": ""}` (decided; ATIF needs at '
-            "least one), removed on the way back.",
+            "least one); the way back reads a lone step exactly like it as an empty run (SSL-26).",
         ),
         Row("`extra.model` (a string)", "`agent.model_name`", note="Lifted (§2.1)."),
         Row(
@@ -108,9 +108,9 @@ STEPS = Table(
         Row(
             "`message_text`",
             "`message`",
-            note='A null or absent text becomes `""` (decided; ATIF requires a string; the '
-            "null is stashed). A synthetic step is an agent step with an empty message and tool "
-            "calls.",
+            note='A null or absent text becomes `""` (decided; ATIF requires a string), which '
+            "the way back reads as null (SSL-27; an absent text is stashed). A synthetic step is "
+            "an agent step with an empty message and tool calls.",
         ),
         Row(
             "`started_at`",
@@ -141,8 +141,8 @@ STEPS = Table(
             "step `extra.run_log_substeps[]`",
             "named",
             "ATIF has no event for them: each substep, whole and unchanged, in substep order "
-            "(one `moved` entry each, from `/steps/N/substeps/M`); the way back puts each at its "
-            "index. A retried call also carries `extra.retry_of_call_id` (§4).",
+            "(covered by the layer's `named` declaration); the way back puts each at the index its "
+            "`substep_index` gives. A retried call also carries `extra.retry_of_call_id` (§4).",
             key="/steps/*/extra/run_log_substeps/*",
         ),
         Row(
@@ -320,7 +320,7 @@ TO_RUN_LOG = Table(
             "`message`",
             "`message_text`",
             note="A content-part list becomes the text of its text parts joined by newlines "
-            "(decided); the list is stashed.",
+            '(decided); the list is stashed. No text (`""`) is `null` (decided, SSL-27).',
         ),
         Row(
             "`timestamp`",

@@ -27,6 +27,7 @@ from atif_spec.stepsubstep.model import (
     SOURCES,
     SUBSTEP_TYPES,
     SYNTHETIC_SUMMARY,
+    default_source,
     is_rfc3339,
     step_id,
     substep_id,
@@ -148,10 +149,12 @@ class _Step:
         timestamp: str | None,
         turn: str | None,
         event: str | None,
-        source: str = "provider",
+        source: str | None = None,
         extra: dict[str, Any] | None = None,
     ) -> None:
         m = len(self.substeps) + 1
+        if source is None:
+            source = default_source(type_)
         sub: dict[str, Any] = {
             "substep_id": substep_id(step_id(self.index), m),
             "substep_index": m,
@@ -840,7 +843,7 @@ class _LegacyBuilder(_Builder):
                     summary=SYNTHETIC_SUMMARY,
                     provider=provider,
                 )
-                source = ev.get("source") if ev.get("source") in SOURCES else "provider"
+                source = ev.get("source") if ev.get("source") in SOURCES else None
                 call_id = ev.get("call_id") if isinstance(ev.get("call_id"), str) else None
                 payload = ev.get("payload", {})
                 step.add(
@@ -850,7 +853,7 @@ class _LegacyBuilder(_Builder):
                     timestamp=at,
                     turn=turn,
                     event=event_id,
-                    source=str(source),
+                    source=None if source is None else str(source),
                     extra=extra,
                 )
             else:

@@ -60,3 +60,9 @@ def parse_time(value: Any) -> datetime | None:
 def utc_now() -> str:
     """The current UTC time as RFC 3339 text (only the store uses the wall clock)."""
     return datetime.now(UTC).isoformat()
+
+
+def default_source(substep_type: str) -> str:
+    """The spec's emitter of a substep whose stream names none (DECISIONS.md SSL-23): ``tool``
+    for a tool's output or error, ``provider`` for everything else the stream carries."""
+    return "tool" if substep_type in RESULT_TYPES else "provider"
