@@ -152,8 +152,11 @@ def test_free_form_places() -> None:
 def test_a_named_row_needs_a_key() -> None:
     with pytest.raises(ValueError, match="needs a key"):
         Row("a", "b", "named")
-    with pytest.raises(ValueError, match="needs a key"):
-        Row("a", "b", "field", key="/extra/b")
+    with pytest.raises(ValueError, match="only a named or field row"):
+        Row("a", "b", "stashed", key="/extra/b")
+    # a field row may document a conventional free-form member; it is no named key
+    row = Row("a", "b", "field", key="/extra/b")
+    assert row.key == "/extra/b"
 
 
 def test_a_star_in_a_named_key_matches_array_indexes_only() -> None:

@@ -1,4 +1,5 @@
-"""Readability of conversions: how much of each lens's output is stash (RFC.md §4.5).
+"""Readability of conversions: how much of each lens's output is stash (RFC.md §4.5), or
+free-form members that no mapping table documents and the source did not hold.
 
 Issue 15's target is at most 10 % per format; the lenses are not there yet, so the ceilings
 below are the shares measured when this test was written: a lens that stashes more than it did
@@ -52,3 +53,26 @@ def test_share_counts_the_stash_member_bytes() -> None:
     measured = share(doc)
     assert measured.total == len('{"a":1,"extra":{"_atif_stash":{"version":1,"layers":[]}}}')
     assert measured.stash == len('"_atif_stash":{"version":1,"layers":[]}')
+
+
+def test_undocumented_free_form_members_count_and_passed_through_ones_do_not() -> None:
+    step = "step-substep@v1.0->atif@v1.7"
+    source = {"extra": {"kept": 1}}
+    out = {"extra": {"kept": 1, "invented": "xy"}, "steps": [{"extra": {"outcome": "ok"}}]}
+    measured = share(out, source, step)
+    # `kept` came from the source's free-form object; `outcome` is a named key of the step
+    assert measured.unregistered == len('"invented":"xy",')
+    assert measured.stash == 0
+    assert measured.percent == 100.0 * measured.unregistered / measured.total
+    # the same value under a key the source did not use is not passed through
+    assert share({"extra": {"other": 1}}, source, step).unregistered == len('"other":1,')
+
+
+def test_documented_members_include_containers_of_documented_elements() -> None:
+    from atif_spec.lenses.mapping import documents
+
+    step = "step-substep@v1.0->atif@v1.7"
+    assert documents(step, ("steps", 3, "extra", "outcome"))
+    assert documents(step, ("steps", 0, "extra", "run_log_substeps"))
+    assert not documents(step, ("steps", 0, "extra", "invented"))
+    assert not documents(step, ("steps", 0, "extra", "outcomes"))

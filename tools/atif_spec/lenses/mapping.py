@@ -45,11 +45,15 @@ class Row:
     note: str = ""
     key: str | None = None
     """For ``named`` rows: the member's pointer relative to its owner, e.g.
-    ``/extra/llm_call_count``."""
+    ``/extra/llm_call_count``. A ``field`` row may carry one too, when its target is a member
+    of a free-form object that the target format's own producers write by convention (a run
+    log's `extra.model`): the key documents that member (:func:`documented_keys`)."""
 
     def __post_init__(self) -> None:
-        if (self.kind == "named") != (self.key is not None):
-            raise ValueError(f"{self.source}: a named row needs a key, and only a named row")
+        if self.kind == "named" and self.key is None:
+            raise ValueError(f"{self.source}: a named row needs a key")
+        if self.key is not None and self.kind not in ("named", "field"):
+            raise ValueError(f"{self.source}: only a named or field row has a key")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +102,38 @@ def in_free_form(pointer: str) -> bool:
 
 def named_keys(step: str) -> frozenset[str]:
     """The owner-relative pointers of the named members ``step`` may write."""
+    return frozenset(r.key for r in rows_of(step) if r.key is not None and r.kind == "named")
+
+
+def documented_keys(step: str) -> frozenset[str]:
+    """The pointers of every free-form member the tables of ``step`` document: its named keys
+    and the conventional members its field rows fill."""
     return frozenset(r.key for r in rows_of(step) if r.key is not None)
+
+
+def _tail_matches(parts: list[str], tokens: list[str]) -> bool:
+    """True when ``parts`` (``*`` matching an index) equal the last tokens of ``tokens``."""
+    if len(parts) > len(tokens):
+        return False
+    tail = tokens[len(tokens) - len(parts) :]
+    return all(k == t or (k == "*" and t.isdigit()) for k, t in zip(parts, tail, strict=True))
+
+
+def documents(step: str, path: tuple[str | int, ...]) -> bool:
+    """True when the tables of ``step`` document the free-form member at ``path`` (a path from
+    the document root): a documented key, or the part of one down to a free-form member,
+    matches the end of the path (a lens whose layers are owned by inner objects registers
+    owner-relative keys; ``/steps/*/extra/run_log_substeps/*`` documents the array too)."""
+    tokens = [str(t) for t in path]
+    for key in documented_keys(step):
+        parts = [t.replace("~1", "/").replace("~0", "~") for t in key.split("/")[1:]]
+        for length in range(len(parts), 0, -1):
+            member = length == len(parts) or (
+                length >= 2 and parts[length - 2] in ("extra", "metadata", "data")
+            )
+            if member and _tail_matches(parts[:length], tokens):
+                return True
+    return False
 
 
 def is_named(step: str, pointer: str) -> bool:

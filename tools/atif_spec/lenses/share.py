@@ -2,7 +2,10 @@
 
 A lens should write what a native producer of its target writes; the stash keeps only the
 residue. :func:`share` measures one output: the compact JSON bytes of every stash (the reserved
-key and its value, wherever it sits) against the compact bytes of the whole document.
+key and its value, wherever it sits), plus the members of free-form objects that the mapping
+registry does not document and that the source did not hold either (a key the lens wrote
+without a row: as opaque to a reader as the stash), against the compact bytes of the whole
+document.
 :func:`lens_table` adds that up per lens over the valid conformance fixtures of the lens's
 source format (``nox -s bench`` prints it; a test bounds it).
 """
@@ -26,6 +29,9 @@ class Share:
 
     stash: int = 0
     """Compact bytes of ``"_atif_stash":<value>`` members."""
+    unregistered: int = 0
+    """Compact bytes of ``"key":<value>`` free-form members that no table documents and that
+    the source did not hold in a free-form object."""
     total: int = 0
     """Compact bytes of the whole output."""
     documents: int = 0
@@ -37,6 +43,7 @@ class Share:
     def add(self, other: Share) -> None:
         """Add ``other`` into this sum."""
         self.stash += other.stash
+        self.unregistered += other.unregistered
         self.total += other.total
         self.documents += other.documents
         self.low = min(self.low, other.low)
@@ -44,8 +51,8 @@ class Share:
 
     @property
     def percent(self) -> float:
-        """Stash bytes as a percentage of the output (0 for an empty sum)."""
-        return 100.0 * self.stash / self.total if self.total else 0.0
+        """Stash and undocumented bytes as a percentage of the output (0 for an empty sum)."""
+        return 100.0 * (self.stash + self.unregistered) / self.total if self.total else 0.0
 
 
 def _stashes(value: Any) -> Iterator[Any]:
@@ -62,12 +69,59 @@ def _stashes(value: Any) -> Iterator[Any]:
             pending.extend(node)
 
 
-def share(doc: Any) -> Share:
-    """The stash bytes and total bytes of one output document."""
+_FREE_FORM = ("extra", "metadata")
+"""Keys of free-form objects (and ``telemetry.data``, see :func:`_free_members`)."""
+
+
+def _free_members(doc: Any) -> Iterator[tuple[tuple[str | int, ...], str, Any]]:
+    """(path, key, value) of every member of a free-form object below ``doc``, stashes left
+    out (members inside a free-form member are part of that member)."""
+    pending: list[tuple[Any, tuple[str | int, ...], bool]] = [(doc, (), False)]
+    while pending:
+        node, path, free = pending.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == STASH_KEY:
+                    continue
+                if free:
+                    yield (*path, key), key, value
+                    continue
+                inner = key in _FREE_FORM or (key == "data" and path[-1:] == ("telemetry",))
+                pending.append((value, (*path, key), inner))
+        elif isinstance(node, list) and not free:
+            pending.extend((value, (*path, i), False) for i, value in enumerate(node))
+
+
+def _canonical(key: str, value: Any) -> bytes:
+    return orjson.dumps({key: value}, option=orjson.OPT_SORT_KEYS)
+
+
+def unregistered(out: Any, source: Any, step: str) -> int:
+    """Compact bytes of the free-form members of ``out`` that the tables of ``step`` do not
+    document and that ``source`` does not hold, with the same value, in a free-form object."""
+    from atif_spec.lenses.mapping import documents
+
+    held = {_canonical(key, value) for _, key, value in _free_members(source)}
+    size = 0
+    for path, key, value in _free_members(out):
+        if documents(step, path):
+            continue
+        member = _canonical(key, value)
+        if member not in held:
+            size += len(orjson.dumps({key: value})) - 1  # `"key":value` and a comma
+    return size
+
+
+def share(doc: Any, source: Any = None, step: str | None = None) -> Share:
+    """The stash bytes and total bytes of one output document, and with the ``source`` it was
+    converted from by ``step``, the bytes of its undocumented free-form members."""
     stash = sum(len(orjson.dumps(s)) + len(STASH_KEY) + 3 for s in _stashes(doc))
+    extra = unregistered(doc, source, step) if step is not None else 0
     total = len(orjson.dumps(doc))
-    percent = 100.0 * stash / total if total else 0.0
-    return Share(stash=stash, total=total, documents=1, low=percent, high=percent)
+    percent = 100.0 * (stash + extra) / total if total else 0.0
+    return Share(
+        stash=stash, unregistered=extra, total=total, documents=1, low=percent, high=percent
+    )
 
 
 def valid_fixtures(root: Path, fmt: str, version: str) -> list[Path]:
@@ -89,17 +143,21 @@ def lens_table(root: Path) -> dict[str, Share]:
                 out, _ = convert(doc, lens.target)
             except ConversionError:
                 continue
-            total.add(share(out))
+            total.add(share(out, doc, lens.name))
     return table
 
 
 def format_table(table: dict[str, Share]) -> str:
     """The table as aligned text lines."""
-    head = f"  {'lens':<40} {'docs':>5} {'stash B':>9} {'out B':>9} {'stash %':>8}  per doc"
+    head = (
+        f"  {'lens':<40} {'docs':>5} {'stash B':>9} {'undoc B':>8} {'out B':>9} {'share':>7}"
+        "  per doc"
+    )
     lines = [head]
     for name, s in sorted(table.items()):
         spread = f"{s.low:.0f}-{s.high:.0f} %" if s.documents else "-"
         lines.append(
-            f"  {name:<40} {s.documents:>5} {s.stash:>9} {s.total:>9} {s.percent:>7.1f}%  {spread}"
+            f"  {name:<40} {s.documents:>5} {s.stash:>9} {s.unregistered:>8} {s.total:>9}"
+            f" {s.percent:>6.1f}%  {spread}"
         )
     return "\n".join(lines)
