@@ -29,13 +29,13 @@ from atif_spec.jsonvalues import dicts, text_of
 from atif_spec.lenses import ConversionError, Lens, LensOptions, refuse
 from atif_spec.lenses.residual import Residual, apply_layers, commit, detach, diff
 from atif_spec.stash import (
-    STASH_KEY,
+    NamedKeys,
+    Path,
     StashError,
     fingerprint,
     insert_key,
-    is_stash,
     make_pointer,
-    parse_pointer,
+    resolve,
 )
 from atif_spec.totals import trajectory_totals
 
@@ -57,6 +57,9 @@ LAUNCHERS = frozenset({"task", "agent"})
 ATIF_HOLDER = "extra"
 TAO_HOLDER = "metadata"
 _ABSENT: Any = object()
+Declared = list[tuple[dict[str, Any], NamedKeys]]
+"""The ``named`` declarations of TAO → ATIF: (ATIF trajectory, its declaration), the root first,
+then each embedded subagent that has named keys (owner-relative patterns, RFC.md §4.5.2 item 7)."""
 
 NAMED: dict[str, tuple[tuple[str, str], ...]] = {
     "record": (
@@ -90,6 +93,8 @@ NAMED: dict[str, tuple[tuple[str, str], ...]] = {
 of the ATIF object's ``extra`` it goes to when ATIF has no field for it (``tao_mapping.py``
 registers them). A value ATIF → TAO writes anyway (``call_type: "main"`` on a main agent step)
 is not named."""
+_MEMBER_OF = {name: key for pairs in NAMED.values() for key, name in pairs}
+"""Named key → the TAO member it holds (the names are distinct across owners)."""
 
 
 # --- small helpers ------------------------------------------------------------------------------
@@ -180,9 +185,9 @@ class Built:
     """``id(source object)`` → the result object made from it."""
     made_from: dict[int, Doc] = field(default_factory=dict)
     """``id(result object)`` → the source object it was made from."""
-    moves: dict[int, tuple[Doc, list[Doc]]] = field(default_factory=dict)
-    """``id(result object)`` → (the object, the ``moved`` entries of the members of its source
-    that went to named keys of its ``extra``)."""
+    named: list[tuple[_Owner, str, str]] = field(default_factory=list)
+    """(owner, source member, named key of the owner's ``extra``) of every member that went to
+    a named key, in the order written."""
 
     def pair(self, source: Doc, result: Doc) -> None:
         self.pairs[id(source)] = result
@@ -322,8 +327,8 @@ class _ToAtif:
 
     def _name(self, owner: _Owner) -> None:
         """Put the owner's members that ATIF has no field for under named ``extra`` keys."""
-        entries: list[Doc] = []  # no ``position``: the way back puts the member at its declared
-        # place (:func:`_place`), and the stash keeps any other key order
+        # the way back puts the member at its declared place (:func:`_place`), and the stash
+        # keeps any other key order
         for key, name in NAMED.get(owner.kind, ()):
             if key not in owner.source:
                 continue
@@ -335,15 +340,7 @@ class _ToAtif:
             if not isinstance(extra, dict):
                 extra = owner.target["extra"] = {}
             extra[name] = value
-            entries.append(
-                {
-                    "op": "moved",
-                    "pointer": make_pointer(key),
-                    "to": make_pointer("extra", name),
-                }
-            )
-        if entries:
-            self.built.moves[id(owner.target)] = (owner.target, entries)
+            self.built.named.append((owner, key, name))
 
     def _own(
         self, target: Doc, source: Doc, tptr: str, sptr: str, parent: _Owner, kind: str = ""
@@ -599,9 +596,9 @@ def to_atif(record: Doc, split: bool = True) -> Built:
 class _ToTao:
     """ATIF v1.7 trajectory → TAO 0.2.0 record (native fields only)."""
 
-    def __init__(self, doc: Doc, permits: dict[int, tuple[Doc, list[Doc]]] | None) -> None:
+    def __init__(self, doc: Doc, named: Declared | None) -> None:
         self.doc = doc
-        self.permits = permits or {}
+        self.named = named or []
         agent = doc.get("agent")
         self.agent: Doc = agent if isinstance(agent, dict) else {}
         self.built = Built({})
@@ -652,31 +649,27 @@ class _ToTao:
             }
             out["metrics"] = metrics
             self.built.pair(final, metrics)
-        for source, entries in self.permits.values():
-            self._read_named(source, entries)
+        for traj, declared in self.named:
+            self._read_named(traj, declared)
         return self.built
 
-    def _read_named(self, source: Doc, entries: list[Doc]) -> None:
-        """Read back the named keys a ``moved`` entry of TAO → ATIF says it wrote below
-        ``source`` (never a producer's own key of the same name)."""
-        target = self.built.pairs.get(id(source))
-        if target is None:
-            return
-        for entry in entries:
-            frm, to = entry.get("pointer"), entry.get("to")
-            if not (isinstance(frm, str) and isinstance(to, str)):
+    def _read_named(self, traj: Doc, declared: NamedKeys) -> None:
+        """Read back the named keys that the declaration of TAO → ATIF on ``traj`` (a
+        trajectory, the root or an embedded one) says it wrote, into their TAO members (never
+        a producer's own key of the same name)."""
+        for path in declared.places(traj):
+            if len(path) < 2 or path[-2] != ATIF_HOLDER or not isinstance(path[-1], str):
                 continue
-            path, dest = parse_pointer(frm), parse_pointer(to)
-            node: Any = source
-            for token in dest:
-                node = node.get(token, _ABSENT) if isinstance(node, dict) else _ABSENT
-            key = path[-1] if len(path) == 1 else None
-            if node is _ABSENT or not isinstance(key, str):
+            key = _MEMBER_OF.get(path[-1])
+            owner = resolve(traj, path[:-2])
+            target = self.built.pairs.get(id(owner))
+            if key is None or target is None:
                 continue
+            value = resolve(traj, path)
             if key in target:
-                target[key] = node  # the value it stands for, not the one written by default
+                target[key] = value  # the value it stands for, not the one written by default
             else:
-                insert_key(target, key, node, _place(target, key))
+                insert_key(target, key, value, _place(target, key))
 
     def _decide(self, ptr: str, policy: str, value: Any) -> None:
         self.built.decisions.append(_Decision(ptr, policy, value))
@@ -866,13 +859,13 @@ def _total(steps: list[Doc], key: str) -> int:
     return total
 
 
-def to_tao(doc: Doc, permits: dict[int, tuple[Doc, list[Doc]]] | None = None) -> Built:
+def to_tao(doc: Doc, named: Declared | None = None) -> Built:
     """The native TAO 0.2.0 form of an ATIF v1.7 trajectory (system steps become prompts).
 
-    ``permits``: ``id(ATIF object)`` → (the object, ``moved`` entries): named keys of its
-    ``extra`` that TAO → ATIF wrote and that are read back into TAO members.
+    ``named``: (trajectory, declaration) of the named keys TAO → ATIF wrote below each
+    trajectory of ``doc`` (:data:`Declared`); they are read back into TAO members.
     """
-    return _ToTao(doc, permits).run()
+    return _ToTao(doc, named).run()
 
 
 # --- the lenses ---------------------------------------------------------------------------------
@@ -983,88 +976,99 @@ def _tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions, split: bo
     built = to_atif(record, split)
     if back:
         report.conflicts(apply_layers(built.doc, back), INTO_ATIF, "")
-    # what ATIF → TAO will make of the result: the TAO side of every owner's stash
-    rebuilt = to_tao(built.doc, built.moves)
-    _stash_owners(built, rebuilt, report, options)
+    declared, named = _declare(built)
+    # what ATIF → TAO will make of the result: the stash is the difference
+    rebuilt = to_tao(built.doc, declared)
+    residuals = diff(record, rebuilt.doc, origin=lambda v: built.origin(rebuilt.origin(v)))
+    keep = not options.drop
+    try:
+        root = declared[0][1] if declared and declared[0][0] is built.doc else None
+        commit(built.doc, ATIF_HOLDER, INTO_ATIF, residuals, keep=keep, named=root)
+        for traj, keys in declared:
+            if traj is not built.doc:  # an embedded subagent: its declaration only
+                commit(traj, ATIF_HOLDER, INTO_ATIF, [], keep=keep, named=keys)
+    except StashError as error:
+        raise refuse(report, "stash-collision", error.message, error.pointer) from None
+    for owner, key, name in named:
+        report.named.append(
+            Item(
+                owner.source_ptr + make_pointer(key),
+                INTO_ATIF,
+                f"no {ATIF} field: kept under a named key",
+                to=f"{owner.target_ptr}/{ATIF_HOLDER}/{name}",
+            )
+        )
+    _report_residuals(report, residuals, INTO_ATIF, "", f"/{ATIF_HOLDER}", ATIF, options.drop)
     _report_decisions(report, built, built.doc, INTO_ATIF)
     return built.doc
 
 
-def _stash_owners(built: Built, rebuilt: Built, report: ChangeReport, options: LensOptions) -> None:
-    """One layer per ATIF owner: what the TAO object has and ATIF → TAO would not rebuild."""
-    active: set[int] = {id(built.owners[0])}
-    children: dict[int, list[_Owner]] = {}
-    for owner in built.owners[1:]:
-        assert owner.parent is not None
-        children.setdefault(id(owner.parent), []).append(owner)
-    for owner in built.owners:
-        if id(owner) not in active:
-            # its whole source sits in a parent's stash; the named keys written on it stay
-            # (the way back reads them back, as the rebuilt source it was compared with did)
-            _, moves = built.moves.get(id(owner.target), (None, []))
-            entries = [Residual(m, tuple(parse_pointer(m["pointer"]))) for m in moves]
-            commit(owner.target, ATIF_HOLDER, INTO_ATIF, entries, keep=not options.drop)
-            continue
-        counterpart = rebuilt.pairs.get(id(owner.target))
-        if counterpart is None:
-            continue
-        by_source = {id(c.source): c for c in children.get(id(owner), [])}
-
-        def cut(src: Any, reb: Any, by_source: dict[int, _Owner] = by_source) -> bool:
-            child = by_source.get(id(src))
-            if child is None or rebuilt.pairs.get(id(child.target)) is not reb:
-                return False
-            active.add(id(child))
-            return True
-
-        def origin(value: Any) -> Doc | None:
-            return built.origin(rebuilt.origin(value))
-
-        residuals = diff(owner.source, counterpart, cut, origin)
-        _, moves = built.moves.get(id(owner.target), (None, []))
-        extra = owner.target.get(ATIF_HOLDER)
-        # the way back may have taken a named key off again (it was never there before)
-        moves = [m for m in moves if isinstance(extra, dict) and m["to"][7:] in extra]
-        if moves:
-            residuals = [Residual(m, tuple(parse_pointer(m["pointer"]))) for m in moves] + residuals
-            for m in moves:
-                report.named.append(
-                    Item(
-                        owner.source_ptr + m["pointer"],
-                        INTO_ATIF,
-                        f"no {ATIF} field: kept under a named key",
-                        to=owner.target_ptr + m["to"],
-                    )
-                )
+def _declare(built: Built) -> tuple[Declared, list[tuple[_Owner, str, str]]]:
+    """The ``named`` declaration of each trajectory of the result (RFC.md §4.5.2 item 7) and
+    the named members it covers: the named keys :class:`_ToAtif` wrote that still hold what it
+    wrote (the layers of the way back may have put a producer's own key there: then that place
+    is ``foreign``). Patterns are relative to the innermost trajectory (root or embedded
+    subagent), whose ``extra`` carries the declaration."""
+    written: dict[int, tuple[Doc, list[Path]]] = {}
+    kept: list[tuple[_Owner, str, str]] = []
+    for owner, key, name in built.named:
+        path = (*_tokens(owner.target_ptr), ATIF_HOLDER, name)
+        cut = max((i + 2 for i, t in enumerate(path) if t == "subagent_trajectories"), default=0)
+        traj = resolve(built.doc, path[:cut])
         try:
-            commit(owner.target, ATIF_HOLDER, INTO_ATIF, residuals, keep=not options.drop)
-        except StashError as error:
-            raise refuse(
-                report, "stash-collision", error.message, owner.target_ptr + error.pointer
-            ) from None
-        holder = f"{owner.target_ptr}/{ATIF_HOLDER}"
-        _report_residuals(
-            report, residuals, INTO_ATIF, owner.source_ptr, holder, ATIF, options.drop
-        )
+            value = resolve(traj, path[cut:])
+        except LookupError:
+            continue
+        if fingerprint(value) != fingerprint(owner.source[key]):
+            continue
+        written.setdefault(id(traj), (traj, []))[1].append(path[cut:])
+        kept.append((owner, key, name))
+    declared: Declared = []
+    for traj, paths in written.values():
+        keys = NamedKeys.of(paths)
+        assert keys is not None
+        mine = {make_pointer(*p) for p in paths}
+        foreign = [p for p in keys.places(traj) if make_pointer(*p) not in mine]
+        final = NamedKeys.of(paths, foreign)
+        assert final is not None
+        declared.append((traj, final))
+    declared.sort(key=lambda d: d[0] is not built.doc)
+    return declared, kept
+
+
+def _tokens(pointer: str) -> Path:
+    """A structural pointer of the result as a path (array indexes as integers)."""
+    return tuple(int(t) if t.isdigit() else t for t in pointer.split("/")[1:])
+
+
+def _trajectories(traj: Doc) -> Iterator[Doc]:
+    """``traj`` and its embedded subagents, depth first."""
+    yield traj
+    for _, sub in dicts(traj.get("subagent_trajectories")):
+        yield from _trajectories(sub)
 
 
 def atif_to_tao(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
     """The lens ``atif@v1.7->tao@v0.2.0``."""
     _refuse_invalid(doc, "atif", "v1.7", report)
     work = _copy(doc)
-    permits = {id(obj): (obj, moves) for obj, _ in _atif_owners(work, "") if (moves := _moves(obj))}
-    built = to_tao(work, permits)
-    # the way back from TAO → ATIF: undo its layers, parents before children (the named keys
-    # its moved entries name were read back natively)
-    for owner_obj, ptr in _atif_owners(work, ""):
-        layers = detach(owner_obj, ATIF_HOLDER, INTO_ATIF)
-        layers = [
-            {**layer, "entries": [e for e in layer["entries"] if e.get("op") != "moved"]}
-            for layer in layers
-        ]
-        counterpart = built.pairs.get(id(owner_obj))
-        if layers and counterpart is not None:
-            report.conflicts(apply_layers(counterpart, layers), INTO_TAO, ptr)
+    # the way back from TAO → ATIF: its declarations name the keys read back natively; its
+    # one layer (on the root) is undone on the record
+    declared: Declared = []
+    layers: list[Doc] = []
+    for traj in _trajectories(work):
+        mine = detach(traj, ATIF_HOLDER, INTO_ATIF)
+        keys: NamedKeys | None = None
+        for layer in mine:
+            found = NamedKeys.from_layer(layer)
+            keys = found.merge(keys) if found is not None else keys
+        if keys is not None:
+            declared.append((traj, keys))
+        if traj is work:
+            layers = mine
+    built = to_tao(work, declared)
+    if layers:
+        report.conflicts(apply_layers(built.doc, layers), INTO_TAO, "")
     # what TAO → ATIF will make of the result: the stash is the difference (a record whose
     # sub-agent steps TAO → ATIF kept inline comes back without embedded subagents)
     rebuilt = to_atif(built.doc, split="subagent_trajectories" in work)
@@ -1076,45 +1080,6 @@ def atif_to_tao(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
     _report_residuals(report, residuals, INTO_TAO, "", f"/{TAO_HOLDER}", TAO, options.drop)
     _report_decisions(report, built, built.doc, INTO_TAO)
     return built.doc
-
-
-def _moves(obj: Doc) -> list[Doc]:
-    """The ``moved`` entries of the TAO → ATIF layers on top of ``obj``'s stash."""
-    extra = obj.get(ATIF_HOLDER)
-    stash = extra.get(STASH_KEY) if isinstance(extra, dict) else None
-    if not is_stash(stash):
-        return []
-    out: list[Doc] = []
-    for layer in reversed(stash["layers"]):
-        if layer.get("by") != INTO_ATIF or layer.get("holder") != f"/{ATIF_HOLDER}":
-            break
-        out.extend(e for e in layer["entries"] if isinstance(e, dict) and e.get("op") == "moved")
-    return out
-
-
-def _atif_owners(traj: Doc, base: str) -> Iterator[tuple[Doc, str]]:
-    """Every ATIF object that may hold a TAO → ATIF layer, parents first."""
-    yield traj, base
-    agent = traj.get("agent")
-    if isinstance(agent, dict):
-        yield agent, f"{base}/agent"
-    final = traj.get("final_metrics")
-    if isinstance(final, dict):
-        yield final, f"{base}/final_metrics"
-    for i, step in dicts(traj.get("steps")):
-        sptr = f"{base}/steps/{i}"
-        yield step, sptr
-        for k, call in dicts(step.get("tool_calls")):
-            yield call, f"{sptr}/tool_calls/{k}"
-        observation = step.get("observation")
-        if isinstance(observation, dict):
-            for k, result in dicts(observation.get("results")):
-                yield result, f"{sptr}/observation/results/{k}"
-        metrics = step.get("metrics")
-        if isinstance(metrics, dict):
-            yield metrics, f"{sptr}/metrics"
-    for i, sub in dicts(traj.get("subagent_trajectories")):
-        yield from _atif_owners(sub, f"{base}/subagent_trajectories/{i}")
 
 
 LENSES = [

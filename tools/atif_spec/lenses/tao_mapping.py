@@ -6,6 +6,17 @@ from __future__ import annotations
 from atif_spec.lenses.mapping import Row, Table
 from atif_spec.lenses.tao import INTO_ATIF, INTO_TAO, NAMED
 
+_WHERE = {
+    "record": "",
+    "step": "/steps/*",
+    "call": "/steps/*/tool_calls/*",
+    "observation": "/steps/*/observation/results/*",
+    "usage": "/steps/*/metrics",
+    "metrics": "/final_metrics",
+}
+"""Where each kind of owner sits in its trajectory: a named key's pattern is relative to the
+trajectory (the root or an embedded subagent) whose layer declares it."""
+
 _OWNER = {
     "record": ("the record", "root `extra`"),
     "step": ("a step", "the step's `extra`"),
@@ -39,7 +50,7 @@ def _named_rows() -> tuple[Row, ...]:
                     f"{holder}: `{name}`",
                     "named",
                     _NOTES.get((kind, member), ""),
-                    key=f"/extra/{name}",
+                    key=f"{_WHERE[kind]}/extra/{name}",
                 )
             )
     return tuple(rows)
