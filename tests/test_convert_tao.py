@@ -898,3 +898,62 @@ def test_one_api_call_logged_as_several_steps_counts_once() -> None:
     assert totals.completion_tokens == 47
     codes = {f.code for f in validate(out, check_files=False).findings}
     assert "ATIF306" not in codes
+
+
+# --- ATIF → TAO named keys of the record's metadata ----------------------------------------------
+
+
+def _costly() -> dict[str, Any]:
+    """An ATIF trajectory whose agent steps have a cost (TAO has no field for it)."""
+    return {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [
+            {"step_id": 1, "source": "user", "message": "go"},
+            {
+                "step_id": 2,
+                "source": "agent",
+                "message": "m",
+                "metrics": {"prompt_tokens": 5, "cost_usd": 0.25},
+            },
+            {
+                "step_id": 3,
+                "source": "agent",
+                "message": "n",
+                "metrics": {"prompt_tokens": 7, "completion_tokens": 1, "cost_usd": 0.5},
+            },
+        ],
+    }
+
+
+def test_step_costs_go_to_a_named_key_of_the_tao_metadata() -> None:
+    doc = _costly()
+    out = round_trip(doc, "tao@v0.2.0", "atif@v1.7")
+    assert out["metadata"]["atif_step_cost_usd"] == {"1": 0.25, "2": 0.5}
+    (layer,) = out["metadata"][STASH_KEY]["layers"]
+    assert layer["named"] == ["/metadata/atif_step_cost_usd"]
+    assert not [e for e in layer["entries"] if "cost_usd" in e["pointer"]]
+    # the derived trace_id is recomputed on the way back: nothing stashed for it
+    assert not [e for e in layer["entries"] if e["pointer"] == "/trajectory_id"]
+    back, _ = convert(out, to="atif@v1.7")
+    assert back["steps"][1]["metrics"]["cost_usd"] == 0.25
+    assert "trajectory_id" not in back
+
+
+def test_a_tao_producers_own_cost_key_is_never_read_back() -> None:
+    """A TAO record's own ``metadata.atif_step_cost_usd`` (no declaration of ATIF → TAO) stays
+    in the record's metadata and never becomes step costs; ATIF costs added later collide with
+    it and are stashed."""
+    record = _record({"input_tokens": 1}, None)
+    record["metadata"] = {"atif_step_cost_usd": {"0": 9.0}}
+    out = round_trip(record, "atif@v1.7", "tao@v0.2.0")
+    assert "cost_usd" not in out["steps"][0]["metrics"]
+    assert out["extra"]["tao_metadata"] == {"atif_step_cost_usd": {"0": 9.0}}
+    edited = copy.deepcopy(out)
+    edited["steps"][0]["metrics"]["cost_usd"] = 0.5
+    tao = round_trip(edited, "tao@v0.2.0", "atif@v1.7")
+    assert tao["metadata"]["atif_step_cost_usd"] == {"0": 9.0}  # the producer's value
+    (layer,) = tao["metadata"][STASH_KEY]["layers"]
+    assert "named" not in layer
+    assert [e["value"] for e in layer["entries"] if e["pointer"].endswith("/cost_usd")] == [0.5]

@@ -96,6 +96,20 @@ is not named."""
 _MEMBER_OF = {name: key for pairs in NAMED.values() for key, name in pairs}
 """Named key → the TAO member it holds (the names are distinct across owners)."""
 
+STEP_COSTS = "atif_step_cost_usd"
+"""ATIF → TAO named key of the record's ``metadata`` (RFC.md §4.5.3 item 8): TAO has no cost per
+call, so each ATIF step's ``metrics.cost_usd`` goes into one object keyed by the TAO
+``step_index`` (as a string) of the step made from it, sub-agent steps included."""
+TAO_NAMED = (STEP_COSTS,)
+"""The named keys ATIF → TAO may write into the record's ``metadata`` (``tao_mapping.py``)."""
+
+
+def derived_trace_id(session: Any) -> str:
+    """The ``trace_id`` ATIF → TAO decides for a trajectory without ``trajectory_id``: a UUIDv5
+    of its ``session_id``. TAO → ATIF writes no ``trajectory_id`` for it (it recomputes)."""
+    seed = session if isinstance(session, str) else ""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"atif-spec:trace:{seed}"))
+
 
 # --- small helpers ------------------------------------------------------------------------------
 
@@ -185,9 +199,11 @@ class Built:
     """``id(source object)`` → the result object made from it."""
     made_from: dict[int, Doc] = field(default_factory=dict)
     """``id(result object)`` → the source object it was made from."""
-    named: list[tuple[_Owner, str, str]] = field(default_factory=list)
-    """(owner, source member, named key of the owner's ``extra``) of every member that went to
-    a named key, in the order written."""
+    named: list[tuple[_Owner, str, str, Any]] = field(default_factory=list)
+    """(owner, source member, named key of the owner's ``extra``, value written) of every
+    member that went to a named key, in the order written."""
+    written: dict[str, Any] = field(default_factory=dict)
+    """ATIF → TAO: the named keys of ``metadata`` written (:data:`TAO_NAMED`) and their values."""
 
     def pair(self, source: Doc, result: Doc) -> None:
         self.pairs[id(source)] = result
@@ -265,9 +281,16 @@ def _repeated_usage(steps: list[Doc]) -> set[int]:
 class _ToAtif:
     """TAO record → ATIF v1.7 trajectory (native fields only)."""
 
-    def __init__(self, record: Doc, split: bool) -> None:
+    def __init__(self, record: Doc, split: bool, named: NamedKeys | None) -> None:
         self.record = record
         self.split = split
+        self.taken: Doc = {}
+        """The named keys of ``metadata`` that ATIF → TAO wrote (its declaration says so)."""
+        metadata = record.get("metadata")
+        if named is not None and isinstance(metadata, dict):
+            self.taken = {k: metadata[k] for k in TAO_NAMED if named.owns(("metadata", k))}
+        costs = self.taken.get(STEP_COSTS)
+        self.costs: Doc = costs if isinstance(costs, dict) else {}
         self.steps = [s for _, s in dicts(record.get("steps"))]
         prompts = record.get("system_prompts")
         self.prompts: dict[str, Any] = prompts if isinstance(prompts, dict) else {}
@@ -291,7 +314,11 @@ class _ToAtif:
         self.built.pair(record, out)
         out["session_id"] = record.get("session_id")
         trace_id = record.get("trace_id")
-        if isinstance(trace_id, str) and trace_id:
+        if (
+            isinstance(trace_id, str)
+            and trace_id
+            and trace_id != derived_trace_id(record.get("session_id"))
+        ):
             out["trajectory_id"] = trace_id
         out["agent"] = self._agent(root)
         self.parent_of = _groups(self.steps) if self.split else {}
@@ -333,6 +360,10 @@ class _ToAtif:
             if key not in owner.source:
                 continue
             value = owner.source[key]
+            if owner.kind == "record" and key == "metadata" and self.taken:
+                value = {k: v for k, v in value.items() if k not in self.taken}
+                if not value:
+                    continue  # only what ATIF → TAO put there
             written = self._written(owner, key)
             if written is not _ABSENT and fingerprint(written) == fingerprint(value):
                 continue
@@ -340,7 +371,7 @@ class _ToAtif:
             if not isinstance(extra, dict):
                 extra = owner.target["extra"] = {}
             extra[name] = value
-            self.built.named.append((owner, key, name))
+            self.built.named.append((owner, key, name, value))
 
     def _own(
         self, target: Doc, source: Doc, tptr: str, sptr: str, parent: _Owner, kind: str = ""
@@ -539,6 +570,10 @@ class _ToAtif:
                 step.get("model"), self.agent.get("model"), self.agent.get("name")
             )
             metrics = _metrics(usage, style)
+            index = step.get("step_index")
+            cost = self.costs.get(str(index), _ABSENT) if _count(index) is not None else _ABSENT
+            if cost is not _ABSENT:
+                insert_key(metrics, "cost_usd", cost, len(metrics) - ("extra" in metrics))
             out["metrics"] = metrics
             self._own(metrics, usage, f"{ptr}/metrics", f"{sptr}/token_usage", owner, "usage")
         return out
@@ -584,10 +619,11 @@ def _metrics(usage: Doc, anthropic: bool) -> Doc:
     return out
 
 
-def to_atif(record: Doc, split: bool = True) -> Built:
+def to_atif(record: Doc, split: bool = True, named: NamedKeys | None = None) -> Built:
     """The native ATIF v1.7 form of a TAO record (sub-agent steps split out into embedded
-    subagents unless ``split`` is False)."""
-    return _ToAtif(record, split).run()
+    subagents unless ``split`` is False). ``named``: the declaration of the named keys of
+    ``metadata`` that ATIF → TAO wrote (:data:`TAO_NAMED`), read back into ATIF fields."""
+    return _ToAtif(record, split, named).run()
 
 
 # --- ATIF → TAO ---------------------------------------------------------------------------------
@@ -604,6 +640,7 @@ class _ToTao:
         self.built = Built({})
         self.steps: list[Doc] = []
         self.prompts: dict[str, str] = {}
+        self.costs: Doc = {}
 
     def run(self) -> Built:
         doc = self.doc
@@ -615,8 +652,7 @@ class _ToTao:
         if isinstance(trajectory, str) and trajectory:
             trace_id = trajectory
         else:
-            seed = session if isinstance(session, str) else ""
-            trace_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"atif-spec:trace:{seed}"))
+            trace_id = derived_trace_id(session)
             self._decide(
                 "/trace_id", "trace_id is required: a UUID derived from session_id", trace_id
             )
@@ -651,7 +687,22 @@ class _ToTao:
             self.built.pair(final, metrics)
         for traj, declared in self.named:
             self._read_named(traj, declared)
+        if self.costs:
+            self._write_named(STEP_COSTS, self.costs)
         return self.built
+
+    def _write_named(self, key: str, value: Any) -> None:
+        """Put ``value`` under the named key ``key`` of the record's ``metadata`` (created at its
+        declared place), unless a producer's own key of that name is there (then the values
+        stay in the stash)."""
+        out = self.built.doc
+        if TAO_HOLDER not in out:
+            insert_key(out, TAO_HOLDER, {}, _place(out, TAO_HOLDER))
+        metadata = out[TAO_HOLDER]
+        if not isinstance(metadata, dict) or key in metadata:
+            return
+        out[TAO_HOLDER] = {**metadata, key: value}  # not the ATIF object it was read from
+        self.built.written[key] = value
 
     def _read_named(self, traj: Doc, declared: NamedKeys) -> None:
         """Read back the named keys that the declaration of TAO → ATIF on ``traj`` (a
@@ -731,6 +782,8 @@ class _ToTao:
                 usage = _usage(metrics, style)
                 out["token_usage"] = usage
                 self.built.pair(metrics, usage)
+                if "cost_usd" in metrics:
+                    self.costs[str(index)] = metrics["cost_usd"]
             if "timestamp" in step:
                 out["timestamp"] = step["timestamp"]
             self.steps.append(out)
@@ -973,7 +1026,7 @@ def tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
 def _tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions, split: bool) -> Doc:
     record = _copy(doc)
     back = detach(record, TAO_HOLDER, INTO_TAO)  # the way back from ATIF → TAO
-    built = to_atif(record, split)
+    built = to_atif(record, split, _declared(back))
     if back:
         report.conflicts(apply_layers(built.doc, back), INTO_ATIF, "")
     declared, named = _declare(built)
@@ -989,7 +1042,7 @@ def _tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions, split: bo
                 commit(traj, ATIF_HOLDER, INTO_ATIF, [], keep=keep, named=keys)
     except StashError as error:
         raise refuse(report, "stash-collision", error.message, error.pointer) from None
-    for owner, key, name in named:
+    for owner, key, name, _ in named:
         report.named.append(
             Item(
                 owner.source_ptr + make_pointer(key),
@@ -1003,15 +1056,15 @@ def _tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions, split: bo
     return built.doc
 
 
-def _declare(built: Built) -> tuple[Declared, list[tuple[_Owner, str, str]]]:
+def _declare(built: Built) -> tuple[Declared, list[tuple[_Owner, str, str, Any]]]:
     """The ``named`` declaration of each trajectory of the result (RFC.md §4.5.2 item 7) and
     the named members it covers: the named keys :class:`_ToAtif` wrote that still hold what it
     wrote (the layers of the way back may have put a producer's own key there: then that place
     is ``foreign``). Patterns are relative to the innermost trajectory (root or embedded
     subagent), whose ``extra`` carries the declaration."""
     written: dict[int, tuple[Doc, list[Path]]] = {}
-    kept: list[tuple[_Owner, str, str]] = []
-    for owner, key, name in built.named:
+    kept: list[tuple[_Owner, str, str, Any]] = []
+    for owner, key, name, wrote in built.named:
         path = (*_tokens(owner.target_ptr), ATIF_HOLDER, name)
         cut = max((i + 2 for i, t in enumerate(path) if t == "subagent_trajectories"), default=0)
         traj = resolve(built.doc, path[:cut])
@@ -1019,10 +1072,10 @@ def _declare(built: Built) -> tuple[Declared, list[tuple[_Owner, str, str]]]:
             value = resolve(traj, path[cut:])
         except LookupError:
             continue
-        if fingerprint(value) != fingerprint(owner.source[key]):
+        if fingerprint(value) != fingerprint(wrote):
             continue
         written.setdefault(id(traj), (traj, []))[1].append(path[cut:])
-        kept.append((owner, key, name))
+        kept.append((owner, key, name, wrote))
     declared: Declared = []
     for traj, paths in written.values():
         keys = NamedKeys.of(paths)
@@ -1036,9 +1089,32 @@ def _declare(built: Built) -> tuple[Declared, list[tuple[_Owner, str, str]]]:
     return declared, kept
 
 
+def _declared(layers: list[Doc]) -> NamedKeys | None:
+    """The ``named`` declarations of detached layers, merged (None when there is none)."""
+    keys: NamedKeys | None = None
+    for layer in layers:
+        found = NamedKeys.from_layer(layer)
+        keys = found.merge(keys) if found is not None else keys
+    return keys
+
+
 def _tokens(pointer: str) -> Path:
     """A structural pointer of the result as a path (array indexes as integers)."""
     return tuple(int(t) if t.isdigit() else t for t in pointer.split("/")[1:])
+
+
+def _tao_declaration(built: Built) -> NamedKeys | None:
+    """The declaration of the named keys of ``metadata`` that :class:`_ToTao` wrote and that
+    still hold what it wrote (the layers of the way back may have restored a producer's own)."""
+    metadata = built.doc.get(TAO_HOLDER)
+    paths: list[Path] = [
+        (TAO_HOLDER, key)
+        for key, value in built.written.items()
+        if isinstance(metadata, dict)
+        and key in metadata
+        and fingerprint(metadata[key]) == fingerprint(value)
+    ]
+    return NamedKeys.of(paths)
 
 
 def _trajectories(traj: Doc) -> Iterator[Doc]:
@@ -1058,10 +1134,7 @@ def atif_to_tao(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
     layers: list[Doc] = []
     for traj in _trajectories(work):
         mine = detach(traj, ATIF_HOLDER, INTO_ATIF)
-        keys: NamedKeys | None = None
-        for layer in mine:
-            found = NamedKeys.from_layer(layer)
-            keys = found.merge(keys) if found is not None else keys
+        keys = _declared(mine)
         if keys is not None:
             declared.append((traj, keys))
         if traj is work:
@@ -1069,12 +1142,13 @@ def atif_to_tao(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
     built = to_tao(work, declared)
     if layers:
         report.conflicts(apply_layers(built.doc, layers), INTO_TAO, "")
+    named = _tao_declaration(built)
     # what TAO → ATIF will make of the result: the stash is the difference (a record whose
     # sub-agent steps TAO → ATIF kept inline comes back without embedded subagents)
-    rebuilt = to_atif(built.doc, split="subagent_trajectories" in work)
+    rebuilt = to_atif(built.doc, split="subagent_trajectories" in work, named=named)
     residuals = diff(work, rebuilt.doc, origin=lambda v: built.origin(rebuilt.origin(v)))
     try:
-        commit(built.doc, TAO_HOLDER, INTO_TAO, residuals, keep=not options.drop)
+        commit(built.doc, TAO_HOLDER, INTO_TAO, residuals, keep=not options.drop, named=named)
     except StashError as error:
         raise refuse(report, "stash-collision", error.message, error.pointer) from None
     _report_residuals(report, residuals, INTO_TAO, "", f"/{TAO_HOLDER}", TAO, options.drop)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from atif_spec.lenses.mapping import Row, Table
-from atif_spec.lenses.tao import INTO_ATIF, INTO_TAO, NAMED
+from atif_spec.lenses.tao import INTO_ATIF, INTO_TAO, NAMED, STEP_COSTS
 
 _WHERE = {
     "record": "",
@@ -68,7 +68,9 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "`trace_id`",
                 "`trajectory_id`",
                 "field",
-                "When non-empty (ATIF wants at least one character); otherwise stashed.",
+                "When non-empty (ATIF wants at least one character; otherwise stashed) and not "
+                "the UUID ATIF → TAO derives from `session_id` for a trajectory without "
+                "`trajectory_id` (§3): that one is recomputed on the way back.",
             ),
             Row("`agent.name`", "`agent.name`"),
             Row(
@@ -237,7 +239,8 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "`trajectory_id`",
                 "`trace_id`",
                 "decided",
-                "Missing: a UUID derived from `session_id` (UUIDv5; **decided**).",
+                "Missing: a UUID derived from `session_id` (UUIDv5; **decided**), which TAO → "
+                "ATIF recognizes and does not write back as a `trajectory_id`.",
             ),
             Row(
                 "`session_id`",
@@ -315,6 +318,17 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "`extra.cache_creation_input_tokens`.",
             ),
             Row(
+                "`metrics.cost_usd` of a step (sub-agent steps too)",
+                f"`metadata.{STEP_COSTS}` (named)",
+                "named",
+                "An object keyed by the TAO `step_index` (a string) of the step made from it: "
+                'e.g. `{"1": 0.00069, "3": 0.00087}`. TAO has no cost per call; its '
+                "`metrics.estimated_cost_usd` is a session estimate. Not written when the "
+                "record's `metadata` already has that key (a producer's own: the costs are "
+                "stashed).",
+                key=f"/metadata/{STEP_COSTS}",
+            ),
+            Row(
                 "`final_metrics`",
                 "`metrics`",
                 "field",
@@ -324,7 +338,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
             Row(
                 "`notes`, `continued_trajectory_ref`, root/agent/step/call/result/metrics "
                 "`extra`, `reasoning_effort`, `is_copied_context`, `llm_call_count`, "
-                "`cost_usd`, token ids, logprobs, `total_cost_usd`, refs by path, embedded "
+                "token ids, logprobs, `total_cost_usd`, refs by path, embedded "
                 "trajectories' own fields, image and audio parts",
                 "root `metadata`",
                 "stashed",
