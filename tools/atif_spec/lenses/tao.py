@@ -5,9 +5,11 @@ has a place for. The lenses stash the rest (RFC.md §4.5) by comparing the sourc
 inverse mapping rebuilds from the result (:mod:`atif_spec.lenses.residual`), so that
 TAO → ATIF → TAO and ATIF → TAO → ATIF give back the original byte for byte.
 
-Holders: TAO → ATIF stashes below each ATIF object that has a TAO counterpart (trajectory,
-agent, final metrics, step, tool call, observation result, metrics) in that object's ``extra``;
-ATIF → TAO stashes everything in the record's root ``metadata``, TAO's only open object.
+Holders: TAO → ATIF stashes in one layer of the ATIF root ``extra`` (pointers relative to the
+record) and declares its named keys once per trajectory (RFC.md §4.5.2 item 7: the root's in
+that layer, an embedded subagent's in a layer of its own ``extra`` without entries); ATIF → TAO
+stashes everything in the record's root ``metadata``, TAO's only open object, which also holds
+its named keys (:data:`TAO_NAMED`).
 """
 
 from __future__ import annotations

@@ -319,7 +319,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
             ),
             Row(
                 "`metrics.cost_usd` of a step (sub-agent steps too)",
-                f"`metadata.{STEP_COSTS}` (named)",
+                f"`metadata.{STEP_COSTS}`",
                 "named",
                 "An object keyed by the TAO `step_index` (a string) of the step made from it: "
                 'e.g. `{"1": 0.00069, "3": 0.00087}`. TAO has no cost per call; its '
