@@ -957,3 +957,19 @@ def test_a_tao_producers_own_cost_key_is_never_read_back() -> None:
     (layer,) = tao["metadata"][STASH_KEY]["layers"]
     assert "named" not in layer
     assert [e["value"] for e in layer["entries"] if e["pointer"].endswith("/cost_usd")] == [0.5]
+
+
+def test_a_step_numbered_otherwise_keeps_its_index_under_a_named_key() -> None:
+    """``parent_step`` names TAO step indexes: a record numbered from 1 keeps each index under
+    ``extra.tao_step_index`` (declared, not stashed); one numbered from 0 writes none."""
+    doc = _load(CONFORMANCE / "tao" / "v0.2.0" / "valid" / "outcome-error.json")
+    out = round_trip(doc, "atif@v1.7", "tao@v0.2.0")
+    indexes = [s.get("extra", {}).get("tao_step_index") for s in out["steps"]]
+    assert indexes == [s["step_index"] for s in doc["steps"]] == [1, 2, 3]
+    layer = _layer(out)
+    assert "/steps/*/extra/tao_step_index" in layer["named"]
+    assert not [e for e in layer["entries"] if e["pointer"].endswith("/step_index")]
+    session = _load(SESSION)
+    assert session["steps"][0]["step_index"] == 0
+    converted, _ = convert(session, to="atif@v1.7")
+    assert "tao_step_index" not in orjson.dumps(converted).decode()

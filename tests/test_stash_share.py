@@ -25,7 +25,7 @@ CEILINGS = {  # percent of output bytes, summed over the source format's valid f
     # was 76.0: each run-log field ATIF lacks is now a named extra key whose value-less `moved`
     # entry (RFC.md §4.5.2) is about as long as a short value (times, exit codes, outcomes)
     "step-substep@v1.0->atif@v1.7": 55.9,
-    "tao@v0.2.0->atif@v1.7": 32.7,  # was 52.1, 43.8: named keys, then one root layer + declarations
+    "tao@v0.2.0->atif@v1.7": 29.2,  # was 52.1, 43.8: named keys, one root layer + declarations
     "trajectory-sdk@v0.4->atif@v1.7": 37.1,  # named keys (MAPPING.md §3): was 70.3
 }
 

@@ -95,7 +95,12 @@ NAMED: dict[str, tuple[tuple[str, str], ...]] = {
 of the ATIF object's ``extra`` it goes to when ATIF has no field for it (``tao_mapping.py``
 registers them). A value ATIF → TAO writes anyway (``call_type: "main"`` on a main agent step)
 is not named."""
+STEP_INDEX = "tao_step_index"
+"""Named key of an ATIF step's ``extra`` for the TAO ``step_index`` of the step it was made
+from, written only where ATIF → TAO would number the step otherwise (a record numbered from 1,
+with gaps, or in another order): ``parent_step`` and ``snippets[].source_step`` name these."""
 _MEMBER_OF = {name: key for pairs in NAMED.values() for key, name in pairs}
+_MEMBER_OF[STEP_INDEX] = "step_index"
 """Named key → the TAO member it holds (the names are distinct across owners)."""
 
 STEP_COSTS = "atif_step_cost_usd"
@@ -625,7 +630,9 @@ def to_atif(record: Doc, split: bool = True, named: NamedKeys | None = None) -> 
     """The native ATIF v1.7 form of a TAO record (sub-agent steps split out into embedded
     subagents unless ``split`` is False). ``named``: the declaration of the named keys of
     ``metadata`` that ATIF → TAO wrote (:data:`TAO_NAMED`), read back into ATIF fields."""
-    return _ToAtif(record, split, named).run()
+    built = _ToAtif(record, split, named).run()
+    _name_indexes(built, to_tao(built.doc))  # the numbering does not depend on named keys
+    return built
 
 
 # --- ATIF → TAO ---------------------------------------------------------------------------------
@@ -689,6 +696,10 @@ class _ToTao:
             self.built.pair(final, metrics)
         for traj, declared in self.named:
             self._read_named(traj, declared)
+        for step in self.steps:  # a parent read back under another step_index
+            parent = step.get("parent_step")
+            if isinstance(parent, int) and not isinstance(parent, bool):
+                step["parent_step"] = self.steps[parent]["step_index"]
         if self.costs:
             self._write_named(STEP_COSTS, self.costs)
         return self.built
@@ -1089,6 +1100,24 @@ def _declare(built: Built) -> tuple[Declared, list[tuple[_Owner, str, str, Any]]
         declared.append((traj, final))
     declared.sort(key=lambda d: d[0] is not built.doc)
     return declared, kept
+
+
+def _name_indexes(built: Built, rebuilt: Built) -> bool:
+    """Put the TAO ``step_index`` of each step that ATIF → TAO numbers otherwise under the named
+    key :data:`STEP_INDEX` of its ATIF step; True when it wrote one."""
+    owners = {id(o.target): o for o in built.owners if o.kind == "step"}
+    wrote = False
+    for _, step in dicts(rebuilt.doc.get("steps")):
+        owner = owners.get(id(rebuilt.origin(step)))
+        if owner is None or "step_index" not in owner.source:
+            continue
+        value = owner.source["step_index"]
+        if fingerprint(value) == fingerprint(step.get("step_index", _ABSENT)):
+            continue
+        owner.target.setdefault(ATIF_HOLDER, {})[STEP_INDEX] = value
+        built.named.append((owner, "step_index", STEP_INDEX, value))
+        wrote = True
+    return wrote
 
 
 def _declared(layers: list[Doc]) -> NamedKeys | None:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from atif_spec.lenses.mapping import Row, Table
-from atif_spec.lenses.tao import INTO_ATIF, INTO_TAO, NAMED, STEP_COSTS
+from atif_spec.lenses.tao import INTO_ATIF, INTO_TAO, NAMED, STEP_COSTS, STEP_INDEX
 
 _WHERE = {
     "record": "",
@@ -51,6 +51,18 @@ def _named_rows() -> tuple[Row, ...]:
                     "named",
                     _NOTES.get((kind, member), ""),
                     key=f"{_WHERE[kind]}/extra/{name}",
+                )
+            )
+        if kind == "step":
+            rows.append(
+                Row(
+                    "`step_index` of a step",
+                    f"the step's `extra`: `{STEP_INDEX}`",
+                    "named",
+                    "Only where ATIF → TAO would number the step otherwise (a record numbered "
+                    "from 1 or with gaps, steps in another order): `parent_step` and `snippets` "
+                    "`source_step` name steps by this index.",
+                    key=f"/steps/*/extra/{STEP_INDEX}",
                 )
             )
     return tuple(rows)
@@ -137,9 +149,10 @@ MAPPING_TABLES: tuple[Table, ...] = (
             ),
             Row(
                 "`step_index`",
-                "—",
+                f"step `extra.{STEP_INDEX}`",
                 "field",
-                "ATIF → TAO numbers steps by position from 0; any other value is stashed.",
+                "ATIF → TAO numbers steps by position from 0 (in its order, §2.4); a step "
+                "numbered otherwise keeps its index under a named key (§2.6).",
             ),
             Row("`role`", "`source`"),
             Row(
