@@ -973,3 +973,14 @@ def test_a_step_numbered_otherwise_keeps_its_index_under_a_named_key() -> None:
     assert session["steps"][0]["step_index"] == 0
     converted, _ = convert(session, to="atif@v1.7")
     assert "tao_step_index" not in orjson.dumps(converted).decode()
+
+
+def test_a_subagents_own_agent_goes_to_a_named_key_of_the_tao_metadata() -> None:
+    doc = _load(CONFORMANCE / "atif" / "v1.7" / "valid" / "embedded-subagent.json")
+    sub = doc["subagent_trajectories"][0]
+    assert sub["agent"]["name"] != doc["agent"]["name"]
+    out = round_trip(doc, "tao@v0.2.0", "atif@v1.7")
+    assert out["metadata"]["atif_subagent_agents"] == {sub["trajectory_id"]: sub["agent"]}
+    (layer,) = out["metadata"][STASH_KEY]["layers"]
+    assert "/metadata/atif_subagent_agents" in layer["named"]
+    assert not [e for e in layer["entries"] if e["pointer"].startswith("/subagent_trajectories")]

@@ -107,7 +107,11 @@ STEP_COSTS = "atif_step_cost_usd"
 """ATIF → TAO named key of the record's ``metadata`` (RFC.md §4.5.3 item 8): TAO has no cost per
 call, so each ATIF step's ``metrics.cost_usd`` goes into one object keyed by the TAO
 ``step_index`` (as a string) of the step made from it, sub-agent steps included."""
-TAO_NAMED = (STEP_COSTS,)
+SUBAGENT_AGENTS = "atif_subagent_agents"
+"""ATIF → TAO named key of the record's ``metadata``: the ``agent`` of each embedded subagent
+whose agent is not the root agent (without tool definitions), keyed by its ``trajectory_id``
+(the launching step's ``subagent_trajectory_ref``). TAO has one agent per record."""
+TAO_NAMED = (STEP_COSTS, SUBAGENT_AGENTS)
 """The named keys ATIF → TAO may write into the record's ``metadata`` (``tao_mapping.py``)."""
 
 
@@ -298,6 +302,8 @@ class _ToAtif:
             self.taken = {k: metadata[k] for k in TAO_NAMED if named.owns(("metadata", k))}
         costs = self.taken.get(STEP_COSTS)
         self.costs: Doc = costs if isinstance(costs, dict) else {}
+        agents = self.taken.get(SUBAGENT_AGENTS)
+        self.agents: Doc = agents if isinstance(agents, dict) else {}
         self.steps = [s for _, s in dicts(record.get("steps"))]
         prompts = record.get("system_prompts")
         self.prompts: dict[str, Any] = prompts if isinstance(prompts, dict) else {}
@@ -438,7 +444,9 @@ class _ToAtif:
             sub_base = f"{base}/subagent_trajectories/{len(subs)}"
             tid = self._subagent_id(q, ids)
             sub: Doc = {"schema_version": "ATIF-v1.7", "trajectory_id": tid}
-            agent = {k: v for k, v in self.built.doc["agent"].items() if k != "tool_definitions"}
+            agent = self.agents.get(tid)
+            if not isinstance(agent, dict):
+                agent = _subagent_agent(self.built.doc["agent"])
             sub["agent"] = agent
             sub_steps, sub_subs = self._trajectory(q, sub_base, root)
             sub["steps"] = sub_steps
@@ -597,6 +605,12 @@ class _ToAtif:
         }
 
 
+def _subagent_agent(agent: Doc) -> Doc:
+    """The ``agent`` TAO → ATIF gives an embedded subagent: the root's, without tool
+    definitions (unless ATIF → TAO named another, :data:`SUBAGENT_AGENTS`)."""
+    return {k: v for k, v in agent.items() if k != "tool_definitions"}
+
+
 def _all_subs(subs: list[Doc]) -> Iterator[Doc]:
     for sub in subs:
         yield sub
@@ -650,6 +664,7 @@ class _ToTao:
         self.steps: list[Doc] = []
         self.prompts: dict[str, str] = {}
         self.costs: Doc = {}
+        self.agents: Doc = {}
 
     def run(self) -> Built:
         doc = self.doc
@@ -702,6 +717,8 @@ class _ToTao:
                 step["parent_step"] = self.steps[parent]["step_index"]
         if self.costs:
             self._write_named(STEP_COSTS, self.costs)
+        if self.agents:
+            self._write_named(SUBAGENT_AGENTS, self.agents)
         return self.built
 
     def _write_named(self, key: str, value: Any) -> None:
@@ -762,6 +779,11 @@ class _ToTao:
                 fresh = _unanswered(steps, n)
                 continue
             launched = self._launched(step, subs, inlined)
+            for tid in launched:
+                agent = subs[tid].get("agent")
+                mine = _subagent_agent(self.agent)
+                if isinstance(agent, dict) and orjson.dumps(agent) != orjson.dumps(mine):
+                    self.agents[tid] = agent
             children = [c for tid in launched for c in self._trajectory(subs[tid], depth + 1)]
             index = len(self.steps)
             for child in children:

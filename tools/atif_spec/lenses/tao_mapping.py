@@ -4,7 +4,14 @@
 from __future__ import annotations
 
 from atif_spec.lenses.mapping import Row, Table
-from atif_spec.lenses.tao import INTO_ATIF, INTO_TAO, NAMED, STEP_COSTS, STEP_INDEX
+from atif_spec.lenses.tao import (
+    INTO_ATIF,
+    INTO_TAO,
+    NAMED,
+    STEP_COSTS,
+    STEP_INDEX,
+    SUBAGENT_AGENTS,
+)
 
 _WHERE = {
     "record": "",
@@ -340,6 +347,16 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "record's `metadata` already has that key (a producer's own: the costs are "
                 "stashed).",
                 key=f"/metadata/{STEP_COSTS}",
+            ),
+            Row(
+                "`agent` of an embedded subagent",
+                f"`metadata.{SUBAGENT_AGENTS}`",
+                "named",
+                "Keyed by the subagent's `trajectory_id` (the launching step's "
+                "`subagent_trajectory_ref`), only when it is not the root agent without tool "
+                "definitions (what TAO → ATIF gives a subagent): TAO has one agent per record. "
+                "Not written when the record's `metadata` already has that key.",
+                key=f"/metadata/{SUBAGENT_AGENTS}",
             ),
             Row(
                 "`final_metrics`",
