@@ -75,7 +75,96 @@ def _named_rows() -> tuple[Row, ...]:
     return tuple(rows)
 
 
+def _differ(aspect: str, tao: str, atif: str) -> Row:
+    """A row of §1: how the two formats model one thing."""
+    return Row(f"**{aspect}**: {tao}", atif)
+
+
 MAPPING_TABLES: tuple[Table, ...] = (
+    Table(
+        id="tao-differences",
+        steps=(INTO_ATIF, INTO_TAO),
+        columns=("TAO trace record", "ATIF v1.7 trajectory"),
+        rows=(
+            _differ(
+                "Step",
+                "one model API call, warm-up calls included",
+                "one turn (system prompt, user message, agent response)",
+            ),
+            _differ(
+                "Roles", "`role`: `system` / `user` / `agent`", "`source`: the same three words"
+            ),
+            _differ(
+                "System prompt",
+                "root map `system_prompts` (key → text); steps name one in `system_prompt_hash`",
+                'a `source: "system"` step whose `message` is the prompt',
+            ),
+            _differ(
+                "Sub-agents",
+                'inline steps with `call_type: "subagent"` and `parent_step`; the launching '
+                "step has `subagent_trajectory_ref` (a string)",
+                "embedded trajectories in `subagent_trajectories[]`, referenced from a result "
+                "of the launching step (`subagent_trajectory_ref: [{trajectory_id}]`)",
+            ),
+            _differ(
+                "Tool results",
+                "`observations[]` on the calling step, `source_call_id`",
+                "`observation.results[]` on the calling step, `source_call_id` (same-step "
+                "rule, `ATIF201`)",
+            ),
+            _differ(
+                "Numbering",
+                "`step_index`: any start, gaps allowed",
+                "`step_id` = 1..n in each trajectory",
+            ),
+            _differ(
+                "Token counts",
+                "provider-style: Anthropic `input_tokens` excludes cache reads and writes",
+                "`prompt_tokens` counts every input token; `cached_tokens` is a subset",
+            ),
+            _differ(
+                "Cost",
+                "`metrics.estimated_cost_usd`, a session estimate",
+                "`metrics.cost_usd` per step, `final_metrics.total_cost_usd`",
+            ),
+            _differ(
+                "Open objects",
+                "every object is open (unknown keys are dropped by upstream readers); root "
+                "`metadata` is the only free bag",
+                "closed objects; `extra` on the trajectory, agent, step, tool call, result, "
+                "metrics, final metrics and refs",
+            ),
+            _differ(
+                "Required values",
+                "`trace_id`, `session_id`, `agent.name`, `step_index`, `role`, call and result ids",
+                "`agent.version`, at least one step, a `message` string on every step",
+            ),
+        ),
+    ),
+    Table(
+        id="tao-tokens",
+        steps=(INTO_ATIF, INTO_TAO),
+        columns=("TAO `token_usage`", "ATIF `metrics`"),
+        rows=(
+            Row(
+                "`input_tokens`",
+                "`prompt_tokens`",
+                "field",
+                "Anthropic style: `input_tokens` + `cache_read_tokens` + `cache_write_tokens`; "
+                "other: `input_tokens`.",
+            ),
+            Row("`cache_read_tokens`", "`cached_tokens`"),
+            Row("`cache_write_tokens`", "`extra.cache_creation_input_tokens`"),
+            Row("`output_tokens`", "`completion_tokens`"),
+            Row(
+                "`prefix_reuse_tokens`",
+                "`extra.tao_prefix_reuse_tokens`",
+                "named",
+                "§2.6.",
+                key="/steps/*/metrics/extra/tao_prefix_reuse_tokens",
+            ),
+        ),
+    ),
     Table(
         id="tao-record",
         steps=(INTO_ATIF,),
