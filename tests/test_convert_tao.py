@@ -984,3 +984,25 @@ def test_a_subagents_own_agent_goes_to_a_named_key_of_the_tao_metadata() -> None
     (layer,) = out["metadata"][STASH_KEY]["layers"]
     assert "/metadata/atif_subagent_agents" in layer["named"]
     assert not [e for e in layer["entries"] if e["pointer"].startswith("/subagent_trajectories")]
+
+
+def test_context_only_steps_stay_readable_in_the_tao_metadata() -> None:
+    """``is_copied_context`` and ``llm_call_count`` decide training: TAO has no field for them,
+    so they go to the named key ``metadata.atif_step_fields``, by TAO ``step_index``."""
+    doc = _costly()
+    doc["steps"][1]["is_copied_context"] = True
+    doc["steps"][2] = {  # in ATIF's field order; no metrics with llm_call_count 0
+        "step_id": 3,
+        "source": "agent",
+        "reasoning_effort": "high",
+        "message": "n",
+        "llm_call_count": 0,
+    }
+    out = round_trip(doc, "tao@v0.2.0", "atif@v1.7")
+    assert out["metadata"]["atif_step_fields"] == {
+        "1": {"is_copied_context": True},
+        "2": {"reasoning_effort": "high", "llm_call_count": 0},
+    }
+    (layer,) = out["metadata"][STASH_KEY]["layers"]
+    assert "/metadata/atif_step_fields" in layer["named"]
+    assert not [e for e in layer["entries"] if e["pointer"].startswith("/steps")]

@@ -20,7 +20,7 @@ CEILINGS = {  # percent of output bytes, summed over the source format's valid f
     # the newer embedded subagent fixture (issue 17, valid since D-14) adds one SDK document
     "atif@v1.7->step-substep@v1.0": 9.5,  # was 30.4 before issue 15's meaning-first lens
     # +0.2 (issue 15): the same stash bytes in a smaller output (no prompt hash on user steps)
-    "atif@v1.7->tao@v0.2.0": 19.2,  # was 28.3: step costs, subagent agents in named metadata keys
+    "atif@v1.7->tao@v0.2.0": 18.5,  # was 28.3: costs, step fields, subagent agents: named keys
     "atif@v1.7->trajectory-sdk@v0.4": 15.1,  # named keys (MAPPING.md §4.1): was 16.2
     # was 76.0: each run-log field ATIF lacks is now a named extra key whose value-less `moved`
     # entry (RFC.md §4.5.2) is about as long as a short value (times, exit codes, outcomes)

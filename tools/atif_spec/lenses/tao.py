@@ -111,7 +111,13 @@ SUBAGENT_AGENTS = "atif_subagent_agents"
 """ATIF → TAO named key of the record's ``metadata``: the ``agent`` of each embedded subagent
 whose agent is not the root agent (without tool definitions), keyed by its ``trajectory_id``
 (the launching step's ``subagent_trajectory_ref``). TAO has one agent per record."""
-TAO_NAMED = (STEP_COSTS, SUBAGENT_AGENTS)
+STEP_FIELDS = "atif_step_fields"
+"""ATIF → TAO named key of the record's ``metadata``: per TAO ``step_index`` (a string), the
+ATIF step fields TAO has no field for that say how to read the step (:data:`FIELDS`)."""
+FIELDS = ("reasoning_effort", "is_copied_context", "llm_call_count")
+"""ATIF step fields kept under :data:`STEP_FIELDS`: the effort requested, and whether the step
+was copied from context or made without an LLM call (no training target, RFC.md §2.4)."""
+TAO_NAMED = (STEP_COSTS, SUBAGENT_AGENTS, STEP_FIELDS)
 """The named keys ATIF → TAO may write into the record's ``metadata`` (``tao_mapping.py``)."""
 
 
@@ -304,6 +310,8 @@ class _ToAtif:
         self.costs: Doc = costs if isinstance(costs, dict) else {}
         agents = self.taken.get(SUBAGENT_AGENTS)
         self.agents: Doc = agents if isinstance(agents, dict) else {}
+        fields = self.taken.get(STEP_FIELDS)
+        self.fields: Doc = fields if isinstance(fields, dict) else {}
         self.steps = [s for _, s in dicts(record.get("steps"))]
         prompts = record.get("system_prompts")
         self.prompts: dict[str, Any] = prompts if isinstance(prompts, dict) else {}
@@ -591,6 +599,11 @@ class _ToAtif:
                 insert_key(metrics, "cost_usd", cost, len(metrics) - ("extra" in metrics))
             out["metrics"] = metrics
             self._own(metrics, usage, f"{ptr}/metrics", f"{sptr}/token_usage", owner, "usage")
+        index = step.get("step_index")
+        fields = self.fields.get(str(index)) if _count(index) is not None else None
+        for key, value in fields.items() if isinstance(fields, dict) else ():
+            if key in FIELDS and key not in out:
+                insert_key(out, key, value, _atif_place(out, key))
         return out
 
     def _final_metrics(self, doc: Doc, subs: list[Doc]) -> Doc:
@@ -603,6 +616,26 @@ class _ToAtif:
             "total_cached_tokens": totals.cached_tokens or 0,
             "total_steps": len(doc["steps"]),
         }
+
+
+@functools.cache
+def _atif_step_order() -> dict[str, int]:
+    from atif_spec.catalog import read_spec_json
+
+    schema = read_spec_json("atif/v1.7/trajectory.schema.json")
+    return {k: i for i, k in enumerate(schema["$defs"]["Step"]["properties"])}
+
+
+def _atif_place(step: Doc, key: str) -> int:
+    """Where a step field read back from a named key goes: after the fields declared before it
+    in ATIF's ``Step``."""
+    rank = _atif_step_order()
+    mine = rank.get(key, len(rank))
+    position = 0
+    for i, member in enumerate(step):
+        if rank.get(member, len(rank)) < mine:
+            position = i + 1
+    return position
 
 
 def _subagent_agent(agent: Doc) -> Doc:
@@ -665,6 +698,7 @@ class _ToTao:
         self.prompts: dict[str, str] = {}
         self.costs: Doc = {}
         self.agents: Doc = {}
+        self.fields: Doc = {}
 
     def run(self) -> Built:
         doc = self.doc
@@ -719,6 +753,8 @@ class _ToTao:
             self._write_named(STEP_COSTS, self.costs)
         if self.agents:
             self._write_named(SUBAGENT_AGENTS, self.agents)
+        if self.fields:
+            self._write_named(STEP_FIELDS, self.fields)
         return self.built
 
     def _write_named(self, key: str, value: Any) -> None:
@@ -821,6 +857,9 @@ class _ToTao:
                     self.costs[str(index)] = metrics["cost_usd"]
             if "timestamp" in step:
                 out["timestamp"] = step["timestamp"]
+            fields = {k: step[k] for k in FIELDS if k in step}
+            if fields:
+                self.fields[str(index)] = fields
             self.steps.append(out)
             own.append(out)
             self.built.pair(step, out)

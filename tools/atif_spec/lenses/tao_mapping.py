@@ -9,6 +9,7 @@ from atif_spec.lenses.tao import (
     INTO_TAO,
     NAMED,
     STEP_COSTS,
+    STEP_FIELDS,
     STEP_INDEX,
     SUBAGENT_AGENTS,
 )
@@ -438,6 +439,16 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 key=f"/metadata/{STEP_COSTS}",
             ),
             Row(
+                "`reasoning_effort`, `is_copied_context`, `llm_call_count` of a step",
+                f"`metadata.{STEP_FIELDS}`",
+                "named",
+                "An object keyed by the TAO `step_index` (a string) of the step made from it, "
+                'each value the step\'s fields: e.g. `{"4": {"is_copied_context": true}}`. A '
+                "step copied from context or made without an LLM call is no training target "
+                "(RFC.md §2.4). System steps are not TAO steps: theirs are stashed.",
+                key=f"/metadata/{STEP_FIELDS}",
+            ),
+            Row(
                 "`agent` of an embedded subagent",
                 f"`metadata.{SUBAGENT_AGENTS}`",
                 "named",
@@ -456,7 +467,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
             ),
             Row(
                 "`notes`, `continued_trajectory_ref`, root/agent/step/call/result/metrics "
-                "`extra`, `reasoning_effort`, `is_copied_context`, `llm_call_count`, "
+                "`extra`, "
                 "token ids, logprobs, `total_cost_usd`, refs by path, embedded "
                 "trajectories' own fields, image and audio parts",
                 "root `metadata`",
