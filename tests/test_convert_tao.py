@@ -1006,3 +1006,12 @@ def test_context_only_steps_stay_readable_in_the_tao_metadata() -> None:
     (layer,) = out["metadata"][STASH_KEY]["layers"]
     assert "/metadata/atif_step_fields" in layer["named"]
     assert not [e for e in layer["entries"] if e["pointer"].startswith("/steps")]
+
+
+def test_named_metadata_keys_are_reported_per_member() -> None:
+    _, report = convert(_costly(), to="tao@v0.2.0")
+    named = {i.pointer: i.to for i in report.named}
+    assert named == {
+        "/steps/1/metrics/cost_usd": "/metadata/atif_step_cost_usd/1",
+        "/steps/2/metrics/cost_usd": "/metadata/atif_step_cost_usd/2",
+    }

@@ -221,6 +221,9 @@ class Built:
     member that went to a named key, in the order written."""
     written: dict[str, Any] = field(default_factory=dict)
     """ATIF → TAO: the named keys of ``metadata`` written (:data:`TAO_NAMED`) and their values."""
+    members: list[tuple[Doc, str, str, str]] = field(default_factory=list)
+    """ATIF → TAO: (ATIF object, its member, named key, pointer of the value in the record) of
+    every member that went under a named key of ``metadata``."""
 
     def pair(self, source: Doc, result: Doc) -> None:
         self.pairs[id(source)] = result
@@ -757,6 +760,9 @@ class _ToTao:
             self._write_named(STEP_FIELDS, self.fields)
         return self.built
 
+    def _member(self, source: Doc, member: str, key: str, *below: str) -> None:
+        self.built.members.append((source, member, key, make_pointer(TAO_HOLDER, key, *below)))
+
     def _write_named(self, key: str, value: Any) -> None:
         """Put ``value`` under the named key ``key`` of the record's ``metadata`` (created at its
         declared place), unless a producer's own key of that name is there (then the values
@@ -820,6 +826,7 @@ class _ToTao:
                 mine = _subagent_agent(self.agent)
                 if isinstance(agent, dict) and orjson.dumps(agent) != orjson.dumps(mine):
                     self.agents[tid] = agent
+                    self._member(subs[tid], "agent", SUBAGENT_AGENTS, tid)
             children = [c for tid in launched for c in self._trajectory(subs[tid], depth + 1)]
             index = len(self.steps)
             for child in children:
@@ -855,11 +862,14 @@ class _ToTao:
                 self.built.pair(metrics, usage)
                 if "cost_usd" in metrics:
                     self.costs[str(index)] = metrics["cost_usd"]
+                    self._member(metrics, "cost_usd", STEP_COSTS, str(index))
             if "timestamp" in step:
                 out["timestamp"] = step["timestamp"]
             fields = {k: step[k] for k in FIELDS if k in step}
             if fields:
                 self.fields[str(index)] = fields
+                for key in fields:
+                    self._member(step, key, STEP_FIELDS, str(index), key)
             self.steps.append(out)
             own.append(out)
             self.built.pair(step, out)
@@ -1209,6 +1219,22 @@ def _tao_declaration(built: Built) -> NamedKeys | None:
     return NamedKeys.of(paths)
 
 
+def _pointers(traj: Doc, base: str = "") -> dict[int, str]:
+    """``id(object)`` → pointer of the steps, their metrics and the embedded subagents of an
+    ATIF trajectory (the objects whose members ATIF → TAO names)."""
+    out: dict[int, str] = {}
+    for i, step in dicts(traj.get("steps")):
+        out[id(step)] = f"{base}/steps/{i}"
+        metrics = step.get("metrics")
+        if isinstance(metrics, dict):
+            out[id(metrics)] = f"{base}/steps/{i}/metrics"
+    for i, sub in dicts(traj.get("subagent_trajectories")):
+        ptr = f"{base}/subagent_trajectories/{i}"
+        out[id(sub)] = ptr
+        out.update(_pointers(sub, ptr))
+    return out
+
+
 def _trajectories(traj: Doc) -> Iterator[Doc]:
     """``traj`` and its embedded subagents, depth first."""
     yield traj
@@ -1243,6 +1269,17 @@ def atif_to_tao(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
         commit(built.doc, TAO_HOLDER, INTO_TAO, residuals, keep=not options.drop, named=named)
     except StashError as error:
         raise refuse(report, "stash-collision", error.message, error.pointer) from None
+    where = _pointers(work)
+    for source, member, key, to in built.members:
+        if key in built.written and id(source) in where:
+            report.named.append(
+                Item(
+                    where[id(source)] + make_pointer(member),
+                    INTO_TAO,
+                    f"no {TAO} field: kept under a named key",
+                    to=to,
+                )
+            )
     _report_residuals(report, residuals, INTO_TAO, "", f"/{TAO_HOLDER}", TAO, options.drop)
     _report_decisions(report, built, built.doc, INTO_TAO)
     return built.doc
