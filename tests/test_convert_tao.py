@@ -1015,3 +1015,11 @@ def test_named_metadata_keys_are_reported_per_member() -> None:
         "/steps/1/metrics/cost_usd": "/metadata/atif_step_cost_usd/1",
         "/steps/2/metrics/cost_usd": "/metadata/atif_step_cost_usd/2",
     }
+
+
+def test_a_declared_metadata_key_that_was_edited_away_is_not_read() -> None:
+    out, _ = convert(_costly(), to="tao@v0.2.0")
+    del out["metadata"]["atif_step_cost_usd"]  # edited after the conversion
+    back, _ = convert(out, to="atif@v1.7")
+    assert "cost_usd" not in back["steps"][1]["metrics"]
+    assert not errors(back)

@@ -308,7 +308,9 @@ class _ToAtif:
         """The named keys of ``metadata`` that ATIF → TAO wrote (its declaration says so)."""
         metadata = record.get("metadata")
         if named is not None and isinstance(metadata, dict):
-            self.taken = {k: metadata[k] for k in TAO_NAMED if named.owns(("metadata", k))}
+            self.taken = {
+                k: metadata[k] for k in TAO_NAMED if k in metadata and named.owns((TAO_HOLDER, k))
+            }
         costs = self.taken.get(STEP_COSTS)
         self.costs: Doc = costs if isinstance(costs, dict) else {}
         agents = self.taken.get(SUBAGENT_AGENTS)
