@@ -92,17 +92,30 @@ def session() -> tuple[dict[str, Any], dict[str, Any], Any]:
     return doc, out, report
 
 
-def _stash(obj: dict[str, Any]) -> list[dict[str, Any]]:
-    """The entries of the single layer in an object's extra."""
-    layers = obj["extra"][STASH_KEY]["layers"]
+def _layer(traj: dict[str, Any]) -> dict[str, Any]:
+    """The single TAO → ATIF layer in a trajectory's extra (the root's holds every entry)."""
+    layers = traj["extra"][STASH_KEY]["layers"]
     assert len(layers) == 1
     assert layers[0]["by"] == INTO_ATIF
-    entries: list[dict[str, Any]] = layers[0]["entries"]
-    return entries
+    layer: dict[str, Any] = layers[0]
+    return layer
 
 
-def _removed(obj: dict[str, Any]) -> dict[str, Any]:
-    return {e["pointer"]: e["value"] for e in _stash(obj) if e["op"] == "removed"}
+def _stash(out: dict[str, Any], below: str = "") -> list[dict[str, Any]]:
+    """The root layer's entries below the TAO pointer ``below``, pointers relative to it."""
+    extra = out.get("extra")
+    if not isinstance(extra, dict) or STASH_KEY not in extra:
+        return []
+    found = []
+    for entry in _layer(out)["entries"]:
+        pointer = entry["pointer"]
+        if pointer == below or pointer.startswith(below + "/"):
+            found.append({**entry, "pointer": pointer[len(below) :]})
+    return found
+
+
+def _removed(out: dict[str, Any], below: str = "") -> dict[str, Any]:
+    return {e["pointer"]: e["value"] for e in _stash(out, below) if e["op"] == "removed"}
 
 
 def test_session_system_prompts_become_system_steps(session: Any) -> None:
@@ -132,7 +145,8 @@ def test_a_prompt_no_step_names_becomes_the_first_step() -> None:
     out = round_trip(doc, "atif@v1.7", "tao@v0.2.0")
     assert [s["source"] for s in out["steps"]] == ["system", "user", "agent"]
     assert out["steps"][0]["message"] == "You are a coding agent."
-    assert "extra" not in out  # nothing for the root stash: the prompt is the first step
+    # nothing stashed for the prompt: it is the first step
+    assert not [e for e in _stash(out) if e["pointer"].startswith("/system_prompts")]
 
 
 def test_a_referenced_prompt_goes_before_the_user_steps_its_call_answers() -> None:
@@ -160,9 +174,13 @@ def test_session_subagent_is_embedded_and_referenced(session: Any) -> None:
     assert result["subagent_trajectory_ref"] == [{"trajectory_id": "agent-5c0e9d21"}]
     # TAO-only step fields are named keys of the step's extra: the role of the sub-agent
     assert sub["steps"][1]["extra"]["tao_agent_role"] == "explore"
-    assert "/agent_role" not in _removed(sub["steps"][1])
-    moved = [e for e in _stash(sub["steps"][1]) if e["op"] == "moved"]
-    assert {e["to"] for e in moved} == {"/extra/tao_agent_role", "/extra/tao_tools_available"}
+    assert "/agent_role" not in _removed(out, "/steps/2")
+    # declared once in the subagent's own extra (RFC.md §4.5.2 item 7), no entry per key
+    assert set(_layer(sub)["named"]) >= {
+        "/steps/*/extra/tao_agent_role",
+        "/steps/*/extra/tao_tools_available",
+    }
+    assert _layer(sub)["entries"] == []
 
 
 def test_session_warm_up_call_is_kept_as_an_agent_step(session: Any) -> None:
@@ -175,7 +193,7 @@ def test_session_warm_up_call_is_kept_as_an_agent_step(session: Any) -> None:
         "completion_tokens": 1,
         "extra": {"cache_creation_input_tokens": 11873},
     }
-    replaced = {e["pointer"]: e["value"] for e in _stash(warm) if e["op"] == "replaced"}
+    replaced = {e["pointer"]: e["value"] for e in _stash(out, "/steps/1") if e["op"] == "replaced"}
     assert replaced == {"/content": None}
     # the warm-up stays visible as such: a named key of the step's extra
     assert warm["extra"]["tao_call_type"] == "warmup"
@@ -190,7 +208,7 @@ def test_session_tool_errors_and_tool_metadata_are_named_where_they_belong(
     assert set(result) == {"source_call_id", "content", "extra"}
     assert result["extra"]["tao_error"] == "exit_code:1"
     assert result["extra"]["tao_output_summary"] == result["content"]
-    assert _removed(result) == {}
+    assert _removed(out, "/steps/6/observations/0") == {}
     call = out["steps"][4]["tool_calls"][0]
     assert call["extra"]["tao_duration_ms"] == 2310
     assert out["steps"][6]["extra"]["tao_snippets"][0]["source_step"] == 8  # the Edit step
@@ -248,10 +266,9 @@ def test_session_final_metrics_are_recomputed(session: Any) -> None:
         "tao_total_duration_s": 132.0,
         "tao_cache_hit_rate": 0.83,
         "tao_estimated_cost_usd": 0.0712,
-        STASH_KEY: final["extra"][STASH_KEY],
     }
-    assert _removed(final) == {}
-    replaced = {e["pointer"]: e["value"] for e in _stash(final) if e["op"] == "replaced"}
+    assert _removed(out, "/metrics") == {}
+    replaced = {e["pointer"]: e["value"] for e in _stash(out, "/metrics") if e["op"] == "replaced"}
     assert replaced == {}  # TAO's totals equal what ATIF → TAO recomputes
     assert doc["metrics"]["total_steps"] == 11
 
@@ -368,7 +385,7 @@ def test_prefix_reuse_tokens_go_to_a_named_metrics_key() -> None:
     metrics = out["steps"][0]["metrics"]
     assert metrics["prompt_tokens"] == 1
     assert metrics["extra"]["tao_prefix_reuse_tokens"] == 7
-    assert _removed(metrics) == {}
+    assert _removed(out, "/steps/0/token_usage") == {}
     assert convert(out, to="tao@v0.2.0")[0] == doc
 
 
@@ -492,8 +509,9 @@ def test_observation_on_the_wrong_step_is_unlinked_in_atif() -> None:
     out, _ = convert(doc, to="atif@v1.7")
     results = out["steps"][2]["observation"]["results"]
     assert results[1]["source_call_id"] is None
-    assert "/error" not in _removed(results[1])  # "unlinked_response" is what comes back
-    replaced = [e for e in _stash(results[1]) if e["op"] == "replaced"]
+    # "unlinked_response" is what comes back
+    assert "/error" not in _removed(out, "/steps/1/observations/1")
+    replaced = [e for e in _stash(out, "/steps/1/observations/1") if e["op"] == "replaced"]
     assert replaced == [
         {
             "op": "replaced",
@@ -880,3 +898,128 @@ def test_one_api_call_logged_as_several_steps_counts_once() -> None:
     assert totals.completion_tokens == 47
     codes = {f.code for f in validate(out, check_files=False).findings}
     assert "ATIF306" not in codes
+
+
+# --- ATIF → TAO named keys of the record's metadata ----------------------------------------------
+
+
+def _costly() -> dict[str, Any]:
+    """An ATIF trajectory whose agent steps have a cost (TAO has no field for it)."""
+    return {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [
+            {"step_id": 1, "source": "user", "message": "go"},
+            {
+                "step_id": 2,
+                "source": "agent",
+                "message": "m",
+                "metrics": {"prompt_tokens": 5, "cost_usd": 0.25},
+            },
+            {
+                "step_id": 3,
+                "source": "agent",
+                "message": "n",
+                "metrics": {"prompt_tokens": 7, "completion_tokens": 1, "cost_usd": 0.5},
+            },
+        ],
+    }
+
+
+def test_step_costs_go_to_a_named_key_of_the_tao_metadata() -> None:
+    doc = _costly()
+    out = round_trip(doc, "tao@v0.2.0", "atif@v1.7")
+    assert out["metadata"]["atif_step_cost_usd"] == {"1": 0.25, "2": 0.5}
+    (layer,) = out["metadata"][STASH_KEY]["layers"]
+    assert layer["named"] == ["/metadata/atif_step_cost_usd"]
+    assert not [e for e in layer["entries"] if "cost_usd" in e["pointer"]]
+    # the derived trace_id is recomputed on the way back: nothing stashed for it
+    assert not [e for e in layer["entries"] if e["pointer"] == "/trajectory_id"]
+    back, _ = convert(out, to="atif@v1.7")
+    assert back["steps"][1]["metrics"]["cost_usd"] == 0.25
+    assert "trajectory_id" not in back
+
+
+def test_a_tao_producers_own_cost_key_is_never_read_back() -> None:
+    """A TAO record's own ``metadata.atif_step_cost_usd`` (no declaration of ATIF → TAO) stays
+    in the record's metadata and never becomes step costs; ATIF costs added later collide with
+    it and are stashed."""
+    record = _record({"input_tokens": 1}, None)
+    record["metadata"] = {"atif_step_cost_usd": {"0": 9.0}}
+    out = round_trip(record, "atif@v1.7", "tao@v0.2.0")
+    assert "cost_usd" not in out["steps"][0]["metrics"]
+    assert out["extra"]["tao_metadata"] == {"atif_step_cost_usd": {"0": 9.0}}
+    edited = copy.deepcopy(out)
+    edited["steps"][0]["metrics"]["cost_usd"] = 0.5
+    tao = round_trip(edited, "tao@v0.2.0", "atif@v1.7")
+    assert tao["metadata"]["atif_step_cost_usd"] == {"0": 9.0}  # the producer's value
+    (layer,) = tao["metadata"][STASH_KEY]["layers"]
+    assert "named" not in layer
+    assert [e["value"] for e in layer["entries"] if e["pointer"].endswith("/cost_usd")] == [0.5]
+
+
+def test_a_step_numbered_otherwise_keeps_its_index_under_a_named_key() -> None:
+    """``parent_step`` names TAO step indexes: a record numbered from 1 keeps each index under
+    ``extra.tao_step_index`` (declared, not stashed); one numbered from 0 writes none."""
+    doc = _load(CONFORMANCE / "tao" / "v0.2.0" / "valid" / "outcome-error.json")
+    out = round_trip(doc, "atif@v1.7", "tao@v0.2.0")
+    indexes = [s.get("extra", {}).get("tao_step_index") for s in out["steps"]]
+    assert indexes == [s["step_index"] for s in doc["steps"]] == [1, 2, 3]
+    layer = _layer(out)
+    assert "/steps/*/extra/tao_step_index" in layer["named"]
+    assert not [e for e in layer["entries"] if e["pointer"].endswith("/step_index")]
+    session = _load(SESSION)
+    assert session["steps"][0]["step_index"] == 0
+    converted, _ = convert(session, to="atif@v1.7")
+    assert "tao_step_index" not in orjson.dumps(converted).decode()
+
+
+def test_a_subagents_own_agent_goes_to_a_named_key_of_the_tao_metadata() -> None:
+    doc = _load(CONFORMANCE / "atif" / "v1.7" / "valid" / "embedded-subagent.json")
+    sub = doc["subagent_trajectories"][0]
+    assert sub["agent"]["name"] != doc["agent"]["name"]
+    out = round_trip(doc, "tao@v0.2.0", "atif@v1.7")
+    assert out["metadata"]["atif_subagent_agents"] == {sub["trajectory_id"]: sub["agent"]}
+    (layer,) = out["metadata"][STASH_KEY]["layers"]
+    assert "/metadata/atif_subagent_agents" in layer["named"]
+    assert not [e for e in layer["entries"] if e["pointer"].startswith("/subagent_trajectories")]
+
+
+def test_context_only_steps_stay_readable_in_the_tao_metadata() -> None:
+    """``is_copied_context`` and ``llm_call_count`` decide training: TAO has no field for them,
+    so they go to the named key ``metadata.atif_step_fields``, by TAO ``step_index``."""
+    doc = _costly()
+    doc["steps"][1]["is_copied_context"] = True
+    doc["steps"][2] = {  # in ATIF's field order; no metrics with llm_call_count 0
+        "step_id": 3,
+        "source": "agent",
+        "reasoning_effort": "high",
+        "message": "n",
+        "llm_call_count": 0,
+    }
+    out = round_trip(doc, "tao@v0.2.0", "atif@v1.7")
+    assert out["metadata"]["atif_step_fields"] == {
+        "1": {"is_copied_context": True},
+        "2": {"reasoning_effort": "high", "llm_call_count": 0},
+    }
+    (layer,) = out["metadata"][STASH_KEY]["layers"]
+    assert "/metadata/atif_step_fields" in layer["named"]
+    assert not [e for e in layer["entries"] if e["pointer"].startswith("/steps")]
+
+
+def test_named_metadata_keys_are_reported_per_member() -> None:
+    _, report = convert(_costly(), to="tao@v0.2.0")
+    named = {i.pointer: i.to for i in report.named}
+    assert named == {
+        "/steps/1/metrics/cost_usd": "/metadata/atif_step_cost_usd/1",
+        "/steps/2/metrics/cost_usd": "/metadata/atif_step_cost_usd/2",
+    }
+
+
+def test_a_declared_metadata_key_that_was_edited_away_is_not_read() -> None:
+    out, _ = convert(_costly(), to="tao@v0.2.0")
+    del out["metadata"]["atif_step_cost_usd"]  # edited after the conversion
+    back, _ = convert(out, to="atif@v1.7")
+    assert "cost_usd" not in back["steps"][1]["metrics"]
+    assert not errors(back)

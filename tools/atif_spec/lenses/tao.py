@@ -5,9 +5,11 @@ has a place for. The lenses stash the rest (RFC.md §4.5) by comparing the sourc
 inverse mapping rebuilds from the result (:mod:`atif_spec.lenses.residual`), so that
 TAO → ATIF → TAO and ATIF → TAO → ATIF give back the original byte for byte.
 
-Holders: TAO → ATIF stashes below each ATIF object that has a TAO counterpart (trajectory,
-agent, final metrics, step, tool call, observation result, metrics) in that object's ``extra``;
-ATIF → TAO stashes everything in the record's root ``metadata``, TAO's only open object.
+Holders: TAO → ATIF stashes in one layer of the ATIF root ``extra`` (pointers relative to the
+record) and declares its named keys once per trajectory (RFC.md §4.5.2 item 7: the root's in
+that layer, an embedded subagent's in a layer of its own ``extra`` without entries); ATIF → TAO
+stashes everything in the record's root ``metadata``, TAO's only open object, which also holds
+its named keys (:data:`TAO_NAMED`).
 """
 
 from __future__ import annotations
@@ -29,13 +31,13 @@ from atif_spec.jsonvalues import dicts, text_of
 from atif_spec.lenses import ConversionError, Lens, LensOptions, refuse
 from atif_spec.lenses.residual import Residual, apply_layers, commit, detach, diff
 from atif_spec.stash import (
-    STASH_KEY,
+    NamedKeys,
+    Path,
     StashError,
     fingerprint,
     insert_key,
-    is_stash,
     make_pointer,
-    parse_pointer,
+    resolve,
 )
 from atif_spec.totals import trajectory_totals
 
@@ -57,6 +59,9 @@ LAUNCHERS = frozenset({"task", "agent"})
 ATIF_HOLDER = "extra"
 TAO_HOLDER = "metadata"
 _ABSENT: Any = object()
+Declared = list[tuple[dict[str, Any], NamedKeys]]
+"""The ``named`` declarations of TAO → ATIF: (ATIF trajectory, its declaration), the root first,
+then each embedded subagent that has named keys (owner-relative patterns, RFC.md §4.5.2 item 7)."""
 
 NAMED: dict[str, tuple[tuple[str, str], ...]] = {
     "record": (
@@ -90,6 +95,37 @@ NAMED: dict[str, tuple[tuple[str, str], ...]] = {
 of the ATIF object's ``extra`` it goes to when ATIF has no field for it (``tao_mapping.py``
 registers them). A value ATIF → TAO writes anyway (``call_type: "main"`` on a main agent step)
 is not named."""
+STEP_INDEX = "tao_step_index"
+"""Named key of an ATIF step's ``extra`` for the TAO ``step_index`` of the step it was made
+from, written only where ATIF → TAO would number the step otherwise (a record numbered from 1,
+with gaps, or in another order): ``parent_step`` and ``snippets[].source_step`` name these."""
+_MEMBER_OF = {name: key for pairs in NAMED.values() for key, name in pairs}
+_MEMBER_OF[STEP_INDEX] = "step_index"
+"""Named key → the TAO member it holds (the names are distinct across owners)."""
+
+STEP_COSTS = "atif_step_cost_usd"
+"""ATIF → TAO named key of the record's ``metadata`` (RFC.md §4.5.3 item 8): TAO has no cost per
+call, so each ATIF step's ``metrics.cost_usd`` goes into one object keyed by the TAO
+``step_index`` (as a string) of the step made from it, sub-agent steps included."""
+SUBAGENT_AGENTS = "atif_subagent_agents"
+"""ATIF → TAO named key of the record's ``metadata``: the ``agent`` of each embedded subagent
+whose agent is not the root agent (without tool definitions), keyed by its ``trajectory_id``
+(the launching step's ``subagent_trajectory_ref``). TAO has one agent per record."""
+STEP_FIELDS = "atif_step_fields"
+"""ATIF → TAO named key of the record's ``metadata``: per TAO ``step_index`` (a string), the
+ATIF step fields TAO has no field for that say how to read the step (:data:`FIELDS`)."""
+FIELDS = ("reasoning_effort", "is_copied_context", "llm_call_count")
+"""ATIF step fields kept under :data:`STEP_FIELDS`: the effort requested, and whether the step
+was copied from context or made without an LLM call (no training target, RFC.md §2.4)."""
+TAO_NAMED = (STEP_COSTS, SUBAGENT_AGENTS, STEP_FIELDS)
+"""The named keys ATIF → TAO may write into the record's ``metadata`` (``tao_mapping.py``)."""
+
+
+def derived_trace_id(session: Any) -> str:
+    """The ``trace_id`` ATIF → TAO decides for a trajectory without ``trajectory_id``: a UUIDv5
+    of its ``session_id``. TAO → ATIF writes no ``trajectory_id`` for it (it recomputes)."""
+    seed = session if isinstance(session, str) else ""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"atif-spec:trace:{seed}"))
 
 
 # --- small helpers ------------------------------------------------------------------------------
@@ -180,9 +216,14 @@ class Built:
     """``id(source object)`` → the result object made from it."""
     made_from: dict[int, Doc] = field(default_factory=dict)
     """``id(result object)`` → the source object it was made from."""
-    moves: dict[int, tuple[Doc, list[Doc]]] = field(default_factory=dict)
-    """``id(result object)`` → (the object, the ``moved`` entries of the members of its source
-    that went to named keys of its ``extra``)."""
+    named: list[tuple[_Owner, str, str, Any]] = field(default_factory=list)
+    """(owner, source member, named key of the owner's ``extra``, value written) of every
+    member that went to a named key, in the order written."""
+    written: dict[str, Any] = field(default_factory=dict)
+    """ATIF → TAO: the named keys of ``metadata`` written (:data:`TAO_NAMED`) and their values."""
+    members: list[tuple[Doc, str, str, str]] = field(default_factory=list)
+    """ATIF → TAO: (ATIF object, its member, named key, pointer of the value in the record) of
+    every member that went under a named key of ``metadata``."""
 
     def pair(self, source: Doc, result: Doc) -> None:
         self.pairs[id(source)] = result
@@ -260,9 +301,22 @@ def _repeated_usage(steps: list[Doc]) -> set[int]:
 class _ToAtif:
     """TAO record → ATIF v1.7 trajectory (native fields only)."""
 
-    def __init__(self, record: Doc, split: bool) -> None:
+    def __init__(self, record: Doc, split: bool, named: NamedKeys | None) -> None:
         self.record = record
         self.split = split
+        self.taken: Doc = {}
+        """The named keys of ``metadata`` that ATIF → TAO wrote (its declaration says so)."""
+        metadata = record.get("metadata")
+        if named is not None and isinstance(metadata, dict):
+            self.taken = {
+                k: metadata[k] for k in TAO_NAMED if k in metadata and named.owns((TAO_HOLDER, k))
+            }
+        costs = self.taken.get(STEP_COSTS)
+        self.costs: Doc = costs if isinstance(costs, dict) else {}
+        agents = self.taken.get(SUBAGENT_AGENTS)
+        self.agents: Doc = agents if isinstance(agents, dict) else {}
+        fields = self.taken.get(STEP_FIELDS)
+        self.fields: Doc = fields if isinstance(fields, dict) else {}
         self.steps = [s for _, s in dicts(record.get("steps"))]
         prompts = record.get("system_prompts")
         self.prompts: dict[str, Any] = prompts if isinstance(prompts, dict) else {}
@@ -286,7 +340,11 @@ class _ToAtif:
         self.built.pair(record, out)
         out["session_id"] = record.get("session_id")
         trace_id = record.get("trace_id")
-        if isinstance(trace_id, str) and trace_id:
+        if (
+            isinstance(trace_id, str)
+            and trace_id
+            and trace_id != derived_trace_id(record.get("session_id"))
+        ):
             out["trajectory_id"] = trace_id
         out["agent"] = self._agent(root)
         self.parent_of = _groups(self.steps) if self.split else {}
@@ -322,12 +380,16 @@ class _ToAtif:
 
     def _name(self, owner: _Owner) -> None:
         """Put the owner's members that ATIF has no field for under named ``extra`` keys."""
-        entries: list[Doc] = []  # no ``position``: the way back puts the member at its declared
-        # place (:func:`_place`), and the stash keeps any other key order
+        # the way back puts the member at its declared place (:func:`_place`), and the stash
+        # keeps any other key order
         for key, name in NAMED.get(owner.kind, ()):
             if key not in owner.source:
                 continue
             value = owner.source[key]
+            if owner.kind == "record" and key == "metadata" and self.taken:
+                value = {k: v for k, v in value.items() if k not in self.taken}
+                if not value:
+                    continue  # only what ATIF → TAO put there
             written = self._written(owner, key)
             if written is not _ABSENT and fingerprint(written) == fingerprint(value):
                 continue
@@ -335,15 +397,7 @@ class _ToAtif:
             if not isinstance(extra, dict):
                 extra = owner.target["extra"] = {}
             extra[name] = value
-            entries.append(
-                {
-                    "op": "moved",
-                    "pointer": make_pointer(key),
-                    "to": make_pointer("extra", name),
-                }
-            )
-        if entries:
-            self.built.moves[id(owner.target)] = (owner.target, entries)
+            self.built.named.append((owner, key, name, value))
 
     def _own(
         self, target: Doc, source: Doc, tptr: str, sptr: str, parent: _Owner, kind: str = ""
@@ -403,7 +457,9 @@ class _ToAtif:
             sub_base = f"{base}/subagent_trajectories/{len(subs)}"
             tid = self._subagent_id(q, ids)
             sub: Doc = {"schema_version": "ATIF-v1.7", "trajectory_id": tid}
-            agent = {k: v for k, v in self.built.doc["agent"].items() if k != "tool_definitions"}
+            agent = self.agents.get(tid)
+            if not isinstance(agent, dict):
+                agent = _subagent_agent(self.built.doc["agent"])
             sub["agent"] = agent
             sub_steps, sub_subs = self._trajectory(q, sub_base, root)
             sub["steps"] = sub_steps
@@ -542,8 +598,17 @@ class _ToAtif:
                 step.get("model"), self.agent.get("model"), self.agent.get("name")
             )
             metrics = _metrics(usage, style)
+            index = step.get("step_index")
+            cost = self.costs.get(str(index), _ABSENT) if _count(index) is not None else _ABSENT
+            if cost is not _ABSENT:
+                insert_key(metrics, "cost_usd", cost, len(metrics) - ("extra" in metrics))
             out["metrics"] = metrics
             self._own(metrics, usage, f"{ptr}/metrics", f"{sptr}/token_usage", owner, "usage")
+        index = step.get("step_index")
+        fields = self.fields.get(str(index)) if _count(index) is not None else None
+        for key, value in fields.items() if isinstance(fields, dict) else ():
+            if key in FIELDS and key not in out:
+                insert_key(out, key, value, _atif_place(out, key))
         return out
 
     def _final_metrics(self, doc: Doc, subs: list[Doc]) -> Doc:
@@ -556,6 +621,32 @@ class _ToAtif:
             "total_cached_tokens": totals.cached_tokens or 0,
             "total_steps": len(doc["steps"]),
         }
+
+
+@functools.cache
+def _atif_step_order() -> dict[str, int]:
+    from atif_spec.catalog import read_spec_json
+
+    schema = read_spec_json("atif/v1.7/trajectory.schema.json")
+    return {k: i for i, k in enumerate(schema["$defs"]["Step"]["properties"])}
+
+
+def _atif_place(step: Doc, key: str) -> int:
+    """Where a step field read back from a named key goes: after the fields declared before it
+    in ATIF's ``Step``."""
+    rank = _atif_step_order()
+    mine = rank.get(key, len(rank))
+    position = 0
+    for i, member in enumerate(step):
+        if rank.get(member, len(rank)) < mine:
+            position = i + 1
+    return position
+
+
+def _subagent_agent(agent: Doc) -> Doc:
+    """The ``agent`` TAO → ATIF gives an embedded subagent: the root's, without tool
+    definitions (unless ATIF → TAO named another, :data:`SUBAGENT_AGENTS`)."""
+    return {k: v for k, v in agent.items() if k != "tool_definitions"}
 
 
 def _all_subs(subs: list[Doc]) -> Iterator[Doc]:
@@ -587,10 +678,13 @@ def _metrics(usage: Doc, anthropic: bool) -> Doc:
     return out
 
 
-def to_atif(record: Doc, split: bool = True) -> Built:
+def to_atif(record: Doc, split: bool = True, named: NamedKeys | None = None) -> Built:
     """The native ATIF v1.7 form of a TAO record (sub-agent steps split out into embedded
-    subagents unless ``split`` is False)."""
-    return _ToAtif(record, split).run()
+    subagents unless ``split`` is False). ``named``: the declaration of the named keys of
+    ``metadata`` that ATIF → TAO wrote (:data:`TAO_NAMED`), read back into ATIF fields."""
+    built = _ToAtif(record, split, named).run()
+    _name_indexes(built, to_tao(built.doc))  # the numbering does not depend on named keys
+    return built
 
 
 # --- ATIF → TAO ---------------------------------------------------------------------------------
@@ -599,14 +693,17 @@ def to_atif(record: Doc, split: bool = True) -> Built:
 class _ToTao:
     """ATIF v1.7 trajectory → TAO 0.2.0 record (native fields only)."""
 
-    def __init__(self, doc: Doc, permits: dict[int, tuple[Doc, list[Doc]]] | None) -> None:
+    def __init__(self, doc: Doc, named: Declared | None) -> None:
         self.doc = doc
-        self.permits = permits or {}
+        self.named = named or []
         agent = doc.get("agent")
         self.agent: Doc = agent if isinstance(agent, dict) else {}
         self.built = Built({})
         self.steps: list[Doc] = []
         self.prompts: dict[str, str] = {}
+        self.costs: Doc = {}
+        self.agents: Doc = {}
+        self.fields: Doc = {}
 
     def run(self) -> Built:
         doc = self.doc
@@ -618,8 +715,7 @@ class _ToTao:
         if isinstance(trajectory, str) and trajectory:
             trace_id = trajectory
         else:
-            seed = session if isinstance(session, str) else ""
-            trace_id = str(uuid.uuid5(uuid.NAMESPACE_URL, f"atif-spec:trace:{seed}"))
+            trace_id = derived_trace_id(session)
             self._decide(
                 "/trace_id", "trace_id is required: a UUID derived from session_id", trace_id
             )
@@ -652,31 +748,53 @@ class _ToTao:
             }
             out["metrics"] = metrics
             self.built.pair(final, metrics)
-        for source, entries in self.permits.values():
-            self._read_named(source, entries)
+        for traj, declared in self.named:
+            self._read_named(traj, declared)
+        for step in self.steps:  # a parent read back under another step_index
+            parent = step.get("parent_step")
+            if isinstance(parent, int) and not isinstance(parent, bool):
+                step["parent_step"] = self.steps[parent]["step_index"]
+        if self.costs:
+            self._write_named(STEP_COSTS, self.costs)
+        if self.agents:
+            self._write_named(SUBAGENT_AGENTS, self.agents)
+        if self.fields:
+            self._write_named(STEP_FIELDS, self.fields)
         return self.built
 
-    def _read_named(self, source: Doc, entries: list[Doc]) -> None:
-        """Read back the named keys a ``moved`` entry of TAO → ATIF says it wrote below
-        ``source`` (never a producer's own key of the same name)."""
-        target = self.built.pairs.get(id(source))
-        if target is None:
+    def _member(self, source: Doc, member: str, key: str, *below: str) -> None:
+        self.built.members.append((source, member, key, make_pointer(TAO_HOLDER, key, *below)))
+
+    def _write_named(self, key: str, value: Any) -> None:
+        """Put ``value`` under the named key ``key`` of the record's ``metadata`` (created at its
+        declared place), unless a producer's own key of that name is there (then the values
+        stay in the stash)."""
+        out = self.built.doc
+        if TAO_HOLDER not in out:
+            insert_key(out, TAO_HOLDER, {}, _place(out, TAO_HOLDER))
+        metadata = out[TAO_HOLDER]
+        if not isinstance(metadata, dict) or key in metadata:
             return
-        for entry in entries:
-            frm, to = entry.get("pointer"), entry.get("to")
-            if not (isinstance(frm, str) and isinstance(to, str)):
+        out[TAO_HOLDER] = {**metadata, key: value}  # not the ATIF object it was read from
+        self.built.written[key] = value
+
+    def _read_named(self, traj: Doc, declared: NamedKeys) -> None:
+        """Read back the named keys that the declaration of TAO → ATIF on ``traj`` (a
+        trajectory, the root or an embedded one) says it wrote, into their TAO members (never
+        a producer's own key of the same name)."""
+        for path in declared.places(traj):
+            if len(path) < 2 or path[-2] != ATIF_HOLDER or not isinstance(path[-1], str):
                 continue
-            path, dest = parse_pointer(frm), parse_pointer(to)
-            node: Any = source
-            for token in dest:
-                node = node.get(token, _ABSENT) if isinstance(node, dict) else _ABSENT
-            key = path[-1] if len(path) == 1 else None
-            if node is _ABSENT or not isinstance(key, str):
+            key = _MEMBER_OF.get(path[-1])
+            owner = resolve(traj, path[:-2])
+            target = self.built.pairs.get(id(owner))
+            if key is None or target is None:
                 continue
+            value = resolve(traj, path)
             if key in target:
-                target[key] = node  # the value it stands for, not the one written by default
+                target[key] = value  # the value it stands for, not the one written by default
             else:
-                insert_key(target, key, node, _place(target, key))
+                insert_key(target, key, value, _place(target, key))
 
     def _decide(self, ptr: str, policy: str, value: Any) -> None:
         self.built.decisions.append(_Decision(ptr, policy, value))
@@ -705,6 +823,12 @@ class _ToTao:
                 fresh = _unanswered(steps, n)
                 continue
             launched = self._launched(step, subs, inlined)
+            for tid in launched:
+                agent = subs[tid].get("agent")
+                mine = _subagent_agent(self.agent)
+                if isinstance(agent, dict) and orjson.dumps(agent) != orjson.dumps(mine):
+                    self.agents[tid] = agent
+                    self._member(subs[tid], "agent", SUBAGENT_AGENTS, tid)
             children = [c for tid in launched for c in self._trajectory(subs[tid], depth + 1)]
             index = len(self.steps)
             for child in children:
@@ -738,8 +862,16 @@ class _ToTao:
                 usage = _usage(metrics, style)
                 out["token_usage"] = usage
                 self.built.pair(metrics, usage)
+                if "cost_usd" in metrics:
+                    self.costs[str(index)] = metrics["cost_usd"]
+                    self._member(metrics, "cost_usd", STEP_COSTS, str(index))
             if "timestamp" in step:
                 out["timestamp"] = step["timestamp"]
+            fields = {k: step[k] for k in FIELDS if k in step}
+            if fields:
+                self.fields[str(index)] = fields
+                for key in fields:
+                    self._member(step, key, STEP_FIELDS, str(index), key)
             self.steps.append(out)
             own.append(out)
             self.built.pair(step, out)
@@ -866,13 +998,13 @@ def _total(steps: list[Doc], key: str) -> int:
     return total
 
 
-def to_tao(doc: Doc, permits: dict[int, tuple[Doc, list[Doc]]] | None = None) -> Built:
+def to_tao(doc: Doc, named: Declared | None = None) -> Built:
     """The native TAO 0.2.0 form of an ATIF v1.7 trajectory (system steps become prompts).
 
-    ``permits``: ``id(ATIF object)`` → (the object, ``moved`` entries): named keys of its
-    ``extra`` that TAO → ATIF wrote and that are read back into TAO members.
+    ``named``: (trajectory, declaration) of the named keys TAO → ATIF wrote below each
+    trajectory of ``doc`` (:data:`Declared`); they are read back into TAO members.
     """
-    return _ToTao(doc, permits).run()
+    return _ToTao(doc, named).run()
 
 
 # --- the lenses ---------------------------------------------------------------------------------
@@ -980,141 +1112,179 @@ def tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
 def _tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions, split: bool) -> Doc:
     record = _copy(doc)
     back = detach(record, TAO_HOLDER, INTO_TAO)  # the way back from ATIF → TAO
-    built = to_atif(record, split)
+    built = to_atif(record, split, _declared(back))
     if back:
         report.conflicts(apply_layers(built.doc, back), INTO_ATIF, "")
-    # what ATIF → TAO will make of the result: the TAO side of every owner's stash
-    rebuilt = to_tao(built.doc, built.moves)
-    _stash_owners(built, rebuilt, report, options)
+    declared, named = _declare(built)
+    # what ATIF → TAO will make of the result: the stash is the difference
+    rebuilt = to_tao(built.doc, declared)
+    residuals = diff(record, rebuilt.doc, origin=lambda v: built.origin(rebuilt.origin(v)))
+    keep = not options.drop
+    try:
+        root = declared[0][1] if declared and declared[0][0] is built.doc else None
+        commit(built.doc, ATIF_HOLDER, INTO_ATIF, residuals, keep=keep, named=root)
+        for traj, keys in declared:
+            if traj is not built.doc:  # an embedded subagent: its declaration only
+                commit(traj, ATIF_HOLDER, INTO_ATIF, [], keep=keep, named=keys)
+    except StashError as error:
+        raise refuse(report, "stash-collision", error.message, error.pointer) from None
+    for owner, key, name, _ in named:
+        report.named.append(
+            Item(
+                owner.source_ptr + make_pointer(key),
+                INTO_ATIF,
+                f"no {ATIF} field: kept under a named key",
+                to=f"{owner.target_ptr}/{ATIF_HOLDER}/{name}",
+            )
+        )
+    _report_residuals(report, residuals, INTO_ATIF, "", f"/{ATIF_HOLDER}", ATIF, options.drop)
     _report_decisions(report, built, built.doc, INTO_ATIF)
     return built.doc
 
 
-def _stash_owners(built: Built, rebuilt: Built, report: ChangeReport, options: LensOptions) -> None:
-    """One layer per ATIF owner: what the TAO object has and ATIF → TAO would not rebuild."""
-    active: set[int] = {id(built.owners[0])}
-    children: dict[int, list[_Owner]] = {}
-    for owner in built.owners[1:]:
-        assert owner.parent is not None
-        children.setdefault(id(owner.parent), []).append(owner)
-    for owner in built.owners:
-        if id(owner) not in active:
-            # its whole source sits in a parent's stash; the named keys written on it stay
-            # (the way back reads them back, as the rebuilt source it was compared with did)
-            _, moves = built.moves.get(id(owner.target), (None, []))
-            entries = [Residual(m, tuple(parse_pointer(m["pointer"]))) for m in moves]
-            commit(owner.target, ATIF_HOLDER, INTO_ATIF, entries, keep=not options.drop)
-            continue
-        counterpart = rebuilt.pairs.get(id(owner.target))
-        if counterpart is None:
-            continue
-        by_source = {id(c.source): c for c in children.get(id(owner), [])}
-
-        def cut(src: Any, reb: Any, by_source: dict[int, _Owner] = by_source) -> bool:
-            child = by_source.get(id(src))
-            if child is None or rebuilt.pairs.get(id(child.target)) is not reb:
-                return False
-            active.add(id(child))
-            return True
-
-        def origin(value: Any) -> Doc | None:
-            return built.origin(rebuilt.origin(value))
-
-        residuals = diff(owner.source, counterpart, cut, origin)
-        _, moves = built.moves.get(id(owner.target), (None, []))
-        extra = owner.target.get(ATIF_HOLDER)
-        # the way back may have taken a named key off again (it was never there before)
-        moves = [m for m in moves if isinstance(extra, dict) and m["to"][7:] in extra]
-        if moves:
-            residuals = [Residual(m, tuple(parse_pointer(m["pointer"]))) for m in moves] + residuals
-            for m in moves:
-                report.named.append(
-                    Item(
-                        owner.source_ptr + m["pointer"],
-                        INTO_ATIF,
-                        f"no {ATIF} field: kept under a named key",
-                        to=owner.target_ptr + m["to"],
-                    )
-                )
+def _declare(built: Built) -> tuple[Declared, list[tuple[_Owner, str, str, Any]]]:
+    """The ``named`` declaration of each trajectory of the result (RFC.md §4.5.2 item 7) and
+    the named members it covers: the named keys :class:`_ToAtif` wrote that still hold what it
+    wrote (the layers of the way back may have put a producer's own key there: then that place
+    is ``foreign``). Patterns are relative to the innermost trajectory (root or embedded
+    subagent), whose ``extra`` carries the declaration."""
+    written: dict[int, tuple[Doc, list[Path]]] = {}
+    kept: list[tuple[_Owner, str, str, Any]] = []
+    for owner, key, name, wrote in built.named:
+        path = (*_tokens(owner.target_ptr), ATIF_HOLDER, name)
+        cut = max((i + 2 for i, t in enumerate(path) if t == "subagent_trajectories"), default=0)
+        traj = resolve(built.doc, path[:cut])
         try:
-            commit(owner.target, ATIF_HOLDER, INTO_ATIF, residuals, keep=not options.drop)
-        except StashError as error:
-            raise refuse(
-                report, "stash-collision", error.message, owner.target_ptr + error.pointer
-            ) from None
-        holder = f"{owner.target_ptr}/{ATIF_HOLDER}"
-        _report_residuals(
-            report, residuals, INTO_ATIF, owner.source_ptr, holder, ATIF, options.drop
-        )
+            value = resolve(traj, path[cut:])
+        except LookupError:
+            continue
+        if fingerprint(value) != fingerprint(wrote):
+            continue
+        written.setdefault(id(traj), (traj, []))[1].append(path[cut:])
+        kept.append((owner, key, name, wrote))
+    declared: Declared = []
+    for traj, paths in written.values():
+        keys = NamedKeys.of(paths)
+        assert keys is not None
+        mine = {make_pointer(*p) for p in paths}
+        foreign = [p for p in keys.places(traj) if make_pointer(*p) not in mine]
+        final = NamedKeys.of(paths, foreign)
+        assert final is not None
+        declared.append((traj, final))
+    declared.sort(key=lambda d: d[0] is not built.doc)
+    return declared, kept
+
+
+def _name_indexes(built: Built, rebuilt: Built) -> bool:
+    """Put the TAO ``step_index`` of each step that ATIF → TAO numbers otherwise under the named
+    key :data:`STEP_INDEX` of its ATIF step; True when it wrote one."""
+    owners = {id(o.target): o for o in built.owners if o.kind == "step"}
+    wrote = False
+    for _, step in dicts(rebuilt.doc.get("steps")):
+        owner = owners.get(id(rebuilt.origin(step)))
+        if owner is None or "step_index" not in owner.source:
+            continue
+        value = owner.source["step_index"]
+        if fingerprint(value) == fingerprint(step.get("step_index", _ABSENT)):
+            continue
+        owner.target.setdefault(ATIF_HOLDER, {})[STEP_INDEX] = value
+        built.named.append((owner, "step_index", STEP_INDEX, value))
+        wrote = True
+    return wrote
+
+
+def _declared(layers: list[Doc]) -> NamedKeys | None:
+    """The ``named`` declarations of detached layers, merged (None when there is none)."""
+    keys: NamedKeys | None = None
+    for layer in layers:
+        found = NamedKeys.from_layer(layer)
+        keys = found.merge(keys) if found is not None else keys
+    return keys
+
+
+def _tokens(pointer: str) -> Path:
+    """A structural pointer of the result as a path (array indexes as integers)."""
+    return tuple(int(t) if t.isdigit() else t for t in pointer.split("/")[1:])
+
+
+def _tao_declaration(built: Built) -> NamedKeys | None:
+    """The declaration of the named keys of ``metadata`` that :class:`_ToTao` wrote and that
+    still hold what it wrote (the layers of the way back may have restored a producer's own)."""
+    metadata = built.doc.get(TAO_HOLDER)
+    paths: list[Path] = [
+        (TAO_HOLDER, key)
+        for key, value in built.written.items()
+        if isinstance(metadata, dict)
+        and key in metadata
+        and fingerprint(metadata[key]) == fingerprint(value)
+    ]
+    return NamedKeys.of(paths)
+
+
+def _pointers(traj: Doc, base: str = "") -> dict[int, str]:
+    """``id(object)`` → pointer of the steps, their metrics and the embedded subagents of an
+    ATIF trajectory (the objects whose members ATIF → TAO names)."""
+    out: dict[int, str] = {}
+    for i, step in dicts(traj.get("steps")):
+        out[id(step)] = f"{base}/steps/{i}"
+        metrics = step.get("metrics")
+        if isinstance(metrics, dict):
+            out[id(metrics)] = f"{base}/steps/{i}/metrics"
+    for i, sub in dicts(traj.get("subagent_trajectories")):
+        ptr = f"{base}/subagent_trajectories/{i}"
+        out[id(sub)] = ptr
+        out.update(_pointers(sub, ptr))
+    return out
+
+
+def _trajectories(traj: Doc) -> Iterator[Doc]:
+    """``traj`` and its embedded subagents, depth first."""
+    yield traj
+    for _, sub in dicts(traj.get("subagent_trajectories")):
+        yield from _trajectories(sub)
 
 
 def atif_to_tao(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
     """The lens ``atif@v1.7->tao@v0.2.0``."""
     _refuse_invalid(doc, "atif", "v1.7", report)
     work = _copy(doc)
-    permits = {id(obj): (obj, moves) for obj, _ in _atif_owners(work, "") if (moves := _moves(obj))}
-    built = to_tao(work, permits)
-    # the way back from TAO → ATIF: undo its layers, parents before children (the named keys
-    # its moved entries name were read back natively)
-    for owner_obj, ptr in _atif_owners(work, ""):
-        layers = detach(owner_obj, ATIF_HOLDER, INTO_ATIF)
-        layers = [
-            {**layer, "entries": [e for e in layer["entries"] if e.get("op") != "moved"]}
-            for layer in layers
-        ]
-        counterpart = built.pairs.get(id(owner_obj))
-        if layers and counterpart is not None:
-            report.conflicts(apply_layers(counterpart, layers), INTO_TAO, ptr)
+    # the way back from TAO → ATIF: its declarations name the keys read back natively; its
+    # one layer (on the root) is undone on the record
+    declared: Declared = []
+    layers: list[Doc] = []
+    for traj in _trajectories(work):
+        mine = detach(traj, ATIF_HOLDER, INTO_ATIF)
+        keys = _declared(mine)
+        if keys is not None:
+            declared.append((traj, keys))
+        if traj is work:
+            layers = mine
+    built = to_tao(work, declared)
+    if layers:
+        report.conflicts(apply_layers(built.doc, layers), INTO_TAO, "")
+    named = _tao_declaration(built)
     # what TAO → ATIF will make of the result: the stash is the difference (a record whose
     # sub-agent steps TAO → ATIF kept inline comes back without embedded subagents)
-    rebuilt = to_atif(built.doc, split="subagent_trajectories" in work)
+    rebuilt = to_atif(built.doc, split="subagent_trajectories" in work, named=named)
     residuals = diff(work, rebuilt.doc, origin=lambda v: built.origin(rebuilt.origin(v)))
     try:
-        commit(built.doc, TAO_HOLDER, INTO_TAO, residuals, keep=not options.drop)
+        commit(built.doc, TAO_HOLDER, INTO_TAO, residuals, keep=not options.drop, named=named)
     except StashError as error:
         raise refuse(report, "stash-collision", error.message, error.pointer) from None
+    where = _pointers(work)
+    for source, member, key, to in built.members:
+        if key in built.written and id(source) in where:
+            report.named.append(
+                Item(
+                    where[id(source)] + make_pointer(member),
+                    INTO_TAO,
+                    f"no {TAO} field: kept under a named key",
+                    to=to,
+                )
+            )
     _report_residuals(report, residuals, INTO_TAO, "", f"/{TAO_HOLDER}", TAO, options.drop)
     _report_decisions(report, built, built.doc, INTO_TAO)
     return built.doc
-
-
-def _moves(obj: Doc) -> list[Doc]:
-    """The ``moved`` entries of the TAO → ATIF layers on top of ``obj``'s stash."""
-    extra = obj.get(ATIF_HOLDER)
-    stash = extra.get(STASH_KEY) if isinstance(extra, dict) else None
-    if not is_stash(stash):
-        return []
-    out: list[Doc] = []
-    for layer in reversed(stash["layers"]):
-        if layer.get("by") != INTO_ATIF or layer.get("holder") != f"/{ATIF_HOLDER}":
-            break
-        out.extend(e for e in layer["entries"] if isinstance(e, dict) and e.get("op") == "moved")
-    return out
-
-
-def _atif_owners(traj: Doc, base: str) -> Iterator[tuple[Doc, str]]:
-    """Every ATIF object that may hold a TAO → ATIF layer, parents first."""
-    yield traj, base
-    agent = traj.get("agent")
-    if isinstance(agent, dict):
-        yield agent, f"{base}/agent"
-    final = traj.get("final_metrics")
-    if isinstance(final, dict):
-        yield final, f"{base}/final_metrics"
-    for i, step in dicts(traj.get("steps")):
-        sptr = f"{base}/steps/{i}"
-        yield step, sptr
-        for k, call in dicts(step.get("tool_calls")):
-            yield call, f"{sptr}/tool_calls/{k}"
-        observation = step.get("observation")
-        if isinstance(observation, dict):
-            for k, result in dicts(observation.get("results")):
-                yield result, f"{sptr}/observation/results/{k}"
-        metrics = step.get("metrics")
-        if isinstance(metrics, dict):
-            yield metrics, f"{sptr}/metrics"
-    for i, sub in dicts(traj.get("subagent_trajectories")):
-        yield from _atif_owners(sub, f"{base}/subagent_trajectories/{i}")
 
 
 LENSES = [

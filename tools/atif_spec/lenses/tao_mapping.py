@@ -4,7 +4,26 @@
 from __future__ import annotations
 
 from atif_spec.lenses.mapping import Row, Table
-from atif_spec.lenses.tao import INTO_ATIF, INTO_TAO, NAMED
+from atif_spec.lenses.tao import (
+    INTO_ATIF,
+    INTO_TAO,
+    NAMED,
+    STEP_COSTS,
+    STEP_FIELDS,
+    STEP_INDEX,
+    SUBAGENT_AGENTS,
+)
+
+_WHERE = {
+    "record": "",
+    "step": "/steps/*",
+    "call": "/steps/*/tool_calls/*",
+    "observation": "/steps/*/observation/results/*",
+    "usage": "/steps/*/metrics",
+    "metrics": "/final_metrics",
+}
+"""Where each kind of owner sits in its trajectory: a named key's pattern is relative to the
+trajectory (the root or an embedded subagent) whose layer declares it."""
 
 _OWNER = {
     "record": ("the record", "root `extra`"),
@@ -39,13 +58,114 @@ def _named_rows() -> tuple[Row, ...]:
                     f"{holder}: `{name}`",
                     "named",
                     _NOTES.get((kind, member), ""),
-                    key=f"/extra/{name}",
+                    key=f"{_WHERE[kind]}/extra/{name}",
+                )
+            )
+        if kind == "step":
+            rows.append(
+                Row(
+                    "`step_index` of a step",
+                    f"the step's `extra`: `{STEP_INDEX}`",
+                    "named",
+                    "Only where ATIF → TAO would number the step otherwise (a record numbered "
+                    "from 1 or with gaps, steps in another order): `parent_step` and `snippets` "
+                    "`source_step` name steps by this index.",
+                    key=f"/steps/*/extra/{STEP_INDEX}",
                 )
             )
     return tuple(rows)
 
 
+def _differ(aspect: str, tao: str, atif: str) -> Row:
+    """A row of §1: how the two formats model one thing."""
+    return Row(f"**{aspect}**: {tao}", atif)
+
+
 MAPPING_TABLES: tuple[Table, ...] = (
+    Table(
+        id="tao-differences",
+        steps=(INTO_ATIF, INTO_TAO),
+        columns=("TAO trace record", "ATIF v1.7 trajectory"),
+        rows=(
+            _differ(
+                "Step",
+                "one model API call, warm-up calls included",
+                "one turn (system prompt, user message, agent response)",
+            ),
+            _differ(
+                "Roles", "`role`: `system` / `user` / `agent`", "`source`: the same three words"
+            ),
+            _differ(
+                "System prompt",
+                "root map `system_prompts` (key → text); steps name one in `system_prompt_hash`",
+                'a `source: "system"` step whose `message` is the prompt',
+            ),
+            _differ(
+                "Sub-agents",
+                'inline steps with `call_type: "subagent"` and `parent_step`; the launching '
+                "step has `subagent_trajectory_ref` (a string)",
+                "embedded trajectories in `subagent_trajectories[]`, referenced from a result "
+                "of the launching step (`subagent_trajectory_ref: [{trajectory_id}]`)",
+            ),
+            _differ(
+                "Tool results",
+                "`observations[]` on the calling step, `source_call_id`",
+                "`observation.results[]` on the calling step, `source_call_id` (same-step "
+                "rule, `ATIF201`)",
+            ),
+            _differ(
+                "Numbering",
+                "`step_index`: any start, gaps allowed",
+                "`step_id` = 1..n in each trajectory",
+            ),
+            _differ(
+                "Token counts",
+                "provider-style: Anthropic `input_tokens` excludes cache reads and writes",
+                "`prompt_tokens` counts every input token; `cached_tokens` is a subset",
+            ),
+            _differ(
+                "Cost",
+                "`metrics.estimated_cost_usd`, a session estimate",
+                "`metrics.cost_usd` per step, `final_metrics.total_cost_usd`",
+            ),
+            _differ(
+                "Open objects",
+                "every object is open (unknown keys are dropped by upstream readers); root "
+                "`metadata` is the only free bag",
+                "closed objects; `extra` on the trajectory, agent, step, tool call, result, "
+                "metrics, final metrics and refs",
+            ),
+            _differ(
+                "Required values",
+                "`trace_id`, `session_id`, `agent.name`, `step_index`, `role`, call and result ids",
+                "`agent.version`, at least one step, a `message` string on every step",
+            ),
+        ),
+    ),
+    Table(
+        id="tao-tokens",
+        steps=(INTO_ATIF, INTO_TAO),
+        columns=("TAO `token_usage`", "ATIF `metrics`"),
+        rows=(
+            Row(
+                "`input_tokens`",
+                "`prompt_tokens`",
+                "field",
+                "Anthropic style: `input_tokens` + `cache_read_tokens` + `cache_write_tokens`; "
+                "other: `input_tokens`.",
+            ),
+            Row("`cache_read_tokens`", "`cached_tokens`"),
+            Row("`cache_write_tokens`", "`extra.cache_creation_input_tokens`"),
+            Row("`output_tokens`", "`completion_tokens`"),
+            Row(
+                "`prefix_reuse_tokens`",
+                "`extra.tao_prefix_reuse_tokens`",
+                "named",
+                "§2.6.",
+                key="/steps/*/metrics/extra/tao_prefix_reuse_tokens",
+            ),
+        ),
+    ),
     Table(
         id="tao-record",
         steps=(INTO_ATIF,),
@@ -57,7 +177,9 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "`trace_id`",
                 "`trajectory_id`",
                 "field",
-                "When non-empty (ATIF wants at least one character); otherwise stashed.",
+                "When non-empty (ATIF wants at least one character; otherwise stashed) and not "
+                "the UUID ATIF → TAO derives from `session_id` for a trajectory without "
+                "`trajectory_id` (§3): that one is recomputed on the way back.",
             ),
             Row("`agent.name`", "`agent.name`"),
             Row(
@@ -124,9 +246,10 @@ MAPPING_TABLES: tuple[Table, ...] = (
             ),
             Row(
                 "`step_index`",
-                "—",
+                f"step `extra.{STEP_INDEX}`",
                 "field",
-                "ATIF → TAO numbers steps by position from 0; any other value is stashed.",
+                "ATIF → TAO numbers steps by position from 0 (in its order, §2.4); a step "
+                "numbered otherwise keeps its index under a named key (§2.6).",
             ),
             Row("`role`", "`source`"),
             Row(
@@ -226,7 +349,8 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "`trajectory_id`",
                 "`trace_id`",
                 "decided",
-                "Missing: a UUID derived from `session_id` (UUIDv5; **decided**).",
+                "Missing: a UUID derived from `session_id` (UUIDv5; **decided**), which TAO → "
+                "ATIF recognizes and does not write back as a `trajectory_id`.",
             ),
             Row(
                 "`session_id`",
@@ -304,6 +428,37 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "`extra.cache_creation_input_tokens`.",
             ),
             Row(
+                "`metrics.cost_usd` of a step (sub-agent steps too)",
+                f"`metadata.{STEP_COSTS}`",
+                "named",
+                "An object keyed by the TAO `step_index` (a string) of the step made from it: "
+                'e.g. `{"1": 0.00069, "3": 0.00087}`. TAO has no cost per call; its '
+                "`metrics.estimated_cost_usd` is a session estimate. Not written when the "
+                "record's `metadata` already has that key (a producer's own: the costs are "
+                "stashed).",
+                key=f"/metadata/{STEP_COSTS}",
+            ),
+            Row(
+                "`reasoning_effort`, `is_copied_context`, `llm_call_count` of a step",
+                f"`metadata.{STEP_FIELDS}`",
+                "named",
+                "An object keyed by the TAO `step_index` (a string) of the step made from it, "
+                'each value the step\'s fields: e.g. `{"4": {"is_copied_context": true}}`. A '
+                "step copied from context or made without an LLM call is no training target "
+                "(RFC.md §2.4). System steps are not TAO steps: theirs are stashed.",
+                key=f"/metadata/{STEP_FIELDS}",
+            ),
+            Row(
+                "`agent` of an embedded subagent",
+                f"`metadata.{SUBAGENT_AGENTS}`",
+                "named",
+                "Keyed by the subagent's `trajectory_id` (the launching step's "
+                "`subagent_trajectory_ref`), only when it is not the root agent without tool "
+                "definitions (what TAO → ATIF gives a subagent): TAO has one agent per record. "
+                "Not written when the record's `metadata` already has that key.",
+                key=f"/metadata/{SUBAGENT_AGENTS}",
+            ),
+            Row(
                 "`final_metrics`",
                 "`metrics`",
                 "field",
@@ -312,8 +467,8 @@ MAPPING_TABLES: tuple[Table, ...] = (
             ),
             Row(
                 "`notes`, `continued_trajectory_ref`, root/agent/step/call/result/metrics "
-                "`extra`, `reasoning_effort`, `is_copied_context`, `llm_call_count`, "
-                "`cost_usd`, token ids, logprobs, `total_cost_usd`, refs by path, embedded "
+                "`extra`, "
+                "token ids, logprobs, `total_cost_usd`, refs by path, embedded "
                 "trajectories' own fields, image and audio parts",
                 "root `metadata`",
                 "stashed",
