@@ -25,6 +25,10 @@ DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 STDIN = "-"
 _BOM = b"\xef\xbb\xbf"
 _READ_CHUNK = 1 << 20
+LINE_BUFFER = 1 << 20
+"""Buffer of a JSON Lines file open for reading. ``readline`` on a buffered file costs about
+four times less per byte with 1 MiB than with the default 8 KiB once records are larger than
+the buffer (trajectories often are: 5 KB to a few MB)."""
 
 
 class LineSource(Protocol):
@@ -134,7 +138,7 @@ def read_file(
         return
     path = Path(name)
     as_lines = is_jsonl(name) if lines is None else lines
-    with path.open("rb") as fh:
+    with path.open("rb", buffering=LINE_BUFFER if as_lines else -1) as fh:
         if as_lines:
             kind = stream_kind(fh)
             if kind is not None:
