@@ -20,6 +20,7 @@ from atif_spec.jsontext import loads
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 JSON_SUFFIXES = (".json", *JSONL_SUFFIXES)
+PARQUET_SUFFIXES = (".parquet",)
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 """Largest document read into memory (a longer JSON Lines record is reported and skipped)."""
 STDIN = "-"
@@ -99,6 +100,16 @@ def check_paths(inputs: Iterable[str]) -> list[str]:
         if f != STDIN and not os.access(f, os.R_OK):
             raise UnreadablePath(f"permission denied: {f}")
     return files
+
+
+def is_uri(name: str) -> bool:
+    """True for ``scheme://...`` names (datasets read through pyarrow.fs)."""
+    return "://" in name
+
+
+def is_parquet(name: str) -> bool:
+    """True for names of Parquet files."""
+    return name.lower().endswith(PARQUET_SUFFIXES)
 
 
 def is_jsonl(name: str) -> bool:
