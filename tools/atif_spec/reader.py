@@ -9,9 +9,8 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import orjson
 
@@ -42,9 +41,9 @@ class UnreadablePath(OSError):
     """A path given on the command line that does not exist or cannot be read."""
 
 
-@dataclass(frozen=True, slots=True)
-class RawDocument:
-    """The bytes of one document and where they came from."""
+class RawDocument(NamedTuple):
+    """The bytes of one document and where they came from (immutable; a named tuple rather
+    than a frozen dataclass: built once per JSON Lines record, it costs a third as much)."""
 
     source: str
     """File path as given (or ``<stdin>``)."""
