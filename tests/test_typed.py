@@ -319,6 +319,17 @@ BYTE_CASES = {
         b'"session_id":"s"', b'"session_id":"s","schema_version":"ATIF-v1.7"'
     ),
     "nested version first": b'{"extra":{"schema_version":"ATIF-v1.7"},' + PLAIN[1:],
+    "spaced opening": _swap(b'{"schema_version":"', b'{"schema_version": "'),
+    "spaced opening of an older version": _swap(
+        b'{"schema_version":"ATIF-v1.8"', b'{"schema_version": "ATIF-v1.7"'
+    ),
+    "older version first": _swap(
+        b'{"schema_version":"ATIF-v1.8"', b'{"schema_version":"ATIF-v1.7"'
+    ),
+    "unknown version first": _swap(
+        b'{"schema_version":"ATIF-v1.8"', b'{"schema_version":"ATIF-v9.9"'
+    ),
+    "opening with a space inside": _swap(b'{"schema_version"', b'{ "schema_version"'),
     "cached above prompt": _swap(b'"cached_tokens":10', b'"cached_tokens":31'),
     "dangling source call": _swap(b'"source_call_id":"c"', b'"source_call_id":"d"'),
     "total steps off": _swap(b'"total_steps":2', b'"total_steps":3'),
@@ -340,6 +351,24 @@ def test_byte_level_cases_report_the_same(name: str, duplicates: bool) -> None:
         assert typed.clean_version(data) is None
         return
     _check_narrowing(data)
+
+
+def _searched_version(data: bytes) -> str | None:
+    """The version the way ``clean_version`` documents it: the first ``"ATIF-vX.Y"`` after the
+    first ``"schema_version"``, by a regular expression."""
+    found = re.search(rb'"schema_version"[^"]{0,46}"(ATIF-v[0-9.]+)"', data)
+    if found is None or found.start(1) - 1 > data.find(b'"schema_version"') + 64:
+        return None
+    name = found.group(1).decode()
+    return name.removeprefix("ATIF-") if name.removeprefix("ATIF-") in typed.VERSIONS else None
+
+
+@pytest.mark.parametrize("name", sorted(BYTE_CASES))
+def test_the_quick_version_lookup_finds_what_the_search_finds(name: str) -> None:
+    """Documents that open with their version are read from the first bytes; the answer is
+    the one the search through the text gives."""
+    data = BYTE_CASES[name]
+    assert typed._version_of(data) == _searched_version(data)
 
 
 def test_big_integers_keep_their_digits_on_the_typed_path() -> None:
@@ -377,6 +406,10 @@ def test_the_byte_cases_that_stay_on_the_typed_path() -> None:
         "trailing whitespace",
         "context management null",
         "null agent field on a user step",
+        "spaced opening",
+        "opening with a space inside",
+        "older version first",
+        "spaced opening of an older version",
     }
 
 

@@ -103,6 +103,16 @@ class Report:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form: one line of ``atif validate --format json``."""
+        if not self.findings:  # most reports of a dataset: no level to sort findings by
+            return {
+                "source": self.source,
+                "line": self.line,
+                "format": self.format,
+                "version": self.version,
+                "valid": True,
+                "errors": [],
+                "warnings": [],
+            }
         return {
             "source": self.source,
             "line": self.line,

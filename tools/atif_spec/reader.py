@@ -9,9 +9,8 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import orjson
 
@@ -20,11 +19,16 @@ from atif_spec.jsontext import loads
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 JSON_SUFFIXES = (".json", *JSONL_SUFFIXES)
+PARQUET_SUFFIXES = (".parquet",)
 DEFAULT_MAX_BYTES = 512 * 1024 * 1024
 """Largest document read into memory (a longer JSON Lines record is reported and skipped)."""
 STDIN = "-"
 _BOM = b"\xef\xbb\xbf"
 _READ_CHUNK = 1 << 20
+LINE_BUFFER = 1 << 20
+"""Buffer of a JSON Lines file open for reading. ``readline`` on a buffered file costs about
+four times less per byte with 1 MiB than with the default 8 KiB once records are larger than
+the buffer (trajectories often are: 5 KB to a few MB)."""
 
 
 class LineSource(Protocol):
@@ -37,9 +41,9 @@ class UnreadablePath(OSError):
     """A path given on the command line that does not exist or cannot be read."""
 
 
-@dataclass(frozen=True, slots=True)
-class RawDocument:
-    """The bytes of one document and where they came from."""
+class RawDocument(NamedTuple):
+    """The bytes of one document and where they came from (immutable; a named tuple rather
+    than a frozen dataclass: built once per JSON Lines record, it costs a third as much)."""
 
     source: str
     """File path as given (or ``<stdin>``)."""
@@ -97,6 +101,16 @@ def check_paths(inputs: Iterable[str]) -> list[str]:
     return files
 
 
+def is_uri(name: str) -> bool:
+    """True for ``scheme://...`` names (datasets read through pyarrow.fs)."""
+    return "://" in name
+
+
+def is_parquet(name: str) -> bool:
+    """True for names of Parquet files."""
+    return name.lower().endswith(PARQUET_SUFFIXES)
+
+
 def is_jsonl(name: str) -> bool:
     """True for names that hold JSON Lines."""
     return name.lower().endswith(JSONL_SUFFIXES)
@@ -134,7 +148,7 @@ def read_file(
         return
     path = Path(name)
     as_lines = is_jsonl(name) if lines is None else lines
-    with path.open("rb") as fh:
+    with path.open("rb", buffering=LINE_BUFFER if as_lines else -1) as fh:
         if as_lines:
             kind = stream_kind(fh)
             if kind is not None:

@@ -19,6 +19,7 @@ from typing import Any, BinaryIO
 
 from atif_spec.pool import map_ordered
 from atif_spec.reader import (
+    LINE_BUFFER,
     STDIN,
     RawDocument,
     is_jsonl,
@@ -184,7 +185,7 @@ def _validate_piece(piece: Piece, options: Options) -> tuple[int, list[dict[str,
     if piece.end is None:
         docs = read_file(piece.name, options.max_bytes, piece.lines)
         return 0, [validate_raw(doc, options).to_dict() for doc in docs]
-    with open(piece.name, "rb") as fh:
+    with open(piece.name, "rb", buffering=LINE_BUFFER) as fh:
         fh.seek(piece.start)
         window = _Range(fh, piece.end)
         docs = read_lines(window, piece.name, Path(piece.name), options.max_bytes)

@@ -82,7 +82,7 @@ def engine_options(command: Any) -> Any:
 
 def is_dataset_run(inputs: Iterable[str], engine: str, summary_path: str | None) -> bool:
     """True when a run goes through the engines (see the module docstring)."""
-    from atif_spec.engines.sources import is_parquet, is_uri
+    from atif_spec.reader import is_parquet, is_uri  # not engines: validate -q needs none
 
     return (
         engine != "local"

@@ -23,29 +23,21 @@ from typing import Any
 from atif_spec.reader import (
     DEFAULT_MAX_BYTES,
     JSON_SUFFIXES,
+    PARQUET_SUFFIXES,
     STDIN,
     RawDocument,
     UnreadablePath,
+    is_parquet,
+    is_uri,
     read_file,
     read_lines,
 )
 
-PARQUET_SUFFIXES = (".parquet",)
 DATASET_SUFFIXES = (*JSON_SUFFIXES, *PARQUET_SUFFIXES)
 DEFAULT_COLUMN = "trajectory"
 """The Parquet column that holds each trajectory as JSON text, unless told otherwise (the same
 literal is the ``--column`` default in :mod:`atif_spec.cli.dataset`)."""
 PARQUET_BATCH_ROWS = 256
-
-
-def is_uri(name: str) -> bool:
-    """True for ``scheme://...`` names (read through pyarrow.fs)."""
-    return "://" in name
-
-
-def is_parquet(name: str) -> bool:
-    """True for names of Parquet files."""
-    return name.lower().endswith(PARQUET_SUFFIXES)
 
 
 def _wanted(name: str) -> bool:

@@ -219,6 +219,26 @@ def typed_versions() -> list[str]:
 
 _KEY = b'"schema_version"'
 _QUOTED = {(f'"{PREFIX}{v}"').encode(): v for v in VERSIONS}
+_LEADING = {
+    f'{{"schema_version":{space}"{PREFIX}{v}"'.encode(): v for v in VERSIONS for space in ("", " ")
+}
+"""A document that opens with its ``schema_version`` (as serialisers write ATIF), compact or
+with ``json.dumps``' spacing: the version is read from the first bytes with one lookup."""
+_LEADING_SIZES = sorted({len(opening) for opening in _LEADING})
+
+
+def _version_of(data: bytes) -> str | None:
+    """The version named by the first ``"ATIF-vX.Y"`` after the first ``"schema_version"``."""
+    for size in _LEADING_SIZES:
+        version = _LEADING.get(data[:size])
+        if version is not None:
+            return version
+    at = data.find(_KEY)
+    if at < 0:
+        return None
+    start = data.find(b'"ATIF-', at + len(_KEY), at + 64)
+    end = data.find(b'"', start + 1, start + 16) if start >= 0 else -1
+    return _QUOTED.get(data[start : end + 1]) if end >= 0 else None
 
 
 def clean_version(data: bytes) -> str | None:
@@ -228,12 +248,7 @@ def clean_version(data: bytes) -> str | None:
     The first ``"ATIF-vX.Y"`` after the first ``"schema_version"`` in the text picks the
     decoder, whose root requires that value, so a wrong guess (a nested member, an unusual
     spelling) only costs a failed decode."""
-    at = data.find(_KEY)
-    if at < 0:
-        return None
-    start = data.find(b'"ATIF-', at + len(_KEY), at + 64)
-    end = data.find(b'"', start + 1, start + 16) if start >= 0 else -1
-    version = _QUOTED.get(data[start : end + 1]) if end >= 0 else None
+    version = _version_of(data)
     if version is None:
         return None
     typed = decoder(version)

@@ -87,8 +87,7 @@ def _sample(values: list[int]) -> list[int]:
 
 
 def _is_dataset(name: str) -> bool:
-    from atif_spec.engines.sources import is_parquet
-    from atif_spec.reader import is_jsonl
+    from atif_spec.reader import is_jsonl, is_parquet
 
     return is_jsonl(name) or is_parquet(name)
 
