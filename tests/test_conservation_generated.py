@@ -1,0 +1,82 @@
+"""The lenses into ATIF on generated sibling-format documents (issue 15, item 3).
+
+``tests/test_conservation.py`` checks every lens on the valid fixtures and the lenses out of ATIF
+on generated ATIF documents. Here the other direction meets generated documents of each sibling
+format, drawn as their producers write them (``tests/strategies_tao.py``,
+``tests/strategies_sdk.py``, ``tests/strategies_runlog.py``). For each lens into ATIF v1.7:
+
+(a) the output passes the ATIF v1.7 schema and the error-level rules;
+(b) the way back (ATIF → the source format) gives the source byte for byte;
+(c) conservation: ``tests/conservation.py``'s independent check, with the correspondences of
+    ``tests/correspondences.py`` for the pair, exactly as ``test_conservation.py`` applies it to
+    the fixtures.
+
+Every drawn document is first asserted valid (no error-level finding of the project's validator).
+A property that fails is a lens bug: its shrunk document is pinned below as a
+``xfail(strict=True)`` case naming the defect, for the lens owners to fix.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from conservation import check
+from correspondences import RULES
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from strategies_tao import tao_records
+from test_conservation import LENSES, leaks
+
+import atif_spec
+
+Strategy = Callable[[], st.SearchStrategy[dict[str, Any]]]
+GENERATORS: dict[str, Strategy] = {
+    "tao": tao_records,
+}
+ATIF = "atif@v1.7"
+SETTINGS = settings(
+    max_examples=50,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+def _serialize(doc: Any) -> str:
+    return json.dumps(doc, ensure_ascii=False)
+
+
+def _errors(doc: Any, target: str | None = None) -> list[str]:
+    report = atif_spec.validate(doc, as_target=target, check_files=False)
+    return [f"{f.code} {f.pointer}: {f.message}" for f in report.errors]
+
+
+def assert_lens_properties(fmt: str, doc: dict[str, Any]) -> None:
+    """(a), (b) and (c) of the module for ``doc`` of format ``fmt``."""
+    assert _errors(doc, LENSES[fmt]) == []
+    before = _serialize(doc)
+    out, report = atif_spec.convert(doc, to=ATIF)
+    assert _serialize(doc) == before, "the lens changed its input"
+    assert _errors(out, ATIF) == []
+    back, _ = atif_spec.convert(out, to=LENSES[fmt])
+    assert _serialize(back) == before
+    tally = check(doc, out, report, RULES.get((fmt, "atif"), ()), back)
+    assert tally.total > 0
+    assert not leaks(tally), leaks(tally)[:8]
+
+
+@pytest.mark.parametrize("fmt", sorted(GENERATORS))
+@SETTINGS
+@given(data=st.data())
+def test_generated_documents_are_valid(fmt: str, data: st.DataObject) -> None:
+    doc = data.draw(GENERATORS[fmt]())
+    assert _errors(doc, LENSES[fmt]) == []
+
+
+@pytest.mark.parametrize("fmt", sorted(GENERATORS))
+@SETTINGS
+@given(data=st.data())
+def test_lens_into_atif_validates_round_trips_and_conserves(fmt: str, data: st.DataObject) -> None:
+    assert_lens_properties(fmt, data.draw(GENERATORS[fmt]()))
