@@ -52,9 +52,10 @@ class _Step:
 
     fields: dict[str, Any]
     parent: _Step | None = None
-    subagent: tuple[list[Any], str] | None = None
-    """The launched sub-agent's items and where they go (``before``, ``after``,
-    ``interleaved``)."""
+    subagents: list[list[Any]] = field(default_factory=list)
+    """The items of each sub-agent this step launched."""
+    where: str = "before"
+    """Where they go: ``before`` the step, ``after`` it or ``interleaved`` with later steps."""
     index: int = -1
 
 
@@ -223,26 +224,28 @@ def _api_call(draw: Draw, s: _Session, model: str, runtime: bool) -> list[Any]:
                 "tool_calls": [call],
                 "observations": obs,
                 "snippets": snippets,
-                "launch": name == "Task",
+                "launch": int(name == "Task"),
             }
         )
     if not per_block:  # one step for the whole call
         merged: dict[str, Any] = {"tools_available": [], "tool_calls": [], "observations": []}
-        merged |= {"snippets": [], "launch": False}
+        merged |= {"snippets": [], "launch": 0}
         for b in blocks:
             for key in ("tools_available", "tool_calls", "observations", "snippets"):
                 merged[key] = merged[key] + b.pop(key, [])
-            launches = b.pop("launch", False)
-            merged["launch"] = merged["launch"] or launches
+            launches = b.pop("launch", 0)
+            merged["launch"] += launches
             merged |= b
         blocks = [merged]
     for b in blocks:
-        launch = b.pop("launch", False)
+        launch = b.pop("launch", 0)
         step = _step(draw, s, "agent", model=model, token_usage=dict(usage), **b)
-        if launch:
-            kind = draw(st.sampled_from(sorted(ROLES)))
+        if launch:  # the parser keeps the last launched sub-agent's file stem
             ref = f"agent-{draw(st.integers(0, 2**32)):08x}"
             step.fields = _with_ref(step.fields, ref)
+            step.where = draw(st.sampled_from(("before", "before", "after", "interleaved")))
+        for _ in range(launch):
+            kind = draw(st.sampled_from(sorted(ROLES)))
             sub = _Session(
                 s.style,
                 s.depth + 1,
@@ -250,9 +253,7 @@ def _api_call(draw: Draw, s: _Session, model: str, runtime: bool) -> list[Any]:
                 s.prompt and draw(st.sampled_from(_PROMPTS)),
                 ROLES[kind],
             )
-            sub_items = _session(draw, sub, runtime=False)
-            where = draw(st.sampled_from(("before", "before", "after", "interleaved")))
-            step.subagent = (sub_items, where)
+            step.subagents.append(_session(draw, sub, runtime=False))
         items.append(step)
     return items
 
@@ -300,20 +301,16 @@ def _flatten(draw: Draw, items: list[Any]) -> list[_Step]:
     out: list[_Step] = []
     later: list[tuple[int, list[_Step]]] = []
     for step in items:
-        if step.subagent is None:
+        subs = [_flatten(draw, items) for items in step.subagents]
+        if step.where == "before":  # opentraces' Claude Code parser
+            out.extend(s for sub in subs for s in sub)
             out.append(step)
-            continue
-        sub = _flatten(draw, step.subagent[0])
-        where = step.subagent[1]
-        if where == "before":  # opentraces' Claude Code parser
-            out.extend(sub)
+        elif step.where == "after":
             out.append(step)
-        elif where == "after":
-            out.append(step)
-            out.extend(sub)
+            out.extend(s for sub in subs for s in sub)
         else:
             out.append(step)
-            later.append((len(out), sub))
+            later.extend((len(out), sub) for sub in subs)
     for start, sub in reversed(later):  # a chronological record interleaves them
         slots = sorted(
             draw(st.lists(st.integers(start, len(out)), min_size=len(sub), max_size=len(sub)))

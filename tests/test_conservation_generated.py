@@ -38,6 +38,7 @@ GENERATORS: dict[str, Strategy] = {
 }
 ATIF = "atif@v1.7"
 SETTINGS = settings(
+    derandomize=True,
     max_examples=50,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
@@ -80,3 +81,46 @@ def test_generated_documents_are_valid(fmt: str, data: st.DataObject) -> None:
 @given(data=st.data())
 def test_lens_into_atif_validates_round_trips_and_conserves(fmt: str, data: st.DataObject) -> None:
     assert_lens_properties(fmt, data.draw(GENERATORS[fmt]()))
+
+
+# --- pinned cases: minimal documents the properties found (lens bugs to fix) -------------------
+
+PINNED: list[Any] = [
+    pytest.param(
+        "tao",
+        {
+            "trace_id": "e",
+            "session_id": "9",
+            "agent": {"name": "c"},
+            "steps": [
+                {"step_index": 1, "role": "user"},
+                {"step_index": 2, "role": "agent"},
+                {"step_index": 3, "role": "agent"},
+                {"step_index": 4, "role": "user", "parent_step": 3, "call_type": "subagent"},
+                {"step_index": 5, "role": "agent", "parent_step": 3, "call_type": "subagent"},
+                {"step_index": 6, "role": "agent"},
+                {"step_index": 14, "role": "agent"},
+                {"step_index": 16, "role": "agent", "parent_step": 3, "call_type": "subagent"},
+            ],
+        },
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason=(
+                "tao -> atif@v1.7 conservation: /steps/5/step_index (6) leaks. A sub-agent of "
+                "step 3 is interleaved (its last step, index 16, comes after main steps 6 and "
+                "14). The lens stashes the record's order as removed/added steps and stashes "
+                "each step_index that differs from the index ATIF -> TAO would write, which is "
+                "the position in the *rebuilt* record (sub-agent steps first); main step 6 sits "
+                "at rebuilt position 6 but at record position 5, so its index is neither "
+                "carried, stashed, reported nor a position of the record (MAPPING §2.2: "
+                "step_index = position). Round trip and validity hold."
+            ),
+        ),
+        id="tao-interleaved-subagent-main-index-after-gap",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fmt", "doc"), PINNED)
+def test_pinned_minimal_documents(fmt: str, doc: dict[str, Any]) -> None:
+    assert_lens_properties(fmt, doc)
