@@ -5,14 +5,15 @@ greeting before the first user message sometimes, turns of assistant tool calls 
 messages, some failing with an ``error`` and a null response, call ids missing sometimes, a final
 assistant answer; now and then a system message mid-conversation or a context restart after a
 ``summarization_boundary`` step) and cuts it into cumulative snapshots with the builder's rule,
-written here from the format's description (spec/trajectory-sdk/MAPPING.md, DECISIONS D1–D3,
+written here from the format's description (spec/trajectory-sdk/MAPPING.md, DECISIONS D1 to D3,
 D18), not taken from the lens:
 
 - step 0 closes at the first user message; after it, every tool message and every assistant
   message without ``tool_calls`` closes a step; what is left over makes a final step;
 - each step repeats every message so far; a system message after the first user message
   replaces the running system prefix of later steps (a run of them is one replacement);
-- after a step curated as ``summarization_boundary``, the next step starts afresh.
+- after a step curated as ``summarization_boundary``, the context restarts from a summary and is
+  cut like a fresh conversation.
 
 The totals are the builder's (``task.num_steps``, ``metrics``, ``termination_reason``, the first
 error, ``telemetry`` with the content hash and idempotency key), with every key written out or
@@ -56,7 +57,11 @@ def _message(draw: Draw, style: Style, role: str, **values: Any) -> dict[str, An
 
 def _usage(draw: Draw) -> dict[str, int]:
     prompt, completion = draw(st.integers(1, 2000)), draw(st.integers(1, 300))
-    return {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+    return {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+    }
 
 
 def _conversation(draw: Draw, style: Style) -> list[tuple[str, Any]]:
@@ -79,9 +84,9 @@ def _conversation(draw: Draw, style: Style) -> list[tuple[str, Any]]:
             for _ in range(draw(st.integers(1, 2))):
                 out.append(("message", _message(draw, style, "system", content=draw(prose))))
         if turn and draw(st.integers(0, 7)) == 0:
-            out.append(("restart", _message(draw, style, "system", content="Summary: " + draw(prose))))
-        else:
-            out.append(("message", _message(draw, style, "user", content=draw(prose))))
+            summary = _message(draw, style, "system", content="Summary: " + draw(prose))
+            out.append(("restart", summary))
+        out.append(("message", _message(draw, style, "user", content=draw(prose))))
         for _ in range(draw(st.integers(0, 2))):
             calls = []
             for k in range(draw(st.integers(1, 2))):
@@ -120,7 +125,9 @@ def _conversation(draw: Draw, style: Style) -> list[tuple[str, Any]]:
                     ],
                 )
                 content = f"Error: {error}" if failed else json.dumps(response)
-                metadata = {"latency_ms": draw(st.integers(1, 900))} if draw(st.booleans()) else None
+                metadata = (
+                    {"latency_ms": draw(st.integers(1, 900))} if draw(st.booleans()) else None
+                )
                 out.append(
                     (
                         "message",
@@ -162,6 +169,7 @@ def cumulative(items: list[tuple[str, Any]]) -> tuple[list[list[Any]], list[int]
             if snapshots:
                 boundaries.append(len(snapshots) - 1)
             prefix, body, replacing = [m], [], False
+            user_seen = False  # the restarted context is cut like a fresh conversation
             continue
         if role == "system" and (user_seen or body):
             prefix = [*prefix, m] if replacing else [m]
@@ -221,7 +229,11 @@ def _reward(draw: Draw, style: Style) -> dict[str, Any]:
         style,
         [
             ("aggregated_value", maybe(draw, st.floats(0, 1)), None),
-            ("aggregation_method", maybe(draw, st.sampled_from(("identity", "weighted_mean"))), None),
+            (
+                "aggregation_method",
+                maybe(draw, st.sampled_from(("identity", "weighted_mean"))),
+                None,
+            ),
             ("components", components or None, None),
         ],
     )

@@ -27,6 +27,7 @@ from conservation import check
 from correspondences import RULES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies_sdk import sdk_trajectories
 from strategies_tao import tao_records
 from test_conservation import LENSES, leaks
 
@@ -35,6 +36,7 @@ import atif_spec
 Strategy = Callable[[], st.SearchStrategy[dict[str, Any]]]
 GENERATORS: dict[str, Strategy] = {
     "tao": tao_records,
+    "trajectory-sdk": sdk_trajectories,
 }
 ATIF = "atif@v1.7"
 SETTINGS = settings(
