@@ -27,6 +27,7 @@ from conservation import check
 from correspondences import RULES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies_runlog import run_logs
 from strategies_sdk import sdk_trajectories
 from strategies_tao import tao_records
 from test_conservation import LENSES, leaks
@@ -37,6 +38,7 @@ Strategy = Callable[[], st.SearchStrategy[dict[str, Any]]]
 GENERATORS: dict[str, Strategy] = {
     "tao": tao_records,
     "trajectory-sdk": sdk_trajectories,
+    "step-substep": run_logs,
 }
 ATIF = "atif@v1.7"
 SETTINGS = settings(
