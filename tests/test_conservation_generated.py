@@ -161,3 +161,34 @@ PINNED: list[Any] = [
 @pytest.mark.parametrize(("fmt", "doc"), PINNED)
 def test_pinned_minimal_documents(fmt: str, doc: dict[str, Any]) -> None:
     assert_lens_properties(fmt, doc)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "tao -> step-substep@v1.0 -> tao is not the identity: an agent step with a model and "
+        "an empty token_usage ({}) comes back with a leftover _atif_stash in the root "
+        "metadata (the run-log lens lifts step extra.model/extra.metrics, the metrics being "
+        "{}, and the composed way back does not undo the lift). Found by the TAO strategy "
+        "through the composed lens (4 of 40 generated records)."
+    ),
+)
+def test_pinned_tao_through_a_run_log_round_trip() -> None:
+    doc = {
+        "trace_id": "t",
+        "session_id": "s",
+        "agent": {"name": "hermes-agent"},
+        "steps": [
+            {
+                "step_index": 3,
+                "role": "agent",
+                "model": "anthropic/claude-opus-4-1-20250805",
+                "tool_calls": [{"tool_call_id": "tc_2_1", "tool_name": "Grep"}],
+                "token_usage": {},
+            }
+        ],
+    }
+    assert _errors(doc, LENSES["tao"]) == []
+    out, _ = atif_spec.convert(doc, to=LENSES["step-substep"])
+    back, _ = atif_spec.convert(out, to=LENSES["tao"])
+    assert _serialize(back) == _serialize(doc)
