@@ -80,6 +80,48 @@ def test_generated_documents_are_valid(fmt: str, data: st.DataObject) -> None:
     assert _errors(doc, LENSES[fmt]) == []
 
 
+RESTRICTED: dict[tuple[str, str], Strategy] = {
+    # Restricted for these composed lenses only, to avoid the known bugs pinned below (see
+    # tao_records' switches): tao-interleaved-subagent-main-index-after-gap and
+    # test_pinned_tao_through_a_run_log_round_trip.
+    ("tao", "trajectory-sdk"): lambda: tao_records(positional=True),
+    ("tao", "step-substep"): lambda: tao_records(positional=True, tool_step_models=False),
+}
+
+
+def assert_sibling_lens_properties(src: str, dst: str, doc: dict[str, Any]) -> None:
+    """(a), (b) and (c) of the module for the composed lens ``src`` → ``dst`` (through ATIF)."""
+    assert _errors(doc, LENSES[src]) == []
+    before = _serialize(doc)
+    out, report = atif_spec.convert(doc, to=LENSES[dst])
+    assert _errors(out, LENSES[dst]) == []
+    back, _ = atif_spec.convert(out, to=LENSES[src])
+    assert _serialize(back) == before
+    tally = check(doc, out, report, RULES.get((src, dst), ()), back)
+    assert tally.total > 0
+    assert not leaks(tally), leaks(tally)[:8]
+
+
+def _sibling_pairs() -> list[Any]:
+    return [
+        pytest.param(src, dst, id=f"{src}->{LENSES[dst]}")
+        for src in sorted(GENERATORS)
+        for dst in sorted(GENERATORS)
+        if src != dst
+    ]
+
+
+@pytest.mark.parametrize(("src", "dst"), _sibling_pairs())
+@settings(SETTINGS, max_examples=20)
+@given(data=st.data())
+def test_lens_between_siblings_validates_round_trips_and_conserves(
+    src: str, dst: str, data: st.DataObject
+) -> None:
+    """The composed lenses between the sibling formats on generated documents."""
+    strategy = RESTRICTED.get((src, dst), GENERATORS[src])
+    assert_sibling_lens_properties(src, dst, data.draw(strategy()))
+
+
 @pytest.mark.parametrize("fmt", sorted(GENERATORS))
 @SETTINGS
 @given(data=st.data())
@@ -166,25 +208,26 @@ def test_pinned_minimal_documents(fmt: str, doc: dict[str, Any]) -> None:
 @pytest.mark.xfail(
     strict=True,
     reason=(
-        "tao -> step-substep@v1.0 -> tao is not the identity: an agent step with a model and "
-        "an empty token_usage ({}) comes back with a leftover _atif_stash in the root "
-        "metadata (the run-log lens lifts step extra.model/extra.metrics, the metrics being "
-        "{}, and the composed way back does not undo the lift). Found by the TAO strategy "
-        "through the composed lens (4 of 40 generated records)."
+        "tao -> step-substep@v1.0 -> tao is not the identity: an agent step with a model, "
+        "tool calls and a token_usage (every Claude Code tool_use step) comes back with a "
+        "leftover _atif_stash (the ATIF layers of the way there, the run-log lens's lift of "
+        "step extra.model/extra.metrics among them) under the root metadata. Without the "
+        "model, the tool call or the usage it round-trips. Found by the TAO strategy through "
+        "the composed lens (about 1 record in 10)."
     ),
 )
 def test_pinned_tao_through_a_run_log_round_trip() -> None:
     doc = {
         "trace_id": "t",
         "session_id": "s",
-        "agent": {"name": "hermes-agent"},
+        "agent": {"name": "c"},
         "steps": [
             {
-                "step_index": 3,
+                "step_index": 0,
                 "role": "agent",
-                "model": "anthropic/claude-opus-4-1-20250805",
-                "tool_calls": [{"tool_call_id": "tc_2_1", "tool_name": "Grep"}],
-                "token_usage": {},
+                "model": "m",
+                "tool_calls": [{"tool_call_id": "a", "tool_name": "Grep"}],
+                "token_usage": {"input_tokens": 5, "output_tokens": 3},
             }
         ],
     }
@@ -192,3 +235,24 @@ def test_pinned_tao_through_a_run_log_round_trip() -> None:
     out, _ = atif_spec.convert(doc, to=LENSES["step-substep"])
     back, _ = atif_spec.convert(out, to=LENSES["tao"])
     assert _serialize(back) == _serialize(doc)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "tao -> trajectory-sdk@v0.4 conservation: /steps/7/step_index (8) leaks. Same root as "
+        "tao-interleaved-subagent-main-index-after-gap: a sub-agent step written after the "
+        "main steps (index 11, parent_step 6, after a gap) makes the record's order differ "
+        "from the rebuilt one; the main step at record position 7 keeps index 8, its rebuilt "
+        "position, so the lens stashes nothing for it. Into ATIF the value passes only by "
+        "coincidence (the ATIF step_id 8 carries the number 8); the trajectory-sdk file has "
+        "no such number."
+    ),
+)
+def test_pinned_tao_to_sdk_index_after_a_trailing_subagent() -> None:
+    steps: list[dict[str, Any]] = [{"step_index": 1, "role": "user"}]
+    steps += [{"step_index": i, "role": "agent"} for i in range(2, 7)]
+    steps += [{"step_index": 7, "role": "user"}, {"step_index": 8, "role": "user"}]
+    steps.append({"step_index": 11, "role": "agent", "parent_step": 6, "call_type": "subagent"})
+    doc = {"trace_id": "t", "session_id": "s", "agent": {"name": "claude-code"}, "steps": steps}
+    assert_sibling_lens_properties("tao", "trajectory-sdk", doc)
