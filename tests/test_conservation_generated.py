@@ -1,19 +1,22 @@
-"""The lenses into ATIF on generated sibling-format documents (issue 15, item 3).
+"""The lenses from the sibling formats on generated documents (issue 15, item 3).
 
 ``tests/test_conservation.py`` checks every lens on the valid fixtures and the lenses out of ATIF
-on generated ATIF documents. Here the other direction meets generated documents of each sibling
-format, drawn as their producers write them (``tests/strategies_tao.py``,
-``tests/strategies_sdk.py``, ``tests/strategies_runlog.py``). For each lens into ATIF v1.7:
+on generated ATIF documents. Here the lenses out of the sibling formats meet generated
+documents, drawn as their producers write them (``tests/strategies_tao.py``,
+``tests/strategies_sdk.py``, ``tests/strategies_runlog.py``). For each lens into ATIF v1.7, and
+for each composed lens between two sibling formats (through ATIF):
 
-(a) the output passes the ATIF v1.7 schema and the error-level rules;
-(b) the way back (ATIF → the source format) gives the source byte for byte;
+(a) the output passes the target's schema and its error-level rules;
+(b) the way back (the output converted to the source format) gives the source byte for byte;
 (c) conservation: ``tests/conservation.py``'s independent check, with the correspondences of
-    ``tests/correspondences.py`` for the pair, exactly as ``test_conservation.py`` applies it to
-    the fixtures.
+    ``tests/correspondences.py`` for the pair and the way back, exactly as
+    ``test_conservation.py`` applies it to the fixtures.
 
-Every drawn document is first asserted valid (no error-level finding of the project's validator).
-A property that fails is a lens bug: its shrunk document is pinned below as a
-``xfail(strict=True)`` case naming the defect, for the lens owners to fix.
+Every drawn document is first asserted valid (no error-level finding of the project's
+validator). Runs are derandomized (the same examples every run). A property that failed is a lens
+bug: its minimal document is pinned at the end of this module as an ``xfail(strict=True)`` case
+naming the defect, so fixing the lens turns it into a failure until the mark is removed. Two
+composed lenses draw restricted TAO records to keep clear of those bugs (``RESTRICTED``).
 """
 
 from __future__ import annotations
@@ -256,3 +259,45 @@ def test_pinned_tao_to_sdk_index_after_a_trailing_subagent() -> None:
     steps.append({"step_index": 11, "role": "agent", "parent_step": 6, "call_type": "subagent"})
     doc = {"trace_id": "t", "session_id": "s", "agent": {"name": "claude-code"}, "steps": steps}
     assert_sibling_lens_properties("tao", "trajectory-sdk", doc)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "step-substep -> trajectory-sdk@v0.4 conservation: /steps/0/message_text ('') leaks. "
+        "A step with an empty message_text and a tool call becomes an assistant message with "
+        "content null (ATIF's empty agent message with tool calls, trajectory-sdk MAPPING "
+        "§4.1); the way back writes '' again, but the composed lens neither stashes nor "
+        "reports the '' and tests/correspondences.py has the row for it only for ATIF as the "
+        "source (ATIF_EMPTY), not for the run log. Round trip and validity hold."
+    ),
+)
+def test_pinned_run_log_empty_text_through_sdk() -> None:
+    doc = {
+        "run_id": "r",
+        "provider": "g",
+        "steps": [
+            {
+                "step_id": "S1",
+                "step_index": 1,
+                "provider": "g",
+                "message_role": "assistant",
+                "message_text": "",
+                "started_at": "2026-02-26T10:04:22Z",
+                "outcome": "completed",
+                "summary": "Pre-message tool activity",
+                "substeps": [
+                    {
+                        "substep_id": "S1.1",
+                        "substep_index": 1,
+                        "type": "tool_call",
+                        "source": "provider",
+                        "call_id": "c1",
+                        "payload": {"tool_name": "Grep"},
+                        "timestamp": "2026-02-26T10:04:25Z",
+                    }
+                ],
+            }
+        ],
+    }
+    assert_sibling_lens_properties("step-substep", "trajectory-sdk", doc)
