@@ -21,6 +21,7 @@ composed lenses draw restricted TAO records to keep clear of those bugs (``RESTR
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Callable
 from typing import Any
@@ -301,3 +302,105 @@ def test_pinned_run_log_empty_text_through_sdk() -> None:
         ],
     }
     assert_sibling_lens_properties("step-substep", "trajectory-sdk", doc)
+
+
+# --- the generators draw what producers write --------------------------------------------------
+
+
+def _tao_forward_parent(doc: dict[str, Any]) -> bool:
+    """A sub-agent step placed before the step that launched it (the parser's order)."""
+    steps = doc.get("steps", [])
+    at = {s["step_index"]: i for i, s in enumerate(steps)}
+    return any(at.get(s.get("parent_step"), -1) > i for i, s in enumerate(steps))
+
+
+def _tao_shared_usage(doc: dict[str, Any]) -> bool:
+    """Adjacent agent steps of one API call: same model, the same non-zero usage."""
+    steps = doc.get("steps", [])
+    return any(
+        a["role"] == b["role"] == "agent"
+        and a.get("model") == b.get("model")
+        and a.get("token_usage")
+        and a.get("token_usage") == b.get("token_usage")
+        for a, b in itertools.pairwise(steps)
+    )
+
+
+def _tao_unreferenced_prompts(doc: dict[str, Any]) -> bool:
+    steps = doc.get("steps", [])
+    return bool(doc.get("system_prompts")) and not any(s.get("system_prompt_hash") for s in steps)
+
+
+def _tao_referenced_prompts(doc: dict[str, Any]) -> bool:
+    return any(s.get("system_prompt_hash") for s in doc.get("steps", []))
+
+
+def _sdk_messages(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    return [m for s in doc["steps"] for m in s["messages"]]
+
+
+def _sdk_tool_error(doc: dict[str, Any]) -> bool:
+    return any((m.get("tool_response") or {}).get("error") for m in _sdk_messages(doc))
+
+
+def _sdk_prefix_replaced(doc: dict[str, Any]) -> bool:
+    """A later snapshot starts with another system message than an earlier one."""
+    firsts = [s["messages"][0] for s in doc["steps"] if s["messages"]]
+    systems = [m.get("content") for m in firsts if m["role"] == "system"]
+    return len(set(map(str, systems))) > 1
+
+
+def _sdk_cumulative(doc: dict[str, Any]) -> bool:
+    steps = doc["steps"]
+    return len(steps) > 2 and all(
+        b["messages"][: len(a["messages"])] == a["messages"] for a, b in itertools.pairwise(steps)
+    )
+
+
+def _substeps(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    return [sub for s in doc["steps"] for sub in s["substeps"]]
+
+
+FEATURES: dict[str, dict[str, Callable[[dict[str, Any]], bool]]] = {
+    "tao": {
+        "parent_step points forward": _tao_forward_parent,
+        "one API call, several steps": _tao_shared_usage,
+        "prompts stored, not referenced": _tao_unreferenced_prompts,
+        "prompts referenced": _tao_referenced_prompts,
+    },
+    "trajectory-sdk": {
+        "cumulative snapshots": _sdk_cumulative,
+        "a tool error": _sdk_tool_error,
+        "system prefix replaced": _sdk_prefix_replaced,
+    },
+    "step-substep": {
+        "a runner note": lambda d: any(s["message_role"] == "runner" for s in d["steps"]),
+        "call, output, error, retry": lambda d: (
+            {"tool_call", "tool_output", "tool_error", "tool_retry"}
+            <= {sub["type"] for sub in _substeps(d)}
+        ),
+        "step usage": lambda d: any("metrics" in s.get("extra", {}) for s in d["steps"]),
+        "outcomes": lambda d: {"failed", "completed"} <= {s["outcome"] for s in d["steps"]},
+    },
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(FEATURES))
+def test_generators_draw_what_producers_write(fmt: str) -> None:
+    """Each shape the strategies' docstrings promise is drawn within 100 examples."""
+    wanted = FEATURES[fmt]
+    seen: set[str] = set()
+
+    @settings(
+        derandomize=True,
+        max_examples=100,
+        database=None,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @given(GENERATORS[fmt]())
+    def draw(doc: dict[str, Any]) -> None:
+        seen.update(name for name, feature in wanted.items() if feature(doc))
+
+    draw()
+    assert seen == set(wanted)
