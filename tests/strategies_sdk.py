@@ -80,7 +80,7 @@ def _conversation(draw: Draw, style: Style) -> list[tuple[str, Any]]:
         out.append(("message", _message(draw, style, "assistant", content=draw(prose))))
     n_calls = 0
     for turn in range(draw(st.integers(1, 3))):
-        if turn and draw(st.integers(0, 5)) == 0:  # a new system prompt mid-conversation
+        if turn and draw(st.integers(0, 3)) == 0:  # a new system prompt mid-conversation
             for _ in range(draw(st.integers(1, 2))):
                 out.append(("message", _message(draw, style, "system", content=draw(prose))))
         if turn and draw(st.integers(0, 7)) == 0:

@@ -387,13 +387,13 @@ FEATURES: dict[str, dict[str, Callable[[dict[str, Any]], bool]]] = {
 
 @pytest.mark.parametrize("fmt", sorted(FEATURES))
 def test_generators_draw_what_producers_write(fmt: str) -> None:
-    """Each shape the strategies' docstrings promise is drawn within 100 examples."""
+    """Each shape the strategies' docstrings promise is drawn within 200 examples."""
     wanted = FEATURES[fmt]
     seen: set[str] = set()
 
     @settings(
         derandomize=True,
-        max_examples=100,
+        max_examples=200,
         database=None,
         deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
