@@ -27,7 +27,7 @@ from atif_spec.lenses.mapping import (
     tables,
 )
 from atif_spec.migrations import MigrationError
-from atif_spec.stash import STASH_KEY
+from atif_spec.stash import STASH_KEY, NamedKeys
 
 from conftest import ROOT, dispatch_only
 
@@ -56,7 +56,8 @@ def _moves(node: Any) -> Iterator[tuple[str, str]]:
             for key, value in item.items():
                 if key == STASH_KEY and isinstance(value, dict):
                     for layer in value.get("layers", []):
-                        for pattern in layer.get("named", []):
+                        declared = NamedKeys.from_layer(layer)
+                        for pattern in declared.patterns if declared is not None else ():
                             yield layer["by"], pattern
                         for entry in layer.get("entries", []):
                             if entry.get("op") == "moved":

@@ -88,3 +88,23 @@ def test_mapped_leaves_leave_out_declared_members() -> None:
     )
     # the stash adds no mapped leaf, and the declared member no longer counts as mapped
     assert mapped_leaves(doc) == before - 1
+
+
+def test_key_names_stand_for_every_place_the_registry_gives_them() -> None:
+    step = "step-substep@v1.0->atif@v1.7"
+    places = {
+        "/steps/*/extra/legacy_turn_id",
+        "/steps/*/tool_calls/*/extra/legacy_turn_id",
+        "/steps/*/observation/results/*/extra/legacy_turn_id",
+    }
+    full = NamedKeys(tuple(sorted({*places, "/steps/*/extra/outcome"})))
+    layer = {"by": step, "holder": "/extra", "entries": [], **full.to_layer(step)}
+    assert layer["named"] == ["legacy_turn_id", "outcome"]
+    assert NamedKeys.from_layer(layer) == full
+    # a name is written only where the declaration holds all of its places
+    part = NamedKeys(("/steps/*/extra/legacy_turn_id",))
+    assert part.to_layer(step)["named"] == ["/steps/*/extra/legacy_turn_id"]
+    assert part.to_layer()["named"] == ["/steps/*/extra/legacy_turn_id"]
+    # a name the registry does not know for the step makes the declaration unreadable
+    unknown = {"by": step, "holder": "/extra", "entries": [], "named": ["no_such_key"]}
+    assert NamedKeys.from_layer(unknown) is None

@@ -22,6 +22,7 @@ This module is generic: callers say which object owns a change and where its hol
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -186,6 +187,21 @@ def _matches(pattern: list[str], tokens: Sequence[str | int]) -> bool:
     )
 
 
+@functools.cache
+def _by_name(by: str) -> dict[str, frozenset[str]]:
+    """The named-key patterns the mapping registry gives the step ``by``, by key name (the
+    last token; keys that end in an array index, or whose name holds ``/`` or ``~``, have
+    none)."""
+    from atif_spec.lenses.mapping import named_keys
+
+    found: dict[str, set[str]] = {}
+    for key in named_keys(by):
+        name = key.rsplit("/", 1)[-1]
+        if name and name != "*" and "~" not in name:
+            found.setdefault(name, set()).add(key)
+    return {name: frozenset(keys) for name, keys in found.items()}
+
+
 @dataclass(frozen=True, slots=True)
 class NamedKeys:
     """A layer's declaration of the named keys its step wrote (RFC.md §4.5.2 item 7).
@@ -215,16 +231,28 @@ class NamedKeys:
 
     @classmethod
     def from_layer(cls, layer: Any) -> NamedKeys | None:
-        """The declaration a layer carries (None when it has none or it is malformed)."""
+        """The declaration a layer carries, key names expanded into the patterns the mapping
+        registry gives them for the layer's step (None when it has none or it is malformed:
+        a key name the registry does not know for that step)."""
         if not isinstance(layer, dict):
             return None
-        patterns = layer.get("named")
+        items = layer.get("named")
         foreign = layer.get("foreign", [])
-        if not (isinstance(patterns, list) and patterns and isinstance(foreign, list)):
+        if not (isinstance(items, list) and items and isinstance(foreign, list)):
             return None
-        if not all(isinstance(p, str) for p in [*patterns, *foreign]):
+        if not all(isinstance(p, str) for p in [*items, *foreign]):
             return None
-        return cls(tuple(patterns), frozenset(foreign))
+        patterns: set[str] = set()
+        for item in items:
+            if item.startswith("/") or not item:
+                patterns.add(item)
+                continue
+            by = layer.get("by")
+            expanded = _by_name(by).get(item) if isinstance(by, str) else None
+            if expanded is None:
+                return None
+            patterns.update(expanded)
+        return cls(tuple(sorted(patterns)), frozenset(foreign))
 
     def merge(self, other: NamedKeys | None) -> NamedKeys:
         """Both declarations at once (several layers of one step on one holder)."""
@@ -259,9 +287,17 @@ class NamedKeys:
             found.extend(path for _, path in nodes if make_pointer(*path) not in self.foreign)
         return found
 
-    def to_layer(self) -> dict[str, Any]:
-        """The layer members that carry the declaration."""
-        members: dict[str, Any] = {"named": list(self.patterns)}
+    def to_layer(self, by: str | None = None) -> dict[str, Any]:
+        """The layer members that carry the declaration. With the step ``by``, a key name
+        stands for its patterns where the declaration holds every place the mapping registry
+        gives that name for the step (RFC.md §4.5.2 item 7); other patterns are written out."""
+        rest = set(self.patterns)
+        names: list[str] = []
+        for name, expanded in sorted(_by_name(by).items()) if by is not None else ():
+            if rest.issuperset(expanded):
+                names.append(name)
+                rest.difference_update(expanded)
+        members: dict[str, Any] = {"named": names + sorted(rest)}
         if self.foreign:
             members["foreign"] = sorted(self.foreign)
         return members

@@ -404,7 +404,7 @@ def commit(
         "entries": [r.entry for r in entries],
     }
     if named is not None:
-        layer.update(named.to_layer())
+        layer.update(named.to_layer(by))
     parent = _parent(target, place.path, create=True)
     if parent is None:
         raise StashError(place.pointer, "the stash holder's parent is not an object")
@@ -618,6 +618,6 @@ def put_named(out: Doc, holder: Holder, by: str, named: NamedKeys | None, *, pus
     if pushed:
         parent = _parent(out, holder.path, create=False)
         assert parent is not None
-        parent[holder.path[-1]][STASH_KEY]["layers"][-1].update(named.to_layer())
+        parent[holder.path[-1]][STASH_KEY]["layers"][-1].update(named.to_layer(by))
     else:
         commit(out, holder, by, [], named=named)
