@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from atif_spec.cli.sft import export, export_sft
-from atif_spec.reader import read_file
+from atif_spec.reader import LINE_BUFFER, read_file
 from atif_spec.sft import examples, is_target, pairing_problems, timeline
 
 from conftest import ROOT
@@ -242,6 +242,9 @@ def test_export_streams_in_bounded_memory(tmp_path: Path) -> None:
         nonlocal written
         written += len(data)
 
+    warm = tmp_path / "warm.jsonl"
+    warm.write_bytes(line * 3)
+    export(read_file(str(warm)), lambda _: None, validate=False)  # imports and caches first
     tracemalloc.start()
     try:
         summary = export(read_file(str(src)), sink, validate=False)
@@ -250,4 +253,5 @@ def test_export_streams_in_bounded_memory(tmp_path: Path) -> None:
         tracemalloc.stop()
     assert summary.examples == 2 * count
     assert written > size  # the output is larger than the input ...
-    assert peak < size / 8  # ... yet neither was ever held in memory
+    # ... yet neither was ever held in memory: the reader's fixed line buffer and a little more
+    assert peak < LINE_BUFFER + size / 8
