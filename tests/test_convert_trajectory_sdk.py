@@ -21,7 +21,7 @@ from atif_spec.lenses.trajectory_sdk import (
     cut,
     json_chunks,
 )
-from atif_spec.stash import STASH_KEY
+from atif_spec.stash import STASH_KEY, NamedKeys, make_pointer, resolve
 from atif_spec.validation import Options, validate_document
 
 from conftest import ROOT, dispatch_only
@@ -95,14 +95,20 @@ def test_weather_example_becomes_atif_steps() -> None:
     assert {"/agent/name", "/agent/version"} <= decided
     stash = atif["extra"][STASH_KEY]["layers"][-1]
     assert stash["by"] == TO_ATIF and stash["holder"] == "/extra"
-    # reward, task data and finish reasons are named keys, read back only through `moved`
+    # reward, task data and finish reasons are named keys, read back only where the layer's
+    # `named` declaration (RFC.md §4.5.2 item 7) covers them
     assert atif["extra"]["task"] == doc["task"]
     assert atif["extra"]["execution_metrics"] == doc["execution_metrics"]
     assert steps[3]["extra"]["finish_reason"] == "stop"
-    moved = {e["to"]: e["pointer"] for e in stash["entries"] if e["op"] == "moved"}
+    assert not any(e["op"] == "moved" for e in stash["entries"])
+    named = NamedKeys.from_layer(stash)
+    assert named is not None and "foreign" not in stash
+    assert {"/extra/task", "/steps/*/extra/finish_reason"} <= set(named.patterns)
+    places = {make_pointer(*p) for p in named.places(atif)}
+    assert {i.to for i in report.named} == places
+    moved = {i.to: i.pointer for i in report.named}
     assert moved["/extra/task"] == "/task"
     assert moved["/steps/3/extra/finish_reason"].endswith("/finish_reason")
-    assert {i.to for i in report.named} == set(moved)
     assert "/task/data_source" not in {e["pointer"] for e in stash["entries"]}
 
 
@@ -129,6 +135,9 @@ def test_tool_errors_are_named_and_producer_keys_never_misread() -> None:
     atif, _ = convert(doc, "atif@v1.7")
     step = next(s for s in atif["steps"] if s.get("message") == message["content"])
     assert step["extra"]["finish_reason"] == "producer's own"
+    # the declaration lists the producer's member as foreign: never read back
+    layer = atif["extra"][STASH_KEY]["layers"][-1]
+    assert layer["foreign"] == [f"/steps/{step['step_id'] - 1}/extra/finish_reason"]
     back, _ = convert(atif, "trajectory-sdk@v0.4")
     assert back == doc
     # an ATIF producer's own `extra.reward` is not read back as the SDK reward
@@ -262,12 +271,9 @@ def test_stash_layer_shape() -> None:
     layer = sdk["telemetry"]["data"][STASH_KEY]["layers"][-1]
     assert layer["by"] == TO_SDK and layer["holder"] == SDK_HOLDER.pointer
     by_pointer = {e["pointer"]: e for e in layer["entries"]}
-    # the agent's name is a named key of telemetry.data, read back through its moved entry
-    assert by_pointer["/agent/name"] == {
-        "op": "moved",
-        "pointer": "/agent/name",
-        "to": "/telemetry/data/agent_name",
-    }
+    # the agent's name is a named key of telemetry.data, read back through the declaration
+    assert "/agent/name" not in by_pointer
+    assert "/telemetry/data/agent_name" in layer["named"]
     assert sdk["telemetry"]["data"]["agent_name"] == "terminus-2"
     assert by_pointer["/steps/0/is_copied_context"] == {
         "op": "removed",
@@ -434,5 +440,9 @@ def test_atif_meaning_is_named_in_the_sdk_file() -> None:
     sdk, _ = convert(own, "trajectory-sdk@v0.4")
     kept = [m["metadata"] for st in sdk["steps"] for m in st["messages"] if m["metadata"]]
     assert {"timestamp": "producer's"} in kept
+    foreign = sdk["telemetry"]["data"][STASH_KEY]["layers"][-1]["foreign"]
+    assert foreign and all(p.endswith("/metadata/timestamp") for p in foreign)
+    paths = [[int(t) if t.isdigit() else t for t in p.split("/")[1:]] for p in foreign]
+    assert all(resolve(sdk, path) == "producer's" for path in paths)
     again, _ = convert(sdk, "atif@v1.7")
     assert again == own

@@ -19,7 +19,7 @@ import hashlib
 import json
 import math
 import operator
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
@@ -29,10 +29,17 @@ from atif_spec.changes import ChangeReport, Item
 from atif_spec.formats.atif import key_order
 from atif_spec.jsonvalues import json_int, objects, plain_text
 from atif_spec.lenses import ConversionError, Lens, LensOptions, refuse
-from atif_spec.lenses.residual import Holder, Residual, commit, run_lens, same
+from atif_spec.lenses.residual import (
+    Holder,
+    put_named,
+    run_lens,
+    same,
+    take_moves,
+    take_named,
+)
 from atif_spec.rules.trajectory_sdk import BOUNDARY, compare_snapshots, is_restart, leading_system
 from atif_spec.sft import Turn, timeline
-from atif_spec.stash import STASH_KEY, deep_copy
+from atif_spec.stash import STASH_KEY, NamedKeys, deep_copy, parse_pointer, resolve
 from atif_spec.totals import step_totals
 
 Doc = dict[str, Any]
@@ -68,15 +75,19 @@ class Names:
 
     ``write`` is None for "every named key whose place is free" (a lens run on a source of its
     own), else the exact set of target pointers to write (the way back of a converted
-    document writes what the inverse lens read). ``read`` holds the source pointers of named
-    keys to read back into fields: the ``to`` of the inverse lens's ``moved`` stash entries.
-    ``written`` collects ``(source pointer, target pointer)`` of every key written.
+    document writes what the inverse lens read). ``read`` tells which source pointers hold a
+    named key to read back into its field: the places the inverse lens's ``named`` declaration
+    owns (RFC.md §4.5.2 item 7). ``written`` collects ``(source pointer, target pointer)`` of
+    every key written, ``taken`` the pointers of every key read back.
     """
 
-    def __init__(self, write: frozenset[str] | None = None, read: frozenset[str] = frozenset()):
+    def __init__(
+        self, write: frozenset[str] | None = None, read: Callable[[str], bool] | None = None
+    ):
         self.write = write
-        self.read = read
+        self.read = read or _nothing
         self.written: list[tuple[str, str]] = []
+        self.taken: list[str] = []
 
     def put(
         self, owner: Doc, ptr: str, key: str, value: Any, source: str, holder: str = "extra"
@@ -98,11 +109,15 @@ class Names:
     def take(self, extra: Any, ptr: str, key: str, holder: str = "extra") -> Any:
         """The named key ``<holder>.<key>`` of the owner at ``ptr`` when it is to be read back
         (it is removed from ``extra``, the holder object), else ``_NONE``."""
-        if f"{ptr}/{holder}/{key}" not in self.read:
+        at = f"{ptr}/{holder}/{key}"
+        if not isinstance(extra, dict) or key not in extra or not self.read(at):
             return _NONE
-        if not isinstance(extra, dict) or key not in extra:
-            return _NONE
+        self.taken.append(at)
         return extra.pop(key)
+
+
+def _nothing(_: str) -> bool:
+    return False
 
 
 _NONE: Any = object()
@@ -877,39 +892,15 @@ def to_atif(doc: Doc, report: ChangeReport | None, names: Names | None = None) -
 # --- the lenses -------------------------------------------------------------------------------
 
 
-def _take_moves(doc: Doc, holder: Holder, by: str) -> tuple[Doc, list[Doc], bool]:
-    """``doc`` without the ``moved`` entries of the layers ``by`` on top of its stash (the way
-    back reads those named keys itself), the entries, and whether there were such layers.
-    ``doc`` is not modified."""
-    parent: Any = doc
+def _converted(doc: Doc, holder: Holder, by: str) -> bool:
+    """Whether the top layer of the stash in ``doc``'s holder was written by ``by``."""
+    node: Any = doc
     for key in holder.path:
-        parent = parent.get(key) if isinstance(parent, dict) else None
-    stash = parent.get(STASH_KEY) if isinstance(parent, dict) else None
+        node = node.get(key) if isinstance(node, dict) else None
+    stash = node.get(STASH_KEY) if isinstance(node, dict) else None
     layers = stash.get("layers") if isinstance(stash, dict) else None
-    if not isinstance(layers, list):
-        return doc, [], False
-    new = list(layers)
-    found: list[Doc] = []
-    n = len(new) - 1
-    while n >= 0 and isinstance(new[n], dict) and new[n].get("by") == by:
-        entries = new[n].get("entries")
-        if new[n].get("holder") != holder.pointer or not isinstance(entries, list):
-            break
-        moves = [e for e in entries if isinstance(e, dict) and e.get("op") == "moved"]
-        found[:0] = moves
-        new[n] = {**new[n], "entries": [e for e in entries if e not in moves]}
-        n -= 1
-    if n == len(new) - 1:
-        return doc, [], False
-    assert isinstance(stash, dict) and isinstance(parent, dict)
-    stash = {**stash, "layers": new}
-    out = dict(doc)
-    node = out
-    for key in holder.path[:-1]:
-        node[key] = dict(node[key])
-        node = node[key]
-    node[holder.path[-1]] = {**parent, STASH_KEY: stash}
-    return out, found, True
+    top = layers[-1] if isinstance(layers, list) and layers else None
+    return isinstance(top, dict) and top.get("by") == by and top.get("holder") == holder.pointer
 
 
 def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_target: bool) -> Doc:
@@ -917,8 +908,14 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_target: boo
     source_holder, target_holder = (
         (ATIF_HOLDER, SDK_HOLDER) if to_target else (SDK_HOLDER, ATIF_HOLDER)
     )
-    doc, moves, converted = _take_moves(doc, source_holder, inverse)
-    read = frozenset(e["to"] for e in moves if isinstance(e.get("to"), str))
+    converted = _converted(doc, source_holder, inverse)
+    doc, declared = take_named(doc, source_holder, inverse)
+    doc, moves = take_moves(doc, source_holder, inverse)  # files written before declarations
+    tos = frozenset(e["to"] for e in moves if isinstance(e.get("to"), str))
+
+    def read(ptr: str) -> bool:
+        return ptr in tos or (declared is not None and declared.owns(ptr))
+
     forward_names = Names(frozenset() if converted else None, read)
     forward, backward = (to_sdk, to_atif) if to_target else (to_atif, to_sdk)
     out = run_lens(
@@ -928,7 +925,12 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_target: boo
         inverse=inverse,
         forward=lambda d, r: forward(d, r, forward_names),
         backward=lambda d, r: backward(
-            d, r, Names(read, frozenset(to for _, to in forward_names.written))
+            d,
+            r,
+            Names(
+                frozenset(forward_names.taken),
+                frozenset(to for _, to in forward_names.written).__contains__,
+            ),
         ),
         source_holder=source_holder,
         target_holder=target_holder,
@@ -936,34 +938,75 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_target: boo
         compact=True,
     )
     if forward_names.written:
-        _record_moves(out, report, name, target_holder, forward_names.written, options.drop)
+        for source, to in forward_names.written:
+            report.named.append(Item(source, name, "a named key of the target (MAPPING.md)", to=to))
+        if not options.drop:
+            named = _declaration(out, forward_names.written)
+            put_named(out, target_holder, name, named, pushed=_converted(out, target_holder, name))
     return out
 
 
-def _record_moves(
-    out: Doc,
-    report: ChangeReport,
-    name: str,
-    holder: Holder,
-    written: list[tuple[str, str]],
-    drop: bool,
-) -> None:
-    """Report the named keys, and put their ``moved`` entries first in this lens's layer."""
-    for source, to in written:
-        report.named.append(Item(source, name, "a named key of the target (MAPPING.md)", to=to))
-    if drop:
-        return
-    entries = [{"op": "moved", "pointer": source, "to": to} for source, to in written]
-    parent: Any = out
-    for key in holder.path:
-        parent = parent.get(key) if isinstance(parent, dict) else None
-    stash = parent.get(STASH_KEY) if isinstance(parent, dict) else None
-    layers = stash.get("layers") if isinstance(stash, dict) else None
-    top = layers[-1] if isinstance(layers, list) and layers else None
-    if isinstance(top, dict) and top.get("by") == name:
-        top["entries"][:0] = entries
-    else:
-        commit(out, holder, name, [Residual(e, ()) for e in entries])
+def _declaration(out: Doc, written: list[tuple[str, str]]) -> NamedKeys | None:
+    """The ``named`` declaration of the keys written into ``out``, with every place its
+    patterns match that holds a producer's member (``foreign``).
+
+    A message that several snapshots repeat is one object: the key written at its first place
+    is written at every place (compared by identity, walking each shared object once).
+    """
+    paths = [_typed(out, to) for _, to in written]
+    named = NamedKeys.of(paths)
+    if named is None:
+        return None
+    mine = {(id(resolve(out, path[:-1])), path[-1]) for path in paths}
+    if not any((id(parent), key) not in mine for parent, key in _members(out, named)):
+        return named
+    foreign = [
+        path for path in named.places(out) if (id(resolve(out, path[:-1])), path[-1]) not in mine
+    ]
+    return NamedKeys.of(paths, foreign)
+
+
+def _typed(doc: Doc, pointer: str) -> tuple[str | int, ...]:
+    """The path of ``pointer`` in ``doc`` with list indexes as ints."""
+    out: list[str | int] = []
+    node: Any = doc
+    for token in parse_pointer(pointer):
+        if isinstance(node, list):
+            out.append(int(token))
+            node = node[int(token)]
+        else:
+            out.append(token)
+            node = node.get(token) if isinstance(node, dict) else None
+    return tuple(out)
+
+
+def _members(doc: Doc, named: NamedKeys) -> Iterator[tuple[Doc, str]]:
+    """``(holder object, key)`` of every member a pattern of ``named`` matches, each holder
+    object once (a list that extends the one before it by identity adds only its tail)."""
+    for pattern in named.patterns:
+        tokens = parse_pointer(pattern)
+        nodes: list[Any] = [doc]
+        for token in tokens[:-1]:
+            found: list[Any] = []
+            seen: set[int] = set()
+            last: list[Any] = []
+            for node in nodes:
+                if token == "*" and isinstance(node, list):
+                    extends = len(last) <= len(node) and all(map(operator.is_, last, node))
+                    tail = node[len(last) :] if extends else node
+                    last = node
+                    for v in tail:
+                        if id(v) not in seen:
+                            seen.add(id(v))
+                            found.append(v)
+                elif isinstance(node, dict) and token in node:
+                    v = node[token]
+                    if id(v) not in seen:
+                        seen.add(id(v))
+                        found.append(v)
+            nodes = found
+        key = tokens[-1]
+        yield from ((node, key) for node in nodes if isinstance(node, dict) and key in node)
 
 
 def atif_to_sdk(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:

@@ -289,8 +289,8 @@ _TO_SDK = (
         "the named keys of §3 (`extra.task`, `extra.reward`, a step's `extra.finish_reason`, a "
         "result's `extra.error`, …)",
         "their SDK fields",
-        note="only where a `moved` entry of the SDK→ATIF lens says it wrote them (RFC.md §4.5.3 "
-        "item 8); a producer's own key of that name stays in `extra`/`metadata`",
+        note="only where the `named` declaration of the SDK→ATIF lens says it wrote them "
+        "(RFC.md §4.5.2 item 7); a producer's own key of that name stays in `extra`/`metadata`",
     ),
 )
 
