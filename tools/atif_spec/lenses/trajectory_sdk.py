@@ -78,14 +78,21 @@ class Names:
     document writes what the inverse lens read). ``read`` tells which source pointers hold a
     named key to read back into its field: the places the inverse lens's ``named`` declaration
     owns (RFC.md §4.5.2 item 7). ``written`` collects ``(source pointer, target pointer)`` of
-    every key written, ``taken`` the pointers of every key read back.
+    every key written, ``taken`` the pointers of every key read back. ``exact`` is set when
+    the document declares the SDK→ATIF lens's named keys: the SDK root members that no named
+    key carries were null or absent, and the way back writes null instead of synthesizing them.
     """
 
     def __init__(
-        self, write: frozenset[str] | None = None, read: Callable[[str], bool] | None = None
+        self,
+        write: frozenset[str] | None = None,
+        read: Callable[[str], bool] | None = None,
+        *,
+        exact: bool = False,
     ):
         self.write = write
         self.read = read or _nothing
+        self.exact = exact
         self.written: list[tuple[str, str]] = []
         self.taken: list[str] = []
 
@@ -494,9 +501,17 @@ def to_sdk(doc: Doc, report: ChangeReport | None, names: Names | None = None) ->
     if isinstance(kept, list) and len(kept) == len(snapshots):
         for snapshot, values in zip(snapshots, kept, strict=True):
             if isinstance(values, dict):
-                snapshot.update({k: values.get(k) for k in SNAPSHOT_KEYS})
-    if "telemetry" in root:
-        out["telemetry"] = root["telemetry"]
+                for k in SNAPSHOT_KEYS:
+                    if k in values:
+                        snapshot[k] = values[k]
+                    else:
+                        del snapshot[k]  # the SDK file left the key out
+    if names.exact:  # converted from the SDK: what no named key carries was null or absent
+        for field, key in ROOT_NAMES.items():
+            if key not in root and field in ("metrics", "execution_metrics", "telemetry"):
+                out[field] = None
+    if "telemetry" in root or names.exact:
+        out["telemetry"] = root.get("telemetry")
         return out
     digest = content_hash(out)
     data: Doc = {"conversation_id": conversation, "content_hash": digest}
@@ -516,7 +531,8 @@ def to_sdk(doc: Doc, report: ChangeReport | None, names: Names | None = None) ->
 
 SDK_STEP_NAMES = ("timestamp", "model_name")
 """ATIF step fields the SDK has no place for, as named message ``metadata`` keys of
-ATIF→SDK (MAPPING.md §4.1)."""
+ATIF→SDK (MAPPING.md §4.1); so is the step's ``metrics.cost_usd`` (``metadata.cost_usd``)."""
+METRICS_ORDER = key_order("v1.7", "Metrics")
 SDK_ROOT_NAMES = ("agent_name", "agent_version", "final_metrics")
 """Named ``telemetry.data`` keys of ATIF→SDK: ``agent.name``, ``agent.version`` and
 ``final_metrics`` (MAPPING.md §4.1)."""
@@ -550,6 +566,10 @@ def _name_steps(snapshots: list[Doc], sources: dict[int, Turn], names: Names) ->
             if isinstance(value, str):
                 source = f"/steps/{turn.index}/{key}"
                 names.put(message, where[key_id], key, value, source, "metadata")
+        metrics = turn.step.get("metrics")
+        if isinstance(metrics, dict) and _number(metrics.get("cost_usd")) is not None:
+            source = f"/steps/{turn.index}/metrics/cost_usd"
+            names.put(message, where[key_id], "cost_usd", metrics["cost_usd"], source, "metadata")
 
 
 def _find(snapshots: list[Doc], ptr: str) -> Iterator[Doc]:
@@ -707,6 +727,11 @@ class _Steps:
                     value = self.names.take(step["extra"], where, key, "metadata")
                     if value is not _NONE:
                         step[key], taken = value, True
+                cost = self.names.take(step["extra"], where, "cost_usd", "metadata")
+                if cost is not _NONE:
+                    metrics = {**step.get("metrics", {}), "cost_usd": cost}
+                    step["metrics"] = {k: metrics[k] for k in METRICS_ORDER if k in metrics}
+                    taken = True
                 if taken and step["extra"] == {}:
                     del step["extra"]
             self._name_message(step, m, where)
@@ -881,7 +906,8 @@ def to_atif(doc: Doc, report: ChangeReport | None, names: Names | None = None) -
     steps = doc.get("steps")
     if isinstance(steps, list) and steps:
         kept = [
-            {k: s.get(k) for k in SNAPSHOT_KEYS} if isinstance(s, dict) else None for s in steps
+            {k: s[k] for k in SNAPSHOT_KEYS if k in s} if isinstance(s, dict) else None
+            for s in steps
         ]
         names.put(out, "", "snapshots", kept, "/steps")
     if out.get("extra") == {}:
@@ -916,7 +942,7 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_target: boo
     def read(ptr: str) -> bool:
         return ptr in tos or (declared is not None and declared.owns(ptr))
 
-    forward_names = Names(frozenset() if converted else None, read)
+    forward_names = Names(frozenset() if converted else None, read, exact=declared is not None)
     forward, backward = (to_sdk, to_atif) if to_target else (to_atif, to_sdk)
     out = run_lens(
         doc,
@@ -930,6 +956,7 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_target: boo
             Names(
                 frozenset(forward_names.taken),
                 frozenset(to for _, to in forward_names.written).__contains__,
+                exact=bool(forward_names.written) and not options.drop,
             ),
         ),
         source_holder=source_holder,

@@ -89,8 +89,8 @@ _ROOT = (
         "per snapshot `reward`, `info`, `trainable_status`",
         "`extra.snapshots`",
         "named",
-        "one object `{reward, info, trainable_status}` per snapshot, in snapshot order; read back "
-        "when the way back cuts as many snapshots",
+        "one object `{reward, info, trainable_status}` per snapshot (the members the snapshot "
+        "has), in snapshot order; read back when the way back cuts as many snapshots",
         key="/extra/snapshots",
     ),
 )
@@ -203,7 +203,14 @@ _TO_SDK = (
         "`metrics.prompt_tokens`, `completion_tokens`, `cached_tokens`",
         "`usage = {prompt_tokens, completion_tokens, total_tokens, prompt_tokens_details: "
         "{cached_tokens}}` (the keys that apply)",
-        note="`cost_usd`, token ids and logprobs stashed",
+        note="token ids and logprobs stashed",
+    ),
+    Row(
+        "`metrics.cost_usd`",
+        "its message's `metadata.cost_usd`",
+        "named",
+        "the step's cost in US dollars (the SDK keeps only the conversation's `task.total_cost`)",
+        key="/steps/*/messages/*/metadata/cost_usd",
     ),
     Row("step `extra`", "message `metadata`"),
     Row(
