@@ -446,3 +446,50 @@ def test_atif_meaning_is_named_in_the_sdk_file() -> None:
     assert all(resolve(sdk, path) == "producer's" for path in paths)
     again, _ = convert(sdk, "atif@v1.7")
     assert again == own
+
+
+def test_embedded_subagents_become_sdk_trajectories() -> None:
+    for name in ("embedded-subagent.json", "embedded-subagent-two-levels.json"):
+        path = ROOT / "conformance" / "atif" / "v1.7" / "valid" / name
+        doc = json.loads(path.read_text())
+        sdk, report = convert(doc, "trajectory-sdk@v0.4")
+        data = sdk["telemetry"]["data"]
+        inner = data["subagent_trajectories"]
+        assert len(inner) == len(doc["subagent_trajectories"])
+        for sub, atif_sub in zip(inner, doc["subagent_trajectories"], strict=True):
+            # a whole SDK trajectory, valid on its own, that names its ATIF identity
+            assert errors(sub) == []
+            assert sub["telemetry"]["data"]["trajectory_id"] == atif_sub["trajectory_id"]
+            assert sub["telemetry"]["data"]["agent_name"] == atif_sub["agent"]["name"]
+            texts = {m["content"] for m in sub["steps"][-1]["messages"]}
+            assert {s["message"] for s in atif_sub["steps"]} <= texts
+        # the subagent's own messages stay out of the parent's snapshots
+        own = {s["message"] for s in doc["steps"]} | {
+            r["content"] for s in doc["steps"] for r in s.get("observation", {}).get("results", [])
+        }
+        only_sub = {m["content"] for m in inner[0]["steps"][-1]["messages"]} - own
+        assert only_sub and not only_sub & {m["content"] for m in sdk["steps"][-1]["messages"]}
+        refs = [
+            m["tool_response"]["metadata"]["subagent_trajectory_ref"]
+            for m in sdk["steps"][-1]["messages"]
+            if m["role"] == "tool"
+            and (m["tool_response"]["metadata"] or {}).get("subagent_trajectory_ref")
+        ]
+        assert refs and all(
+            r[0]["trajectory_id"] in {s["telemetry"]["data"]["trajectory_id"] for s in inner}
+            for r in refs
+        )
+        layer = data[STASH_KEY]["layers"][-1]
+        assert not any(
+            e["pointer"].startswith("/subagent_trajectories") and e["op"] == "removed"
+            for e in layer["entries"]
+        )
+        assert "/subagent_trajectories" in {i.pointer for i in report.named}
+        back, _ = convert(sdk, "atif@v1.7")
+        assert dumps(back) == dumps(doc)
+        # a producer's own `telemetry.data.subagent_trajectories` is not read as subagents
+        native = json.loads((SDK_DIR / "valid" / "weather-example.json").read_text())
+        native["telemetry"]["data"]["subagent_trajectories"] = [{"not": "a subagent"}]
+        atif, _ = convert(native, "atif@v1.7")
+        assert "subagent_trajectories" not in atif
+        assert convert(atif, "trajectory-sdk@v0.4")[0] == native

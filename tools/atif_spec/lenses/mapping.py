@@ -46,6 +46,10 @@ class Row:
     key: str | None = None
     """For ``named`` rows: the member's pointer relative to its owner, e.g.
     ``/extra/llm_call_count``."""
+    nests: bool = False
+    """For ``named`` rows: the member is an array of documents that the step maps by the same
+    rules (embedded subagents), so each of the step's named keys recurs below every element:
+    ``<key>/<index><named key>``."""
 
     def __post_init__(self) -> None:
         if (self.kind == "named") != (self.key is not None):
@@ -104,8 +108,17 @@ def named_keys(step: str) -> frozenset[str]:
 def is_named(step: str, pointer: str) -> bool:
     """True when ``pointer`` (a ``moved`` entry's ``to``) is a named key of ``step``: a key equal
     to it, a ``*`` token of the key matching any array index (lenses whose one layer is owned
-    by the document root register ``/steps/*/extra/outcome``)."""
+    by the document root register ``/steps/*/extra/outcome``), or a named key of the step below
+    an element of a ``nests`` key."""
     tokens = pointer.split("/")
+    for row in rows_of(step):
+        if not row.nests or row.key is None:
+            continue
+        parts = row.key.split("/")
+        if len(tokens) > len(parts) + 1 and tokens[: len(parts)] == parts:
+            index, rest = tokens[len(parts)], "/".join(["", *tokens[len(parts) + 1 :]])
+            if (index == "*" or index.isdigit()) and is_named(step, rest):
+                return True
     for key in named_keys(step):
         parts = key.split("/")
         if len(parts) == len(tokens) and all(

@@ -79,8 +79,9 @@ class Names:
     named key to read back into its field: the places the inverse lens's ``named`` declaration
     owns (RFC.md §4.5.2 item 7). ``written`` collects ``(source pointer, target pointer)`` of
     every key written, ``taken`` the pointers of every key read back. ``exact`` is set when
-    the document declares the SDK→ATIF lens's named keys: the SDK root members that no named
-    key carries were null or absent, and the way back writes null instead of synthesizing them.
+    the document declares the inverse lens's named keys: the members they stand for that no
+    named key carries were null or absent in the original, and the way back does not synthesize
+    them (DECISIONS D23).
     """
 
     def __init__(
@@ -95,14 +96,35 @@ class Names:
         self.exact = exact
         self.written: list[tuple[str, str]] = []
         self.taken: list[str] = []
+        self.source = ""
+        """Pointer of the mapped document in the whole source (an embedded subagent's)."""
+        self.target = ""
+        """Pointer of the mapping's result in the whole target."""
+
+    def nested(self, source: str, target: str) -> Names:
+        """The names of an embedded document mapped at ``source`` into ``target`` (pointers
+        relative to this mapping's document and result); lists and choices are shared."""
+        inner = Names(self.write, self.read, exact=self.exact)
+        inner.written, inner.taken = self.written, self.taken
+        inner.source, inner.target = self.source + source, self.target + target
+        return inner
 
     def put(
-        self, owner: Doc, ptr: str, key: str, value: Any, source: str, holder: str = "extra"
+        self,
+        owner: Doc,
+        ptr: str,
+        key: str,
+        value: Any,
+        source: str,
+        holder: str = "extra",
+        *,
+        copy: bool = True,
     ) -> None:
         """Write ``value`` as ``owner.<holder>.<key>`` (``ptr`` is the owner's pointer), unless
         the key is not to be written or the producer's ``<holder>`` holds that key (a collision:
-        the value then travels in the stash)."""
-        to = f"{ptr}/{holder}/{key}"
+        the value then travels in the stash). ``copy=False`` keeps ``value`` itself (shared
+        snapshot messages stay shared)."""
+        to = f"{self.target}{ptr}/{holder}/{key}"
         if self.write is not None and to not in self.write:
             return
         extra = owner.get(holder)
@@ -110,13 +132,13 @@ class Names:
             extra = owner[holder] = {}
         if not isinstance(extra, dict) or key in extra:
             return
-        extra[key] = deep_copy(value)
-        self.written.append((source, to))
+        extra[key] = deep_copy(value) if copy else value
+        self.written.append((self.source + source, to))
 
     def take(self, extra: Any, ptr: str, key: str, holder: str = "extra") -> Any:
         """The named key ``<holder>.<key>`` of the owner at ``ptr`` when it is to be read back
         (it is removed from ``extra``, the holder object), else ``_NONE``."""
-        at = f"{ptr}/{holder}/{key}"
+        at = f"{self.source}{ptr}/{holder}/{key}"
         if not isinstance(extra, dict) or key not in extra or not self.read(at):
             return _NONE
         self.taken.append(at)
@@ -518,14 +540,29 @@ def to_sdk(doc: Doc, report: ChangeReport | None, names: Names | None = None) ->
     if conversation is not None:
         data["idempotency_key"] = f"{DATA_SOURCE}:{conversation}:{digest}"
     out["telemetry"] = {"source": DATA_SOURCE, "data": data}
-    for key, value in (
-        ("agent_name", agent.get("name")),
-        ("agent_version", agent.get("version")),
-        ("final_metrics", doc.get("final_metrics")),
+    for key, value, field in (
+        ("agent_name", agent.get("name"), "/agent/name"),
+        ("agent_version", agent.get("version"), "/agent/version"),
+        ("final_metrics", doc.get("final_metrics"), "/final_metrics"),
+        ("trajectory_id", doc.get("trajectory_id"), "/trajectory_id"),
     ):
         if value is not None:
-            field = "final_metrics" if key == "final_metrics" else f"agent/{key[6:]}"
-            names.put(out["telemetry"], "/telemetry", key, value, f"/{field}", "data")
+            names.put(out["telemetry"], "/telemetry", key, value, field, "data")
+    subagents = doc.get("subagent_trajectories")
+    if isinstance(subagents, list) and subagents and all(isinstance(s, dict) for s in subagents):
+        inner = [
+            to_sdk(sub, None, names.nested(f"/subagent_trajectories/{i}", f"{SUBAGENTS}/{i}"))
+            for i, sub in enumerate(subagents)
+        ]
+        names.put(
+            out["telemetry"],
+            "/telemetry",
+            "subagent_trajectories",
+            inner,
+            "/subagent_trajectories",
+            "data",
+            copy=False,
+        )
     return out
 
 
@@ -533,9 +570,20 @@ SDK_STEP_NAMES = ("timestamp", "model_name")
 """ATIF step fields the SDK has no place for, as named message ``metadata`` keys of
 ATIF→SDK (MAPPING.md §4.1); so is the step's ``metrics.cost_usd`` (``metadata.cost_usd``)."""
 METRICS_ORDER = key_order("v1.7", "Metrics")
-SDK_ROOT_NAMES = ("agent_name", "agent_version", "final_metrics")
-"""Named ``telemetry.data`` keys of ATIF→SDK: ``agent.name``, ``agent.version`` and
-``final_metrics`` (MAPPING.md §4.1)."""
+SDK_ROOT_NAMES = (
+    "agent_name",
+    "agent_version",
+    "final_metrics",
+    "trajectory_id",
+    "subagent_trajectories",
+)
+"""Named ``telemetry.data`` keys of ATIF→SDK: ``agent.name``, ``agent.version``,
+``final_metrics``, ``trajectory_id`` and the embedded subagents, each an SDK trajectory
+(MAPPING.md §4.1)."""
+REF = "subagent_trajectory_ref"
+SUBAGENTS = "/telemetry/data/subagent_trajectories"
+ROOT_ORDER = key_order("v1.7")
+"""Where ATIF→SDK puts the embedded subagents of a trajectory."""
 
 
 def _name_steps(snapshots: list[Doc], sources: dict[int, Turn], names: Names) -> None:
@@ -551,9 +599,21 @@ def _name_steps(snapshots: list[Doc], sources: dict[int, Turn], names: Names) ->
             where.setdefault(id(msgs[k]), f"/steps/{i}/messages/{k}")
         prev = msgs
     for key_id, turn in sources.items():
-        if turn.kind == "tool" or key_id not in where:
+        if key_id not in where:
             continue
         message = next(m for m in _find(snapshots, where[key_id]))
+        if turn.kind == "tool":
+            result = turn.result or {}
+            ref = result.get("subagent_trajectory_ref")
+            if ref is not None and isinstance(message.get("tool_response"), dict):
+                k = next(
+                    i for i, r in enumerate(turn.step["observation"]["results"]) if r is result
+                )
+                source = f"/steps/{turn.index}/observation/results/{k}/subagent_trajectory_ref"
+                ptr = f"{where[key_id]}/tool_response"
+                tool_response = message["tool_response"]
+                names.put(tool_response, ptr, "subagent_trajectory_ref", ref, source, "metadata")
+            continue
         if turn.kind == "reset":  # the first system message of the new context
             extra = turn.step.get("extra")
             policy = extra.get("context_management") if isinstance(extra, dict) else None
@@ -823,6 +883,13 @@ class _Steps:
             result["content"] = reply
         elif reply is not None:
             result["content"] = json.dumps(reply, ensure_ascii=False)
+        fields: Doc = dict(response) if isinstance(response, dict) else {}
+        if isinstance(fields.get("metadata"), dict):  # a subagent link named by ATIF→SDK
+            meta = deep_copy(fields["metadata"])
+            ref = self.names.take(meta, f"{where}/tool_response", REF, "metadata")
+            if ref is not _NONE:
+                result[REF] = ref
+                fields["metadata"] = meta or None
         if isinstance(m.get("metadata"), dict):
             result["extra"] = deep_copy(m["metadata"])
         observation = target.setdefault("observation", {"results": []})
@@ -830,7 +897,7 @@ class _Steps:
         observation["results"].append(result)
         if isinstance(response, dict):
             for field, key in RESULT_NAMES.items():
-                value = response.get(field)
+                value = fields.get(field)
                 if value is None or (field == "response" and same(value, result.get("content"))):
                     continue
                 self.names.put(result, ptr, key, value, f"{where}/tool_response/{field}")
@@ -897,6 +964,20 @@ def to_atif(doc: Doc, report: ChangeReport | None, names: Names | None = None) -
         final["total_cost_usd"] = cost
     final["total_steps"] = len(builder.steps)
     out["final_metrics"] = named.get("final_metrics", final)
+    if "trajectory_id" in named:
+        out["trajectory_id"] = named["trajectory_id"]
+    if names.exact:  # converted from ATIF: what no named key carries was not there
+        for key in ("trajectory_id", "final_metrics"):
+            if key not in named:
+                out.pop(key, None)
+    subagents = named.get("subagent_trajectories")
+    if isinstance(subagents, list):
+        out["subagent_trajectories"] = [
+            to_atif(sub, None, names.nested(f"{SUBAGENTS}/{i}", f"/subagent_trajectories/{i}"))
+            if isinstance(sub, dict)
+            else sub
+            for i, sub in enumerate(subagents)
+        ]
     for field, key in ROOT_NAMES.items():
         value = doc.get(field)
         data = value.get("data") if isinstance(value, dict) else None
@@ -912,7 +993,7 @@ def to_atif(doc: Doc, report: ChangeReport | None, names: Names | None = None) -
         names.put(out, "", "snapshots", kept, "/steps")
     if out.get("extra") == {}:
         del out["extra"]
-    return out
+    return {k: out[k] for k in ROOT_ORDER if k in out}
 
 
 # --- the lenses -------------------------------------------------------------------------------

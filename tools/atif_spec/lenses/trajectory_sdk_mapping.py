@@ -285,10 +285,34 @@ _TO_SDK = (
         key="/telemetry/data/final_metrics",
     ),
     Row(
+        "`trajectory_id`",
+        "`telemetry.data.trajectory_id`",
+        "named",
+        "the ATIF identity of the run, which subagent references name",
+        key="/telemetry/data/trajectory_id",
+    ),
+    Row(
+        "`subagent_trajectories[i]` (embedded subagents)",
+        "`telemetry.data.subagent_trajectories[i]`",
+        "named",
+        "each a whole SDK trajectory, converted by these rules (its own snapshots, task, "
+        "telemetry and named keys; nested subagents nest the same way); once per file, not "
+        "repeated in every snapshot (DECISIONS D24)",
+        key="/telemetry/data/subagent_trajectories",
+        nests=True,
+    ),
+    Row(
+        "a result's `subagent_trajectory_ref`",
+        "its tool message's `tool_response.metadata.subagent_trajectory_ref`",
+        "named",
+        "the reference as ATIF writes it (`trajectory_id`, `session_id`, `trajectory_path`); a "
+        "result without `source_call_id` is no tool message and stays in the stash",
+        key="/steps/*/messages/*/tool_response/metadata/subagent_trajectory_ref",
+    ),
+    Row(
         "`reasoning_effort`, `llm_call_count`, `is_copied_context` (their training meaning is "
         "the message's `trainable_status`, §5), `notes`, root `extra`, "
-        "`continued_trajectory_ref`, `trajectory_id`, `subagent_trajectories` (embedded "
-        "subagents are not inlined)",
+        "`continued_trajectory_ref`",
         "—",
         "stashed",
     ),
