@@ -529,6 +529,8 @@ def to_sdk(doc: Doc, report: ChangeReport | None, names: Names | None = None) ->
                     else:
                         del snapshot[k]  # the SDK file left the key out
     if names.exact:  # converted from the SDK: what no named key carries was null or absent
+        if kept is None:  # no snapshots: ATIF's one empty step was decided (MAPPING §3.2)
+            snapshots.clear()
         for field, key in ROOT_NAMES.items():
             if key not in root and field in ("metrics", "execution_metrics", "telemetry"):
                 out[field] = None
