@@ -493,3 +493,24 @@ def test_embedded_subagents_become_sdk_trajectories() -> None:
         atif, _ = convert(native, "atif@v1.7")
         assert "subagent_trajectories" not in atif
         assert convert(atif, "trajectory-sdk@v0.4")[0] == native
+
+
+def test_compact_lists_replaces_a_list_only_when_its_shared_places_are_inside() -> None:
+    from atif_spec.lenses.residual import diff
+    from atif_spec.stash import undo
+
+    shared = {"role": "user", "content": "hi", "a": None, "b": None, "c": None}
+    source = {"steps": [[{"role": "user", "content": "hi"}], [{"role": "user", "content": "hi"}]]}
+    rebuilt = {"steps": [[shared], [shared]]}
+    entries = diff(source, rebuilt, compact_lists=True)
+    assert [r.entry["op"] for r in entries] == ["replaced"]
+    assert entries[0].entry["pointer"] == "/steps" and entries[0].entry["value"] == source["steps"]
+    undo(rebuilt, {"entries": [r.entry for r in entries]})
+    assert rebuilt == source
+    # the same container also outside the list: only entries at its first place restore both
+    source2 = {**source, "last": {"role": "user", "content": "hi"}}
+    rebuilt2 = {"steps": [[shared], [shared]], "last": shared}
+    entries2 = diff(source2, rebuilt2, compact_lists=True)
+    assert {r.entry["op"] for r in entries2} == {"added"}
+    # off by default: other lenses keep their entries
+    assert {r.entry["op"] for r in diff(source, {"steps": [[shared], [shared]]})} == {"added"}

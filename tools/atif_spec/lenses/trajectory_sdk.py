@@ -1046,6 +1046,7 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_target: boo
         target_holder=target_holder,
         drop=options.drop,
         compact=True,
+        compact_lists=True,
     )
     if forward_names.written:
         for source, to in forward_names.written:
