@@ -525,6 +525,7 @@ def run_lens(
     drop: bool,
     compact: bool = False,
     compact_lists: bool = False,
+    reorder: bool = False,
 ) -> Doc:
     """Convert ``doc`` with ``forward``, keeping what does not survive in ``target_holder``.
 
@@ -532,8 +533,9 @@ def run_lens(
     going back. The layers that the inverse lens left in ``source_holder`` are taken off first
     and undone after mapping, so ``inverse(lens(doc)) == doc``. The new layer is owned by the
     document root and compares lists by position and objects in their key order (a conversion
-    rebuilds every object below the root, so no smaller owner survives it); ``compact`` and
-    ``compact_lists`` as in :func:`diff`. ``doc`` is not modified.
+    rebuilds every object below the root, so no smaller owner survives it); ``compact``,
+    ``compact_lists`` and ``reorder`` (keep members whose key order changed by stashing the
+    fewest bytes, instead of replacing their object) as in :func:`diff`. ``doc`` is not modified.
     """
     target = name.partition("->")[2]
     work = shared_copy(doc)
@@ -550,7 +552,12 @@ def run_lens(
         report.errors.extend(exc.report.errors)
         raise ConversionError(report) from None
     residuals = diff(
-        work, rebuilt, align=False, reorder=False, compact=compact, compact_lists=compact_lists
+        work,
+        rebuilt,
+        align=False,
+        reorder=reorder,
+        compact=compact,
+        compact_lists=compact_lists,
     )
     if previous and not conflicts and not residuals:
         # the output is exactly what the inverse lens was given: nothing was invented
@@ -575,6 +582,18 @@ def run_lens(
 
 
 # --- moved entries of a lens (RFC.md §4.5.2) -------------------------------------------------
+
+
+def _with_holder(doc: Doc, holder: Holder, value: Doc) -> Doc:
+    """``doc`` with its holder replaced by ``value``: the objects on the holder's path are
+    copied, everything else is shared (``doc`` is not modified)."""
+    out = dict(doc)
+    node = out
+    for key in holder.path[:-1]:
+        node[key] = dict(node[key])
+        node = node[key]
+    node[holder.path[-1]] = value
+    return out
 
 
 def take_moves(doc: Doc, holder: Holder, by: str) -> tuple[Doc, list[dict[str, Any]]]:
@@ -608,13 +627,7 @@ def take_moves(doc: Doc, holder: Holder, by: str) -> tuple[Doc, list[dict[str, A
     if not found:
         return doc, []
     new_extra = {**extra, STASH_KEY: {**stash, "layers": new}}
-    if len(holder.path) == 1:
-        return {**doc, holder.path[0]: new_extra}, found
-    copy = shared_copy(doc)
-    target = _parent(copy, holder.path, create=False)
-    assert target is not None
-    target[holder.path[-1]] = new_extra
-    return copy, found
+    return _with_holder(doc, holder, new_extra), found
 
 
 def put_moves(
@@ -664,13 +677,7 @@ def take_named(doc: Doc, holder: Holder, by: str) -> tuple[Doc, NamedKeys | None
     if found is None:
         return doc, None
     new_extra = {**extra, STASH_KEY: {**stash, "layers": new}}
-    if len(holder.path) == 1:
-        return {**doc, holder.path[0]: new_extra}, found
-    copy = shared_copy(doc)
-    target = _parent(copy, holder.path, create=False)
-    assert target is not None
-    target[holder.path[-1]] = new_extra
-    return copy, found
+    return _with_holder(doc, holder, new_extra), found
 
 
 def put_named(out: Doc, holder: Holder, by: str, named: NamedKeys | None, *, pushed: bool) -> None:

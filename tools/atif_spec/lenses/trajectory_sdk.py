@@ -1047,6 +1047,7 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_target: boo
         drop=options.drop,
         compact=True,
         compact_lists=True,
+        reorder=True,
     )
     if forward_names.written:
         for source, to in forward_names.written:
