@@ -22,7 +22,7 @@ CEILINGS = {  # percent of output bytes, summed over the source format's valid f
     # +0.2 (issue 15): the same stash bytes in a smaller output (no prompt hash on user steps)
     "atif@v1.7->tao@v0.2.0": 28.3,
     # issue 15 session 5: `named` declarations, per-step cost and subagents as named keys
-    "atif@v1.7->trajectory-sdk@v0.4": 7.8,  # was 15.1 (D23, D24); named keys (§4.1): was 16.2
+    "atif@v1.7->trajectory-sdk@v0.4": 6.3,  # was 15.1 (D23, D24); named keys (§4.1): was 16.2
     # was 76.0: each run-log field ATIF lacks is now a named extra key whose value-less `moved`
     # entry (RFC.md §4.5.2) is about as long as a short value (times, exit codes, outcomes)
     "step-substep@v1.0->atif@v1.7": 55.9,
