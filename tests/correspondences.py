@@ -408,6 +408,15 @@ RUN_SUB_TYPE = Rule(  # §4 type (SSL-22), §5 tool_calls -> tool_call substeps
 RUN_SUB_SOURCE = Rule(  # §4 source, §5: provider for a call, tool for its output
     "run substep source by type", _p(RUN_SUB + "/source"), substep_source, default=True
 )
+SDK_NULLS = Rule(  # trajectory-sdk D4, D23: a null root member is what the way back writes
+    "sdk root null defaults",
+    _p(
+        "/(?:reward|metrics|execution_metrics|reference_trajectory|telemetry|idx|error|trace_id"
+        "|model_id)"
+    ),
+    constant(None),
+    default=True,
+)
 _TAO = (
     TAO_INDEX,
     TAO_CALL_TYPE,
@@ -438,6 +447,9 @@ RULES: dict[tuple[str, str], tuple[Rule, ...]] = {
     ("step-substep", "atif"): (*_RUN, RUN_ROLE),
     ("step-substep", "tao"): (*_RUN, RUN_ROLE),
     ("step-substep", "trajectory-sdk"): _RUN,
+    ("trajectory-sdk", "atif"): (SDK_NULLS,),
+    ("trajectory-sdk", "tao"): (SDK_NULLS,),
+    ("trajectory-sdk", "step-substep"): (SDK_NULLS,),
 }
 """(source format, target format) -> the correspondences the checker accepts."""
 

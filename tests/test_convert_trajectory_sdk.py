@@ -21,7 +21,7 @@ from atif_spec.lenses.trajectory_sdk import (
     cut,
     json_chunks,
 )
-from atif_spec.stash import STASH_KEY
+from atif_spec.stash import STASH_KEY, NamedKeys, make_pointer, resolve
 from atif_spec.validation import Options, validate_document
 
 from conftest import ROOT, dispatch_only
@@ -95,14 +95,20 @@ def test_weather_example_becomes_atif_steps() -> None:
     assert {"/agent/name", "/agent/version"} <= decided
     stash = atif["extra"][STASH_KEY]["layers"][-1]
     assert stash["by"] == TO_ATIF and stash["holder"] == "/extra"
-    # reward, task data and finish reasons are named keys, read back only through `moved`
+    # reward, task data and finish reasons are named keys, read back only where the layer's
+    # `named` declaration (RFC.md §4.5.2 item 7) covers them
     assert atif["extra"]["task"] == doc["task"]
     assert atif["extra"]["execution_metrics"] == doc["execution_metrics"]
     assert steps[3]["extra"]["finish_reason"] == "stop"
-    moved = {e["to"]: e["pointer"] for e in stash["entries"] if e["op"] == "moved"}
+    assert not any(e["op"] == "moved" for e in stash["entries"])
+    named = NamedKeys.from_layer(stash)
+    assert named is not None and "foreign" not in stash
+    assert {"/extra/task", "/steps/*/extra/finish_reason"} <= set(named.patterns)
+    places = {make_pointer(*p) for p in named.places(atif)}
+    assert {i.to for i in report.named} == places
+    moved = {i.to: i.pointer for i in report.named}
     assert moved["/extra/task"] == "/task"
     assert moved["/steps/3/extra/finish_reason"].endswith("/finish_reason")
-    assert {i.to for i in report.named} == set(moved)
     assert "/task/data_source" not in {e["pointer"] for e in stash["entries"]}
 
 
@@ -129,6 +135,9 @@ def test_tool_errors_are_named_and_producer_keys_never_misread() -> None:
     atif, _ = convert(doc, "atif@v1.7")
     step = next(s for s in atif["steps"] if s.get("message") == message["content"])
     assert step["extra"]["finish_reason"] == "producer's own"
+    # the declaration lists the producer's member as foreign: never read back
+    layer = atif["extra"][STASH_KEY]["layers"][-1]
+    assert layer["foreign"] == [f"/steps/{step['step_id'] - 1}/extra/finish_reason"]
     back, _ = convert(atif, "trajectory-sdk@v0.4")
     assert back == doc
     # an ATIF producer's own `extra.reward` is not read back as the SDK reward
@@ -262,12 +271,9 @@ def test_stash_layer_shape() -> None:
     layer = sdk["telemetry"]["data"][STASH_KEY]["layers"][-1]
     assert layer["by"] == TO_SDK and layer["holder"] == SDK_HOLDER.pointer
     by_pointer = {e["pointer"]: e for e in layer["entries"]}
-    # the agent's name is a named key of telemetry.data, read back through its moved entry
-    assert by_pointer["/agent/name"] == {
-        "op": "moved",
-        "pointer": "/agent/name",
-        "to": "/telemetry/data/agent_name",
-    }
+    # the agent's name is a named key of telemetry.data, read back through the declaration
+    assert "/agent/name" not in by_pointer
+    assert "/telemetry/data/agent_name" in layer["named"]
     assert sdk["telemetry"]["data"]["agent_name"] == "terminus-2"
     assert by_pointer["/steps/0/is_copied_context"] == {
         "op": "removed",
@@ -434,5 +440,78 @@ def test_atif_meaning_is_named_in_the_sdk_file() -> None:
     sdk, _ = convert(own, "trajectory-sdk@v0.4")
     kept = [m["metadata"] for st in sdk["steps"] for m in st["messages"] if m["metadata"]]
     assert {"timestamp": "producer's"} in kept
+    foreign = sdk["telemetry"]["data"][STASH_KEY]["layers"][-1]["foreign"]
+    assert foreign and all(p.endswith("/metadata/timestamp") for p in foreign)
+    paths = [[int(t) if t.isdigit() else t for t in p.split("/")[1:]] for p in foreign]
+    assert all(resolve(sdk, path) == "producer's" for path in paths)
     again, _ = convert(sdk, "atif@v1.7")
     assert again == own
+
+
+def test_embedded_subagents_become_sdk_trajectories() -> None:
+    for name in ("embedded-subagent.json", "embedded-subagent-two-levels.json"):
+        path = ROOT / "conformance" / "atif" / "v1.7" / "valid" / name
+        doc = json.loads(path.read_text())
+        sdk, report = convert(doc, "trajectory-sdk@v0.4")
+        data = sdk["telemetry"]["data"]
+        inner = data["subagent_trajectories"]
+        assert len(inner) == len(doc["subagent_trajectories"])
+        for sub, atif_sub in zip(inner, doc["subagent_trajectories"], strict=True):
+            # a whole SDK trajectory, valid on its own, that names its ATIF identity
+            assert errors(sub) == []
+            assert sub["telemetry"]["data"]["trajectory_id"] == atif_sub["trajectory_id"]
+            assert sub["telemetry"]["data"]["agent_name"] == atif_sub["agent"]["name"]
+            texts = {m["content"] for m in sub["steps"][-1]["messages"]}
+            assert {s["message"] for s in atif_sub["steps"]} <= texts
+        # the subagent's own messages stay out of the parent's snapshots
+        own = {s["message"] for s in doc["steps"]} | {
+            r["content"] for s in doc["steps"] for r in s.get("observation", {}).get("results", [])
+        }
+        only_sub = {m["content"] for m in inner[0]["steps"][-1]["messages"]} - own
+        assert only_sub and not only_sub & {m["content"] for m in sdk["steps"][-1]["messages"]}
+        refs = [
+            m["tool_response"]["metadata"]["subagent_trajectory_ref"]
+            for m in sdk["steps"][-1]["messages"]
+            if m["role"] == "tool"
+            and (m["tool_response"]["metadata"] or {}).get("subagent_trajectory_ref")
+        ]
+        assert refs and all(
+            r[0]["trajectory_id"] in {s["telemetry"]["data"]["trajectory_id"] for s in inner}
+            for r in refs
+        )
+        layer = data[STASH_KEY]["layers"][-1]
+        # no subagent travels whole in the stash (at most key order and values ATIF→SDK drops)
+        whole = {"/subagent_trajectories"} | {
+            f"/subagent_trajectories/{i}" for i in range(len(inner))
+        }
+        assert not {e["pointer"] for e in layer["entries"]} & whole
+        assert "/subagent_trajectories" in {i.pointer for i in report.named}
+        back, _ = convert(sdk, "atif@v1.7")
+        assert dumps(back) == dumps(doc)
+        # a producer's own `telemetry.data.subagent_trajectories` is not read as subagents
+        native = json.loads((SDK_DIR / "valid" / "weather-example.json").read_text())
+        native["telemetry"]["data"]["subagent_trajectories"] = [{"not": "a subagent"}]
+        atif, _ = convert(native, "atif@v1.7")
+        assert "subagent_trajectories" not in atif
+        assert convert(atif, "trajectory-sdk@v0.4")[0] == native
+
+
+def test_compact_lists_replaces_a_list_only_when_its_shared_places_are_inside() -> None:
+    from atif_spec.lenses.residual import diff
+    from atif_spec.stash import undo
+
+    shared = {"role": "user", "content": "hi", "a": None, "b": None, "c": None}
+    source = {"steps": [[{"role": "user", "content": "hi"}], [{"role": "user", "content": "hi"}]]}
+    rebuilt = {"steps": [[shared], [shared]]}
+    entries = diff(source, rebuilt, compact_lists=True)
+    assert [r.entry["op"] for r in entries] == ["replaced"]
+    assert entries[0].entry["pointer"] == "/steps" and entries[0].entry["value"] == source["steps"]
+    undo(rebuilt, {"entries": [r.entry for r in entries]})
+    assert rebuilt == source
+    # the same container also outside the list: only entries at its first place restore both
+    source2 = {**source, "last": {"role": "user", "content": "hi"}}
+    rebuilt2 = {"steps": [[shared], [shared]], "last": shared}
+    entries2 = diff(source2, rebuilt2, compact_lists=True)
+    assert {r.entry["op"] for r in entries2} == {"added"}
+    # off by default: other lenses keep their entries
+    assert {r.entry["op"] for r in diff(source, {"steps": [[shared], [shared]]})} == {"added"}

@@ -30,6 +30,7 @@ from correspondences import (
     RUN_SUB_NULLS,
     RUN_SUB_SOURCE,
     RUN_SUB_TYPE,
+    SDK_NULLS,
     TAO_AGENT,
     TAO_CALL_TYPE,
     TAO_HASH,
@@ -397,6 +398,15 @@ CASES: list[tuple[Rule, str, tuple[Any, Any, Any], list[tuple[Any, Any, Any]]]] 
                 {},
                 _steps({"substeps": [{"legacy_event_id": "e1"}]}),
             ),
+        ],
+    ),
+    (
+        SDK_NULLS,
+        "/error",
+        ({"error": None}, {}, {"error": None}),
+        [
+            ({"error": None}, {}, {"error": "boom"}),  # the way back does not write null
+            ({"error": "x"}, {}, {"error": "x"}),  # not the default
         ],
     ),
     (

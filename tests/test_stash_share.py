@@ -22,12 +22,12 @@ CEILINGS = {  # percent of output bytes, summed over the source format's valid f
     "atif@v1.7->step-substep@v1.0": 4.3,  # 9.5 before named declarations; 30.4 before issue 15
     # +0.2 (issue 15): the same stash bytes in a smaller output (no prompt hash on user steps)
     "atif@v1.7->tao@v0.2.0": 18.5,  # was 28.3: costs, step fields, subagent agents: named keys
-    "atif@v1.7->trajectory-sdk@v0.4": 15.1,  # named keys (MAPPING.md §4.1): was 16.2
+    "atif@v1.7->trajectory-sdk@v0.4": 6.3,  # was 15.1 (D23, D24); named keys (§4.1): was 16.2
     # 55.9 with a `moved` entry per named key, 76.0 before: now one `named` declaration (RFC.md
     # §4.5.2 item 7); the rest is that per-document layer on fixtures of about 1.5 KB
     "step-substep@v1.0->atif@v1.7": 22.9,
     "tao@v0.2.0->atif@v1.7": 43.8,  # was 52.1: TAO meaning in named extra keys (issue 15)
-    "trajectory-sdk@v0.4->atif@v1.7": 37.1,  # named keys (MAPPING.md §3): was 70.3
+    "trajectory-sdk@v0.4->atif@v1.7": 17.4,  # `named` declaration, D23: was 37.1; before: 70.3
 }
 
 

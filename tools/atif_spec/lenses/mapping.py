@@ -48,6 +48,10 @@ class Row:
     ``/extra/llm_call_count``. A ``field`` row may carry one too, when its target is a member
     of a free-form object that the target format's own producers write by convention (a run
     log's `extra.model`): the key documents that member (:func:`documented_keys`)."""
+    nests: bool = False
+    """For ``named`` rows: the member is an array of documents that the step maps by the same
+    rules (embedded subagents), so each of the step's named keys recurs below every element:
+    ``<key>/<index><named key>``."""
 
     def __post_init__(self) -> None:
         if self.kind == "named" and self.key is None:
@@ -139,8 +143,17 @@ def documents(step: str, path: tuple[str | int, ...]) -> bool:
 def is_named(step: str, pointer: str) -> bool:
     """True when ``pointer`` (a ``moved`` entry's ``to``) is a named key of ``step``: a key equal
     to it, a ``*`` token of the key matching any array index (lenses whose one layer is owned
-    by the document root register ``/steps/*/extra/outcome``)."""
+    by the document root register ``/steps/*/extra/outcome``), or a named key of the step below
+    an element of a ``nests`` key."""
     tokens = pointer.split("/")
+    for row in rows_of(step):
+        if not row.nests or row.key is None:
+            continue
+        parts = row.key.split("/")
+        if len(tokens) > len(parts) + 1 and tokens[: len(parts)] == parts:
+            index, rest = tokens[len(parts)], "/".join(["", *tokens[len(parts) + 1 :]])
+            if (index == "*" or index.isdigit()) and is_named(step, rest):
+                return True
     for key in named_keys(step):
         parts = key.split("/")
         if len(parts) == len(tokens) and all(

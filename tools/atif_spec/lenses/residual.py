@@ -129,6 +129,46 @@ def _shared_ids(value: Any) -> set[int]:
     return shared
 
 
+_CHECK = len(_key(fingerprint(None)))
+"""Bytes of a ``check`` value (every fingerprint has the same length)."""
+
+
+def _references(value: Any) -> dict[int, int]:
+    """How many times each container below ``value`` is referenced (each visited once)."""
+    count: dict[int, int] = {}
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if not isinstance(v, (dict, list)):
+            continue
+        count[id(v)] = count.get(id(v), 0) + 1
+        if count[id(v)] == 1:
+            stack.extend(v.values() if isinstance(v, dict) else v)
+    return count
+
+
+def _size_at_most(value: Any, limit: int) -> bool:
+    """Whether the compact JSON of ``value`` takes at most ``limit`` bytes (stops counting as
+    soon as it is over)."""
+    total = 0
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            total += 1 + len(v)  # braces and separators
+            for k, x in v.items():
+                total += len(_key(k)) + 1
+                stack.append(x)
+        elif isinstance(v, list):
+            total += 1 + max(len(v), 1)
+            stack.extend(v)
+        else:
+            total += len(_key(v))
+        if total > limit:
+            return False
+    return True
+
+
 # --- the difference ---------------------------------------------------------------------------
 
 
@@ -152,6 +192,7 @@ def diff(
     align: bool = True,
     reorder: bool = True,
     compact: bool = False,
+    compact_lists: bool = False,
 ) -> list[Residual]:
     """The entries that turn ``rebuilt`` into ``source`` when undone in reverse order.
 
@@ -160,10 +201,14 @@ def diff(
     ``compact=True`` replaces an object (below the top, holding no container found in several
     places) whole when its entries would take more bytes than the object itself.
     ``reorder=False`` replaces an object whose common members come back in another order
-    (at the top: removes and adds every member).
+    (at the top: removes and adds every member). ``compact_lists=True`` also replaces a list
+    (below the top) whole when its entries would take more bytes than the list, provided every
+    container the rebuilt list shares with other places has all its places inside the list.
     """
     out: list[Residual] = []
-    _Differ(out, rebuilt, cut, origin, align, reorder, compact).diff(source, rebuilt, (), ())
+    differ = _Differ(out, rebuilt, cut, origin, align, reorder, compact)
+    differ.compact_lists = compact_lists
+    differ.diff(source, rebuilt, (), ())
     return out
 
 
@@ -214,8 +259,11 @@ class _Differ:
         self.align = align
         self.reorder = reorder
         self.shared = _shared_ids(rebuilt)
+        self.rebuilt = rebuilt
         self.seen: dict[int, Any] = {}
         """Shared rebuilt containers already compared, by identity, with their source value."""
+        self.compact_lists = False
+        self._refs: dict[int, int] | None = None
 
     def diff(self, src: Any, reb: Any, path: Path, spath: Path) -> None:
         if path and self.cut is not None and self.cut(src, reb):
@@ -243,9 +291,24 @@ class _Differ:
                     del self.out[mark:]
                     self._replace(src, reb, path, spath)
         elif isinstance(src, list) and isinstance(reb, list):
+            mark = len(self.out)
             self._list(src, reb, path, spath)
+            if self.compact_lists and path and len(self.out) > mark + 1:
+                size = sum(len(_key(r.entry)) for r in self.out[mark:])
+                limit = size - _CHECK - 40
+                if _size_at_most(src, limit) and self._confined(reb):
+                    del self.out[mark:]
+                    self._replace(src, reb, path, spath)
         elif not same(src, reb):
             self._replace(src, reb, path, spath)
+
+    def _confined(self, reb: Any) -> bool:
+        """Whether every shared container below ``reb`` has all its places below ``reb`` (then
+        replacing ``reb`` whole restores them all)."""
+        if self._refs is None:
+            self._refs = _references(self.rebuilt)
+        inside = _references(reb)
+        return all(inside[i] == self._refs.get(i, 0) for i in inside if i in self.shared)
 
     def _replace(self, src: Any, reb: Any, path: Path, spath: Path) -> None:
         entry = {"op": "replaced", "pointer": make_pointer(*path), "value": src}
@@ -461,6 +524,7 @@ def run_lens(
     target_holder: Holder,
     drop: bool,
     compact: bool = False,
+    compact_lists: bool = False,
     reorder: bool = False,
 ) -> Doc:
     """Convert ``doc`` with ``forward``, keeping what does not survive in ``target_holder``.
@@ -469,10 +533,9 @@ def run_lens(
     going back. The layers that the inverse lens left in ``source_holder`` are taken off first
     and undone after mapping, so ``inverse(lens(doc)) == doc``. The new layer is owned by the
     document root and compares lists by position and objects in their key order (a conversion
-    rebuilds every object below the root, so no smaller owner survives it); ``compact`` and
-    ``reorder`` as in :func:`diff` (``reorder=True`` keeps the members whose order changed by
-    stashing the fewest bytes instead of replacing their object, or at the top every member).
-    ``doc`` is not modified.
+    rebuilds every object below the root, so no smaller owner survives it); ``compact``,
+    ``compact_lists`` and ``reorder`` (keep members whose key order changed by stashing the
+    fewest bytes, instead of replacing their object) as in :func:`diff`. ``doc`` is not modified.
     """
     target = name.partition("->")[2]
     work = shared_copy(doc)
@@ -488,7 +551,14 @@ def run_lens(
     except ConversionError as exc:  # the way back refuses what this lens wrote
         report.errors.extend(exc.report.errors)
         raise ConversionError(report) from None
-    residuals = diff(work, rebuilt, align=False, reorder=reorder, compact=compact)
+    residuals = diff(
+        work,
+        rebuilt,
+        align=False,
+        reorder=reorder,
+        compact=compact,
+        compact_lists=compact_lists,
+    )
     if previous and not conflicts and not residuals:
         # the output is exactly what the inverse lens was given: nothing was invented
         report.decided = [i for i in report.decided if i.step != name]
@@ -512,6 +582,18 @@ def run_lens(
 
 
 # --- moved entries of a lens (RFC.md §4.5.2) -------------------------------------------------
+
+
+def _with_holder(doc: Doc, holder: Holder, value: Doc) -> Doc:
+    """``doc`` with its holder replaced by ``value``: the objects on the holder's path are
+    copied, everything else is shared (``doc`` is not modified)."""
+    out = dict(doc)
+    node = out
+    for key in holder.path[:-1]:
+        node[key] = dict(node[key])
+        node = node[key]
+    node[holder.path[-1]] = value
+    return out
 
 
 def take_moves(doc: Doc, holder: Holder, by: str) -> tuple[Doc, list[dict[str, Any]]]:
@@ -545,13 +627,7 @@ def take_moves(doc: Doc, holder: Holder, by: str) -> tuple[Doc, list[dict[str, A
     if not found:
         return doc, []
     new_extra = {**extra, STASH_KEY: {**stash, "layers": new}}
-    if len(holder.path) == 1:
-        return {**doc, holder.path[0]: new_extra}, found
-    copy = shared_copy(doc)
-    target = _parent(copy, holder.path, create=False)
-    assert target is not None
-    target[holder.path[-1]] = new_extra
-    return copy, found
+    return _with_holder(doc, holder, new_extra), found
 
 
 def put_moves(
@@ -601,13 +677,7 @@ def take_named(doc: Doc, holder: Holder, by: str) -> tuple[Doc, NamedKeys | None
     if found is None:
         return doc, None
     new_extra = {**extra, STASH_KEY: {**stash, "layers": new}}
-    if len(holder.path) == 1:
-        return {**doc, holder.path[0]: new_extra}, found
-    copy = shared_copy(doc)
-    target = _parent(copy, holder.path, create=False)
-    assert target is not None
-    target[holder.path[-1]] = new_extra
-    return copy, found
+    return _with_holder(doc, holder, new_extra), found
 
 
 def put_named(out: Doc, holder: Holder, by: str, named: NamedKeys | None, *, pushed: bool) -> None:

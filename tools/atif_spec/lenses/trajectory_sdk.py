@@ -19,7 +19,7 @@ import hashlib
 import json
 import math
 import operator
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
@@ -29,10 +29,17 @@ from atif_spec.changes import ChangeReport, Item
 from atif_spec.formats.atif import key_order
 from atif_spec.jsonvalues import json_int, objects, plain_text
 from atif_spec.lenses import ConversionError, Lens, LensOptions, refuse
-from atif_spec.lenses.residual import Holder, Residual, commit, run_lens, same
+from atif_spec.lenses.residual import (
+    Holder,
+    put_named,
+    run_lens,
+    same,
+    take_moves,
+    take_named,
+)
 from atif_spec.rules.trajectory_sdk import BOUNDARY, compare_snapshots, is_restart, leading_system
 from atif_spec.sft import Turn, timeline
-from atif_spec.stash import STASH_KEY, deep_copy
+from atif_spec.stash import STASH_KEY, NamedKeys, deep_copy, parse_pointer, resolve
 from atif_spec.totals import step_totals
 
 Doc = dict[str, Any]
@@ -68,23 +75,56 @@ class Names:
 
     ``write`` is None for "every named key whose place is free" (a lens run on a source of its
     own), else the exact set of target pointers to write (the way back of a converted
-    document writes what the inverse lens read). ``read`` holds the source pointers of named
-    keys to read back into fields: the ``to`` of the inverse lens's ``moved`` stash entries.
-    ``written`` collects ``(source pointer, target pointer)`` of every key written.
+    document writes what the inverse lens read). ``read`` tells which source pointers hold a
+    named key to read back into its field: the places the inverse lens's ``named`` declaration
+    owns (RFC.md §4.5.2 item 7). ``written`` collects ``(source pointer, target pointer)`` of
+    every key written, ``taken`` the pointers of every key read back. ``exact`` is set when
+    the document declares the inverse lens's named keys: the members they stand for that no
+    named key carries were null or absent in the original, and the way back does not synthesize
+    them (DECISIONS D23).
     """
 
-    def __init__(self, write: frozenset[str] | None = None, read: frozenset[str] = frozenset()):
+    def __init__(
+        self,
+        write: frozenset[str] | None = None,
+        read: Callable[[str], bool] | None = None,
+        *,
+        exact: bool = False,
+    ):
         self.write = write
-        self.read = read
+        self.read = read or _nothing
+        self.exact = exact
         self.written: list[tuple[str, str]] = []
+        self.taken: list[str] = []
+        self.source = ""
+        """Pointer of the mapped document in the whole source (an embedded subagent's)."""
+        self.target = ""
+        """Pointer of the mapping's result in the whole target."""
+
+    def nested(self, source: str, target: str) -> Names:
+        """The names of an embedded document mapped at ``source`` into ``target`` (pointers
+        relative to this mapping's document and result); lists and choices are shared."""
+        inner = Names(self.write, self.read, exact=self.exact)
+        inner.written, inner.taken = self.written, self.taken
+        inner.source, inner.target = self.source + source, self.target + target
+        return inner
 
     def put(
-        self, owner: Doc, ptr: str, key: str, value: Any, source: str, holder: str = "extra"
+        self,
+        owner: Doc,
+        ptr: str,
+        key: str,
+        value: Any,
+        source: str,
+        holder: str = "extra",
+        *,
+        copy: bool = True,
     ) -> None:
         """Write ``value`` as ``owner.<holder>.<key>`` (``ptr`` is the owner's pointer), unless
         the key is not to be written or the producer's ``<holder>`` holds that key (a collision:
-        the value then travels in the stash)."""
-        to = f"{ptr}/{holder}/{key}"
+        the value then travels in the stash). ``copy=False`` keeps ``value`` itself (shared
+        snapshot messages stay shared)."""
+        to = f"{self.target}{ptr}/{holder}/{key}"
         if self.write is not None and to not in self.write:
             return
         extra = owner.get(holder)
@@ -92,17 +132,21 @@ class Names:
             extra = owner[holder] = {}
         if not isinstance(extra, dict) or key in extra:
             return
-        extra[key] = deep_copy(value)
-        self.written.append((source, to))
+        extra[key] = deep_copy(value) if copy else value
+        self.written.append((self.source + source, to))
 
     def take(self, extra: Any, ptr: str, key: str, holder: str = "extra") -> Any:
         """The named key ``<holder>.<key>`` of the owner at ``ptr`` when it is to be read back
         (it is removed from ``extra``, the holder object), else ``_NONE``."""
-        if f"{ptr}/{holder}/{key}" not in self.read:
+        at = f"{self.source}{ptr}/{holder}/{key}"
+        if not isinstance(extra, dict) or key not in extra or not self.read(at):
             return _NONE
-        if not isinstance(extra, dict) or key not in extra:
-            return _NONE
+        self.taken.append(at)
         return extra.pop(key)
+
+
+def _nothing(_: str) -> bool:
+    return False
 
 
 _NONE: Any = object()
@@ -479,32 +523,69 @@ def to_sdk(doc: Doc, report: ChangeReport | None, names: Names | None = None) ->
     if isinstance(kept, list) and len(kept) == len(snapshots):
         for snapshot, values in zip(snapshots, kept, strict=True):
             if isinstance(values, dict):
-                snapshot.update({k: values.get(k) for k in SNAPSHOT_KEYS})
-    if "telemetry" in root:
-        out["telemetry"] = root["telemetry"]
+                for k in SNAPSHOT_KEYS:
+                    if k in values:
+                        snapshot[k] = values[k]
+                    else:
+                        del snapshot[k]  # the SDK file left the key out
+    if names.exact:  # converted from the SDK: what no named key carries was null or absent
+        if kept is None:  # no snapshots: ATIF's one empty step was decided (MAPPING §3.2)
+            snapshots.clear()
+        for field, key in ROOT_NAMES.items():
+            if key not in root and field in ("metrics", "execution_metrics", "telemetry"):
+                out[field] = None
+    if "telemetry" in root or names.exact:
+        out["telemetry"] = root.get("telemetry")
         return out
     digest = content_hash(out)
     data: Doc = {"conversation_id": conversation, "content_hash": digest}
     if conversation is not None:
         data["idempotency_key"] = f"{DATA_SOURCE}:{conversation}:{digest}"
     out["telemetry"] = {"source": DATA_SOURCE, "data": data}
-    for key, value in (
-        ("agent_name", agent.get("name")),
-        ("agent_version", agent.get("version")),
-        ("final_metrics", doc.get("final_metrics")),
+    for key, value, field in (
+        ("agent_name", agent.get("name"), "/agent/name"),
+        ("agent_version", agent.get("version"), "/agent/version"),
+        ("final_metrics", doc.get("final_metrics"), "/final_metrics"),
+        ("trajectory_id", doc.get("trajectory_id"), "/trajectory_id"),
     ):
         if value is not None:
-            field = "final_metrics" if key == "final_metrics" else f"agent/{key[6:]}"
-            names.put(out["telemetry"], "/telemetry", key, value, f"/{field}", "data")
+            names.put(out["telemetry"], "/telemetry", key, value, field, "data")
+    subagents = doc.get("subagent_trajectories")
+    if isinstance(subagents, list) and subagents and all(isinstance(s, dict) for s in subagents):
+        inner = [
+            to_sdk(sub, None, names.nested(f"/subagent_trajectories/{i}", f"{SUBAGENTS}/{i}"))
+            for i, sub in enumerate(subagents)
+        ]
+        names.put(
+            out["telemetry"],
+            "/telemetry",
+            "subagent_trajectories",
+            inner,
+            "/subagent_trajectories",
+            "data",
+            copy=False,
+        )
     return out
 
 
 SDK_STEP_NAMES = ("timestamp", "model_name")
 """ATIF step fields the SDK has no place for, as named message ``metadata`` keys of
-ATIF→SDK (MAPPING.md §4.1)."""
-SDK_ROOT_NAMES = ("agent_name", "agent_version", "final_metrics")
-"""Named ``telemetry.data`` keys of ATIF→SDK: ``agent.name``, ``agent.version`` and
-``final_metrics`` (MAPPING.md §4.1)."""
+ATIF→SDK (MAPPING.md §4.1); so is the step's ``metrics.cost_usd`` (``metadata.cost_usd``)."""
+METRICS_ORDER = key_order("v1.7", "Metrics")
+SDK_ROOT_NAMES = (
+    "agent_name",
+    "agent_version",
+    "final_metrics",
+    "trajectory_id",
+    "subagent_trajectories",
+)
+"""Named ``telemetry.data`` keys of ATIF→SDK: ``agent.name``, ``agent.version``,
+``final_metrics``, ``trajectory_id`` and the embedded subagents, each an SDK trajectory
+(MAPPING.md §4.1)."""
+REF = "subagent_trajectory_ref"
+SUBAGENTS = "/telemetry/data/subagent_trajectories"
+ROOT_ORDER = key_order("v1.7")
+"""Where ATIF→SDK puts the embedded subagents of a trajectory."""
 
 
 def _name_steps(snapshots: list[Doc], sources: dict[int, Turn], names: Names) -> None:
@@ -520,9 +601,21 @@ def _name_steps(snapshots: list[Doc], sources: dict[int, Turn], names: Names) ->
             where.setdefault(id(msgs[k]), f"/steps/{i}/messages/{k}")
         prev = msgs
     for key_id, turn in sources.items():
-        if turn.kind == "tool" or key_id not in where:
+        if key_id not in where:
             continue
         message = next(m for m in _find(snapshots, where[key_id]))
+        if turn.kind == "tool":
+            result = turn.result or {}
+            ref = result.get("subagent_trajectory_ref")
+            if ref is not None and isinstance(message.get("tool_response"), dict):
+                k = next(
+                    i for i, r in enumerate(turn.step["observation"]["results"]) if r is result
+                )
+                source = f"/steps/{turn.index}/observation/results/{k}/subagent_trajectory_ref"
+                ptr = f"{where[key_id]}/tool_response"
+                tool_response = message["tool_response"]
+                names.put(tool_response, ptr, "subagent_trajectory_ref", ref, source, "metadata")
+            continue
         if turn.kind == "reset":  # the first system message of the new context
             extra = turn.step.get("extra")
             policy = extra.get("context_management") if isinstance(extra, dict) else None
@@ -535,6 +628,10 @@ def _name_steps(snapshots: list[Doc], sources: dict[int, Turn], names: Names) ->
             if isinstance(value, str):
                 source = f"/steps/{turn.index}/{key}"
                 names.put(message, where[key_id], key, value, source, "metadata")
+        metrics = turn.step.get("metrics")
+        if isinstance(metrics, dict) and _number(metrics.get("cost_usd")) is not None:
+            source = f"/steps/{turn.index}/metrics/cost_usd"
+            names.put(message, where[key_id], "cost_usd", metrics["cost_usd"], source, "metadata")
 
 
 def _find(snapshots: list[Doc], ptr: str) -> Iterator[Doc]:
@@ -692,6 +789,11 @@ class _Steps:
                     value = self.names.take(step["extra"], where, key, "metadata")
                     if value is not _NONE:
                         step[key], taken = value, True
+                cost = self.names.take(step["extra"], where, "cost_usd", "metadata")
+                if cost is not _NONE:
+                    metrics = {**step.get("metrics", {}), "cost_usd": cost}
+                    step["metrics"] = {k: metrics[k] for k in METRICS_ORDER if k in metrics}
+                    taken = True
                 if taken and step["extra"] == {}:
                     del step["extra"]
             self._name_message(step, m, where)
@@ -783,6 +885,13 @@ class _Steps:
             result["content"] = reply
         elif reply is not None:
             result["content"] = json.dumps(reply, ensure_ascii=False)
+        fields: Doc = dict(response) if isinstance(response, dict) else {}
+        if isinstance(fields.get("metadata"), dict):  # a subagent link named by ATIF→SDK
+            meta = deep_copy(fields["metadata"])
+            ref = self.names.take(meta, f"{where}/tool_response", REF, "metadata")
+            if ref is not _NONE:
+                result[REF] = ref
+                fields["metadata"] = meta or None
         if isinstance(m.get("metadata"), dict):
             result["extra"] = deep_copy(m["metadata"])
         observation = target.setdefault("observation", {"results": []})
@@ -790,7 +899,7 @@ class _Steps:
         observation["results"].append(result)
         if isinstance(response, dict):
             for field, key in RESULT_NAMES.items():
-                value = response.get(field)
+                value = fields.get(field)
                 if value is None or (field == "response" and same(value, result.get("content"))):
                     continue
                 self.names.put(result, ptr, key, value, f"{where}/tool_response/{field}")
@@ -857,6 +966,20 @@ def to_atif(doc: Doc, report: ChangeReport | None, names: Names | None = None) -
         final["total_cost_usd"] = cost
     final["total_steps"] = len(builder.steps)
     out["final_metrics"] = named.get("final_metrics", final)
+    if "trajectory_id" in named:
+        out["trajectory_id"] = named["trajectory_id"]
+    if names.exact:  # converted from ATIF: what no named key carries was not there
+        for key in ("trajectory_id", "final_metrics"):
+            if key not in named:
+                out.pop(key, None)
+    subagents = named.get("subagent_trajectories")
+    if isinstance(subagents, list):
+        out["subagent_trajectories"] = [
+            to_atif(sub, None, names.nested(f"{SUBAGENTS}/{i}", f"/subagent_trajectories/{i}"))
+            if isinstance(sub, dict)
+            else sub
+            for i, sub in enumerate(subagents)
+        ]
     for field, key in ROOT_NAMES.items():
         value = doc.get(field)
         data = value.get("data") if isinstance(value, dict) else None
@@ -866,50 +989,27 @@ def to_atif(doc: Doc, report: ChangeReport | None, names: Names | None = None) -
     steps = doc.get("steps")
     if isinstance(steps, list) and steps:
         kept = [
-            {k: s.get(k) for k in SNAPSHOT_KEYS} if isinstance(s, dict) else None for s in steps
+            {k: s[k] for k in SNAPSHOT_KEYS if k in s} if isinstance(s, dict) else None
+            for s in steps
         ]
         names.put(out, "", "snapshots", kept, "/steps")
     if out.get("extra") == {}:
         del out["extra"]
-    return out
+    return {k: out[k] for k in ROOT_ORDER if k in out}
 
 
 # --- the lenses -------------------------------------------------------------------------------
 
 
-def _take_moves(doc: Doc, holder: Holder, by: str) -> tuple[Doc, list[Doc], bool]:
-    """``doc`` without the ``moved`` entries of the layers ``by`` on top of its stash (the way
-    back reads those named keys itself), the entries, and whether there were such layers.
-    ``doc`` is not modified."""
-    parent: Any = doc
+def _converted(doc: Doc, holder: Holder, by: str) -> bool:
+    """Whether the top layer of the stash in ``doc``'s holder was written by ``by``."""
+    node: Any = doc
     for key in holder.path:
-        parent = parent.get(key) if isinstance(parent, dict) else None
-    stash = parent.get(STASH_KEY) if isinstance(parent, dict) else None
+        node = node.get(key) if isinstance(node, dict) else None
+    stash = node.get(STASH_KEY) if isinstance(node, dict) else None
     layers = stash.get("layers") if isinstance(stash, dict) else None
-    if not isinstance(layers, list):
-        return doc, [], False
-    new = list(layers)
-    found: list[Doc] = []
-    n = len(new) - 1
-    while n >= 0 and isinstance(new[n], dict) and new[n].get("by") == by:
-        entries = new[n].get("entries")
-        if new[n].get("holder") != holder.pointer or not isinstance(entries, list):
-            break
-        moves = [e for e in entries if isinstance(e, dict) and e.get("op") == "moved"]
-        found[:0] = moves
-        new[n] = {**new[n], "entries": [e for e in entries if e not in moves]}
-        n -= 1
-    if n == len(new) - 1:
-        return doc, [], False
-    assert isinstance(stash, dict) and isinstance(parent, dict)
-    stash = {**stash, "layers": new}
-    out = dict(doc)
-    node = out
-    for key in holder.path[:-1]:
-        node[key] = dict(node[key])
-        node = node[key]
-    node[holder.path[-1]] = {**parent, STASH_KEY: stash}
-    return out, found, True
+    top = layers[-1] if isinstance(layers, list) and layers else None
+    return isinstance(top, dict) and top.get("by") == by and top.get("holder") == holder.pointer
 
 
 def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_target: bool) -> Doc:
@@ -917,9 +1017,15 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_target: boo
     source_holder, target_holder = (
         (ATIF_HOLDER, SDK_HOLDER) if to_target else (SDK_HOLDER, ATIF_HOLDER)
     )
-    doc, moves, converted = _take_moves(doc, source_holder, inverse)
-    read = frozenset(e["to"] for e in moves if isinstance(e.get("to"), str))
-    forward_names = Names(frozenset() if converted else None, read)
+    converted = _converted(doc, source_holder, inverse)
+    doc, declared = take_named(doc, source_holder, inverse)
+    doc, moves = take_moves(doc, source_holder, inverse)  # files written before declarations
+    tos = frozenset(e["to"] for e in moves if isinstance(e.get("to"), str))
+
+    def read(ptr: str) -> bool:
+        return ptr in tos or (declared is not None and declared.owns(ptr))
+
+    forward_names = Names(frozenset() if converted else None, read, exact=declared is not None)
     forward, backward = (to_sdk, to_atif) if to_target else (to_atif, to_sdk)
     out = run_lens(
         doc,
@@ -928,42 +1034,91 @@ def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_target: boo
         inverse=inverse,
         forward=lambda d, r: forward(d, r, forward_names),
         backward=lambda d, r: backward(
-            d, r, Names(read, frozenset(to for _, to in forward_names.written))
+            d,
+            r,
+            Names(
+                frozenset(forward_names.taken),
+                frozenset(to for _, to in forward_names.written).__contains__,
+                exact=bool(forward_names.written) and not options.drop,
+            ),
         ),
         source_holder=source_holder,
         target_holder=target_holder,
         drop=options.drop,
         compact=True,
+        compact_lists=True,
+        reorder=True,
     )
     if forward_names.written:
-        _record_moves(out, report, name, target_holder, forward_names.written, options.drop)
+        for source, to in forward_names.written:
+            report.named.append(Item(source, name, "a named key of the target (MAPPING.md)", to=to))
+        if not options.drop:
+            named = _declaration(out, forward_names.written)
+            put_named(out, target_holder, name, named, pushed=_converted(out, target_holder, name))
     return out
 
 
-def _record_moves(
-    out: Doc,
-    report: ChangeReport,
-    name: str,
-    holder: Holder,
-    written: list[tuple[str, str]],
-    drop: bool,
-) -> None:
-    """Report the named keys, and put their ``moved`` entries first in this lens's layer."""
-    for source, to in written:
-        report.named.append(Item(source, name, "a named key of the target (MAPPING.md)", to=to))
-    if drop:
-        return
-    entries = [{"op": "moved", "pointer": source, "to": to} for source, to in written]
-    parent: Any = out
-    for key in holder.path:
-        parent = parent.get(key) if isinstance(parent, dict) else None
-    stash = parent.get(STASH_KEY) if isinstance(parent, dict) else None
-    layers = stash.get("layers") if isinstance(stash, dict) else None
-    top = layers[-1] if isinstance(layers, list) and layers else None
-    if isinstance(top, dict) and top.get("by") == name:
-        top["entries"][:0] = entries
-    else:
-        commit(out, holder, name, [Residual(e, ()) for e in entries])
+def _declaration(out: Doc, written: list[tuple[str, str]]) -> NamedKeys | None:
+    """The ``named`` declaration of the keys written into ``out``, with every place its
+    patterns match that holds a producer's member (``foreign``).
+
+    A message that several snapshots repeat is one object: the key written at its first place
+    is written at every place (compared by identity, walking each shared object once).
+    """
+    paths = [_typed(out, to) for _, to in written]
+    named = NamedKeys.of(paths)
+    if named is None:
+        return None
+    mine = {(id(resolve(out, path[:-1])), path[-1]) for path in paths}
+    if not any((id(parent), key) not in mine for parent, key in _members(out, named)):
+        return named
+    foreign = [
+        path for path in named.places(out) if (id(resolve(out, path[:-1])), path[-1]) not in mine
+    ]
+    return NamedKeys.of(paths, foreign)
+
+
+def _typed(doc: Doc, pointer: str) -> tuple[str | int, ...]:
+    """The path of ``pointer`` in ``doc`` with list indexes as ints."""
+    out: list[str | int] = []
+    node: Any = doc
+    for token in parse_pointer(pointer):
+        if isinstance(node, list):
+            out.append(int(token))
+            node = node[int(token)]
+        else:
+            out.append(token)
+            node = node.get(token) if isinstance(node, dict) else None
+    return tuple(out)
+
+
+def _members(doc: Doc, named: NamedKeys) -> Iterator[tuple[Doc, str]]:
+    """``(holder object, key)`` of every member a pattern of ``named`` matches, each holder
+    object once (a list that extends the one before it by identity adds only its tail)."""
+    for pattern in named.patterns:
+        tokens = parse_pointer(pattern)
+        nodes: list[Any] = [doc]
+        for token in tokens[:-1]:
+            found: list[Any] = []
+            seen: set[int] = set()
+            last: list[Any] = []
+            for node in nodes:
+                if token == "*" and isinstance(node, list):
+                    extends = len(last) <= len(node) and all(map(operator.is_, last, node))
+                    tail = node[len(last) :] if extends else node
+                    last = node
+                    for v in tail:
+                        if id(v) not in seen:
+                            seen.add(id(v))
+                            found.append(v)
+                elif isinstance(node, dict) and token in node:
+                    v = node[token]
+                    if id(v) not in seen:
+                        seen.add(id(v))
+                        found.append(v)
+            nodes = found
+        key = tokens[-1]
+        yield from ((node, key) for node in nodes if isinstance(node, dict) and key in node)
 
 
 def atif_to_sdk(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:

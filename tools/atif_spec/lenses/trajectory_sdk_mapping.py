@@ -89,8 +89,8 @@ _ROOT = (
         "per snapshot `reward`, `info`, `trainable_status`",
         "`extra.snapshots`",
         "named",
-        "one object `{reward, info, trainable_status}` per snapshot, in snapshot order; read back "
-        "when the way back cuts as many snapshots",
+        "one object `{reward, info, trainable_status}` per snapshot (the members the snapshot "
+        "has), in snapshot order; read back when the way back cuts as many snapshots",
         key="/extra/snapshots",
     ),
 )
@@ -203,7 +203,14 @@ _TO_SDK = (
         "`metrics.prompt_tokens`, `completion_tokens`, `cached_tokens`",
         "`usage = {prompt_tokens, completion_tokens, total_tokens, prompt_tokens_details: "
         "{cached_tokens}}` (the keys that apply)",
-        note="`cost_usd`, token ids and logprobs stashed",
+        note="token ids and logprobs stashed",
+    ),
+    Row(
+        "`metrics.cost_usd`",
+        "its message's `metadata.cost_usd`",
+        "named",
+        "the step's cost in US dollars (the SDK keeps only the conversation's `task.total_cost`)",
+        key="/steps/*/messages/*/metadata/cost_usd",
     ),
     Row("step `extra`", "message `metadata`"),
     Row(
@@ -278,10 +285,34 @@ _TO_SDK = (
         key="/telemetry/data/final_metrics",
     ),
     Row(
+        "`trajectory_id`",
+        "`telemetry.data.trajectory_id`",
+        "named",
+        "the ATIF identity of the run, which subagent references name",
+        key="/telemetry/data/trajectory_id",
+    ),
+    Row(
+        "`subagent_trajectories[i]` (embedded subagents)",
+        "`telemetry.data.subagent_trajectories[i]`",
+        "named",
+        "each a whole SDK trajectory, converted by these rules (its own snapshots, task, "
+        "telemetry and named keys; nested subagents nest the same way); once per file, not "
+        "repeated in every snapshot (DECISIONS D24)",
+        key="/telemetry/data/subagent_trajectories",
+        nests=True,
+    ),
+    Row(
+        "a result's `subagent_trajectory_ref`",
+        "its tool message's `tool_response.metadata.subagent_trajectory_ref`",
+        "named",
+        "the reference as ATIF writes it (`trajectory_id`, `session_id`, `trajectory_path`); a "
+        "result without `source_call_id` is no tool message and stays in the stash",
+        key="/steps/*/messages/*/tool_response/metadata/subagent_trajectory_ref",
+    ),
+    Row(
         "`reasoning_effort`, `llm_call_count`, `is_copied_context` (their training meaning is "
         "the message's `trainable_status`, §5), `notes`, root `extra`, "
-        "`continued_trajectory_ref`, `trajectory_id`, `subagent_trajectories` (embedded "
-        "subagents are not inlined)",
+        "`continued_trajectory_ref`",
         "—",
         "stashed",
     ),
@@ -289,8 +320,8 @@ _TO_SDK = (
         "the named keys of §3 (`extra.task`, `extra.reward`, a step's `extra.finish_reason`, a "
         "result's `extra.error`, …)",
         "their SDK fields",
-        note="only where a `moved` entry of the SDK→ATIF lens says it wrote them (RFC.md §4.5.3 "
-        "item 8); a producer's own key of that name stays in `extra`/`metadata`",
+        note="only where the `named` declaration of the SDK→ATIF lens says it wrote them "
+        "(RFC.md §4.5.2 item 7); a producer's own key of that name stays in `extra`/`metadata`",
     ),
 )
 
