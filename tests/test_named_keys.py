@@ -108,3 +108,28 @@ def test_key_names_stand_for_every_place_the_registry_gives_them() -> None:
     # a name the registry does not know for the step makes the declaration unreadable
     unknown = {"by": step, "holder": "/extra", "entries": [], "named": ["no_such_key"]}
     assert NamedKeys.from_layer(unknown) is None
+
+
+def test_mapped_leaves_walks_shared_containers_once_with_the_same_count() -> None:
+    import json
+    from pathlib import Path
+
+    import atif_spec
+    from atif_spec.changes import _flat_mapped_leaves
+    from atif_spec.lenses import ConversionError
+
+    shared = {"role": "user", "content": "hi", "metadata": {"k": [1, 2]}}
+    doc: dict[str, Any] = {"steps": [{"messages": [shared] * n} for n in range(1, 4)]}
+    assert mapped_leaves(doc) == _flat_mapped_leaves(doc) == 6 * 4
+    root = Path(__file__).parent.parent / "conformance" / "atif" / "v1.7" / "valid"
+    checked = 0
+    for path in sorted(root.glob("*.json"))[:12]:
+        source = json.loads(path.read_text(encoding="utf-8"))
+        for target in ("trajectory-sdk@v0.4", "tao@v0.2.0", "step-substep@v1.0"):
+            try:
+                out, _ = atif_spec.convert(source, to=target)
+            except ConversionError:
+                continue
+            assert mapped_leaves(out) == _flat_mapped_leaves(out), (path.name, target)
+            checked += 1
+    assert checked > 20

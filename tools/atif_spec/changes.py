@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from atif_spec.findings import Finding, Level
-from atif_spec.stash import STASH_KEY, Change, NamedKeys, make_pointer, parse_pointer, resolve
+from atif_spec.stash import STASH_KEY, Change, NamedKeys, make_pointer, parse_pointer
 
 
 @dataclass(slots=True)
@@ -198,7 +198,7 @@ def _named_leaves(ancestors: list[Any], stash: Any) -> int:
         node: Any = ancestors[len(ancestors) - 1 - len(holder)]  # the owner
         declared = NamedKeys.from_layer(layer)
         if declared is not None:
-            count += sum(_leaf_count(resolve(node, path)) for path in declared.places(node))
+            count += sum(_leaf_count(value) for _, value in declared.members(node))
         for entry in layer.get("entries", ()):
             if not (isinstance(entry, dict) and entry.get("op") == "moved"):
                 continue
@@ -218,7 +218,55 @@ def _named_leaves(ancestors: list[Any], stash: Any) -> int:
 def mapped_leaves(doc: Any) -> int:
     """Leaf values (scalars, empty arrays and objects) of ``doc`` outside every stash and every
     named member (the members its stashes' ``moved`` entries and ``named`` declarations
-    record)."""
+    record). A container found in several places (the messages a trajectory-sdk document
+    repeats in every snapshot) counts at each place, but is walked once when it holds no
+    stash."""
+    try:
+        return _Leaves().walk(doc)
+    except RecursionError:  # deeper than any converted document; the flat walk has no limit
+        return _flat_mapped_leaves(doc)
+
+
+class _Leaves:
+    """The walk of :func:`mapped_leaves`, with counts of stash-free containers kept by id."""
+
+    def __init__(self) -> None:
+        self.memo: dict[int, int] = {}
+        self.ancestors: list[Any] = []
+
+    def walk(self, node: Any) -> int:
+        count, _ = self._walk(node)
+        return count
+
+    def _walk(self, node: Any) -> tuple[int, bool]:
+        """(count, whether the subtree holds no stash)."""
+        if not (isinstance(node, (dict, list)) and node):
+            return 1, True
+        known = self.memo.get(id(node))
+        if known is not None:
+            return known, True
+        self.ancestors.append(node)
+        total, clean = 0, True
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == STASH_KEY:
+                    total -= _named_leaves(self.ancestors, value)
+                    clean = False
+                else:
+                    count, ok = self._walk(value)
+                    total, clean = total + count, clean and ok
+        else:
+            for value in node:
+                count, ok = self._walk(value)
+                total, clean = total + count, clean and ok
+        self.ancestors.pop()
+        if clean:
+            self.memo[id(node)] = total
+        return total, clean
+
+
+def _flat_mapped_leaves(doc: Any) -> int:
+    """:func:`mapped_leaves` without recursion (and without sharing counts)."""
     total = 0
     ancestors: list[Any] = []
     pending: list[tuple[Any, int]] = [(doc, 0)]

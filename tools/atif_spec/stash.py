@@ -273,7 +273,12 @@ class NamedKeys:
 
     def places(self, owner: Any) -> list[Path]:
         """The paths of the members below ``owner`` that the step wrote, in pattern order."""
-        found: list[Path] = []
+        return [path for path, _ in self.members(owner)]
+
+    def members(self, owner: Any) -> list[tuple[Path, Any]]:
+        """(path, value) of the members below ``owner`` that the step wrote, in pattern
+        order."""
+        found: list[tuple[Path, Any]] = []
         for pattern in self.patterns:
             nodes: list[tuple[Any, Path]] = [(owner, ())]
             for token in parse_pointer(pattern):
@@ -284,7 +289,9 @@ class NamedKeys:
                     elif isinstance(node, dict) and token in node:
                         step.append((node[token], (*path, token)))
                 nodes = step
-            found.extend(path for _, path in nodes if make_pointer(*path) not in self.foreign)
+            if self.foreign:
+                nodes = [(v, p) for v, p in nodes if make_pointer(*p) not in self.foreign]
+            found.extend((path, value) for value, path in nodes)
         return found
 
     def to_layer(self, by: str | None = None) -> dict[str, Any]:
