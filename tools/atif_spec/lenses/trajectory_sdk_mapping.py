@@ -178,6 +178,14 @@ _MESSAGES = (
         key="/steps/*/observation/results/*/extra/tool_response_metadata",
     ),
     Row("`tool_response.name`, `arguments`", "—", "stashed", "when the way back differs"),
+    Row(
+        "a new context after a `summarization_boundary` step",
+        "the boundary system step's `extra.context_management`",
+        note="ATIF's context-management convention (RFC.md §2.1): the policy the ATIF→SDK lens "
+        "named in the first system message's `metadata.context_management`, else "
+        '`{"type": "compaction", "boundary": "replace"}`, decided (§5)',
+        key="/steps/*/extra/context_management",
+    ),
 )
 
 _TO_SDK = (
@@ -238,6 +246,24 @@ _TO_SDK = (
         "`task.conversation_id`",
         note='`task.data_source` = `telemetry.source` = `"atif"`; `task.id` = '
         '`"atif:<conversation_id>"`',
+    ),
+    Row(
+        "the converted document",
+        "`telemetry.data.conversation_id`",
+        note="the SDK's own telemetry identity, as its builder writes it: the `session_id`",
+        key="/telemetry/data/conversation_id",
+    ),
+    Row(
+        "the converted document",
+        "`telemetry.data.content_hash`",
+        note="the SDK's own telemetry member: the SHA-256 its builder computes over the trajectory",
+        key="/telemetry/data/content_hash",
+    ),
+    Row(
+        "the converted document",
+        "`telemetry.data.idempotency_key`",
+        note='the SDK\'s own telemetry member: `"atif:<conversation_id>:<content_hash>"`',
+        key="/telemetry/data/idempotency_key",
     ),
     Row("`agent.model_name`", "`model_id`"),
     Row("`final_metrics.total_cost_usd`", "`task.total_cost`"),
