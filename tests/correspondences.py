@@ -371,6 +371,9 @@ TAO_UNLINKED = Rule(  # §2.2 observations .error: what ATIF -> TAO writes on an
     tao_unlinked_error,
     default=True,
 )
+TAO_NO_TEXT = Rule(  # §2.2 content -> message; step-substep §5, SSL-27: "" is a null text, "" back
+    "tao empty content -> null message_text", _p(TAO_STEP + "/content"), constant(""), default=True
+)
 
 # The run log as the source (spec/step-substep/MAPPING.md).
 RUN_STEP_ID = Rule(  # §3 position: step_id S<n>
@@ -434,7 +437,7 @@ RULES: dict[tuple[str, str], tuple[Rule, ...]] = {
     ("atif", "step-substep"): (ATIF_STEP_ID, ATIF_AGENT, ATIF_NO_TEXT),
     ("tao", "atif"): _TAO,
     ("tao", "trajectory-sdk"): (*_TAO, TAO_AGENT),
-    ("tao", "step-substep"): (*_TAO, TAO_AGENT),
+    ("tao", "step-substep"): (*_TAO, TAO_AGENT, TAO_NO_TEXT),
     ("step-substep", "atif"): (*_RUN, RUN_ROLE),
     ("step-substep", "tao"): (*_RUN, RUN_ROLE),
     ("step-substep", "trajectory-sdk"): _RUN,
