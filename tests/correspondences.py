@@ -365,14 +365,14 @@ TAO_TOTALS = Rule(  # §2.5: TAO's totals come back from the per-step counts
     _p(r"/metrics/total_(?:(?P<name>input|output)_tokens|(?P<steps>steps))"),
     tao_total,
 )
+TAO_NO_TEXT = Rule(  # §2.2 content -> message; step-substep §5, SSL-27: "" is null, "" back
+    "tao empty content -> null message_text", _p(TAO_STEP + "/content"), constant(""), default=True
+)
 TAO_UNLINKED = Rule(  # §2.2 observations .error: what ATIF -> TAO writes on an unlinked result
     "tao unlinked_response error",
     _p(r"(?P<obj>/steps/(?P<i>\d+)/observations/\d+)/error"),
     tao_unlinked_error,
     default=True,
-)
-TAO_NO_TEXT = Rule(  # §2.2 content -> message; step-substep §5, SSL-27: "" is a null text, "" back
-    "tao empty content -> null message_text", _p(TAO_STEP + "/content"), constant(""), default=True
 )
 
 # The run log as the source (spec/step-substep/MAPPING.md).
