@@ -365,6 +365,9 @@ TAO_TOTALS = Rule(  # §2.5: TAO's totals come back from the per-step counts
     _p(r"/metrics/total_(?:(?P<name>input|output)_tokens|(?P<steps>steps))"),
     tao_total,
 )
+TAO_NO_TEXT = Rule(  # §2.2 content -> message; step-substep §5, SSL-27: "" is null, "" back
+    "tao empty content -> null message_text", _p(TAO_STEP + "/content"), constant(""), default=True
+)
 TAO_UNLINKED = Rule(  # §2.2 observations .error: what ATIF -> TAO writes on an unlinked result
     "tao unlinked_response error",
     _p(r"(?P<obj>/steps/(?P<i>\d+)/observations/\d+)/error"),
@@ -443,7 +446,7 @@ RULES: dict[tuple[str, str], tuple[Rule, ...]] = {
     ("atif", "step-substep"): (ATIF_STEP_ID, ATIF_AGENT, ATIF_NO_TEXT),
     ("tao", "atif"): _TAO,
     ("tao", "trajectory-sdk"): (*_TAO, TAO_AGENT),
-    ("tao", "step-substep"): (*_TAO, TAO_AGENT),
+    ("tao", "step-substep"): (*_TAO, TAO_AGENT, TAO_NO_TEXT),
     ("step-substep", "atif"): (*_RUN, RUN_ROLE),
     ("step-substep", "tao"): (*_RUN, RUN_ROLE),
     ("step-substep", "trajectory-sdk"): _RUN,

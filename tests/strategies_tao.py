@@ -325,15 +325,13 @@ def _flatten(draw: Draw, items: list[Any]) -> list[_Step]:
 
 
 @st.composite
-def tao_records(draw: Draw, *, positional: bool = False, tool_step_models: bool = True) -> Doc:
+def tao_records(draw: Draw, *, tool_step_models: bool = True) -> Doc:
     """A TAO v0.2.0 record that passes the schema and the error-level rules (see the module).
 
-    Two switches restrict the records to avoid known lens bugs, for the composed lenses only
-    (``tests/test_conservation_generated.py``, ``test_lens_between_siblings_*``):
-    ``positional`` numbers the steps by their place (from 0, no gaps), which avoids the
-    pinned case ``tao-interleaved-subagent-main-index-after-gap`` (an index restored only by
-    the rebuilt order); ``tool_step_models=False`` gives no ``model`` to steps that make tool
-    calls, which avoids ``test_pinned_tao_through_a_run_log_round_trip``.
+    One switch restricts the records to avoid a known lens bug, for one composed lens only
+    (``tests/test_conservation_generated.py``, ``RESTRICTED``): ``tool_step_models=False``
+    gives no ``model`` to steps that make tool calls, which avoids
+    ``test_pinned_tao_through_a_run_log_round_trip``.
     """
     style = draw(styles)
     runtime = draw(st.integers(0, 3)) == 0
@@ -354,8 +352,8 @@ def tao_records(draw: Draw, *, positional: bool = False, tool_step_models: bool 
     steps = _flatten(draw, _session(draw, session, runtime=runtime))
     if draw(st.integers(0, 5)) == 0:
         steps = []
-    index = 0 if positional else draw(st.sampled_from((0, 1, 1, 2)))
-    gaps = not positional and draw(st.integers(0, 4)) == 0
+    index = draw(st.sampled_from((0, 1, 1, 2)))
+    gaps = draw(st.integers(0, 4)) == 0
     for step in steps:
         step.index = index
         index += draw(st.sampled_from((1, 1, 2))) if gaps else 1

@@ -15,8 +15,9 @@ for each composed lens between two sibling formats (through ATIF):
 Every drawn document is first asserted valid (no error-level finding of the project's
 validator). Runs are derandomized (the same examples every run). A property that failed is a lens
 bug: its minimal document is pinned at the end of this module as an ``xfail(strict=True)`` case
-naming the defect, so fixing the lens turns it into a failure until the mark is removed. Two
-composed lenses draw restricted TAO records to keep clear of those bugs (``RESTRICTED``).
+naming the defect, so fixing the lens turns it into a failure until the mark is removed; a
+fixed one stays as a regression case. One composed lens draws restricted TAO records to keep
+clear of a pinned bug (``RESTRICTED``).
 """
 
 from __future__ import annotations
@@ -85,11 +86,9 @@ def test_generated_documents_are_valid(fmt: str, data: st.DataObject) -> None:
 
 
 RESTRICTED: dict[tuple[str, str], Strategy] = {
-    # Restricted for these composed lenses only, to avoid the known bugs pinned below (see
-    # tao_records' switches): tao-interleaved-subagent-main-index-after-gap and
-    # test_pinned_tao_through_a_run_log_round_trip.
-    ("tao", "trajectory-sdk"): lambda: tao_records(positional=True),
-    ("tao", "step-substep"): lambda: tao_records(positional=True, tool_step_models=False),
+    # Restricted for this composed lens only, to avoid the known bug pinned below (see
+    # tao_records' switch): test_pinned_tao_through_a_run_log_round_trip.
+    ("tao", "step-substep"): lambda: tao_records(tool_step_models=False),
 }
 
 
@@ -136,7 +135,7 @@ def test_lens_into_atif_validates_round_trips_and_conserves(fmt: str, data: st.D
 # --- pinned cases: minimal documents the properties found (lens bugs to fix) -------------------
 
 PINNED: list[Any] = [
-    pytest.param(
+    pytest.param(  # fixed: an index restored only by ATIF -> TAO's own order is now named
         "tao",
         {
             "trace_id": "e",
@@ -153,19 +152,6 @@ PINNED: list[Any] = [
                 {"step_index": 16, "role": "agent", "parent_step": 3, "call_type": "subagent"},
             ],
         },
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason=(
-                "tao -> atif@v1.7 conservation: /steps/5/step_index (6) leaks. A sub-agent of "
-                "step 3 is interleaved (its last step, index 16, comes after main steps 6 and "
-                "14). The lens stashes the record's order as removed/added steps and stashes "
-                "each step_index that differs from the index ATIF -> TAO would write, which is "
-                "the position in the *rebuilt* record (sub-agent steps first); main step 6 sits "
-                "at rebuilt position 6 but at record position 5, so its index is neither "
-                "carried, stashed, reported nor a position of the record (MAPPING §2.2: "
-                "step_index = position). Round trip and validity hold."
-            ),
-        ),
         id="tao-interleaved-subagent-main-index-after-gap",
     ),
     pytest.param(
@@ -241,19 +227,9 @@ def test_pinned_tao_through_a_run_log_round_trip() -> None:
     assert _serialize(back) == _serialize(doc)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "tao -> trajectory-sdk@v0.4 conservation: /steps/7/step_index (8) leaks. Same root as "
-        "tao-interleaved-subagent-main-index-after-gap: a sub-agent step written after the "
-        "main steps (index 11, parent_step 6, after a gap) makes the record's order differ "
-        "from the rebuilt one; the main step at record position 7 keeps index 8, its rebuilt "
-        "position, so the lens stashes nothing for it. Into ATIF the value passes only by "
-        "coincidence (the ATIF step_id 8 carries the number 8); the trajectory-sdk file has "
-        "no such number."
-    ),
-)
 def test_pinned_tao_to_sdk_index_after_a_trailing_subagent() -> None:
+    """A sub-agent step after the main steps (fixed: an index that is not the step's position
+    in the record goes under ``extra.tao_step_index``, as in the case above)."""
     steps: list[dict[str, Any]] = [{"step_index": 1, "role": "user"}]
     steps += [{"step_index": i, "role": "agent"} for i in range(2, 7)]
     steps += [{"step_index": 7, "role": "user"}, {"step_index": 8, "role": "user"}]

@@ -36,6 +36,7 @@ from correspondences import (
     TAO_HASH,
     TAO_INDEX,
     TAO_INPUT,
+    TAO_NO_TEXT,
     TAO_PARENT,
     TAO_ROLE,
     TAO_TOTALS,
@@ -416,6 +417,15 @@ CASES: list[tuple[Rule, str, tuple[Any, Any, Any], list[tuple[Any, Any, Any]]]] 
         [
             (_steps({"summary": None}), {}, _steps({"summary": "Tool activity"})),
             (_steps({"summary": "x"}), {}, _steps({"summary": "x"})),  # not the default
+        ],
+    ),
+    (
+        TAO_NO_TEXT,
+        "/steps/0/content",
+        (_steps({"content": ""}), {}, _steps({"content": ""})),
+        [
+            (_steps({"content": ""}), {}, _steps({"content": None})),
+            (_steps({"content": "x"}), {}, _steps({"content": "x"})),  # not the empty text
         ],
     ),
     (

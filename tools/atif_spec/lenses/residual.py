@@ -16,9 +16,10 @@ in reverse order:
 Entry pointers are relative to the owner: the source object whose counterpart the entries are
 undone on. :func:`commit` pushes them as one layer onto a holder (an ``extra``-like object of the
 target), :func:`detach` takes the layers the inverse lens left there and :func:`apply_layers`
-undoes them on a rebuilt object, all with :mod:`atif_spec.stash` semantics. A lens either keeps
-one layer per owner object (TAO: every ATIF object with a TAO counterpart) or lets
-:func:`run_lens` keep one layer for the whole document in one holder.
+undoes them on a rebuilt object, all with :mod:`atif_spec.stash` semantics. Every lens keeps
+one layer for the whole document, owned by the root (RFC.md §4.5.6): :func:`run_lens` does it
+for most; the TAO lens commits its root layer itself, plus entry-less layers that only carry
+the ``named`` declaration of an embedded subagent.
 
 The comparison pairs list elements by provenance (``origin``), else by identical elements, else
 by position (``align=False``: a list of another length is replaced whole), and keeps members

@@ -683,7 +683,8 @@ def to_atif(record: Doc, split: bool = True, named: NamedKeys | None = None) -> 
     subagents unless ``split`` is False). ``named``: the declaration of the named keys of
     ``metadata`` that ATIF → TAO wrote (:data:`TAO_NAMED`), read back into ATIF fields."""
     built = _ToAtif(record, split, named).run()
-    _name_indexes(built, to_tao(built.doc))  # the numbering does not depend on named keys
+    places = {id(s): p for p, s in dicts(record.get("steps"))}
+    _name_indexes(built, to_tao(built.doc), places)  # the numbering ignores named keys
     return built
 
 
@@ -1175,9 +1176,15 @@ def _declare(built: Built) -> tuple[Declared, list[tuple[_Owner, str, str, Any]]
     return declared, kept
 
 
-def _name_indexes(built: Built, rebuilt: Built) -> bool:
+def _name_indexes(built: Built, rebuilt: Built, places: dict[int, int]) -> bool:
     """Put the TAO ``step_index`` of each step that ATIF → TAO numbers otherwise under the named
-    key :data:`STEP_INDEX` of its ATIF step; True when it wrote one."""
+    key :data:`STEP_INDEX` of its ATIF step; True when it wrote one.
+
+    ATIF → TAO numbers a step by its position in its own order (``rebuilt``); the stash then
+    restores the record's order, which moves the steps between. So an index is recomputed
+    only when it is both the step's position in ``rebuilt`` and its position in the record
+    (``places``: ``id(TAO step)`` → position); any other index is named, or it would come
+    back only through the rebuilt order, which no reader of the result sees."""
     owners = {id(o.target): o for o in built.owners if o.kind == "step"}
     wrote = False
     for _, step in dicts(rebuilt.doc.get("steps")):
@@ -1185,7 +1192,8 @@ def _name_indexes(built: Built, rebuilt: Built) -> bool:
         if owner is None or "step_index" not in owner.source:
             continue
         value = owner.source["step_index"]
-        if fingerprint(value) == fingerprint(step.get("step_index", _ABSENT)):
+        given = step.get("step_index", _ABSENT)
+        if fingerprint(value) == fingerprint(given) == fingerprint(places.get(id(owner.source))):
             continue
         owner.target.setdefault(ATIF_HOLDER, {})[STEP_INDEX] = value
         built.named.append((owner, "step_index", STEP_INDEX, value))

@@ -67,9 +67,10 @@ def _named_rows() -> tuple[Row, ...]:
                     "`step_index` of a step",
                     f"the step's `extra`: `{STEP_INDEX}`",
                     "named",
-                    "Only where ATIF → TAO would number the step otherwise (a record numbered "
-                    "from 1 or with gaps, steps in another order): `parent_step` and `snippets` "
-                    "`source_step` name steps by this index.",
+                    "Only where the index is not the step's position from 0 both in the record "
+                    "and in the order ATIF → TAO writes (a record numbered from 1 or with gaps, "
+                    "steps in another order): `parent_step` and `snippets` `source_step` name "
+                    "steps by this index.",
                     key=f"/steps/*/extra/{STEP_INDEX}",
                 )
             )
