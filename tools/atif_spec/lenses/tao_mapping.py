@@ -156,7 +156,13 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "other: `input_tokens`.",
             ),
             Row("`cache_read_tokens`", "`cached_tokens`"),
-            Row("`cache_write_tokens`", "`extra.cache_creation_input_tokens`"),
+            Row(
+                "`cache_write_tokens`",
+                "`extra.cache_creation_input_tokens`",
+                "field",
+                "The Anthropic name ATIF producers use for cache writes.",
+                key="/extra/cache_creation_input_tokens",
+            ),
             Row("`output_tokens`", "`completion_tokens`"),
             Row(
                 "`prefix_reuse_tokens`",
