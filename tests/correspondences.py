@@ -365,6 +365,9 @@ TAO_TOTALS = Rule(  # §2.5: TAO's totals come back from the per-step counts
     _p(r"/metrics/total_(?:(?P<name>input|output)_tokens|(?P<steps>steps))"),
     tao_total,
 )
+TAO_NO_TEXT = Rule(  # §2.2 content -> message; step-substep §5, SSL-27: "" is null, "" back
+    "tao empty content -> null message_text", _p(TAO_STEP + "/content"), constant(""), default=True
+)
 TAO_UNLINKED = Rule(  # §2.2 observations .error: what ATIF -> TAO writes on an unlinked result
     "tao unlinked_response error",
     _p(r"(?P<obj>/steps/(?P<i>\d+)/observations/\d+)/error"),
@@ -390,9 +393,10 @@ RUN_ROLE = Rule(  # §3 message_role: assistant -> agent (ATIF source, TAO role)
     _p(RUN_STEP + "/message_role"),
     rename("assistant", "agent"),
 )
-RUN_NULLS = Rule(  # §3 completed_at, outcome, summary, legacy ids: null is what the way back writes
+RUN_NULLS = Rule(  # §3 started_at (null: no timestamp), completed_at, outcome, summary, legacy
+    # ids: null is what the way back writes
     "run step null defaults",
-    _p(RUN_STEP + "/(?:legacy_event_id|legacy_turn_id|summary|completed_at|outcome)"),
+    _p(RUN_STEP + "/(?:legacy_event_id|legacy_turn_id|summary|started_at|completed_at|outcome)"),
     constant(None),
     default=True,
 )
@@ -434,7 +438,7 @@ RULES: dict[tuple[str, str], tuple[Rule, ...]] = {
     ("atif", "step-substep"): (ATIF_STEP_ID, ATIF_AGENT, ATIF_NO_TEXT),
     ("tao", "atif"): _TAO,
     ("tao", "trajectory-sdk"): (*_TAO, TAO_AGENT),
-    ("tao", "step-substep"): (*_TAO, TAO_AGENT),
+    ("tao", "step-substep"): (*_TAO, TAO_AGENT, TAO_NO_TEXT),
     ("step-substep", "atif"): (*_RUN, RUN_ROLE),
     ("step-substep", "tao"): (*_RUN, RUN_ROLE),
     ("step-substep", "trajectory-sdk"): _RUN,
