@@ -393,9 +393,10 @@ RUN_ROLE = Rule(  # §3 message_role: assistant -> agent (ATIF source, TAO role)
     _p(RUN_STEP + "/message_role"),
     rename("assistant", "agent"),
 )
-RUN_NULLS = Rule(  # §3 completed_at, outcome, summary, legacy ids: null is what the way back writes
+RUN_NULLS = Rule(  # §3 started_at (null: no timestamp), completed_at, outcome, summary, legacy
+    # ids: null is what the way back writes
     "run step null defaults",
-    _p(RUN_STEP + "/(?:legacy_event_id|legacy_turn_id|summary|completed_at|outcome)"),
+    _p(RUN_STEP + "/(?:legacy_event_id|legacy_turn_id|summary|started_at|completed_at|outcome)"),
     constant(None),
     default=True,
 )

@@ -191,10 +191,7 @@ def run_logs(draw: Draw) -> dict[str, Any]:
         for kind in kinds:
             n = len(steps) + 1
             turn, event = run.legacy(draw)
-            # Restricted: a step's started_at is always set (an untimed run keeps null only in
-            # its substeps' timestamps) to avoid the known lens leak pinned as
-            # test_conservation_generated.py::test_pinned_minimal_documents[run-log-null-started-at].
-            started = run.tick(draw) or _time(draw, run.clock)
+            started = run.tick(draw)
             role, text, summary = "assistant", draw(prose), None
             substeps: list[dict[str, Any]] = []
             if kind == "runner":

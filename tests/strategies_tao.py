@@ -70,7 +70,6 @@ class _Session:
     prompt: str | None
     agent_role: str | None
     calls: list[int] = field(default_factory=lambda: [0])
-    tool_step_models: bool = True
 
 
 def _usage(draw: Draw, warmup: bool = False) -> dict[str, int]:
@@ -241,8 +240,7 @@ def _api_call(draw: Draw, s: _Session, model: str, runtime: bool) -> list[Any]:
         blocks = [merged]
     for b in blocks:
         launch = b.pop("launch", 0)
-        named = model if s.tool_step_models or not b.get("tool_calls") else None
-        step = _step(draw, s, "agent", model=named, token_usage=dict(usage), **b)
+        step = _step(draw, s, "agent", model=model, token_usage=dict(usage), **b)
         if launch:  # the parser keeps the last launched sub-agent's file stem
             ref = f"agent-{draw(st.integers(0, 2**32)):08x}"
             step.fields = _with_ref(step.fields, ref)
@@ -255,7 +253,6 @@ def _api_call(draw: Draw, s: _Session, model: str, runtime: bool) -> list[Any]:
                 step,
                 s.prompt and draw(st.sampled_from(_PROMPTS)),
                 ROLES[kind],
-                tool_step_models=s.tool_step_models,
             )
             step.subagents.append(_session(draw, sub, runtime=False))
         items.append(step)
@@ -325,14 +322,8 @@ def _flatten(draw: Draw, items: list[Any]) -> list[_Step]:
 
 
 @st.composite
-def tao_records(draw: Draw, *, tool_step_models: bool = True) -> Doc:
-    """A TAO v0.2.0 record that passes the schema and the error-level rules (see the module).
-
-    One switch restricts the records to avoid a known lens bug, for one composed lens only
-    (``tests/test_conservation_generated.py``, ``RESTRICTED``): ``tool_step_models=False``
-    gives no ``model`` to steps that make tool calls, which avoids
-    ``test_pinned_tao_through_a_run_log_round_trip``.
-    """
+def tao_records(draw: Draw) -> Doc:
+    """A TAO v0.2.0 record that passes the schema and the error-level rules (see the module)."""
     style = draw(styles)
     runtime = draw(st.integers(0, 3)) == 0
     prompts: dict[str, str] = {}
@@ -348,7 +339,7 @@ def tao_records(draw: Draw, *, tool_step_models: bool = True) -> Doc:
         }
         if draw(st.booleans()):
             prompt = _PROMPTS[1]  # referenced by the agent steps (else: stored, unreferenced)
-    session = _Session(style, 0, None, prompt, "main", tool_step_models=tool_step_models)
+    session = _Session(style, 0, None, prompt, "main")
     steps = _flatten(draw, _session(draw, session, runtime=runtime))
     if draw(st.integers(0, 5)) == 0:
         steps = []

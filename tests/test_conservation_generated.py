@@ -16,8 +16,8 @@ Every drawn document is first asserted valid (no error-level finding of the proj
 validator). Runs are derandomized (the same examples every run). A property that failed is a lens
 bug: its minimal document is pinned at the end of this module as an ``xfail(strict=True)`` case
 naming the defect, so fixing the lens turns it into a failure until the mark is removed; a
-fixed one stays as a regression case. One composed lens draws restricted TAO records to keep
-clear of a pinned bug (``RESTRICTED``).
+fixed one stays as a regression case. A composed lens may draw restricted documents to keep
+clear of a pinned bug (``RESTRICTED``; none is today).
 """
 
 from __future__ import annotations
@@ -85,11 +85,7 @@ def test_generated_documents_are_valid(fmt: str, data: st.DataObject) -> None:
     assert _errors(doc, LENSES[fmt]) == []
 
 
-RESTRICTED: dict[tuple[str, str], Strategy] = {
-    # Restricted for this composed lens only, to avoid the known bug pinned below (see
-    # tao_records' switch): test_pinned_tao_through_a_run_log_round_trip.
-    ("tao", "step-substep"): lambda: tao_records(tool_step_models=False),
-}
+RESTRICTED: dict[tuple[str, str], Strategy] = {}
 
 
 def assert_sibling_lens_properties(src: str, dst: str, doc: dict[str, Any]) -> None:
@@ -172,19 +168,6 @@ PINNED: list[Any] = [
                 }
             ],
         },
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason=(
-                "step-substep -> atif@v1.7 conservation: /steps/0/started_at (null) leaks. The "
-                "lens writes no ATIF timestamp for a null started_at and the way back writes "
-                "null again (MAPPING §3, started_at row), but it neither stashes nor reports the "
-                "null, and tests/correspondences.py's RUN_NULLS row (the documented nulls the "
-                "way back writes) does not list started_at; on the fixtures the null passes "
-                "only because some other null is carried elsewhere in the output. Fix either "
-                "side (a RUN_NULLS entry restating MAPPING §3, or a report item). Round trip and "
-                "validity hold."
-            ),
-        ),
         id="run-log-null-started-at",
     ),
 ]
@@ -195,18 +178,12 @@ def test_pinned_minimal_documents(fmt: str, doc: dict[str, Any]) -> None:
     assert_lens_properties(fmt, doc)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "tao -> step-substep@v1.0 -> tao is not the identity: an agent step with a model, "
-        "tool calls and a token_usage (every Claude Code tool_use step) comes back with a "
-        "leftover _atif_stash (the ATIF layers of the way there, the run-log lens's lift of "
-        "step extra.model/extra.metrics among them) under the root metadata. Without the "
-        "model, the tool call or the usage it round-trips. Found by the TAO strategy through "
-        "the composed lens (about 1 record in 10)."
-    ),
-)
 def test_pinned_tao_through_a_run_log_round_trip() -> None:
+    """Once a lens bug: tao -> step-substep@v1.0 -> tao was not the identity for an agent step
+    with a model, tool calls and a token_usage (every Claude Code tool_use step); it came back
+    with a leftover _atif_stash under the root metadata (the run-log lens's lifts of step
+    extra.model/extra.metrics recorded the second key's place after the first was gone; the
+    step's tools_available gives the ATIF step an extra of its own)."""
     doc = {
         "trace_id": "t",
         "session_id": "s",
@@ -216,15 +193,29 @@ def test_pinned_tao_through_a_run_log_round_trip() -> None:
                 "step_index": 0,
                 "role": "agent",
                 "model": "m",
+                "tools_available": ["Grep"],
                 "tool_calls": [{"tool_call_id": "a", "tool_name": "Grep"}],
                 "token_usage": {"input_tokens": 5, "output_tokens": 3},
             }
         ],
     }
-    assert _errors(doc, LENSES["tao"]) == []
+    assert_sibling_lens_properties("tao", "step-substep", doc)
+
+
+def test_pinned_tao_empty_content_through_a_run_log() -> None:
+    """A TAO step's empty content is ATIF's empty message, a null message_text in the run log
+    (step-substep MAPPING §5, SSL-27) and "" again on the way back: the correspondence
+    tests/correspondences.py's TAO_NO_TEXT restates (found by the TAO strategy through the
+    composed lens once its tool_step_models switch was gone)."""
+    doc = {
+        "trace_id": "t",
+        "session_id": "s",
+        "agent": {"name": "c"},
+        "steps": [{"step_index": 0, "role": "user", "content": ""}],
+    }
     out, _ = atif_spec.convert(doc, to=LENSES["step-substep"])
-    back, _ = atif_spec.convert(out, to=LENSES["tao"])
-    assert _serialize(back) == _serialize(doc)
+    assert out["steps"][0]["message_text"] is None
+    assert_sibling_lens_properties("tao", "step-substep", doc)
 
 
 def test_pinned_tao_to_sdk_index_after_a_trailing_subagent() -> None:
@@ -238,18 +229,11 @@ def test_pinned_tao_to_sdk_index_after_a_trailing_subagent() -> None:
     assert_sibling_lens_properties("tao", "trajectory-sdk", doc)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "step-substep -> trajectory-sdk@v0.4 conservation: /steps/0/message_text ('') leaks. "
-        "A step with an empty message_text and a tool call becomes an assistant message with "
-        "content null (ATIF's empty agent message with tool calls, trajectory-sdk MAPPING "
-        "§4.1); the way back writes '' again, but the composed lens neither stashes nor "
-        "reports the '' and tests/correspondences.py has the row for it only for ATIF as the "
-        "source (ATIF_EMPTY), not for the run log. Round trip and validity hold."
-    ),
-)
 def test_pinned_run_log_empty_text_through_sdk() -> None:
+    """Once a leak: a step with an empty message_text and a tool call becomes an assistant
+    message with content null (trajectory-sdk MAPPING §4.1) and the way back writes '' again;
+    the run-log -> ATIF lens writes message "" and stashes the '' it would otherwise read back
+    as null (SSL-27), so the composed lens reports it as stashed."""
     doc = {
         "run_id": "r",
         "provider": "g",

@@ -240,6 +240,53 @@ def test_run_log_usage_goes_to_atif_fields_and_back() -> None:
     assert _text(_round_trip_run_log(doc)) == _text(doc)
 
 
+def test_lifted_usage_keys_go_back_to_their_own_places() -> None:
+    """Each lift records the key's place in the run-log ``extra`` as it was before any key was
+    lifted, so the way back puts ``model`` and ``metrics`` back in their order: no stashed
+    removed/added pair repairs it (a bug: the second lift recorded its place after the first
+    key was gone, and the way back swapped them)."""
+    doc = _usage_run_log()
+    doc["steps"][0]["extra"] = {"model": "opus", "metrics": {"prompt_tokens": 1}, "cwd": "/x"}
+    atif, _ = convert(doc, "atif@v1.7")
+    entries = atif["extra"][STASH_KEY]["layers"][-1]["entries"]
+    moved = [
+        (e["pointer"], e["position"])
+        for e in entries
+        if e["op"] == "moved" and e["pointer"].startswith("/steps/")
+    ]
+    assert moved == [("/steps/0/extra/model", 0), ("/steps/0/extra/metrics", 1)]
+    assert [e for e in entries if "/steps/0/extra/" in e["pointer"] and e["op"] != "moved"] == []
+    assert _text(_round_trip_run_log(doc)) == _text(doc)
+
+
+def test_atif_tool_step_with_usage_and_no_message_round_trips_through_a_run_log() -> None:
+    """Harbor's Claude Code / Codex steps: an agent step with a model, metrics, an ``extra`` and
+    tool calls but an empty message. The run log gets a synthesized summary (a stashed added
+    member the way back undoes) and the usage keys after the step's own ``extra`` keys; the
+    way back gives the ATIF document byte for byte with no stash left."""
+    doc = {
+        "schema_version": "ATIF-v1.7",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [
+            {
+                "step_id": 1,
+                "source": "agent",
+                "model_name": "m",
+                "message": "",
+                "tool_calls": [{"tool_call_id": "c1", "function_name": "Edit", "arguments": {}}],
+                "metrics": {"prompt_tokens": 10},
+                "extra": {"cwd": "/x"},
+            }
+        ],
+    }
+    run_log, _ = convert(doc, SSL)
+    assert run_log["steps"][0]["summary"] == NO_MESSAGE_SUMMARY
+    assert list(run_log["steps"][0]["extra"]) == ["cwd", "model", "metrics"]
+    back, report = convert(run_log, "atif@v1.7")
+    assert _text(back) == _text(doc)
+    assert report.stashed == []
+
+
 def test_usage_that_atif_would_flag_stays_in_extra() -> None:
     """Metrics on a non-agent step (ATIF forbids them) and totals that disagree with the steps
     (rule ATIF306) are not lifted; the run log still round-trips."""

@@ -14,6 +14,7 @@ from conservation import check
 from correspondences import (
     ATIF_AGENT,
     ATIF_EMPTY,
+    ATIF_NO_TEXT,
     ATIF_PROMPT,
     ATIF_STEP_ID,
     ATIF_SYSTEM,
@@ -417,6 +418,24 @@ CASES: list[tuple[Rule, str, tuple[Any, Any, Any], list[tuple[Any, Any, Any]]]] 
         [
             (_steps({"summary": None}), {}, _steps({"summary": "Tool activity"})),
             (_steps({"summary": "x"}), {}, _steps({"summary": "x"})),  # not the default
+        ],
+    ),
+    (
+        RUN_NULLS,
+        "/steps/0/started_at",
+        (_steps({"started_at": None}), {}, _steps({"started_at": None})),
+        [
+            (_steps({"started_at": None}), {}, _steps({"started_at": "2026-01-01T00:00:00Z"})),
+            (_steps({"started_at": "x"}), {}, _steps({"started_at": "x"})),  # not the default
+        ],
+    ),
+    (
+        ATIF_NO_TEXT,
+        "/steps/0/message",
+        (_steps({"message": ""}), {}, _steps({"message": ""})),
+        [
+            (_steps({"message": ""}), {}, _steps({"message": None})),
+            (_steps({"message": "x"}), {}, _steps({"message": "x"})),  # not the empty text
         ],
     ),
     (

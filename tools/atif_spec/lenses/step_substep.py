@@ -238,10 +238,13 @@ class _Namer:
         at: int,
         dst_at: Path,
         *,
+        position: int,
         record: bool = True,
     ) -> None:
-        """Move ``src[key]`` (a named key of an ``extra``) to the field ``dst[field]``."""
-        position = list(src).index(key)
+        """Move ``src[key]`` (a named key of an ``extra``) to the field ``dst[field]``.
+
+        ``position`` is the key's position in ``src`` before any key of the same ``extra`` was
+        lifted: the way back puts the keys back in increasing position (:func:`_restore`)."""
         value = src.pop(key)
         insert_key(dst, field, value, at)
         if record:
@@ -525,6 +528,7 @@ def _lift_all(extra: Doc, at: Path, plan: list[tuple[str, Doc, str, Path]], name
     """Lift the keys ``plan`` names out of ``extra`` (see :func:`_lift`)."""
     keys = [key for key, *_ in plan]
     record = list(extra)[len(extra) - len(keys) :] != keys
+    before = list(extra)  # positions in the untouched object, as _restore reads them
     for key, owner, field, owner_at in plan:
         order = _atif_order(len(owner_at), ()) if owner_at[:1] == ("steps",) else None
         if owner_at == ():
@@ -532,7 +536,8 @@ def _lift_all(extra: Doc, at: Path, plan: list[tuple[str, Doc, str, Path]], name
         elif owner_at == ("agent",):
             order = _atif_order(0, ("agent",))
         pos = _place(owner, field, order) if order is not None else len(owner)
-        namer.lift(extra, key, at, owner, field, pos, owner_at, record=record)
+        position = before.index(key)
+        namer.lift(extra, key, at, owner, field, pos, owner_at, position=position, record=record)
 
 
 def _totals_agree(final: Doc, steps: list[Doc]) -> bool:

@@ -285,12 +285,14 @@ TO_RUN_LOG = Table(
             note="The run log's own usage keys (SSL-17), which the run-log→ATIF lens lifts back "
             "(§2.1): a mapping, no stash entry. `final_metrics` only when its totals agree "
             "with the steps' (the lift's condition); otherwise it is named at the same key.",
+            key="/extra/model",
         ),
         Row(
             "`agent.version`",
             "run `extra.agent_version`",
             note="The run log's key for it, which the run-log→ATIF lens lifts back (§2.1): a "
             'mapping, no stash entry. Not for `"unknown"`, which the way back writes anyway.',
+            key="/extra/agent_version",
         ),
         _atif_named(
             "`agent.tool_definitions`", "run `extra.tool_definitions`", "/extra/tool_definitions"
