@@ -623,24 +623,17 @@ class _ToAtif:
         }
 
 
-@functools.cache
-def _atif_step_order() -> dict[str, int]:
-    from atif_spec.catalog import read_spec_json
-
-    schema = read_spec_json("atif/v1.7/trajectory.schema.json")
-    return {k: i for i, k in enumerate(schema["$defs"]["Step"]["properties"])}
-
-
 def _atif_place(step: Doc, key: str) -> int:
     """Where a step field read back from a named key goes: after the fields declared before it
     in ATIF's ``Step``."""
-    rank = _atif_step_order()
-    mine = rank.get(key, len(rank))
-    position = 0
-    for i, member in enumerate(step):
-        if rank.get(member, len(rank)) < mine:
-            position = i + 1
-    return position
+    return _after_declared(step, key, _atif_step_order())
+
+
+@functools.cache
+def _atif_step_order() -> tuple[str, ...]:
+    from atif_spec.formats.atif import key_order
+
+    return key_order("v1.7", "Step")
 
 
 def _subagent_agent(agent: Doc) -> Doc:
@@ -960,7 +953,12 @@ def _tao_orders() -> dict[str, tuple[str, ...]]:
 
 def _place(target: Doc, key: str) -> int:
     """Where a member read back from a named key goes: after the members declared before it."""
-    order = _tao_orders().get(key, ())
+    return _after_declared(target, key, _tao_orders().get(key, ()))
+
+
+def _after_declared(target: Doc, key: str, order: tuple[str, ...]) -> int:
+    """The key position for ``key`` in ``target``: after every member ``order`` (a schema's
+    member order) declares before it; members it does not declare count as last."""
     rank = {k: i for i, k in enumerate(order)}
     mine = rank.get(key, len(order))
     position = 0
