@@ -329,6 +329,26 @@ ATIF_EMPTY = Rule(  # trajectory-sdk §4.1: "" with tool calls is content null, 
     atif_empty_with_calls,
     default=True,
 )
+PLACEHOLDER: dict[str, Any] = {"step_id": 1, "source": "system", "message": ""}
+
+
+def _placeholder_run(ctx: Context, m: re.Match[str], value: Any) -> bool:
+    """The source trajectory's only step is ATIF's placeholder step of an empty run."""
+    steps = resolve(ctx.source, m["traj"] + "/steps")
+    return isinstance(steps, list) and len(steps) == 1 and _same_members(steps[0], PLACEHOLDER)
+
+
+def _same_members(a: Any, b: dict[str, Any]) -> bool:
+    return isinstance(a, dict) and list(a) == list(b) and all(same(a[k], b[k]) for k in b)
+
+
+ATIF_PLACEHOLDER = Rule(  # step-substep SSL-26: the placeholder step is an empty run, and back
+    "atif placeholder step -> empty run",
+    _p(ATIF_STEP + "/(?:step_id|source|message)"),
+    _placeholder_run,
+    default=True,
+)
+
 ATIF_NO_TEXT = Rule(  # step-substep §5, SSL-27: "" is a null message_text, "" again back
     "atif empty message -> null message_text",
     _p(ATIF_STEP + "/message"),
@@ -444,7 +464,7 @@ _RUN = (
 RULES: dict[tuple[str, str], tuple[Rule, ...]] = {
     ("atif", "tao"): (ATIF_STEP_ID, ATIF_SYSTEM, ATIF_PROMPT, ATIF_TOTALS, ATIF_UNLINKED),
     ("atif", "trajectory-sdk"): (ATIF_STEP_ID, ATIF_AGENT, ATIF_TOOL_TYPE, ATIF_EMPTY),
-    ("atif", "step-substep"): (ATIF_STEP_ID, ATIF_AGENT, ATIF_NO_TEXT),
+    ("atif", "step-substep"): (ATIF_STEP_ID, ATIF_AGENT, ATIF_NO_TEXT, ATIF_PLACEHOLDER),
     ("tao", "atif"): _TAO,
     ("tao", "trajectory-sdk"): (*_TAO, TAO_AGENT),
     ("tao", "step-substep"): (*_TAO, TAO_AGENT, TAO_NO_TEXT),

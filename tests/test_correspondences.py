@@ -15,12 +15,14 @@ from correspondences import (
     ATIF_AGENT,
     ATIF_EMPTY,
     ATIF_NO_TEXT,
+    ATIF_PLACEHOLDER,
     ATIF_PROMPT,
     ATIF_STEP_ID,
     ATIF_SYSTEM,
     ATIF_TOOL_TYPE,
     ATIF_TOTALS,
     ATIF_UNLINKED,
+    PLACEHOLDER,
     RULES,
     RUN_NULLS,
     RUN_ROLE,
@@ -427,6 +429,16 @@ CASES: list[tuple[Rule, str, tuple[Any, Any, Any], list[tuple[Any, Any, Any]]]] 
         [
             (_steps({"started_at": None}), {}, _steps({"started_at": "2026-01-01T00:00:00Z"})),
             (_steps({"started_at": "x"}), {}, _steps({"started_at": "x"})),  # not the default
+        ],
+    ),
+    (
+        ATIF_PLACEHOLDER,
+        "/steps/0/source",
+        (_steps(dict(PLACEHOLDER)), {}, _steps(dict(PLACEHOLDER))),
+        [
+            (_steps(dict(PLACEHOLDER)), {}, _steps()),  # the way back lost it
+            (_steps(dict(PLACEHOLDER), dict(PLACEHOLDER)), {}, _steps(dict(PLACEHOLDER))),
+            (_steps({**PLACEHOLDER, "message": "x"}), {}, _steps({**PLACEHOLDER, "message": "x"})),
         ],
     ),
     (
