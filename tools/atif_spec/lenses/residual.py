@@ -597,6 +597,36 @@ def _with_holder(doc: Doc, holder: Holder, value: Doc) -> Doc:
     return out
 
 
+def _take_from_top(
+    doc: Doc, holder: Holder, by: str, take: Callable[[dict[str, Any]], dict[str, Any] | None]
+) -> Doc:
+    """``doc`` with ``take(layer)`` in place of each layer signed ``by`` on top of its stash
+    (``take`` gives the rest of the layer, or None when it takes nothing from it). ``doc`` is
+    not modified; it is returned itself when nothing was taken."""
+    parent = _parent(doc, holder.path, create=False)
+    extra = parent.get(holder.path[-1]) if parent is not None else None
+    stash = extra.get(STASH_KEY) if isinstance(extra, dict) else None
+    if not isinstance(extra, dict) or not isinstance(stash, dict):
+        return doc
+    layers = stash.get("layers")
+    if not isinstance(layers, list):
+        return doc
+    new = list(layers)
+    taken = False
+    for n in range(len(new) - 1, -1, -1):
+        layer = new[n]
+        if not isinstance(layer, dict) or layer.get("by") != by:
+            break
+        if layer.get("holder") != holder.pointer or not isinstance(layer.get("entries"), list):
+            break
+        rest = take(layer)
+        if rest is not None:
+            new[n], taken = rest, True
+    if not taken:
+        return doc
+    return _with_holder(doc, holder, {**extra, STASH_KEY: {**stash, "layers": new}})
+
+
 def take_moves(doc: Doc, holder: Holder, by: str) -> tuple[Doc, list[dict[str, Any]]]:
     """``doc`` without the ``moved`` entries of the layers signed ``by`` on top of its stash, and
     those entries in order. ``doc`` is not modified.
@@ -606,29 +636,16 @@ def take_moves(doc: Doc, holder: Holder, by: str) -> tuple[Doc, list[dict[str, A
     takes them off here, reads each value back from ``to`` while it maps, and lets
     :func:`run_lens` undo the rest of the layers.
     """
-    parent = _parent(doc, holder.path, create=False)
-    extra = parent.get(holder.path[-1]) if parent is not None else None
-    stash = extra.get(STASH_KEY) if isinstance(extra, dict) else None
-    if not isinstance(extra, dict) or not isinstance(stash, dict):
-        return doc, []
-    layers = stash.get("layers")
-    if not isinstance(layers, list):
-        return doc, []
-    new = list(layers)
     found: list[dict[str, Any]] = []
-    for n in range(len(new) - 1, -1, -1):
-        layer = new[n]
-        if not isinstance(layer, dict) or layer.get("by") != by:
-            break
-        if layer.get("holder") != holder.pointer or not isinstance(layer.get("entries"), list):
-            break
+
+    def take(layer: dict[str, Any]) -> dict[str, Any] | None:
         moves = [e for e in layer["entries"] if isinstance(e, dict) and e.get("op") == "moved"]
+        if not moves:
+            return None
         found[:0] = moves
-        new[n] = {**layer, "entries": [e for e in layer["entries"] if e not in moves]}
-    if not found:
-        return doc, []
-    new_extra = {**extra, STASH_KEY: {**stash, "layers": new}}
-    return _with_holder(doc, holder, new_extra), found
+        return {**layer, "entries": [e for e in layer["entries"] if e not in moves]}
+
+    return _take_from_top(doc, holder, by, take), found
 
 
 def put_moves(
@@ -654,31 +671,20 @@ def take_named(doc: Doc, holder: Holder, by: str) -> tuple[Doc, NamedKeys | None
     the members it :meth:`~atif_spec.stash.NamedKeys.owns` while it maps, then lets
     :func:`run_lens` undo the rest of the layers (a layer left with no entries is dropped).
     """
-    parent = _parent(doc, holder.path, create=False)
-    extra = parent.get(holder.path[-1]) if parent is not None else None
-    stash = extra.get(STASH_KEY) if isinstance(extra, dict) else None
-    if not isinstance(extra, dict) or not isinstance(stash, dict):
-        return doc, None
-    layers = stash.get("layers")
-    if not isinstance(layers, list):
-        return doc, None
-    new = list(layers)
-    found: NamedKeys | None = None
-    for n in range(len(new) - 1, -1, -1):
-        layer = new[n]
-        if not isinstance(layer, dict) or layer.get("by") != by:
-            break
-        if layer.get("holder") != holder.pointer:
-            break
+    found: list[NamedKeys] = []
+
+    def take(layer: dict[str, Any]) -> dict[str, Any] | None:
         declared = NamedKeys.from_layer(layer)
         if declared is None:
-            continue
-        found = declared.merge(found)
-        new[n] = {k: v for k, v in layer.items() if k not in ("named", "foreign")}
-    if found is None:
-        return doc, None
-    new_extra = {**extra, STASH_KEY: {**stash, "layers": new}}
-    return _with_holder(doc, holder, new_extra), found
+            return None
+        found.append(declared)
+        return {k: v for k, v in layer.items() if k not in ("named", "foreign")}
+
+    rest = _take_from_top(doc, holder, by, take)
+    merged: NamedKeys | None = None
+    for declared in found:
+        merged = declared.merge(merged)
+    return rest, merged
 
 
 def put_named(out: Doc, holder: Holder, by: str, named: NamedKeys | None, *, pushed: bool) -> None:
