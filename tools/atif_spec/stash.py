@@ -180,7 +180,9 @@ def moved_entry(
     return entry
 
 
-def _matches(pattern: list[str], tokens: Sequence[str | int]) -> bool:
+def pattern_matches(pattern: Sequence[str], tokens: Sequence[str | int]) -> bool:
+    """True when the raw tokens of a named-key pattern (``*`` for any array index) match
+    ``tokens`` (a path, or raw pointer tokens) one for one."""
     return len(pattern) == len(tokens) and all(
         p == str(t) or (p == "*" and (isinstance(t, int) or t.isdigit()))
         for p, t in zip(pattern, tokens, strict=True)
@@ -264,7 +266,7 @@ class NamedKeys:
     def matches(self, pointer: str | Path) -> bool:
         """True when a pattern matches ``pointer`` (a string, or a path of tokens)."""
         tokens = parse_pointer(pointer) if isinstance(pointer, str) else pointer
-        return any(_matches(parse_pointer(p), tokens) for p in self.patterns)
+        return any(pattern_matches(parse_pointer(p), tokens) for p in self.patterns)
 
     def owns(self, pointer: str | Path) -> bool:
         """True when the step wrote the member at ``pointer``: a pattern matches, not foreign."""

@@ -117,10 +117,9 @@ def documented_keys(step: str) -> frozenset[str]:
 
 def _tail_matches(parts: list[str], tokens: list[str]) -> bool:
     """True when ``parts`` (``*`` matching an index) equal the last tokens of ``tokens``."""
-    if len(parts) > len(tokens):
-        return False
-    tail = tokens[len(tokens) - len(parts) :]
-    return all(k == t or (k == "*" and t.isdigit()) for k, t in zip(parts, tail, strict=True))
+    from atif_spec.stash import pattern_matches
+
+    return len(parts) <= len(tokens) and pattern_matches(parts, tokens[len(tokens) - len(parts) :])
 
 
 def documents(step: str, path: tuple[str | int, ...]) -> bool:
@@ -154,13 +153,9 @@ def is_named(step: str, pointer: str) -> bool:
             index, rest = tokens[len(parts)], "/".join(["", *tokens[len(parts) + 1 :]])
             if (index == "*" or index.isdigit()) and is_named(step, rest):
                 return True
-    for key in named_keys(step):
-        parts = key.split("/")
-        if len(parts) == len(tokens) and all(
-            k == t or (k == "*" and t.isdigit()) for k, t in zip(parts, tokens, strict=True)
-        ):
-            return True
-    return False
+    from atif_spec.stash import pattern_matches
+
+    return any(pattern_matches(key.split("/"), tokens) for key in named_keys(step))
 
 
 _MARK = {
