@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from atif_spec.jsonvalues import text_of
 from atif_spec.stash import canonical_json
 
 MISSING = object()
@@ -235,8 +236,11 @@ def tao_parent(ctx: Context, m: re.Match[str], v: Any) -> bool:
 
 
 def atif_system_step(ctx: Context, m: re.Match[str], v: Any) -> bool:
-    """A system step becomes a TAO system prompt: its message text must be carried."""
+    """A system step becomes a TAO system prompt: its message text (content parts: their text
+    parts joined by newlines, tao §3) must be carried."""
     msg = resolve(ctx.source, f"{m['obj']}/message")
+    if isinstance(msg, list):
+        msg = text_of(msg)
     return v == "system" and isinstance(msg, str) and ctx.carries(msg)
 
 
@@ -462,7 +466,14 @@ _RUN = (
     RUN_SUB_SOURCE,
 )
 RULES: dict[tuple[str, str], tuple[Rule, ...]] = {
-    ("atif", "tao"): (ATIF_STEP_ID, ATIF_SYSTEM, ATIF_PROMPT, ATIF_TOTALS, ATIF_UNLINKED),
+    ("atif", "tao"): (  # tao §5: the empty run's system step is the placeholder and back
+        ATIF_STEP_ID,
+        ATIF_SYSTEM,
+        ATIF_PROMPT,
+        ATIF_TOTALS,
+        ATIF_UNLINKED,
+        ATIF_PLACEHOLDER,
+    ),
     ("atif", "trajectory-sdk"): (ATIF_STEP_ID, ATIF_AGENT, ATIF_TOOL_TYPE, ATIF_EMPTY),
     ("atif", "step-substep"): (ATIF_STEP_ID, ATIF_AGENT, ATIF_NO_TEXT, ATIF_PLACEHOLDER),
     ("tao", "atif"): _TAO,

@@ -460,35 +460,98 @@ def test_atif_without_ids_gets_a_deterministic_trace_id() -> None:
     assert convert(first, to="atif@v1.7")[0] == doc
 
 
-def test_atif_only_fields_go_to_the_tao_metadata_stash() -> None:
+def test_atif_only_fields_go_to_named_keys_of_the_tao_metadata() -> None:
+    """Notes, an agent's ``extra`` and ``llm_call_count`` have no TAO field: they go to named
+    keys of ``metadata`` (a partial ATIF trajectory and step), not to the stash; what is left
+    in the stash is the key order a producer chose against ATIF's schema order."""
     doc = {
         "schema_version": "ATIF-v1.7",
         "session_id": "s",
         "agent": {"name": "a", "version": "1", "extra": {"k": 1}},
-        "notes": "n",
         "steps": [
             {
                 "step_id": 1,
                 "source": "agent",
                 "message": "m",
-                "llm_call_count": 2,
                 "observation": {"results": [{"content": "orphan"}]},
+                "llm_call_count": 2,
             }
         ],
+        "notes": "n",
     }
     out, report = convert(doc, to="tao@v0.2.0")
-    (layer,) = out["metadata"][STASH_KEY]["layers"]
+    metadata = out["metadata"]
+    assert metadata["atif_trajectory"] == {"agent": {"extra": {"k": 1}}, "notes": "n"}
+    assert metadata["atif_step_fields"] == {"0": {"llm_call_count": 2}}
+    (layer,) = metadata[STASH_KEY]["layers"]
     assert layer["by"] == INTO_TAO
     assert layer["holder"] == "/metadata"
-    removed = {e["pointer"]: e["value"] for e in layer["entries"] if e["op"] == "removed"}
-    assert removed == {"/notes": "n", "/agent/extra": {"k": 1}, "/steps/0/llm_call_count": 2}
+    assert layer["named"] == ["atif_step_fields", "atif_trajectory"]
+    assert [e["op"] for e in layer["entries"]] == ["added"]  # the unlinked result's call id
     assert out["steps"][0]["observations"] == [
         {"source_call_id": "", "content": "orphan", "error": "unlinked_response"}
     ]
-    assert {i.pointer for i in report.stashed} >= {"/notes", "/agent/extra"}
-    assert all(i.stash == "/metadata" for i in report.stashed)
+    assert {i.pointer for i in report.named} == {
+        "/notes",
+        "/agent/extra",
+        "/steps/0/llm_call_count",
+    }
     assert not errors(out)
     assert convert(out, to="atif@v1.7")[0] == doc
+    # in another key order, the order alone is stashed
+    moved = {k: doc[k] for k in ("schema_version", "session_id", "agent", "notes", "steps")}
+    out, _ = convert(moved, to="tao@v0.2.0")
+    assert out["metadata"]["atif_trajectory"]["notes"] == "n"
+    assert orjson.dumps(convert(out, to="atif@v1.7")[0]) == orjson.dumps(moved)
+
+
+def test_system_step_fields_go_to_a_named_key_of_the_tao_metadata() -> None:
+    """A system step becomes a prompt; its timestamp, a context injection's observation and
+    its ``extra`` go to ``metadata.atif_system_steps`` under the prompt's key."""
+    doc = _load(CONFORMANCE / "atif" / "v1.7" / "valid" / "context-management-known-values.json")
+    out = round_trip(doc, "tao@v0.2.0", "atif@v1.7")
+    system = out["metadata"]["atif_system_steps"]
+    injected = doc["steps"][2]
+    assert injected["source"] == "system"
+    key = prompt_key(injected["message"])
+    assert out["system_prompts"][key] == injected["message"]
+    assert system[key] == {
+        "timestamp": injected["timestamp"],
+        "observation": injected["observation"],
+        "extra": injected["extra"],
+    }
+    (layer,) = out["metadata"][STASH_KEY]["layers"]
+    assert "atif_system_steps" in layer["named"]
+    assert not [e for e in layer["entries"] if e["pointer"].startswith("/steps")]
+
+
+def test_step_extra_and_token_ids_go_to_the_step_fields_of_the_tao_metadata() -> None:
+    """A step's own ``extra`` and its metrics' token ids and log probabilities (what a trainer
+    reads) go to ``metadata.atif_step_fields`` as a partial ATIF step; the named keys that TAO
+    → ATIF wrote in an ``extra`` go back to their TAO members instead."""
+    doc = _load(CONFORMANCE / "atif" / "v1.7" / "valid" / "rich.json")
+    out = round_trip(doc, "tao@v0.2.0", "atif@v1.7")
+    fields = out["metadata"]["atif_step_fields"]
+    agent = doc["steps"][2]
+    index = next(str(s["step_index"]) for s in out["steps"] if s.get("content") == agent["message"])
+    metrics = agent["metrics"]
+    assert fields[index]["extra"] == agent["extra"]
+    assert fields[index]["metrics"] == {
+        k: metrics[k] for k in ("prompt_token_ids", "completion_token_ids", "logprobs")
+    }
+    assert out["metadata"]["atif_trajectory"]["notes"] == doc["notes"]
+    record = _load(SESSION)
+    converted, _ = convert(record, to="atif@v1.7")
+    back, _ = convert(converted, to="tao@v0.2.0")
+    assert "atif_step_fields" not in back.get("metadata", {})  # tao_ keys are not ATIF's own
+
+
+def test_a_tao_producers_own_trajectory_key_is_never_read_back() -> None:
+    record = _record({"input_tokens": 1}, None)
+    record["metadata"] = {"atif_trajectory": {"notes": "mine"}, "atif_system_steps": {"x": {}}}
+    out = round_trip(record, "atif@v1.7", "tao@v0.2.0")
+    assert "notes" not in out
+    assert out["extra"]["tao_metadata"] == record["metadata"]
 
 
 def test_drop_writes_no_stash_and_reports_what_was_dropped() -> None:

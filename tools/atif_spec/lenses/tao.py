@@ -31,6 +31,7 @@ from atif_spec.jsonvalues import dicts, text_of
 from atif_spec.lenses import ConversionError, Lens, LensOptions, refuse
 from atif_spec.lenses.residual import Residual, apply_layers, commit, detach, diff
 from atif_spec.stash import (
+    STASH_KEY,
     NamedKeys,
     Path,
     StashError,
@@ -114,10 +115,28 @@ whose agent is not the root agent (without tool definitions), keyed by its ``tra
 STEP_FIELDS = "atif_step_fields"
 """ATIF → TAO named key of the record's ``metadata``: per TAO ``step_index`` (a string), the
 ATIF step fields TAO has no field for that say how to read the step (:data:`FIELDS`)."""
-FIELDS = ("reasoning_effort", "is_copied_context", "llm_call_count")
-"""ATIF step fields kept under :data:`STEP_FIELDS`: the effort requested, and whether the step
-was copied from context or made without an LLM call (no training target, RFC.md §2.4)."""
-TAO_NAMED = (STEP_COSTS, SUBAGENT_AGENTS, STEP_FIELDS)
+FIELDS = ("reasoning_effort", "is_copied_context", "llm_call_count", "extra")
+"""ATIF step fields kept under :data:`STEP_FIELDS`: the effort requested, whether the step
+was copied from context or made without an LLM call (no training target, RFC.md §2.4), and the
+producer's own ``extra`` (never the named keys of TAO → ATIF, which go back to TAO members)."""
+METRIC_FIELDS = ("prompt_token_ids", "completion_token_ids", "logprobs")
+"""ATIF ``metrics`` fields kept under :data:`STEP_FIELDS` (as ``{"metrics": {...}}``): the
+token ids and log probabilities a trainer reads (TAO's ``token_usage`` has counts only)."""
+SYSTEM_STEPS = "atif_system_steps"
+"""ATIF → TAO named key of the record's ``metadata``: per ``system_prompts`` key, the fields
+other than ``message`` of the ATIF system step that became that prompt (its ``timestamp``, the
+``observation`` of a context injection, its ``extra``), when one system step has that text."""
+TRAJECTORY = "atif_trajectory"
+"""ATIF → TAO named key of the record's ``metadata``: the root trajectory's members TAO has no
+field for, as a partial ATIF trajectory (:data:`TRAJECTORY_FIELDS`)."""
+TRAJECTORY_FIELDS: dict[str, tuple[str, ...]] = {
+    "": ("notes", "continued_trajectory_ref", "extra"),
+    "agent": ("extra",),
+    "final_metrics": ("total_cost_usd", "extra"),
+}
+"""Object of the ATIF root ("" for the root itself) → its members kept under :data:`TRAJECTORY`
+(an ``extra`` with the producer's own keys only)."""
+TAO_NAMED = (STEP_COSTS, SUBAGENT_AGENTS, STEP_FIELDS, SYSTEM_STEPS, TRAJECTORY)
 """The named keys ATIF → TAO may write into the record's ``metadata`` (``tao_mapping.py``)."""
 
 
@@ -317,6 +336,10 @@ class _ToAtif:
         self.agents: Doc = agents if isinstance(agents, dict) else {}
         fields = self.taken.get(STEP_FIELDS)
         self.fields: Doc = fields if isinstance(fields, dict) else {}
+        trajectory = self.taken.get(TRAJECTORY)
+        self.trajectory: Doc = trajectory if isinstance(trajectory, dict) else {}
+        system = self.taken.get(SYSTEM_STEPS)
+        self.system: Doc = dict(system) if isinstance(system, dict) else {}  # popped when used
         self.steps = [s for _, s in dicts(record.get("steps"))]
         prompts = record.get("system_prompts")
         self.prompts: dict[str, Any] = prompts if isinstance(prompts, dict) else {}
@@ -361,9 +384,27 @@ class _ToAtif:
             self._own(final, metrics, "/final_metrics", "/metrics", root, "metrics")
         if subs:
             out["subagent_trajectories"] = subs
+        self._trajectory_fields(out)
         for owner in self.built.owners:
             self._name(owner)
         return self.built
+
+    def _trajectory_fields(self, out: Doc) -> None:
+        """Put back the root's members ATIF → TAO kept under :data:`TRAJECTORY` (at their
+        places in ATIF's schema order)."""
+        from atif_spec.formats.atif import key_order
+
+        for name, members in TRAJECTORY_FIELDS.items():
+            target: Any = out.get(name) if name else out
+            given: Any = self.trajectory.get(name) if name else self.trajectory
+            definition = {"": None, "agent": "Agent"}.get(name, "FinalMetrics")
+            order = key_order("v1.7", definition)
+            if not isinstance(target, dict) or not isinstance(given, dict):
+                continue
+            for member in members:
+                if member in given and member not in target:
+                    value = copy.deepcopy(given[member])
+                    insert_key(target, member, value, _after_declared(target, member, order))
 
     def _written(self, owner: _Owner, key: str) -> Any:
         """What ATIF → TAO writes at ``key`` of the owner's counterpart anyway (or absent)."""
@@ -435,18 +476,14 @@ class _ToAtif:
         out: list[Doc] = []
         for i, p in enumerate(positions):
             for key in self._prompts_before(positions, parent_pos).get(i, ()):
-                out.append(
-                    {"step_id": len(out) + 1, "source": "system", "message": self.prompts[key]}
-                )
+                out.append(self._system_step(key, len(out) + 1))
             step = self.steps[p]
             ptr = f"{base}/steps/{len(out)}"
             out.append(self._step(step, len(out) + 1, ptr, root))
             self.atif_steps[p] = (out[-1], ptr)
         if not positions and parent_pos is None:
             for key in self._unreferenced():
-                out.append(
-                    {"step_id": len(out) + 1, "source": "system", "message": self.prompts[key]}
-                )
+                out.append(self._system_step(key, len(out) + 1))
         subs: list[Doc] = []
         children = sorted(
             {self.parent_of[p] for p in self.parent_of if self.parent_of[p] in positions}
@@ -468,6 +505,16 @@ class _ToAtif:
             subs.append(sub)
             self._reference(q, tid)
         return out, subs
+
+    def _system_step(self, key: str, step_id: int) -> Doc:
+        """The system step of the prompt ``key``, with the fields ATIF → TAO kept for it under
+        :data:`SYSTEM_STEPS` (on the first system step of that prompt only)."""
+        out: Doc = {"step_id": step_id, "source": "system", "message": self.prompts[key]}
+        fields = self.system.pop(key, None)
+        for member, value in fields.items() if isinstance(fields, dict) else ():
+            if member not in out:
+                insert_key(out, member, copy.deepcopy(value), _atif_place(out, member))
+        return out
 
     def _prompt_of(self, p: int) -> str | None:
         key = self.steps[p].get("system_prompt_hash")
@@ -608,7 +655,12 @@ class _ToAtif:
         fields = self.fields.get(str(index)) if _count(index) is not None else None
         for key, value in fields.items() if isinstance(fields, dict) else ():
             if key in FIELDS and key not in out:
-                insert_key(out, key, value, _atif_place(out, key))
+                insert_key(out, key, copy.deepcopy(value), _atif_place(out, key))
+            elif key == "metrics" and isinstance(value, dict) and "metrics" in out:
+                metrics = out["metrics"]
+                for k, v in value.items():
+                    if k in METRIC_FIELDS and k not in metrics:
+                        insert_key(metrics, k, copy.deepcopy(v), _metrics_place(metrics, k))
         return out
 
     def _final_metrics(self, doc: Doc, subs: list[Doc]) -> Doc:
@@ -634,6 +686,13 @@ def _atif_step_order() -> tuple[str, ...]:
     from atif_spec.formats.atif import key_order
 
     return key_order("v1.7", "Step")
+
+
+def _metrics_place(metrics: Doc, key: str) -> int:
+    """Where a metrics field read back from a named key goes (ATIF's ``Metrics`` order)."""
+    from atif_spec.formats.atif import key_order
+
+    return _after_declared(metrics, key, key_order("v1.7", "Metrics"))
 
 
 def _subagent_agent(agent: Doc) -> Doc:
@@ -698,6 +757,14 @@ class _ToTao:
         self.costs: Doc = {}
         self.agents: Doc = {}
         self.fields: Doc = {}
+        self.system: dict[str, list[Doc]] = {}
+        """Prompt key → the ATIF system steps with that text."""
+        self.owned: set[tuple[int, str]] = set()
+        """(``id(extra)``, key) of the named keys the declarations of TAO → ATIF cover."""
+        for traj, declared in self.named:
+            for path in declared.places(traj):
+                if isinstance(path[-1], str):
+                    self.owned.add((id(resolve(traj, path[:-1])), path[-1]))
 
     def run(self) -> Built:
         doc = self.doc
@@ -748,13 +815,68 @@ class _ToTao:
             parent = step.get("parent_step")
             if isinstance(parent, int) and not isinstance(parent, bool):
                 step["parent_step"] = self.steps[parent]["step_index"]
+        trajectory = self._trajectory_fields()
+        if trajectory:
+            self._write_named(TRAJECTORY, trajectory)
         if self.costs:
             self._write_named(STEP_COSTS, self.costs)
         if self.agents:
             self._write_named(SUBAGENT_AGENTS, self.agents)
         if self.fields:
             self._write_named(STEP_FIELDS, self.fields)
+        system = self._system_fields()
+        if system:
+            self._write_named(SYSTEM_STEPS, system)
         return self.built
+
+    def _trajectory_fields(self) -> Doc:
+        """The root's members of :data:`TRAJECTORY_FIELDS`, as a partial ATIF trajectory in
+        the document's key order."""
+        out: Doc = {}
+        for owner, value in self.doc.items():
+            if owner == "" or owner not in TRAJECTORY_FIELDS or not isinstance(value, dict):
+                continue
+            kept = self._kept(value, TRAJECTORY_FIELDS[owner], owner)
+            if kept:
+                out[owner] = kept
+        root = self._kept(self.doc, TRAJECTORY_FIELDS[""])
+        return {k: out[k] if k in out else root[k] for k in self.doc if k in out or k in root}
+
+    def _kept(self, source: Doc, members: tuple[str, ...], *below: str) -> Doc:
+        kept: Doc = {}
+        for member, value in source.items():
+            if member not in members:
+                continue
+            if member == "extra":
+                value = self._producers(value)
+                if not value:
+                    continue
+            kept[member] = value
+            self._member(source, member, TRAJECTORY, *below, member)
+        return kept
+
+    def _system_fields(self) -> Doc:
+        """Prompt key → the fields other than ``message`` of the one system step with that
+        text (a prompt that several system steps share, or that no step names, keeps its
+        steps' fields in the stash)."""
+        out: Doc = {}
+        for key, steps in self.system.items():
+            if len(steps) != 1 or key not in self.prompts:
+                continue
+            step = steps[0]
+            fields: Doc = {}
+            for member, value in step.items():
+                if member in ("step_id", "source", "message"):
+                    continue
+                if member == "extra":
+                    value = self._producers(value)
+                    if not value:
+                        continue
+                fields[member] = value
+                self._member(step, member, SYSTEM_STEPS, key, member)
+            if fields:
+                out[key] = fields
+        return out
 
     def _member(self, source: Doc, member: str, key: str, *below: str) -> None:
         self.built.members.append((source, member, key, make_pointer(TAO_HOLDER, key, *below)))
@@ -814,6 +936,7 @@ class _ToTao:
                 text = text if isinstance(text, str) else ""
                 current = prompt_key(text)
                 texts[current] = text
+                self.system.setdefault(current, []).append(step)
                 fresh = _unanswered(steps, n)
                 continue
             launched = self._launched(step, subs, inlined)
@@ -861,15 +984,45 @@ class _ToTao:
                     self._member(metrics, "cost_usd", STEP_COSTS, str(index))
             if "timestamp" in step:
                 out["timestamp"] = step["timestamp"]
-            fields = {k: step[k] for k in FIELDS if k in step}
-            if fields:
-                self.fields[str(index)] = fields
-                for key in fields:
-                    self._member(step, key, STEP_FIELDS, str(index), key)
+            self._step_fields(step, str(index))
             self.steps.append(out)
             own.append(out)
             self.built.pair(step, out)
+        if depth == 0 and not own and not _placeholder(steps):
+            for key, text in texts.items():  # only system steps: prompts named by no step
+                self.prompts.setdefault(key, text)
         return own
+
+    def _step_fields(self, step: Doc, index: str) -> None:
+        """Keep the step's ATIF fields that TAO has no field for under :data:`STEP_FIELDS`, in
+        the step's key order (a partial ATIF step: its metrics fields under ``metrics``)."""
+        fields: Doc = {}
+        for key, value in step.items():
+            if key == "extra":
+                value = self._producers(value)
+                if value:
+                    fields[key] = value
+                    self._member(step, key, STEP_FIELDS, index, key)
+            elif key in FIELDS:
+                fields[key] = value
+                self._member(step, key, STEP_FIELDS, index, key)
+            elif key == "metrics" and isinstance(value, dict):
+                kept = {k: v for k, v in value.items() if k in METRIC_FIELDS}
+                for k in kept:
+                    self._member(value, k, STEP_FIELDS, index, key, k)
+                if kept:
+                    fields[key] = kept
+        if fields:
+            self.fields[index] = fields
+
+    def _producers(self, extra: Any) -> Doc:
+        """The members of an ATIF ``extra`` a producer wrote (not the named keys that a
+        declaration of TAO → ATIF covers: those go back to their TAO members)."""
+        if not isinstance(extra, dict):
+            return {}
+        return {
+            k: v for k, v in extra.items() if k != STASH_KEY and (id(extra), k) not in self.owned
+        }
 
     def _launched(self, step: Doc, subs: dict[str, Doc], inlined: set[str]) -> list[str]:
         """The ids of the embedded subagents this step launches first (their steps are written
@@ -921,6 +1074,12 @@ class _ToTao:
             mapped.append(obs)
             self.built.pair(result, obs)
         out["observations"] = mapped
+
+
+def _placeholder(steps: list[Doc]) -> bool:
+    """Whether the steps are the one system step with message ``""`` that TAO → ATIF writes
+    for a record with neither a step nor a prompt (MAPPING.md §5): no prompt comes from it."""
+    return len(steps) == 1 and steps[0].get("source") == "system" and steps[0].get("message") == ""
 
 
 def _unanswered(steps: list[Doc], n: int) -> bool:
@@ -1229,8 +1388,13 @@ def _tao_declaration(built: Built) -> NamedKeys | None:
 
 def _pointers(traj: Doc, base: str = "") -> dict[int, str]:
     """``id(object)`` → pointer of the steps, their metrics and the embedded subagents of an
-    ATIF trajectory (the objects whose members ATIF → TAO names)."""
-    out: dict[int, str] = {}
+    ATIF trajectory (the objects whose members ATIF → TAO names), and of the trajectory, its
+    agent and final metrics."""
+    out: dict[int, str] = {id(traj): base}
+    for name in TRAJECTORY_FIELDS:
+        member = traj.get(name) if name else None
+        if isinstance(member, dict):
+            out[id(member)] = f"{base}/{name}"
     for i, step in dicts(traj.get("steps")):
         out[id(step)] = f"{base}/steps/{i}"
         metrics = step.get("metrics")

@@ -12,6 +12,8 @@ from atif_spec.lenses.tao import (
     STEP_FIELDS,
     STEP_INDEX,
     SUBAGENT_AGENTS,
+    SYSTEM_STEPS,
+    TRAJECTORY,
 )
 
 _WHERE = {
@@ -374,8 +376,10 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "key = first 16 hex digits of the SHA-256 of the text (the Claude Code "
                 "parser's keys). The agent steps after the system step name it in "
                 "`system_prompt_hash` (§2.3). A prompt no step names is not written (the step "
-                "is stashed). Content-part messages become their text parts joined by "
-                "newlines.",
+                "is stashed), but in a main trajectory of system steps only every prompt is "
+                "(TAO → ATIF puts such prompts first), unless it is the one system step with "
+                'message `""` of an empty run (§5). Content-part messages become their text '
+                "parts joined by newlines.",
             ),
             Row(
                 "other steps, main trajectory first, then each embedded subagent depth first",
@@ -446,14 +450,29 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 key=f"/metadata/{STEP_COSTS}",
             ),
             Row(
-                "`reasoning_effort`, `is_copied_context`, `llm_call_count` of a step",
+                "`reasoning_effort`, `is_copied_context`, `llm_call_count`, `extra` and "
+                "`metrics` `prompt_token_ids`, `completion_token_ids`, `logprobs` of a step",
                 f"`metadata.{STEP_FIELDS}`",
                 "named",
                 "An object keyed by the TAO `step_index` (a string) of the step made from it, "
-                'each value the step\'s fields: e.g. `{"4": {"is_copied_context": true}}`. A '
-                "step copied from context or made without an LLM call is no training target "
-                "(RFC.md §2.4). System steps are not TAO steps: theirs are stashed.",
+                "each value a partial ATIF step in the step's key order: e.g. "
+                '`{"4": {"is_copied_context": true, "extra": {"episode": 0}}}`, '
+                '`{"2": {"metrics": {"logprobs": [-0.1]}}}`. A step copied from context or made '
+                "without an LLM call is no training target (RFC.md §2.4); token ids and log "
+                "probabilities are what a trainer reads. `extra` holds the producer's own keys "
+                "only (not the `tao_` keys of §2.6). System steps: the next row.",
                 key=f"/metadata/{STEP_FIELDS}",
+            ),
+            Row(
+                "fields of a system step other than `step_id`, `source`, `message`",
+                f"`metadata.{SYSTEM_STEPS}`",
+                "named",
+                "An object keyed by the `system_prompts` key of the step's prompt, each value a "
+                'partial ATIF step: e.g. `{"3f2a…": {"timestamp": "2025-10-11T10:30:00Z"}}`; '
+                "a context injection's `observation` and `extra.context_management` too. Only "
+                "when one system step has that text and a step names the prompt (otherwise "
+                "stashed); TAO → ATIF puts them on the first system step of that prompt.",
+                key=f"/metadata/{SYSTEM_STEPS}",
             ),
             Row(
                 "`agent` of an embedded subagent",
@@ -466,6 +485,19 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 key=f"/metadata/{SUBAGENT_AGENTS}",
             ),
             Row(
+                "`notes`, `continued_trajectory_ref`, `extra`, `agent.extra`, "
+                "`final_metrics.total_cost_usd` and `final_metrics.extra` of the root",
+                f"`metadata.{TRAJECTORY}`",
+                "named",
+                "A partial ATIF trajectory in the document's key order: e.g. "
+                '`{"agent": {"extra": {"temperature": 0.7}}, "notes": "…", '
+                '"final_metrics": {"total_cost_usd": 0.002}}`. TAO has no field for notes, '
+                "a continuation or a cost total (its `metrics.estimated_cost_usd` is an "
+                "estimate); an `extra` holds the producer's own keys only (not the `tao_` keys "
+                "of §2.6).",
+                key=f"/metadata/{TRAJECTORY}",
+            ),
+            Row(
                 "`final_metrics`",
                 "`metrics`",
                 "field",
@@ -473,10 +505,9 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "they differ.",
             ),
             Row(
-                "`notes`, `continued_trajectory_ref`, root/agent/step/call/result/metrics "
-                "`extra`, "
-                "token ids, logprobs, `total_cost_usd`, refs by path, embedded "
-                "trajectories' own fields, image and audio parts",
+                "`$schema`, call/result/metrics `extra`, the fields of a system step whose text "
+                "another system step repeats, refs by path, embedded trajectories' own fields, "
+                "image and audio parts, key orders other than ATIF's schema order",
                 "root `metadata`",
                 "stashed",
                 "TAO has no other open object (DECISIONS D1).",
