@@ -546,6 +546,24 @@ def test_step_extra_and_token_ids_go_to_the_step_fields_of_the_tao_metadata() ->
     assert "atif_step_fields" not in back.get("metadata", {})  # tao_ keys are not ATIF's own
 
 
+def test_content_parts_go_to_the_step_fields_of_the_tao_metadata() -> None:
+    """TAO content is text: a message's or a result's content parts (images) go to
+    ``metadata.atif_step_fields`` as a partial ATIF step, results aligned with TAO's
+    observations; they are read back only while the TAO text is still theirs."""
+    doc = _load(CONFORMANCE / "atif" / "v1.7" / "valid" / "multimodal.json")
+    out = round_trip(doc, "tao@v0.2.0", "atif@v1.7")
+    fields = out["metadata"]["atif_step_fields"]
+    user, looked = doc["steps"][1], doc["steps"][3]
+    assert fields["0"]["message"] == user["message"]
+    parts = looked["observation"]["results"][0]["content"]
+    assert fields["2"]["observation"] == {"results": [{"content": parts}]}
+    assert not [e for e in out["metadata"][STASH_KEY]["layers"][0].get("entries", [])]
+    edited = copy.deepcopy(out)
+    edited["steps"][0]["content"] = "another text"
+    back, _ = convert(edited, to="atif@v1.7")
+    assert back["steps"][1]["message"] == "another text"  # the parts are not someone else's
+
+
 def test_a_tao_producers_own_trajectory_key_is_never_read_back() -> None:
     record = _record({"input_tokens": 1}, None)
     record["metadata"] = {"atif_trajectory": {"notes": "mine"}, "atif_system_steps": {"x": {}}}

@@ -661,6 +661,14 @@ class _ToAtif:
                 for k, v in value.items():
                     if k in METRIC_FIELDS and k not in metrics:
                         insert_key(metrics, k, copy.deepcopy(v), _metrics_place(metrics, k))
+            elif key == "message" and _parts_of(value, out["message"]):
+                out["message"] = copy.deepcopy(value)
+            elif key == "tool_calls":
+                _merge_partials(out.get("tool_calls"), value, "ToolCall")
+            elif key == "observation" and isinstance(value, dict):
+                made = out.get("observation")
+                made_results = made.get("results") if isinstance(made, dict) else None
+                _merge_partials(made_results, value.get("results"), "ObservationResult")
         return out
 
     def _final_metrics(self, doc: Doc, subs: list[Doc]) -> Doc:
@@ -686,6 +694,30 @@ def _atif_step_order() -> tuple[str, ...]:
     from atif_spec.formats.atif import key_order
 
     return key_order("v1.7", "Step")
+
+
+def _parts_of(parts: Any, text: Any) -> bool:
+    """Whether ``parts`` are ATIF content parts whose text is ``text`` (what ATIF → TAO wrote
+    for them; content edited since is not replaced)."""
+    return isinstance(parts, list) and isinstance(text, str) and text_of(parts) == text
+
+
+def _merge_partials(items: Any, partials: Any, definition: str) -> None:
+    """Put back the producer's ``extra`` and the content parts ATIF → TAO kept for each tool
+    call or result (:data:`STEP_FIELDS`), at ATIF's schema place."""
+    from atif_spec.formats.atif import key_order
+
+    if not isinstance(items, list) or not isinstance(partials, list):
+        return
+    order = key_order("v1.7", definition)
+    for item, partial in zip(items, partials, strict=False):
+        if not isinstance(item, dict) or not isinstance(partial, dict):
+            continue
+        for member, value in partial.items():
+            if member == "content" and _parts_of(value, item.get("content")):
+                item["content"] = copy.deepcopy(value)
+            elif member == "extra" and member not in item:
+                insert_key(item, member, copy.deepcopy(value), _after_declared(item, member, order))
 
 
 def _metrics_place(metrics: Doc, key: str) -> int:
@@ -1012,8 +1044,38 @@ class _ToTao:
                     self._member(value, k, STEP_FIELDS, index, key, k)
                 if kept:
                     fields[key] = kept
+            elif key == "message" and isinstance(value, list):
+                fields[key] = value  # content parts: TAO's content is their text
+                self._member(step, key, STEP_FIELDS, index, key)
+            elif key == "tool_calls" and isinstance(value, list):
+                calls = self._partials(value, index, key)
+                if calls:
+                    fields[key] = calls
+            elif key == "observation" and isinstance(value, dict):
+                results = value.get("results")
+                kept_results = [r for r in results if not _carrier(r)] if results else []
+                partial = self._partials(kept_results, index, key, "results")
+                if partial:
+                    fields[key] = {"results": partial}
         if fields:
             self.fields[index] = fields
+
+    def _partials(self, items: list[Any], index: str, *below: str) -> list[Doc]:
+        """Partial ATIF tool calls or results, one per TAO call or observation made from them:
+        their producer's ``extra`` and content parts (empty objects when all are empty)."""
+        out: list[Doc] = []
+        for k, item in enumerate(items):
+            partial: Doc = {}
+            for member, value in item.items() if isinstance(item, dict) else ():
+                if member == "extra":
+                    value = self._producers(value)
+                elif member != "content" or not isinstance(value, list):
+                    continue
+                if value:
+                    partial[member] = value
+                    self._member(item, member, STEP_FIELDS, index, *below, str(k), member)
+            out.append(partial)
+        return out if any(out) else []
 
     def _producers(self, extra: Any) -> Doc:
         """The members of an ATIF ``extra`` a producer wrote (not the named keys that a
@@ -1074,6 +1136,11 @@ class _ToTao:
             mapped.append(obs)
             self.built.pair(result, obs)
         out["observations"] = mapped
+
+
+def _carrier(result: Any) -> bool:
+    """Whether an ATIF result only carries a reference (ATIF → TAO writes no observation)."""
+    return isinstance(result, dict) and list(result) == ["subagent_trajectory_ref"]
 
 
 def _placeholder(steps: list[Doc]) -> bool:
@@ -1400,6 +1467,12 @@ def _pointers(traj: Doc, base: str = "") -> dict[int, str]:
         metrics = step.get("metrics")
         if isinstance(metrics, dict):
             out[id(metrics)] = f"{base}/steps/{i}/metrics"
+        for k, call in dicts(step.get("tool_calls")):
+            out[id(call)] = f"{base}/steps/{i}/tool_calls/{k}"
+        observation = step.get("observation")
+        results = observation.get("results") if isinstance(observation, dict) else None
+        for k, result in dicts(results):
+            out[id(result)] = f"{base}/steps/{i}/observation/results/{k}"
     for i, sub in dicts(traj.get("subagent_trajectories")):
         ptr = f"{base}/subagent_trajectories/{i}"
         out[id(sub)] = ptr

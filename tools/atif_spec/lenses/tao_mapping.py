@@ -392,7 +392,8 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "`message`",
                 "`content`",
                 "field",
-                "Content parts: text parts joined by newlines; the parts are stashed.",
+                "Content parts: text parts joined by newlines; the parts go to "
+                f"`metadata.{STEP_FIELDS}`.",
             ),
             Row(
                 "`reasoning_content`, `model_name`, `timestamp`",
@@ -450,17 +451,22 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 key=f"/metadata/{STEP_COSTS}",
             ),
             Row(
-                "`reasoning_effort`, `is_copied_context`, `llm_call_count`, `extra` and "
-                "`metrics` `prompt_token_ids`, `completion_token_ids`, `logprobs` of a step",
+                "`reasoning_effort`, `is_copied_context`, `llm_call_count`, `extra`, a content-"
+                "part `message`, `metrics` `prompt_token_ids`, `completion_token_ids`, "
+                "`logprobs`, and the `extra` and content parts of its tool calls and results",
                 f"`metadata.{STEP_FIELDS}`",
                 "named",
                 "An object keyed by the TAO `step_index` (a string) of the step made from it, "
                 "each value a partial ATIF step in the step's key order: e.g. "
                 '`{"4": {"is_copied_context": true, "extra": {"episode": 0}}}`, '
-                '`{"2": {"metrics": {"logprobs": [-0.1]}}}`. A step copied from context or made '
-                "without an LLM call is no training target (RFC.md §2.4); token ids and log "
-                "probabilities are what a trainer reads. `extra` holds the producer's own keys "
-                "only (not the `tao_` keys of §2.6). System steps: the next row.",
+                '`{"2": {"metrics": {"logprobs": [-0.1]}}}`; tool calls and results as lists '
+                "aligned with TAO's `tool_calls` and `observations`, `{}` where there is "
+                'nothing: `"observation": {"results": [{}, {"content": [<parts>]}]}`. A step '
+                "copied from context or made without an LLM call is no training target "
+                "(RFC.md §2.4); token ids and log probabilities are what a trainer reads; "
+                "content parts hold images and other media TAO's text content cannot (read "
+                "back only while the text is still theirs). An `extra` holds the producer's own "
+                "keys only (not the `tao_` keys of §2.6). System steps: the next row.",
                 key=f"/metadata/{STEP_FIELDS}",
             ),
             Row(
@@ -505,9 +511,9 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "they differ.",
             ),
             Row(
-                "`$schema`, call/result/metrics `extra`, the fields of a system step whose text "
-                "another system step repeats, refs by path, embedded trajectories' own fields, "
-                "image and audio parts, key orders other than ATIF's schema order",
+                "`$schema`, metrics `extra`, the fields of a system step whose text another "
+                "system step repeats, refs by path, embedded trajectories' own fields, key "
+                "orders other than ATIF's schema order",
                 "root `metadata`",
                 "stashed",
                 "TAO has no other open object (DECISIONS D1).",
