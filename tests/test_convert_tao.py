@@ -564,6 +564,25 @@ def test_content_parts_go_to_the_step_fields_of_the_tao_metadata() -> None:
     assert back["steps"][1]["message"] == "another text"  # the parts are not someone else's
 
 
+def test_references_beyond_the_embedded_subagent_go_to_the_step_fields() -> None:
+    """TAO's ``subagent_trajectory_ref`` names the one sub-agent whose steps are inlined; a
+    result's other references (a file path) go to ``metadata.atif_step_fields`` whole, and the
+    way back writes no second reference for the inlined one."""
+    doc = _load(CONFORMANCE / "atif" / "v1.7" / "valid" / "ref-id-with-path-not-embedded.json")
+    result = doc["steps"][2]["observation"]["results"][0]
+    out = round_trip(doc, "tao@v0.2.0", "atif@v1.7")
+    (launching,) = [s for s in out["steps"] if s.get("subagent_trajectory_ref")]
+    assert launching["subagent_trajectory_ref"] == "explore-1"
+    partial = out["metadata"]["atif_step_fields"][str(launching["step_index"])]
+    assert partial == {
+        "observation": {"results": [{"subagent_trajectory_ref": result["subagent_trajectory_ref"]}]}
+    }
+    assert not out["metadata"][STASH_KEY]["layers"][0].get("entries")
+    plain = _load(CONFORMANCE / "atif" / "v1.7" / "valid" / "embedded-subagent.json")
+    converted, _ = convert(plain, to="tao@v0.2.0")
+    assert "atif_step_fields" not in converted["metadata"]  # a plain reference is TAO's own
+
+
 def test_a_tao_producers_own_trajectory_key_is_never_read_back() -> None:
     record = _record({"input_tokens": 1}, None)
     record["metadata"] = {"atif_trajectory": {"notes": "mine"}, "atif_system_steps": {"x": {}}}

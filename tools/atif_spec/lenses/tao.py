@@ -576,11 +576,17 @@ class _ToAtif:
         """Put the reference to the subagent on the launching call's result of step ``q``."""
         step, _ = self.atif_steps[q]
         ref = {"trajectory_id": tid}
+        observation = step.get("observation")
+        results = observation.get("results") if isinstance(observation, dict) else None
+        for _, result in dicts(results):  # read back from ATIF → TAO's named key
+            if any(
+                r.get("trajectory_id") == tid
+                for _, r in dicts(result.get("subagent_trajectory_ref"))
+            ):
+                return
         calls = {
             c.get("tool_call_id"): c.get("function_name") for _, c in dicts(step.get("tool_calls"))
         }
-        observation = step.get("observation")
-        results = observation.get("results") if isinstance(observation, dict) else None
         for _, result in dicts(results):
             name = calls.get(result.get("source_call_id"))
             if isinstance(name, str) and name.lower() in LAUNCHERS:
@@ -716,7 +722,7 @@ def _merge_partials(items: Any, partials: Any, definition: str) -> None:
         for member, value in partial.items():
             if member == "content" and _parts_of(value, item.get("content")):
                 item["content"] = copy.deepcopy(value)
-            elif member == "extra" and member not in item:
+            elif member in ("extra", "subagent_trajectory_ref") and member not in item:
                 insert_key(item, member, copy.deepcopy(value), _after_declared(item, member, order))
 
 
@@ -1016,7 +1022,7 @@ class _ToTao:
                     self._member(metrics, "cost_usd", STEP_COSTS, str(index))
             if "timestamp" in step:
                 out["timestamp"] = step["timestamp"]
-            self._step_fields(step, str(index))
+            self._step_fields(step, str(index), launched[0] if launched else None)
             self.steps.append(out)
             own.append(out)
             self.built.pair(step, out)
@@ -1025,9 +1031,11 @@ class _ToTao:
                 self.prompts.setdefault(key, text)
         return own
 
-    def _step_fields(self, step: Doc, index: str) -> None:
+    def _step_fields(self, step: Doc, index: str, launched: str | None) -> None:
         """Keep the step's ATIF fields that TAO has no field for under :data:`STEP_FIELDS`, in
-        the step's key order (a partial ATIF step: its metrics fields under ``metrics``)."""
+        the step's key order (a partial ATIF step: its metrics fields under ``metrics``).
+        ``launched``: the subagent whose steps ATIF → TAO wrote before it (TAO names it in
+        ``subagent_trajectory_ref``, and TAO → ATIF writes the reference back)."""
         fields: Doc = {}
         for key, value in step.items():
             if key == "extra":
@@ -1048,27 +1056,38 @@ class _ToTao:
                 fields[key] = value  # content parts: TAO's content is their text
                 self._member(step, key, STEP_FIELDS, index, key)
             elif key == "tool_calls" and isinstance(value, list):
-                calls = self._partials(value, index, key)
-                if calls:
-                    fields[key] = calls
+                partial_calls = self._partials(value, index, {}, key)
+                if partial_calls:
+                    fields[key] = partial_calls
             elif key == "observation" and isinstance(value, dict):
                 results = value.get("results")
                 kept_results = [r for r in results if not _carrier(r)] if results else []
-                partial = self._partials(kept_results, index, key, "results")
+                first = _first_launcher(kept_results, step)
+                # the reference TAO → ATIF writes back anyway (on the first launcher's result)
+                plain = (
+                    {first: [{"trajectory_id": launched}]} if launched and first is not None else {}
+                )
+                partial = self._partials(kept_results, index, plain, key, "results")
                 if partial:
                     fields[key] = {"results": partial}
         if fields:
             self.fields[index] = fields
 
-    def _partials(self, items: list[Any], index: str, *below: str) -> list[Doc]:
+    def _partials(
+        self, items: list[Any], index: str, plain: dict[int, Any], *below: str
+    ) -> list[Doc]:
         """Partial ATIF tool calls or results, one per TAO call or observation made from them:
-        their producer's ``extra`` and content parts (empty objects when all are empty)."""
+        their producer's ``extra``, content parts and subagent references (empty objects when
+        all are empty). ``plain``: position → the reference TAO → ATIF writes there anyway."""
         out: list[Doc] = []
         for k, item in enumerate(items):
             partial: Doc = {}
             for member, value in item.items() if isinstance(item, dict) else ():
                 if member == "extra":
                     value = self._producers(value)
+                elif member == "subagent_trajectory_ref":
+                    if k in plain and orjson.dumps(value) == orjson.dumps(plain[k]):
+                        continue
                 elif member != "content" or not isinstance(value, list):
                     continue
                 if value:
@@ -1136,6 +1155,18 @@ class _ToTao:
             mapped.append(obs)
             self.built.pair(result, obs)
         out["observations"] = mapped
+
+
+def _first_launcher(results: list[Any], step: Doc) -> int | None:
+    """Position of the first result of a launcher tool's call (``Task``, ``Agent``)."""
+    names = {
+        c.get("tool_call_id"): c.get("function_name") for _, c in dicts(step.get("tool_calls"))
+    }
+    for i, result in enumerate(results):
+        name = names.get(result.get("source_call_id")) if isinstance(result, dict) else None
+        if isinstance(name, str) and name.lower() in LAUNCHERS:
+            return i
+    return None
 
 
 def _carrier(result: Any) -> bool:

@@ -453,7 +453,8 @@ MAPPING_TABLES: tuple[Table, ...] = (
             Row(
                 "`reasoning_effort`, `is_copied_context`, `llm_call_count`, `extra`, a content-"
                 "part `message`, `metrics` `prompt_token_ids`, `completion_token_ids`, "
-                "`logprobs`, and the `extra` and content parts of its tool calls and results",
+                "`logprobs`, and the `extra`, content parts and subagent references of its tool "
+                "calls and results",
                 f"`metadata.{STEP_FIELDS}`",
                 "named",
                 "An object keyed by the TAO `step_index` (a string) of the step made from it, "
@@ -465,7 +466,9 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "copied from context or made without an LLM call is no training target "
                 "(RFC.md §2.4); token ids and log probabilities are what a trainer reads; "
                 "content parts hold images and other media TAO's text content cannot (read "
-                "back only while the text is still theirs). An `extra` holds the producer's own "
+                "back only while the text is still theirs); a result's references are kept unless "
+                "they are the plain `[{trajectory_id}]` of the inlined sub-agent that TAO → ATIF "
+                "writes back (a path names a trajectory file). An `extra` holds the producer's own "
                 "keys only (not the `tao_` keys of §2.6). System steps: the next row.",
                 key=f"/metadata/{STEP_FIELDS}",
             ),
@@ -512,8 +515,8 @@ MAPPING_TABLES: tuple[Table, ...] = (
             ),
             Row(
                 "`$schema`, metrics `extra`, the fields of a system step whose text another "
-                "system step repeats, refs by path, embedded trajectories' own fields, key "
-                "orders other than ATIF's schema order",
+                "system step repeats, results that only carry a reference, embedded "
+                "trajectories' own fields, key orders other than ATIF's schema order",
                 "root `metadata`",
                 "stashed",
                 "TAO has no other open object (DECISIONS D1).",
