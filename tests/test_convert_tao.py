@@ -536,9 +536,16 @@ def test_step_extra_and_token_ids_go_to_the_step_fields_of_the_tao_metadata() ->
     index = next(str(s["step_index"]) for s in out["steps"] if s.get("content") == agent["message"])
     metrics = agent["metrics"]
     assert fields[index]["extra"] == agent["extra"]
+    own = {k: v for k, v in metrics["extra"].items() if k != "cache_creation_input_tokens"}
+    assert own == {"reasoning_tokens": 3}
     assert fields[index]["metrics"] == {
-        k: metrics[k] for k in ("prompt_token_ids", "completion_token_ids", "logprobs")
+        **{k: metrics[k] for k in ("prompt_token_ids", "completion_token_ids", "logprobs")},
+        "extra": own,
     }
+    # the totals rich.json states without its verifier sub-agent (its notes say so)
+    stated = out["metadata"]["atif_trajectory"]["final_metrics"]
+    assert stated["total_prompt_tokens"] == doc["final_metrics"]["total_prompt_tokens"]
+    assert "total_steps" not in stated  # the number of main steps, as TAO → ATIF computes it
     assert out["metadata"]["atif_trajectory"]["notes"] == doc["notes"]
     record = _load(SESSION)
     converted, _ = convert(record, to="atif@v1.7")

@@ -135,7 +135,10 @@ TRAJECTORY_FIELDS: dict[str, tuple[str, ...]] = {
     "final_metrics": ("total_cost_usd", "extra"),
 }
 """Object of the ATIF root ("" for the root itself) → its members kept under :data:`TRAJECTORY`
-(an ``extra`` with the producer's own keys only)."""
+(an ``extra`` with the producer's own keys only; and :data:`TOTALS` that differ from what TAO →
+ATIF computes)."""
+TOTALS = ("total_prompt_tokens", "total_completion_tokens", "total_cached_tokens", "total_steps")
+"""The ``final_metrics`` totals TAO → ATIF computes (RFC.md §2.4)."""
 TAO_NAMED = (STEP_COSTS, SUBAGENT_AGENTS, STEP_FIELDS, SYSTEM_STEPS, TRAJECTORY)
 """The named keys ATIF → TAO may write into the record's ``metadata`` (``tao_mapping.py``)."""
 
@@ -401,8 +404,10 @@ class _ToAtif:
             order = key_order("v1.7", definition)
             if not isinstance(target, dict) or not isinstance(given, dict):
                 continue
-            for member in members:
-                if member in given and member not in target:
+            for member in (*members, *(TOTALS if name == "final_metrics" else ())):
+                if member in given and member in TOTALS and member in target:
+                    target[member] = copy.deepcopy(given[member])  # the producer's statement
+                elif member in given and member not in target:
                     value = copy.deepcopy(given[member])
                     insert_key(target, member, value, _after_declared(target, member, order))
 
@@ -667,6 +672,11 @@ class _ToAtif:
                 for k, v in value.items():
                     if k in METRIC_FIELDS and k not in metrics:
                         insert_key(metrics, k, copy.deepcopy(v), _metrics_place(metrics, k))
+                own = value.get("extra")
+                if isinstance(own, dict) and not set(own) & set(metrics.get("extra") or {}):
+                    made = metrics.pop("extra", {})  # the producer's keys first
+                    extra = {**copy.deepcopy(own), **(made if isinstance(made, dict) else {})}
+                    insert_key(metrics, "extra", extra, _metrics_place(metrics, "extra"))
             elif key == "message" and _parts_of(value, out["message"]):
                 out["message"] = copy.deepcopy(value)
             elif key == "tool_calls":
@@ -680,13 +690,7 @@ class _ToAtif:
     def _final_metrics(self, doc: Doc, subs: list[Doc]) -> Doc:
         """The totals as RFC.md §2.4 defines them (:mod:`atif_spec.totals`), subagents included;
         0 for a metric no step reports (TAO's session metrics always have a value)."""
-        totals = trajectory_totals({"steps": doc["steps"], "subagent_trajectories": subs})
-        return {
-            "total_prompt_tokens": totals.prompt_tokens or 0,
-            "total_completion_tokens": totals.completion_tokens or 0,
-            "total_cached_tokens": totals.cached_tokens or 0,
-            "total_steps": len(doc["steps"]),
-        }
+        return _totals({"steps": doc["steps"], "subagent_trajectories": subs})
 
 
 def _atif_place(step: Doc, key: str) -> int:
@@ -700,6 +704,19 @@ def _atif_step_order() -> tuple[str, ...]:
     from atif_spec.formats.atif import key_order
 
     return key_order("v1.7", "Step")
+
+
+def _totals(doc: Doc) -> Doc:
+    """The ``final_metrics`` totals TAO → ATIF writes for an ATIF trajectory (RFC.md §2.4,
+    subagents included; 0 for a metric no step reports; ``total_steps``: the main steps)."""
+    totals = trajectory_totals(doc)
+    steps = doc.get("steps")
+    return {
+        "total_prompt_tokens": totals.prompt_tokens or 0,
+        "total_completion_tokens": totals.completion_tokens or 0,
+        "total_cached_tokens": totals.cached_tokens or 0,
+        "total_steps": len(steps) if isinstance(steps, list) else 0,
+    }
 
 
 def _parts_of(parts: Any, text: Any) -> bool:
@@ -745,6 +762,10 @@ def _all_subs(subs: list[Doc]) -> Iterator[Doc]:
         yield from _all_subs(sub.get("subagent_trajectories") or [])
 
 
+CACHE_WRITES = "cache_creation_input_tokens"
+"""The ATIF metrics ``extra`` key TAO's ``cache_write_tokens`` maps to (§2.5)."""
+
+
 def _metrics(usage: Doc, anthropic: bool) -> Doc:
     """ATIF metrics for a TAO token usage (prompt tokens include cached ones in ATIF)."""
     given = {
@@ -764,7 +785,7 @@ def _metrics(usage: Doc, anthropic: bool) -> Doc:
     if read is not None and read >= 0:
         out["cached_tokens"] = read
     if write is not None:
-        out["extra"] = {"cache_creation_input_tokens": write}
+        out["extra"] = {CACHE_WRITES: write}
     return out
 
 
@@ -874,11 +895,23 @@ class _ToTao:
         for owner, value in self.doc.items():
             if owner == "" or owner not in TRAJECTORY_FIELDS or not isinstance(value, dict):
                 continue
-            kept = self._kept(value, TRAJECTORY_FIELDS[owner], owner)
+            members = TRAJECTORY_FIELDS[owner]
+            if owner == "final_metrics":
+                members += self._stated_totals(value)
+            kept = self._kept(value, members, owner)
             if kept:
                 out[owner] = kept
         root = self._kept(self.doc, TRAJECTORY_FIELDS[""])
         return {k: out[k] if k in out else root[k] for k in self.doc if k in out or k in root}
+
+    def _stated_totals(self, final: Doc) -> tuple[str, ...]:
+        """The totals of ``final_metrics`` that differ from what TAO → ATIF computes (RFC.md
+        §2.4, :func:`_totals`): the producer's own statement (one that leaves out a verifier
+        sub-agent, or counts agent turns only)."""
+        computed = _totals(self.doc)
+        return tuple(
+            k for k, v in computed.items() if k in final and fingerprint(final[k]) != fingerprint(v)
+        )
 
     def _kept(self, source: Doc, members: tuple[str, ...], *below: str) -> Doc:
         kept: Doc = {}
@@ -1050,6 +1083,12 @@ class _ToTao:
                 kept = {k: v for k, v in value.items() if k in METRIC_FIELDS}
                 for k in kept:
                     self._member(value, k, STEP_FIELDS, index, key, k)
+                extra = value.get("extra")
+                own = {k: v for k, v in self._producers(extra).items() if k != CACHE_WRITES}
+                if isinstance(extra, dict) and own:
+                    for k in own:
+                        self._member(extra, k, STEP_FIELDS, index, key, "extra", k)
+                    kept["extra"] = own
                 if kept:
                     fields[key] = kept
             elif key == "message" and isinstance(value, list):
@@ -1231,7 +1270,7 @@ def _usage(metrics: Doc, anthropic: bool) -> Doc:
     completion = _count(metrics.get("completion_tokens"))
     cached = _count(metrics.get("cached_tokens"))
     extra = metrics.get("extra")
-    written = _count(extra.get("cache_creation_input_tokens")) if isinstance(extra, dict) else None
+    written = _count(extra.get(CACHE_WRITES)) if isinstance(extra, dict) else None
     out: Doc = {}
     if prompt is not None:
         out["input_tokens"] = prompt - (cached or 0) - (written or 0) if anthropic else prompt
@@ -1498,6 +1537,8 @@ def _pointers(traj: Doc, base: str = "") -> dict[int, str]:
         metrics = step.get("metrics")
         if isinstance(metrics, dict):
             out[id(metrics)] = f"{base}/steps/{i}/metrics"
+            if isinstance(metrics.get("extra"), dict):
+                out[id(metrics["extra"])] = f"{base}/steps/{i}/metrics/extra"
         for k, call in dicts(step.get("tool_calls")):
             out[id(call)] = f"{base}/steps/{i}/tool_calls/{k}"
         observation = step.get("observation")

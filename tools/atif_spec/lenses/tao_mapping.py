@@ -453,7 +453,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
             Row(
                 "`reasoning_effort`, `is_copied_context`, `llm_call_count`, `extra`, a content-"
                 "part `message`, `metrics` `prompt_token_ids`, `completion_token_ids`, "
-                "`logprobs`, and the `extra`, content parts and subagent references of its tool "
+                "`logprobs` and own `extra` keys (`reasoning_tokens`), and the `extra`, content parts and subagent references of its tool "
                 "calls and results",
                 f"`metadata.{STEP_FIELDS}`",
                 "named",
@@ -495,14 +495,18 @@ MAPPING_TABLES: tuple[Table, ...] = (
             ),
             Row(
                 "`notes`, `continued_trajectory_ref`, `extra`, `agent.extra`, "
-                "`final_metrics.total_cost_usd` and `final_metrics.extra` of the root",
+                "`final_metrics.total_cost_usd` and `final_metrics.extra` of the root, and the "
+                "`final_metrics` totals that differ from RFC.md §2.4's",
                 f"`metadata.{TRAJECTORY}`",
                 "named",
                 "A partial ATIF trajectory in the document's key order: e.g. "
                 '`{"agent": {"extra": {"temperature": 0.7}}, "notes": "…", '
                 '"final_metrics": {"total_cost_usd": 0.002}}`. TAO has no field for notes, '
                 "a continuation or a cost total (its `metrics.estimated_cost_usd` is an "
-                "estimate); an `extra` holds the producer's own keys only (not the `tao_` keys "
+                "estimate). A total the producer stated otherwise than TAO → ATIF computes it "
+                "(§2.5: one that leaves out a verifier sub-agent, or counts agent turns only) is "
+                "the producer's statement, and TAO → ATIF writes it in place of its own; an "
+                "`extra` holds the producer's own keys only (not the `tao_` keys "
                 "of §2.6).",
                 key=f"/metadata/{TRAJECTORY}",
             ),
@@ -510,11 +514,12 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "`final_metrics`",
                 "`metrics`",
                 "field",
-                "Totals computed from the TAO steps (§2.5); ATIF's values are stashed when "
-                "they differ.",
+                "Totals computed from the TAO steps (§2.5); ATIF's totals that differ from "
+                f"RFC.md §2.4's go to `metadata.{TRAJECTORY}` (a producer's statement), and "
+                "the absence of one is stashed.",
             ),
             Row(
-                "`$schema`, metrics `extra`, the fields of a system step whose text another "
+                "`$schema`, the fields of a system step whose text another "
                 "system step repeats, results that only carry a reference, embedded "
                 "trajectories' own fields, key orders other than ATIF's schema order",
                 "root `metadata`",
