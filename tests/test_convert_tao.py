@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from atif_spec import validate
@@ -851,8 +851,56 @@ def test_atif_round_trip_is_identity_and_tao_is_valid(version: str, data: st.Dat
     round_trip(doc, "tao@v0.2.0", f"atif@{version}")
 
 
+def _sub(tid: str, agent: dict[str, Any], *steps: Any, **more: Any) -> dict[str, Any]:
+    """An embedded subagent whose steps are numbered from 1."""
+    numbered = [{"step_id": i, **step} for i, step in enumerate(steps, 1)]
+    sub = {"schema_version": "ATIF-v1.7", "trajectory_id": tid, "agent": agent}
+    return {**sub, "steps": numbered, **more}
+
+
+def _launch(tid: str, source: str = "user") -> dict[str, Any]:
+    ref = {"subagent_trajectory_ref": [{"trajectory_id": tid}]}
+    return {"source": source, "message": "", "observation": {"results": [ref]}}
+
+
+# The same id at two depths: one named agent stands for both, and the stash must not edit it in
+# place for one of them (here it adds the shallower one's `extra: null`).
+REUSED_ID = {
+    "schema_version": "ATIF-v1.7",
+    "agent": {"name": "x", "version": "1"},
+    "steps": [{"step_id": 1, **_launch("a")}],
+    "subagent_trajectories": [
+        _sub(
+            "a",
+            {"name": "z", "version": "1", "extra": None},
+            _launch("a", "agent"),
+            subagent_trajectories=[
+                _sub("a", {"name": "z", "version": "1"}, {"source": "agent", "message": "deep"})
+            ],
+        )
+    ],
+}
+# A subagent no step launches, before one whose agent is named: the stash turns the first
+# subagent rebuilt (the launched one) into the unlaunched one, editing its agent.
+UNLAUNCHED_FIRST = {
+    "schema_version": "ATIF-v1.7",
+    "agent": {"name": "x", "version": "1"},
+    "steps": [{"step_id": 1, **_launch("b")}],
+    "subagent_trajectories": [
+        _sub("a", {"name": "x", "version": "1"}, {"source": "user", "message": ""}),
+        _sub(
+            "b",
+            {"name": "z", "version": "1"},
+            {"source": "user", "message": "", "observation": {"results": [{}]}},
+        ),
+    ],
+}
+
+
 @SETTINGS
 @given(doc=atif_trajectories("v1.7"))
+@example(doc=REUSED_ID)
+@example(doc=UNLAUNCHED_FIRST)
 def test_atif_v1_7_round_trip_property(doc: dict[str, Any]) -> None:
     round_trip(doc, "tao@v0.2.0", "atif@v1.7")
 
