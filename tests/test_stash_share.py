@@ -22,9 +22,12 @@ CEILINGS = {  # percent of output bytes, summed over the source format's valid f
     # named keys, and the measure now also counts undocumented free-form members. Before it
     # (stash only): atif->step-substep 9.4, atif->tao 28.3, atif->trajectory-sdk 15.0,
     # step-substep->atif 55.8, tao->atif 43.7, trajectory-sdk->atif 37.1.
-    "atif@v1.7->step-substep@v1.0": 3.9,
+    # The fixture embedded-subagent-ids-reused-own-agents (three nested subagents, each with
+    # its own agent) raised the sums it is part of: step-substep 3.87 -> 3.98, tao 18.08 ->
+    # 18.16, trajectory-sdk 5.44 -> 5.80 (the lenses write the same for the other fixtures).
+    "atif@v1.7->step-substep@v1.0": 4.0,
     "atif@v1.7->tao@v0.2.0": 18.2,
-    "atif@v1.7->trajectory-sdk@v0.4": 5.5,
+    "atif@v1.7->trajectory-sdk@v0.4": 5.8,
     # into ATIF, the per-document layer (about 125 bytes plus the declaration) weighs on
     # fixtures of 1.5 to 2.5 KB
     "step-substep@v1.0->atif@v1.7": 15.8,
