@@ -23,6 +23,7 @@ from atif_spec.stash import STASH_KEY
 
 from conftest import ROOT, dispatch_only
 from strategies import VERSIONS, free_objects, nonempty, put, shuffled, text, timestamps
+from strategies import steps as atif_steps
 from strategies import trajectories as atif_trajectories
 
 CONFORMANCE = ROOT / "conformance"
@@ -902,6 +903,70 @@ UNLAUNCHED_FIRST = {
 @example(doc=REUSED_ID)
 @example(doc=UNLAUNCHED_FIRST)
 def test_atif_v1_7_round_trip_property(doc: dict[str, Any]) -> None:
+    round_trip(doc, "tao@v0.2.0", "atif@v1.7")
+
+
+SUB_IDS = ("a", "b")
+
+
+def _extra(draw: Any, obj: dict[str, Any]) -> None:
+    """``obj["extra"]`` absent, null, empty or set."""
+    choice = draw(st.sampled_from(("absent", "null", "empty", "value")))
+    if choice == "null":
+        obj["extra"] = None
+    elif choice == "empty":
+        obj["extra"] = {}
+    elif choice == "value":
+        obj["extra"] = draw(free_objects)
+
+
+@st.composite
+def reused_id_trajectories(
+    draw: Any, depth: int = 3, root_agent: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A v1.7 trajectory whose embedded subagents (down to ``depth``) take their ids from
+    :data:`SUB_IDS`, so that one id recurs at several depths (the root's too), each with the
+    root's agent (its ``extra`` null, absent or empty) or one of its own."""
+    doc: dict[str, Any] = {"schema_version": "ATIF-v1.7"}
+    put(draw, doc, "session_id", st.sampled_from(["s", ""]))
+    if root_agent is not None:
+        doc["trajectory_id"] = "placeholder"  # the caller's id
+    else:
+        put(draw, doc, "trajectory_id", st.sampled_from(SUB_IDS) | nonempty)
+    if root_agent is not None and draw(st.booleans()):
+        agent = {k: v for k, v in root_agent.items() if k not in ("tool_definitions", "extra")}
+        choice = draw(st.sampled_from(("same", "absent", "null", "empty")))
+        if choice == "same" and "extra" in root_agent:
+            agent["extra"] = root_agent["extra"]
+        elif choice in ("null", "empty"):
+            agent["extra"] = None if choice == "null" else {}
+    else:
+        agent = {"name": draw(st.sampled_from("xy")), "version": draw(st.sampled_from("12"))}
+        put(draw, agent, "model_name", st.sampled_from(["m", "n"]))
+        put(draw, agent, "tool_definitions", st.lists(free_objects, max_size=1))
+        _extra(draw, agent)
+    doc["agent"] = shuffled(draw, agent)
+    subs = []
+    if depth > 0 and draw(st.integers(0, 2)) > 0:
+        for tid in draw(st.lists(st.sampled_from(SUB_IDS), min_size=1, max_size=2, unique=True)):
+            sub = draw(reused_id_trajectories(depth - 1, root_agent or agent))
+            sub["trajectory_id"] = tid
+            subs.append(sub)
+    ids = [s["trajectory_id"] for s in subs]
+    count = draw(st.integers(1, 3))
+    doc["steps"] = [draw(atif_steps("v1.7", i, ids)) for i in range(1, count + 1)]
+    _extra(draw, doc)
+    if subs:
+        doc["subagent_trajectories"] = subs
+    else:
+        put(draw, doc, "subagent_trajectories", st.just([]))
+    return shuffled(draw, doc)
+
+
+@SETTINGS
+@given(doc=reused_id_trajectories())
+def test_atif_round_trip_with_subagent_ids_reused_across_depths(doc: dict[str, Any]) -> None:
+    assert not errors(doc)
     round_trip(doc, "tao@v0.2.0", "atif@v1.7")
 
 
