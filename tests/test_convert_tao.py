@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from atif_spec import validate
@@ -23,6 +23,7 @@ from atif_spec.stash import STASH_KEY, NamedKeys, layer_entries
 
 from conftest import ROOT, dispatch_only
 from strategies import VERSIONS, free_objects, nonempty, put, shuffled, text, timestamps
+from strategies import steps as atif_steps
 from strategies import trajectories as atif_trajectories
 
 CONFORMANCE = ROOT / "conformance"
@@ -857,9 +858,121 @@ def test_atif_round_trip_is_identity_and_tao_is_valid(version: str, data: st.Dat
     round_trip(doc, "tao@v0.2.0", f"atif@{version}")
 
 
+def _sub(tid: str, agent: dict[str, Any], *steps: Any, **more: Any) -> dict[str, Any]:
+    """An embedded subagent whose steps are numbered from 1."""
+    numbered = [{"step_id": i, **step} for i, step in enumerate(steps, 1)]
+    sub = {"schema_version": "ATIF-v1.7", "trajectory_id": tid, "agent": agent}
+    return {**sub, "steps": numbered, **more}
+
+
+def _launch(tid: str, source: str = "user") -> dict[str, Any]:
+    ref = {"subagent_trajectory_ref": [{"trajectory_id": tid}]}
+    return {"source": source, "message": "", "observation": {"results": [ref]}}
+
+
+# The same id at two depths: one named agent stands for both, and the stash must not edit it in
+# place for one of them (here it adds the shallower one's `extra: null`).
+REUSED_ID = {
+    "schema_version": "ATIF-v1.7",
+    "agent": {"name": "x", "version": "1"},
+    "steps": [{"step_id": 1, **_launch("a")}],
+    "subagent_trajectories": [
+        _sub(
+            "a",
+            {"name": "z", "version": "1", "extra": None},
+            _launch("a", "agent"),
+            subagent_trajectories=[
+                _sub("a", {"name": "z", "version": "1"}, {"source": "agent", "message": "deep"})
+            ],
+        )
+    ],
+}
+# A subagent no step launches, before one whose agent is named: the stash turns the first
+# subagent rebuilt (the launched one) into the unlaunched one, editing its agent.
+UNLAUNCHED_FIRST = {
+    "schema_version": "ATIF-v1.7",
+    "agent": {"name": "x", "version": "1"},
+    "steps": [{"step_id": 1, **_launch("b")}],
+    "subagent_trajectories": [
+        _sub("a", {"name": "x", "version": "1"}, {"source": "user", "message": ""}),
+        _sub(
+            "b",
+            {"name": "z", "version": "1"},
+            {"source": "user", "message": "", "observation": {"results": [{}]}},
+        ),
+    ],
+}
+
+
 @SETTINGS
 @given(doc=atif_trajectories("v1.7"))
+@example(doc=REUSED_ID)
+@example(doc=UNLAUNCHED_FIRST)
 def test_atif_v1_7_round_trip_property(doc: dict[str, Any]) -> None:
+    round_trip(doc, "tao@v0.2.0", "atif@v1.7")
+
+
+SUB_IDS = ("a", "b")
+
+
+def _extra(draw: Any, obj: dict[str, Any]) -> None:
+    """``obj["extra"]`` absent, null, empty or set."""
+    choice = draw(st.sampled_from(("absent", "null", "empty", "value")))
+    if choice == "null":
+        obj["extra"] = None
+    elif choice == "empty":
+        obj["extra"] = {}
+    elif choice == "value":
+        obj["extra"] = draw(free_objects)
+
+
+@st.composite
+def reused_id_trajectories(
+    draw: Any, depth: int = 3, root_agent: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A v1.7 trajectory whose embedded subagents (down to ``depth``) take their ids from
+    :data:`SUB_IDS`, so that one id recurs at several depths (the root's too), each with the
+    root's agent (its ``extra`` null, absent or empty) or one of its own."""
+    doc: dict[str, Any] = {"schema_version": "ATIF-v1.7"}
+    put(draw, doc, "session_id", st.sampled_from(["s", ""]))
+    if root_agent is not None:
+        doc["trajectory_id"] = "placeholder"  # the caller's id
+    else:
+        put(draw, doc, "trajectory_id", st.sampled_from(SUB_IDS) | nonempty)
+    if root_agent is not None and draw(st.booleans()):
+        agent = {k: v for k, v in root_agent.items() if k not in ("tool_definitions", "extra")}
+        choice = draw(st.sampled_from(("same", "absent", "null", "empty")))
+        if choice == "same" and "extra" in root_agent:
+            agent["extra"] = root_agent["extra"]
+        elif choice in ("null", "empty"):
+            agent["extra"] = None if choice == "null" else {}
+    else:
+        agent = {"name": draw(st.sampled_from("xy")), "version": draw(st.sampled_from("12"))}
+        put(draw, agent, "model_name", st.sampled_from(["m", "n"]))
+        put(draw, agent, "tool_definitions", st.lists(free_objects, max_size=1))
+        _extra(draw, agent)
+    doc["agent"] = shuffled(draw, agent)
+    subs = []
+    if depth > 0 and draw(st.integers(0, 2)) > 0:
+        for tid in draw(st.lists(st.sampled_from(SUB_IDS), min_size=1, max_size=2, unique=True)):
+            sub = draw(reused_id_trajectories(depth - 1, root_agent or agent))
+            sub["trajectory_id"] = tid
+            subs.append(sub)
+    ids = [s["trajectory_id"] for s in subs]
+    count = draw(st.integers(1, 3))
+    doc["steps"] = [draw(atif_steps("v1.7", i, ids)) for i in range(1, count + 1)]
+    _extra(draw, doc)
+    if subs:
+        doc["subagent_trajectories"] = subs
+    else:
+        put(draw, doc, "subagent_trajectories", st.just([]))
+    return shuffled(draw, doc)
+
+
+@SETTINGS
+@given(doc=reused_id_trajectories())
+def test_atif_round_trip_with_subagent_ids_reused_across_depths(doc: dict[str, Any]) -> None:
+    assert not errors(doc)
     round_trip(doc, "tao@v0.2.0", "atif@v1.7")
 
 
