@@ -29,7 +29,7 @@ CEILINGS = {  # percent of output bytes, summed over the source format's valid f
     # fixtures of 1.5 to 2.5 KB
     "step-substep@v1.0->atif@v1.7": 15.8,
     "tao@v0.2.0->atif@v1.7": 27.0,
-    "trajectory-sdk@v0.4->atif@v1.7": 15.2,
+    "trajectory-sdk@v0.4->atif@v1.7": 10.3,
 }
 
 
