@@ -259,6 +259,21 @@ def test_lifted_usage_keys_go_back_to_their_own_places() -> None:
     assert _text(_round_trip_run_log(doc)) == _text(doc)
 
 
+def test_named_keys_after_a_lifted_key_need_no_moved_entry() -> None:
+    """The named keys the lens adds to a step's ``extra`` (legacy ids, outcome, …) come after
+    the producer's own keys and the way back takes them out: a usage key that was the last of
+    the producer's own keys is lifted without a ``moved`` entry."""
+    doc = _usage_run_log()
+    doc["steps"][0]["extra"] = {"cwd": "/x", "model": "opus"}
+    doc["steps"][0]["legacy_turn_id"] = "T1"
+    atif, _ = convert(doc, "atif@v1.7")
+    step = atif["steps"][0]
+    assert step["model_name"] == "opus" and step["extra"]["legacy_turn_id"] == "T1"
+    entries = atif["extra"][STASH_KEY]["layers"][-1].get("entries", [])
+    assert [e for e in entries if e["pointer"].startswith("/steps/0/")] == []
+    assert _text(_round_trip_run_log(doc)) == _text(doc)
+
+
 def test_atif_tool_step_with_usage_and_no_message_round_trips_through_a_run_log() -> None:
     """Harbor's Claude Code / Codex steps: an agent step with a model, metrics, an ``extra`` and
     tool calls but an empty message. The run log gets a synthesized summary (a stashed added

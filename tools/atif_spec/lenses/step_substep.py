@@ -207,6 +207,8 @@ class _Namer:
     def __init__(self, made: list[Move] | None) -> None:
         self.made = made
         self.claimed: set[tuple[int, str]] = set()
+        self.named: set[tuple[int, str]] = set()
+        """``(id(extra), key)`` of every named key written (not a producer's own key)."""
 
     def put(
         self, src: Doc, key: str, src_at: Path, dst: Doc, dst_at: Path, name: str | None = None
@@ -224,6 +226,7 @@ class _Namer:
             created, extra = "absent", {}
             dst["extra"] = extra
         value = extra[name] = deep_copy(src[key])
+        self.named.add((id(extra), name))
         at = list(src).index(key)
         self._record(Move((*src_at, key), at, (*dst_at, "extra", name), created, value))
         return True
@@ -527,7 +530,9 @@ def _lift(out: Doc, n_source_steps: int, namer: _Namer) -> None:
 def _lift_all(extra: Doc, at: Path, plan: list[tuple[str, Doc, str, Path]], namer: _Namer) -> None:
     """Lift the keys ``plan`` names out of ``extra`` (see :func:`_lift`)."""
     keys = [key for key, *_ in plan]
-    record = list(extra)[len(extra) - len(keys) :] != keys
+    mine = namer.named | namer.claimed
+    own = [k for k in extra if (id(extra), k) not in mine]
+    record = own[len(own) - len(keys) :] != keys  # named keys are not the producer's
     before = list(extra)  # positions in the untouched object, as _restore reads them
     for key, owner, field, owner_at in plan:
         order = _atif_order(len(owner_at), ()) if owner_at[:1] == ("steps",) else None
