@@ -22,7 +22,7 @@ CEILINGS = {  # percent of output bytes, summed over the source format's valid f
     # named keys, and the measure now also counts undocumented free-form members. Before it
     # (stash only): atif->step-substep 9.4, atif->tao 28.3, atif->trajectory-sdk 15.0,
     # step-substep->atif 55.8, tao->atif 43.7, trajectory-sdk->atif 37.1.
-    "atif@v1.7->step-substep@v1.0": 3.9,
+    "atif@v1.7->step-substep@v1.0": 2.8,
     "atif@v1.7->tao@v0.2.0": 18.2,
     "atif@v1.7->trajectory-sdk@v0.4": 5.5,
     # into ATIF, the per-document layer (about 125 bytes plus the declaration) weighs on
