@@ -19,7 +19,7 @@ from atif_spec.formats.tao import content_hash
 from atif_spec.lenses import ConversionError, convert
 from atif_spec.lenses.residual import apply_layers, commit, detach, diff
 from atif_spec.lenses.tao import INTO_ATIF, INTO_TAO, anthropic_usage, prompt_key
-from atif_spec.stash import STASH_KEY
+from atif_spec.stash import STASH_KEY, NamedKeys, layer_entries
 
 from conftest import ROOT, dispatch_only
 from strategies import VERSIONS, free_objects, nonempty, put, shuffled, text, timestamps
@@ -90,6 +90,12 @@ def session() -> tuple[dict[str, Any], dict[str, Any], Any]:
     doc = _load(SESSION)
     out, report = convert(doc, to="atif@v1.7")
     return doc, out, report
+
+
+def _owns(layer: dict[str, Any], pointer: str) -> bool:
+    """True when the layer's ``named`` declaration covers the member at ``pointer``."""
+    declared = NamedKeys.from_layer(layer)
+    return declared is not None and declared.owns(pointer)
 
 
 def _layer(traj: dict[str, Any]) -> dict[str, Any]:
@@ -176,11 +182,11 @@ def test_session_subagent_is_embedded_and_referenced(session: Any) -> None:
     assert sub["steps"][1]["extra"]["tao_agent_role"] == "explore"
     assert "/agent_role" not in _removed(out, "/steps/2")
     # declared once in the subagent's own extra (RFC.md §4.5.2 item 7), no entry per key
-    assert set(_layer(sub)["named"]) >= {
-        "tao_agent_role",
-        "tao_tools_available",
-    }
-    assert _layer(sub)["entries"] == []
+    declared = NamedKeys.from_layer(_layer(sub))
+    assert declared is not None
+    assert declared.owns("/steps/1/extra/tao_agent_role")
+    assert declared.owns("/steps/1/extra/tao_tools_available")
+    assert "entries" not in _layer(sub)
 
 
 def test_session_warm_up_call_is_kept_as_an_agent_step(session: Any) -> None:
@@ -932,10 +938,10 @@ def test_step_costs_go_to_a_named_key_of_the_tao_metadata() -> None:
     out = round_trip(doc, "tao@v0.2.0", "atif@v1.7")
     assert out["metadata"]["atif_step_cost_usd"] == {"1": 0.25, "2": 0.5}
     (layer,) = out["metadata"][STASH_KEY]["layers"]
-    assert layer["named"] == ["atif_step_cost_usd"]
-    assert not [e for e in layer["entries"] if "cost_usd" in e["pointer"]]
+    assert _owns(layer, "/metadata/atif_step_cost_usd")
+    assert not [e for e in layer_entries(layer) if "cost_usd" in e["pointer"]]
     # the derived trace_id is recomputed on the way back: nothing stashed for it
-    assert not [e for e in layer["entries"] if e["pointer"] == "/trajectory_id"]
+    assert not [e for e in layer_entries(layer) if e["pointer"] == "/trajectory_id"]
     back, _ = convert(out, to="atif@v1.7")
     assert back["steps"][1]["metrics"]["cost_usd"] == 0.25
     assert "trajectory_id" not in back
@@ -967,8 +973,8 @@ def test_a_step_numbered_otherwise_keeps_its_index_under_a_named_key() -> None:
     indexes = [s.get("extra", {}).get("tao_step_index") for s in out["steps"]]
     assert indexes == [s["step_index"] for s in doc["steps"]] == [1, 2, 3]
     layer = _layer(out)
-    assert "tao_step_index" in layer["named"]
-    assert not [e for e in layer["entries"] if e["pointer"].endswith("/step_index")]
+    assert _owns(layer, "/steps/0/extra/tao_step_index")
+    assert not [e for e in layer_entries(layer) if e["pointer"].endswith("/step_index")]
     session = _load(SESSION)
     assert session["steps"][0]["step_index"] == 0
     converted, _ = convert(session, to="atif@v1.7")
@@ -982,8 +988,10 @@ def test_a_subagents_own_agent_goes_to_a_named_key_of_the_tao_metadata() -> None
     out = round_trip(doc, "tao@v0.2.0", "atif@v1.7")
     assert out["metadata"]["atif_subagent_agents"] == {sub["trajectory_id"]: sub["agent"]}
     (layer,) = out["metadata"][STASH_KEY]["layers"]
-    assert "atif_subagent_agents" in layer["named"]
-    assert not [e for e in layer["entries"] if e["pointer"].startswith("/subagent_trajectories")]
+    assert _owns(layer, "/metadata/atif_subagent_agents")
+    assert not [
+        e for e in layer_entries(layer) if e["pointer"].startswith("/subagent_trajectories")
+    ]
 
 
 def test_context_only_steps_stay_readable_in_the_tao_metadata() -> None:
@@ -1004,8 +1012,8 @@ def test_context_only_steps_stay_readable_in_the_tao_metadata() -> None:
         "2": {"reasoning_effort": "high", "llm_call_count": 0},
     }
     (layer,) = out["metadata"][STASH_KEY]["layers"]
-    assert "atif_step_fields" in layer["named"]
-    assert not [e for e in layer["entries"] if e["pointer"].startswith("/steps")]
+    assert _owns(layer, "/metadata/atif_step_fields")
+    assert not [e for e in layer_entries(layer) if e["pointer"].startswith("/steps")]
 
 
 def test_named_metadata_keys_are_reported_per_member() -> None:

@@ -22,14 +22,15 @@ CEILINGS = {  # percent of output bytes, summed over the source format's valid f
     # named keys, and the measure now also counts undocumented free-form members. Before it
     # (stash only): atif->step-substep 9.4, atif->tao 28.3, atif->trajectory-sdk 15.0,
     # step-substep->atif 55.8, tao->atif 43.7, trajectory-sdk->atif 37.1.
-    "atif@v1.7->step-substep@v1.0": 2.8,
-    "atif@v1.7->tao@v0.2.0": 18.2,
-    "atif@v1.7->trajectory-sdk@v0.4": 5.5,
-    # into ATIF, the per-document layer (about 125 bytes plus the declaration) weighs on
-    # fixtures of 1.5 to 2.5 KB
-    "step-substep@v1.0->atif@v1.7": 14.8,
-    "tao@v0.2.0->atif@v1.7": 27.0,
-    "trajectory-sdk@v0.4->atif@v1.7": 10.3,
+    # Session 6: layers leave out the default holder and empty entries, and `named: ["*"]`
+    # declares every named key of the step at once (RFC.md §4.5.2 items 3 and 7). The lenses
+    # rebuild what native producers write: trajectory-sdk DECISIONS D25, step-substep SSL-28.
+    "atif@v1.7->step-substep@v1.0": 2.4,
+    "atif@v1.7->tao@v0.2.0": 17.5,
+    "atif@v1.7->trajectory-sdk@v0.4": 5.2,
+    "step-substep@v1.0->atif@v1.7": 6.9,
+    "tao@v0.2.0->atif@v1.7": 23.9,
+    "trajectory-sdk@v0.4->atif@v1.7": 4.9,
 }
 
 
