@@ -180,6 +180,30 @@ def test_the_way_back_writes_in_the_file_writers_style() -> None:
     assert back == doc
 
 
+def test_a_system_prefix_replaced_by_an_equal_one_round_trips() -> None:
+    """A later system step equal to the first one replaces the prefix with an equal message,
+    which the way back cannot tell from no replacement: no named key is written on it (the
+    way back would never read it), so both round trips hold without a layer left over."""
+    extra = {"a": {"b": [False, None]}}
+    system = {"source": "system", "message": "", "timestamp": "1970-01-01T00:00:01Z"}
+    doc = {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [
+            {"step_id": 1, **system, "extra": extra},
+            {"step_id": 2, "source": "user", "message": "hi"},
+            {"step_id": 3, **system, "extra": extra},
+        ],
+    }
+    before = dumps(doc)
+    sdk, _ = convert(doc, "trajectory-sdk@v0.4")
+    back, _ = convert(sdk, "atif@v1.7")
+    assert dumps(back) == before
+    again, _ = convert(back, "trajectory-sdk@v0.4")
+    assert dumps(again) == dumps(sdk)
+
+
 def test_snapshots_are_cut_as_the_sdk_code_does() -> None:
     """ref §5 worked example: system, user, assistant(call), tool, assistant → 2, 4, 5."""
     doc = {

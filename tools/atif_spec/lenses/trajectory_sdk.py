@@ -607,17 +607,16 @@ ROOT_ORDER = key_order("v1.7")
 
 
 def _first_places(snapshots: list[Doc]) -> dict[int, tuple[int, int]]:
-    """Identity of each message → ``(snapshot index, message index)`` of its first place in
-    the snapshots (where the SDK → ATIF lens reads it from)."""
+    """Identity of each message → ``(snapshot index, message index)`` of the place the SDK →
+    ATIF lens reads it from (its transcript, MAPPING §3.1). A message it does not read (a
+    replacement system prefix equal to the one before it) has none: no named key is written
+    there, since none would be read back."""
     places: dict[int, tuple[int, int]] = {}
-    prev: list[Any] = []
-    for i, snapshot in enumerate(snapshots):
-        msgs = snapshot["messages"]
-        extends = len(prev) <= len(msgs) and all(map(operator.is_, prev, msgs))
-        start = len(prev) if extends else 0
-        for k in range(start, len(msgs)):
-            places.setdefault(id(msgs[k]), (i, k))
-        prev = msgs
+    for kind, value, where in transcript({"steps": snapshots}, None):
+        _, _, i, _, *k = where.split("/")
+        items = enumerate(value) if kind == "reset" else [(int(k[0]), value)]
+        for n, m in items:
+            places.setdefault(id(m), (int(i), n))
     return places
 
 
@@ -641,7 +640,7 @@ def _native_messages(
             if id(m) in done:
                 continue
             done.add(id(m))
-            k = places[id(m)][1]
+            k = places.get(id(m), (0, -1))[1]
             calls = m.get("tool_calls")
             for j, c in enumerate(calls if isinstance(calls, list) else []):
                 if isinstance(c, dict) and c.get("id") == f"tsdk-{k}-{j}":
