@@ -26,13 +26,14 @@ CEILINGS = {  # percent of output bytes, summed over the source format's valid f
     # its own agent) raised the sums it is part of: step-substep 3.87 -> 3.98, tao 18.08 ->
     # 18.16, trajectory-sdk 5.44 -> 5.80 (the lenses write the same for the other fixtures).
     # Session 6: layers leave out the default holder and empty entries, and `named: ["*"]`
-    # declares every named key of the step at once (RFC.md §4.5.2 items 3 and 7).
-    "atif@v1.7->step-substep@v1.0": 3.7,
+    # declares every named key of the step at once (RFC.md §4.5.2 items 3 and 7). The lenses
+    # rebuild what native producers write: trajectory-sdk DECISIONS D25, step-substep SSL-28.
+    "atif@v1.7->step-substep@v1.0": 2.4,
     "atif@v1.7->tao@v0.2.0": 17.6,
     "atif@v1.7->trajectory-sdk@v0.4": 5.6,
-    "step-substep@v1.0->atif@v1.7": 8.1,
+    "step-substep@v1.0->atif@v1.7": 6.9,
     "tao@v0.2.0->atif@v1.7": 23.9,
-    "trajectory-sdk@v0.4->atif@v1.7": 10.4,
+    "trajectory-sdk@v0.4->atif@v1.7": 4.9,
 }
 
 
