@@ -24,7 +24,7 @@ CEILINGS = {  # percent of output bytes, summed over the source format's valid f
     # step-substep->atif 55.8, tao->atif 43.7, trajectory-sdk->atif 37.1.
     # The fixture embedded-subagent-ids-reused-own-agents (three nested subagents, each with
     # its own agent) raised the sums it is part of: step-substep 3.87 -> 3.98, tao 18.08 ->
-    # 18.16, trajectory-sdk 5.44 -> 5.80 (the lenses write the same for the other fixtures).
+    # 18.16, trajectory-sdk 5.44 -> 5.80, measured before session 6's compact layers below.
     # Session 6: layers leave out the default holder and empty entries, and `named: ["*"]`
     # declares every named key of the step at once (RFC.md §4.5.2 items 3 and 7). The lenses
     # rebuild what native producers write: trajectory-sdk DECISIONS D25, step-substep SSL-28.
