@@ -194,7 +194,7 @@ def test_session_warm_up_call_is_kept_as_an_agent_step(session: Any) -> None:
         "extra": {"cache_creation_input_tokens": 11873},
     }
     replaced = {e["pointer"]: e["value"] for e in _stash(out, "/steps/1") if e["op"] == "replaced"}
-    assert replaced == {"/content": None}
+    assert "/content" not in replaced  # ATIF → TAO writes an empty agent message as null
     # the warm-up stays visible as such: a named key of the step's extra
     assert warm["extra"]["tao_call_type"] == "warmup"
     assert "/steps/2/message" in [i.pointer for i in report.decided]

@@ -720,8 +720,8 @@ class _ToTao:
             out["session_id"] = trace_id
             self._decide("/session_id", "session_id is required: the trace_id", trace_id)
         agent: Doc = {"name": self.agent.get("name")}
-        if "version" in self.agent:
-            agent["version"] = self.agent["version"]
+        if "version" in self.agent and self.agent["version"] != UNKNOWN_VERSION:
+            agent["version"] = self.agent["version"]  # "unknown" stands for none (TAO → ATIF)
         if "model_name" in self.agent:
             agent["model"] = self.agent["model_name"]
         out["agent"] = agent
@@ -732,14 +732,14 @@ class _ToTao:
         definitions = self.agent.get("tool_definitions")
         if isinstance(definitions, list):
             out["tool_definitions"] = definitions
-        out["steps"] = self.steps
+        if self.steps:  # the parser writes no record without steps; the model's default is []
+            out["steps"] = self.steps
         final = doc.get("final_metrics")
         if isinstance(final, dict):
-            metrics = {
-                "total_steps": len(self.steps),
-                "total_input_tokens": _total(self.steps, "input_tokens"),
-                "total_output_tokens": _total(self.steps, "output_tokens"),
-            }
+            metrics: Doc = {"total_steps": len(self.steps)}
+            for key in ("input_tokens", "output_tokens"):
+                if _counted(self.steps, key):  # a sum over no count is unknown, not 0
+                    metrics[f"total_{key}"] = _total(self.steps, key)
             out["metrics"] = metrics
             self.built.pair(final, metrics)
         for traj, declared in self.named:
@@ -828,7 +828,9 @@ class _ToTao:
             for child in children:
                 child["parent_step"] = index
             out: Doc = {"step_index": index, "role": source}
-            out["content"] = _text(step.get("message"))
+            content = _text(step.get("message"))
+            # the parser writes an agent step without text as null (``step_content or None``)
+            out["content"] = None if content == "" and source == "agent" else content
             if "reasoning_content" in step:
                 out["reasoning_content"] = step["reasoning_content"]
             if "model_name" in step:
@@ -985,6 +987,11 @@ def _usage(metrics: Doc, anthropic: bool) -> Doc:
     if written is not None:
         out["cache_write_tokens"] = written
     return out
+
+
+def _counted(steps: list[Doc], key: str) -> bool:
+    """Whether some step's ``token_usage`` reports ``key``."""
+    return any(isinstance(s.get("token_usage"), dict) and key in s["token_usage"] for s in steps)
 
 
 def _total(steps: list[Doc], key: str) -> int:

@@ -365,7 +365,13 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "decided",
                 "Missing or null: the `trace_id` (**decided**).",
             ),
-            Row("`agent.name` / `version` / `model_name`", "`agent.name` / `version` / `model`"),
+            Row(
+                "`agent.name` / `version` / `model_name`",
+                "`agent.name` / `version` / `model`",
+                "field",
+                'A version `"unknown"` is not written: it is what TAO → ATIF writes for none '
+                "(DECISIONS D26).",
+            ),
             Row("`agent.tool_definitions`", "`tool_definitions`", "field", "When a list."),
             Row(
                 "system steps",
@@ -381,14 +387,17 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "other steps, main trajectory first, then each embedded subagent depth first",
                 "`steps[]`",
                 "field",
-                "`step_index` = position from 0.",
+                "`step_index` = position from 0. No `steps` key when there is no step (the "
+                "model's default; the parser writes no record without steps, DECISIONS D26).",
             ),
             Row("`source`", "`role`"),
             Row(
                 "`message`",
                 "`content`",
                 "field",
-                "Content parts: text parts joined by newlines; the parts are stashed.",
+                "Content parts: text parts joined by newlines; the parts are stashed. An "
+                '`""` agent message is `null`, as the Claude Code parser writes a response '
+                "without text (DECISIONS D26).",
             ),
             Row(
                 "`reasoning_content`, `model_name`, `timestamp`",
@@ -470,7 +479,8 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "`metrics`",
                 "field",
                 "Totals computed from the TAO steps (§2.5); ATIF's values are stashed when "
-                "they differ.",
+                "they differ. `total_input_tokens` / `total_output_tokens` only when some "
+                "step's `token_usage` has that count (DECISIONS D26).",
             ),
             Row(
                 "`notes`, `continued_trajectory_ref`, root/agent/step/call/result/metrics "
