@@ -748,6 +748,13 @@ class _ToTao:
             parent = step.get("parent_step")
             if isinstance(parent, int) and not isinstance(parent, bool):
                 step["parent_step"] = self.steps[parent]["step_index"]
+        indexes = [step.get("step_index") for step in self.steps]
+        if all(isinstance(i, int) and not isinstance(i, bool) for i in indexes):
+            # a record is in step_index order (TAO101): indexes read back restore its order
+            self.steps.sort(key=lambda step: int(step["step_index"]))
+        for step in self.steps:  # the id TAO → ATIF gives a sub-agent its record leaves unnamed
+            if step.get("subagent_trajectory_ref") == f"subagent@step-{step['step_index']}":
+                del step["subagent_trajectory_ref"]
         if self.costs:
             self._write_named(STEP_COSTS, self.costs)
         if self.agents:
@@ -1093,9 +1100,9 @@ def tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
 
     Sub-agent steps become embedded subagents wherever they sit in the record. ATIF → TAO
     writes the order of opentraces' Claude Code parser (each step after its sub-agents' steps,
-    ``parent_step`` pointing forward); a record in another order (a chronological record
-    interleaves sub-agent and main steps) keeps the steps that come back elsewhere in the stash,
-    so that the order comes back exactly. When the way back cannot restore the record exactly
+    ``parent_step`` pointing forward), or the record's ``step_index`` order where the indexes
+    are named (a chronological record interleaves sub-agent and main steps); steps that still
+    come back elsewhere are kept in the stash, so that the order comes back exactly. When the way back cannot restore the record exactly
     (sub-agents launched by a user step beside a ``role: "system"`` step, say), the sub-agent
     steps stay inline, their TAO fields stashed.
     """

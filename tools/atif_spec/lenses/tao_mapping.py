@@ -388,7 +388,9 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "`steps[]`",
                 "field",
                 "`step_index` = position from 0. No `steps` key when there is no step (the "
-                "model's default; the parser writes no record without steps, DECISIONS D26).",
+                "model's default; the parser writes no record without steps, DECISIONS D26). "
+                "In the parser's order (§2.4); when named `tao_step_index` keys are read back, "
+                "the steps are written in `step_index` order, a record's own (DECISIONS D27).",
             ),
             Row("`source`", "`role`"),
             Row(
@@ -419,6 +421,9 @@ MAPPING_TABLES: tuple[Table, ...] = (
             Row(
                 "the launching step's reference",
                 "`subagent_trajectory_ref` = the subagent's `trajectory_id`",
+                "field",
+                "Not written when it is `subagent@step-<step_index>`, the id TAO → ATIF gives "
+                "a sub-agent whose launching step has no reference (DECISIONS D27).",
             ),
             Row(
                 "`tool_calls[]`",
