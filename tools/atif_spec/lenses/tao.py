@@ -99,6 +99,10 @@ STEP_INDEX = "tao_step_index"
 """Named key of an ATIF step's ``extra`` for the TAO ``step_index`` of the step it was made
 from, written only where ATIF → TAO would number the step otherwise (a record numbered from 1,
 with gaps, or in another order): ``parent_step`` and ``snippets[].source_step`` name these."""
+PROMPT_KEY = "tao_system_prompt_hash"
+"""Named key of a system step's ``extra`` for the key of ``system_prompts`` (the
+``system_prompt_hash`` of the steps that use it) it was made from, written only where ATIF → TAO
+would key the prompt otherwise (:func:`prompt_key`)."""
 _MEMBER_OF = {name: key for pairs in NAMED.values() for key, name in pairs}
 _MEMBER_OF[STEP_INDEX] = "step_index"
 """Named key → the TAO member it holds (the names are distinct across owners)."""
@@ -435,18 +439,14 @@ class _ToAtif:
         out: list[Doc] = []
         for i, p in enumerate(positions):
             for key in self._prompts_before(positions, parent_pos).get(i, ()):
-                out.append(
-                    {"step_id": len(out) + 1, "source": "system", "message": self.prompts[key]}
-                )
+                out.append(self._system(key, len(out), base, root))
             step = self.steps[p]
             ptr = f"{base}/steps/{len(out)}"
             out.append(self._step(step, len(out) + 1, ptr, root))
             self.atif_steps[p] = (out[-1], ptr)
         if not positions and parent_pos is None:
             for key in self._unreferenced():
-                out.append(
-                    {"step_id": len(out) + 1, "source": "system", "message": self.prompts[key]}
-                )
+                out.append(self._system(key, len(out), base, root))
         subs: list[Doc] = []
         children = sorted(
             {self.parent_of[p] for p in self.parent_of if self.parent_of[p] in positions}
@@ -468,6 +468,17 @@ class _ToAtif:
             subs.append(sub)
             self._reference(q, tid)
         return out, subs
+
+    def _system(self, key: str, n: int, base: str, root: _Owner) -> Doc:
+        """The system step of the prompt ``key``, which keeps ``key`` under the named key
+        :data:`PROMPT_KEY` when ATIF → TAO would key the prompt otherwise."""
+        text = self.prompts[key]
+        step: Doc = {"step_id": n + 1, "source": "system", "message": text}
+        if key != prompt_key(text):
+            step[ATIF_HOLDER] = {PROMPT_KEY: key}
+            owner = _Owner(step, self.prompts, f"{base}/steps/{n}", "/system_prompts", root)
+            self.built.named.append((owner, key, PROMPT_KEY, key))
+        return step
 
     def _prompt_of(self, p: int) -> str | None:
         key = self.steps[p].get("system_prompt_hash")
@@ -695,6 +706,12 @@ class _ToTao:
         self.built = Built({})
         self.steps: list[Doc] = []
         self.prompts: dict[str, str] = {}
+        self.keys: dict[int, str] = {}
+        """``id(system step)`` → the prompt key read back from :data:`PROMPT_KEY`."""
+        for traj, declared in self.named:
+            for path in declared.places(traj):
+                if path[-2:] == (ATIF_HOLDER, PROMPT_KEY) and isinstance(resolve(traj, path), str):
+                    self.keys[id(resolve(traj, path[:-2]))] = resolve(traj, path)
         self.costs: Doc = {}
         self.agents: Doc = {}
         self.fields: Doc = {}
@@ -819,7 +836,7 @@ class _ToTao:
             if source == "system":
                 text = _text(step.get("message"))
                 text = text if isinstance(text, str) else ""
-                current = prompt_key(text)
+                current = self.keys.get(id(step)) or prompt_key(text)
                 texts[current] = text
                 fresh = _unanswered(steps, n)
                 continue
@@ -1102,9 +1119,9 @@ def tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
     writes the order of opentraces' Claude Code parser (each step after its sub-agents' steps,
     ``parent_step`` pointing forward), or the record's ``step_index`` order where the indexes
     are named (a chronological record interleaves sub-agent and main steps); steps that still
-    come back elsewhere are kept in the stash, so that the order comes back exactly. When the way back cannot restore the record exactly
-    (sub-agents launched by a user step beside a ``role: "system"`` step, say), the sub-agent
-    steps stay inline, their TAO fields stashed.
+    come back elsewhere are kept in the stash, so that the order comes back exactly. When the
+    way back cannot restore the record exactly (sub-agents launched by a user step beside a
+    ``role: "system"`` step, say), the sub-agent steps stay inline, their TAO fields stashed.
     """
     from atif_spec.formats.tao import detect
 

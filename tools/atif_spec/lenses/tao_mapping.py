@@ -8,6 +8,7 @@ from atif_spec.lenses.tao import (
     INTO_ATIF,
     INTO_TAO,
     NAMED,
+    PROMPT_KEY,
     STEP_COSTS,
     STEP_FIELDS,
     STEP_INDEX,
@@ -72,6 +73,17 @@ def _named_rows() -> tuple[Row, ...]:
                     "steps in another order): `parent_step` and `snippets` `source_step` name "
                     "steps by this index.",
                     key=f"/steps/*/extra/{STEP_INDEX}",
+                )
+            )
+            rows.append(
+                Row(
+                    "the key of a `system_prompts` entry",
+                    f"its system step's `extra`: `{PROMPT_KEY}`",
+                    "named",
+                    "Only where ATIF → TAO would key the prompt otherwise (not the first 16 hex "
+                    "digits of the SHA-256 of its text): the steps' `system_prompt_hash` names "
+                    "the prompt by this key (DECISIONS D28).",
+                    key=f"/steps/*/extra/{PROMPT_KEY}",
                 )
             )
     return tuple(rows)
