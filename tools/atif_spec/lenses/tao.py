@@ -708,10 +708,16 @@ class _ToTao:
         self.prompts: dict[str, str] = {}
         self.keys: dict[int, str] = {}
         """``id(system step)`` → the prompt key read back from :data:`PROMPT_KEY`."""
+        self.indexed: set[int] = set()
+        """``id(step)`` of the steps whose ``step_index`` is read back from :data:`STEP_INDEX`: a
+        system step among them was a TAO step (``role: "system"``), not a prompt."""
+        self.unnumbered = 0
         for traj, declared in self.named:
             for path in declared.places(traj):
                 if path[-2:] == (ATIF_HOLDER, PROMPT_KEY) and isinstance(resolve(traj, path), str):
                     self.keys[id(resolve(traj, path[:-2]))] = resolve(traj, path)
+                if path[-2:] == (ATIF_HOLDER, STEP_INDEX):
+                    self.indexed.add(id(resolve(traj, path[:-2])))
         self.costs: Doc = {}
         self.agents: Doc = {}
         self.fields: Doc = {}
@@ -833,7 +839,7 @@ class _ToTao:
         steps = [s for _, s in dicts(traj.get("steps"))]
         for n, step in enumerate(steps):
             source = step.get("source")
-            if source == "system":
+            if source == "system" and id(step) not in self.indexed:
                 text = _text(step.get("message"))
                 text = text if isinstance(text, str) else ""
                 current = self.keys.get(id(step)) or prompt_key(text)
@@ -851,7 +857,10 @@ class _ToTao:
             index = len(self.steps)
             for child in children:
                 child["parent_step"] = index
-            out: Doc = {"step_index": index, "role": source}
+            number = index - self.unnumbered  # a named system step takes no position
+            if source == "system":
+                self.unnumbered += 1
+            out: Doc = {"step_index": number, "role": source}
             content = _text(step.get("message"))
             # the parser writes an agent step without text as null (``step_content or None``)
             out["content"] = None if content == "" and source == "agent" else content
@@ -883,15 +892,15 @@ class _ToTao:
                 out["token_usage"] = usage
                 self.built.pair(metrics, usage)
                 if "cost_usd" in metrics:
-                    self.costs[str(index)] = metrics["cost_usd"]
-                    self._member(metrics, "cost_usd", STEP_COSTS, str(index))
+                    self.costs[str(number)] = metrics["cost_usd"]
+                    self._member(metrics, "cost_usd", STEP_COSTS, str(number))
             if "timestamp" in step:
                 out["timestamp"] = step["timestamp"]
             fields = {k: step[k] for k in FIELDS if k in step}
             if fields:
-                self.fields[str(index)] = fields
+                self.fields[str(number)] = fields
                 for key in fields:
-                    self._member(step, key, STEP_FIELDS, str(index), key)
+                    self._member(step, key, STEP_FIELDS, str(number), key)
             self.steps.append(out)
             own.append(out)
             self.built.pair(step, out)
@@ -1227,6 +1236,12 @@ def _name_indexes(built: Built, rebuilt: Built, places: dict[int, int]) -> bool:
         owner.target.setdefault(ATIF_HOLDER, {})[STEP_INDEX] = value
         built.named.append((owner, "step_index", STEP_INDEX, value))
         wrote = True
+    for owner in owners.values():  # ATIF → TAO makes a prompt of a system step it cannot tell
+        if owner.source.get("role") == "system" and "step_index" in owner.source:
+            value = owner.source["step_index"]
+            owner.target.setdefault(ATIF_HOLDER, {})[STEP_INDEX] = value
+            built.named.append((owner, "step_index", STEP_INDEX, value))
+            wrote = True
     return wrote
 
 

@@ -70,8 +70,8 @@ def _named_rows() -> tuple[Row, ...]:
                     "named",
                     "Only where the index is not the step's position from 0 both in the record "
                     "and in the order ATIF → TAO writes (a record numbered from 1 or with gaps, "
-                    "steps in another order): `parent_step` and `snippets` `source_step` name "
-                    "steps by this index.",
+                    'steps in another order), and on every `role: "system"` step (DECISIONS '
+                    "D29): `parent_step` and `snippets` `source_step` name steps by this index.",
                     key=f"/steps/*/extra/{STEP_INDEX}",
                 )
             )
@@ -393,7 +393,9 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "parser's keys). The agent steps after the system step name it in "
                 "`system_prompt_hash` (§2.3). A prompt no step names is not written (the step "
                 "is stashed). Content-part messages become their text parts joined by "
-                "newlines.",
+                "newlines. A system step with a named `tao_step_index` (§2.6) is a TAO step "
+                '`role: "system"` instead (DECISIONS D29); a named `tao_system_prompt_hash` is '
+                "the key (DECISIONS D28).",
             ),
             Row(
                 "other steps, main trajectory first, then each embedded subagent depth first",
