@@ -83,9 +83,15 @@ NAMED: dict[str, tuple[tuple[str, str], ...]] = {
         ("snippets", "tao_snippets"),
     ),
     "call": (("duration_ms", "tao_duration_ms"),),
-    "observation": (("output_summary", "tao_output_summary"), ("error", "tao_error")),
+    "observation": (
+        ("output_summary", "tao_output_summary"),
+        ("error", "tao_error"),
+        ("source_call_id", "tao_source_call_id"),
+    ),
     "usage": (("prefix_reuse_tokens", "tao_prefix_reuse_tokens"),),
     "metrics": (
+        ("total_input_tokens", "tao_total_input_tokens"),
+        ("total_output_tokens", "tao_total_output_tokens"),
         ("total_duration_s", "tao_total_duration_s"),
         ("cache_hit_rate", "tao_cache_hit_rate"),
         ("estimated_cost_usd", "tao_estimated_cost_usd"),
@@ -380,6 +386,12 @@ class _ToAtif:
                 return "main" if agent and not sub else _ABSENT
         if owner.kind == "observation" and key == "error":
             return UNLINKED if owner.target.get("source_call_id") is None else _ABSENT
+        if owner.kind == "observation" and key == "source_call_id":
+            linked = owner.target.get("source_call_id")
+            return linked if isinstance(linked, str) else ""
+        if owner.kind == "metrics" and key in ("total_input_tokens", "total_output_tokens"):
+            count = key.removeprefix("total_")
+            return _total(self.steps, count) if _counted(self.steps, count) else _ABSENT
         return _ABSENT
 
     def _name(self, owner: _Owner) -> None:
@@ -772,7 +784,9 @@ class _ToTao:
             if isinstance(parent, int) and not isinstance(parent, bool):
                 step["parent_step"] = self.steps[parent]["step_index"]
         indexes = [step.get("step_index") for step in self.steps]
-        if all(isinstance(i, int) and not isinstance(i, bool) for i in indexes):
+        if len(set(indexes)) == len(indexes) and all(
+            isinstance(i, int) and not isinstance(i, bool) for i in indexes
+        ):
             # a record is in step_index order (TAO101): indexes read back restore its order
             self.steps.sort(key=lambda step: int(step["step_index"]))
         for step in self.steps:  # the id TAO → ATIF gives a sub-agent its record leaves unnamed

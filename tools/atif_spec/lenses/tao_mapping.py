@@ -45,6 +45,12 @@ _NOTES = {
     ("observation", "error"): 'Not when it is the `"unlinked_response"` ATIF → TAO writes on an '
     "unlinked result.",
     ("record", "outcome"): "Success, signal, patch, commit, terminal state, **reward**.",
+    ("observation", "source_call_id"): "Only when it is not what ATIF → TAO writes back (the "
+    'result\'s `source_call_id`, `""` for null): the call of another step it answers (DECISIONS '
+    "D30).",
+    ("metrics", "total_input_tokens"): "Only when it is not the sum ATIF → TAO computes from the "
+    "steps (or no step counts them): the session's own count (DECISIONS D30).",
+    ("metrics", "total_output_tokens"): "As `total_input_tokens`.",
 }
 
 
@@ -313,7 +319,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "`results[].source_call_id`",
                 "field",
                 "When it names a tool call of the same step; otherwise `null` (ATIF201) and "
-                "the id is stashed.",
+                "the id goes under the named key `tao_source_call_id` (§2.6).",
             ),
             Row(
                 "`observations[].output_summary`, `.error`",
