@@ -858,7 +858,7 @@ class _ToTao:
                 text = text if isinstance(text, str) else ""
                 current = self.keys.get(id(step)) or prompt_key(text)
                 texts[current] = text
-                fresh = _unanswered(steps, n)
+                fresh = _unanswered(steps, n, self.indexed)
                 continue
             launched = self._launched(step, subs, inlined)
             for tid in launched:
@@ -972,15 +972,16 @@ class _ToTao:
         out["observations"] = mapped
 
 
-def _unanswered(steps: list[Doc], n: int) -> bool:
+def _unanswered(steps: list[Doc], n: int, indexed: set[int]) -> bool:
     """Whether no agent step follows the system step ``n`` before the next system step: then
     the step right after it names its prompt (else only agent steps do, as opentraces' Claude
-    Code parser writes them, and TAO → ATIF puts the prompt before the user steps they answer)."""
+    Code parser writes them, and TAO → ATIF puts the prompt before the user steps they answer).
+    A system step in ``indexed`` is a TAO step, not a prompt (D29)."""
     for step in steps[n + 1 :]:
         source = step.get("source")
         if source == "agent":
             return False
-        if source == "system":
+        if source == "system" and id(step) not in indexed:
             return True
     return True
 
