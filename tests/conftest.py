@@ -9,6 +9,27 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def pin_hypothesis_constants() -> None:
+    """Keep hypothesis's draws independent of which modules are loaded.
+
+    Hypothesis (6.131 and later) sometimes draws a literal mined from the source of the local
+    modules in ``sys.modules`` (here every ``atif_spec`` module imported so far), so a
+    derandomized test drew other examples when another test had imported more modules first
+    (``atif_spec.conformance.interop``, say). The suite pins that pool to empty; hypothesis's
+    own constants stay. ``tests/test_draws_pinned.py`` fails if draws depend on imports again.
+    """
+    from hypothesis.internal.conjecture import providers
+
+    if hasattr(providers, "_get_local_constants"):  # older releases mine nothing
+        from hypothesis.internal.constants_ast import Constants
+
+        empty = Constants()
+        providers._get_local_constants = lambda: empty
+
+
+pin_hypothesis_constants()
 DISPATCH_ONLY = frozenset(
     {
         "conformance/atif/v1.6/valid/later-version-fields-null.json",

@@ -121,7 +121,7 @@ def _nested(stash: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """``stash`` and the stashes inside its entries' values."""
     yield stash
     for layer in stash["layers"]:
-        for entry in layer["entries"]:
+        for entry in layer.get("entries", []):
             if isinstance(entry, dict):
                 yield from stashes(entry.get("value"))
 
@@ -135,7 +135,7 @@ def _pool(found: Iterable[dict[str, Any]]) -> Counter[Key]:
     pool: Counter[Key] = Counter()
     for stash in found:
         for layer in stash["layers"]:
-            for entry in layer["entries"]:
+            for entry in layer.get("entries", []):
                 if isinstance(entry, dict) and entry.get("op") in ("removed", "replaced"):
                     pool.update(key(v) for _, v in leaves(entry.get("value"), skip_stash=False))
     return pool

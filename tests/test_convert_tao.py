@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from atif_spec import validate
@@ -19,10 +19,11 @@ from atif_spec.formats.tao import content_hash
 from atif_spec.lenses import ConversionError, convert
 from atif_spec.lenses.residual import apply_layers, commit, detach, diff
 from atif_spec.lenses.tao import INTO_ATIF, INTO_TAO, anthropic_usage, prompt_key
-from atif_spec.stash import STASH_KEY
+from atif_spec.stash import STASH_KEY, NamedKeys, layer_entries
 
 from conftest import ROOT, dispatch_only
 from strategies import VERSIONS, free_objects, nonempty, put, shuffled, text, timestamps
+from strategies import steps as atif_steps
 from strategies import trajectories as atif_trajectories
 
 CONFORMANCE = ROOT / "conformance"
@@ -90,6 +91,12 @@ def session() -> tuple[dict[str, Any], dict[str, Any], Any]:
     doc = _load(SESSION)
     out, report = convert(doc, to="atif@v1.7")
     return doc, out, report
+
+
+def _owns(layer: dict[str, Any], pointer: str) -> bool:
+    """True when the layer's ``named`` declaration covers the member at ``pointer``."""
+    declared = NamedKeys.from_layer(layer)
+    return declared is not None and declared.owns(pointer)
 
 
 def _layer(traj: dict[str, Any]) -> dict[str, Any]:
@@ -176,11 +183,11 @@ def test_session_subagent_is_embedded_and_referenced(session: Any) -> None:
     assert sub["steps"][1]["extra"]["tao_agent_role"] == "explore"
     assert "/agent_role" not in _removed(out, "/steps/2")
     # declared once in the subagent's own extra (RFC.md §4.5.2 item 7), no entry per key
-    assert set(_layer(sub)["named"]) >= {
-        "tao_agent_role",
-        "tao_tools_available",
-    }
-    assert _layer(sub)["entries"] == []
+    declared = NamedKeys.from_layer(_layer(sub))
+    assert declared is not None
+    assert declared.owns("/steps/1/extra/tao_agent_role")
+    assert declared.owns("/steps/1/extra/tao_tools_available")
+    assert "entries" not in _layer(sub)
 
 
 def test_session_warm_up_call_is_kept_as_an_agent_step(session: Any) -> None:
@@ -894,9 +901,121 @@ def test_atif_round_trip_is_identity_and_tao_is_valid(version: str, data: st.Dat
     round_trip(doc, "tao@v0.2.0", f"atif@{version}")
 
 
+def _sub(tid: str, agent: dict[str, Any], *steps: Any, **more: Any) -> dict[str, Any]:
+    """An embedded subagent whose steps are numbered from 1."""
+    numbered = [{"step_id": i, **step} for i, step in enumerate(steps, 1)]
+    sub = {"schema_version": "ATIF-v1.7", "trajectory_id": tid, "agent": agent}
+    return {**sub, "steps": numbered, **more}
+
+
+def _launch(tid: str, source: str = "user") -> dict[str, Any]:
+    ref = {"subagent_trajectory_ref": [{"trajectory_id": tid}]}
+    return {"source": source, "message": "", "observation": {"results": [ref]}}
+
+
+# The same id at two depths: one named agent stands for both, and the stash must not edit it in
+# place for one of them (here it adds the shallower one's `extra: null`).
+REUSED_ID = {
+    "schema_version": "ATIF-v1.7",
+    "agent": {"name": "x", "version": "1"},
+    "steps": [{"step_id": 1, **_launch("a")}],
+    "subagent_trajectories": [
+        _sub(
+            "a",
+            {"name": "z", "version": "1", "extra": None},
+            _launch("a", "agent"),
+            subagent_trajectories=[
+                _sub("a", {"name": "z", "version": "1"}, {"source": "agent", "message": "deep"})
+            ],
+        )
+    ],
+}
+# A subagent no step launches, before one whose agent is named: the stash turns the first
+# subagent rebuilt (the launched one) into the unlaunched one, editing its agent.
+UNLAUNCHED_FIRST = {
+    "schema_version": "ATIF-v1.7",
+    "agent": {"name": "x", "version": "1"},
+    "steps": [{"step_id": 1, **_launch("b")}],
+    "subagent_trajectories": [
+        _sub("a", {"name": "x", "version": "1"}, {"source": "user", "message": ""}),
+        _sub(
+            "b",
+            {"name": "z", "version": "1"},
+            {"source": "user", "message": "", "observation": {"results": [{}]}},
+        ),
+    ],
+}
+
+
 @SETTINGS
 @given(doc=atif_trajectories("v1.7"))
+@example(doc=REUSED_ID)
+@example(doc=UNLAUNCHED_FIRST)
 def test_atif_v1_7_round_trip_property(doc: dict[str, Any]) -> None:
+    round_trip(doc, "tao@v0.2.0", "atif@v1.7")
+
+
+SUB_IDS = ("a", "b")
+
+
+def _extra(draw: Any, obj: dict[str, Any]) -> None:
+    """``obj["extra"]`` absent, null, empty or set."""
+    choice = draw(st.sampled_from(("absent", "null", "empty", "value")))
+    if choice == "null":
+        obj["extra"] = None
+    elif choice == "empty":
+        obj["extra"] = {}
+    elif choice == "value":
+        obj["extra"] = draw(free_objects)
+
+
+@st.composite
+def reused_id_trajectories(
+    draw: Any, depth: int = 3, root_agent: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """A v1.7 trajectory whose embedded subagents (down to ``depth``) take their ids from
+    :data:`SUB_IDS`, so that one id recurs at several depths (the root's too), each with the
+    root's agent (its ``extra`` null, absent or empty) or one of its own."""
+    doc: dict[str, Any] = {"schema_version": "ATIF-v1.7"}
+    put(draw, doc, "session_id", st.sampled_from(["s", ""]))
+    if root_agent is not None:
+        doc["trajectory_id"] = "placeholder"  # the caller's id
+    else:
+        put(draw, doc, "trajectory_id", st.sampled_from(SUB_IDS) | nonempty)
+    if root_agent is not None and draw(st.booleans()):
+        agent = {k: v for k, v in root_agent.items() if k not in ("tool_definitions", "extra")}
+        choice = draw(st.sampled_from(("same", "absent", "null", "empty")))
+        if choice == "same" and "extra" in root_agent:
+            agent["extra"] = root_agent["extra"]
+        elif choice in ("null", "empty"):
+            agent["extra"] = None if choice == "null" else {}
+    else:
+        agent = {"name": draw(st.sampled_from("xy")), "version": draw(st.sampled_from("12"))}
+        put(draw, agent, "model_name", st.sampled_from(["m", "n"]))
+        put(draw, agent, "tool_definitions", st.lists(free_objects, max_size=1))
+        _extra(draw, agent)
+    doc["agent"] = shuffled(draw, agent)
+    subs = []
+    if depth > 0 and draw(st.integers(0, 2)) > 0:
+        for tid in draw(st.lists(st.sampled_from(SUB_IDS), min_size=1, max_size=2, unique=True)):
+            sub = draw(reused_id_trajectories(depth - 1, root_agent or agent))
+            sub["trajectory_id"] = tid
+            subs.append(sub)
+    ids = [s["trajectory_id"] for s in subs]
+    count = draw(st.integers(1, 3))
+    doc["steps"] = [draw(atif_steps("v1.7", i, ids)) for i in range(1, count + 1)]
+    _extra(draw, doc)
+    if subs:
+        doc["subagent_trajectories"] = subs
+    else:
+        put(draw, doc, "subagent_trajectories", st.just([]))
+    return shuffled(draw, doc)
+
+
+@SETTINGS
+@given(doc=reused_id_trajectories())
+def test_atif_round_trip_with_subagent_ids_reused_across_depths(doc: dict[str, Any]) -> None:
+    assert not errors(doc)
     round_trip(doc, "tao@v0.2.0", "atif@v1.7")
 
 
@@ -975,10 +1094,10 @@ def test_step_costs_go_to_a_named_key_of_the_tao_metadata() -> None:
     out = round_trip(doc, "tao@v0.2.0", "atif@v1.7")
     assert out["metadata"]["atif_step_cost_usd"] == {"1": 0.25, "2": 0.5}
     (layer,) = out["metadata"][STASH_KEY]["layers"]
-    assert layer["named"] == ["atif_step_cost_usd"]
-    assert not [e for e in layer["entries"] if "cost_usd" in e["pointer"]]
+    assert _owns(layer, "/metadata/atif_step_cost_usd")
+    assert not [e for e in layer_entries(layer) if "cost_usd" in e["pointer"]]
     # the derived trace_id is recomputed on the way back: nothing stashed for it
-    assert not [e for e in layer["entries"] if e["pointer"] == "/trajectory_id"]
+    assert not [e for e in layer_entries(layer) if e["pointer"] == "/trajectory_id"]
     back, _ = convert(out, to="atif@v1.7")
     assert back["steps"][1]["metrics"]["cost_usd"] == 0.25
     assert "trajectory_id" not in back
@@ -1010,8 +1129,8 @@ def test_a_step_numbered_otherwise_keeps_its_index_under_a_named_key() -> None:
     indexes = [s.get("extra", {}).get("tao_step_index") for s in out["steps"]]
     assert indexes == [s["step_index"] for s in doc["steps"]] == [1, 2, 3]
     layer = _layer(out)
-    assert "tao_step_index" in layer["named"]
-    assert not [e for e in layer["entries"] if e["pointer"].endswith("/step_index")]
+    assert _owns(layer, "/steps/0/extra/tao_step_index")
+    assert not [e for e in layer_entries(layer) if e["pointer"].endswith("/step_index")]
     session = _load(SESSION)
     assert session["steps"][0]["step_index"] == 0
     converted, _ = convert(session, to="atif@v1.7")
@@ -1025,8 +1144,10 @@ def test_a_subagents_own_agent_goes_to_a_named_key_of_the_tao_metadata() -> None
     out = round_trip(doc, "tao@v0.2.0", "atif@v1.7")
     assert out["metadata"]["atif_subagent_agents"] == {sub["trajectory_id"]: sub["agent"]}
     (layer,) = out["metadata"][STASH_KEY]["layers"]
-    assert "atif_subagent_agents" in layer["named"]
-    assert not [e for e in layer["entries"] if e["pointer"].startswith("/subagent_trajectories")]
+    assert _owns(layer, "/metadata/atif_subagent_agents")
+    assert not [
+        e for e in layer_entries(layer) if e["pointer"].startswith("/subagent_trajectories")
+    ]
 
 
 def test_context_only_steps_stay_readable_in_the_tao_metadata() -> None:
@@ -1047,8 +1168,8 @@ def test_context_only_steps_stay_readable_in_the_tao_metadata() -> None:
         "2": {"reasoning_effort": "high", "llm_call_count": 0},
     }
     (layer,) = out["metadata"][STASH_KEY]["layers"]
-    assert "atif_step_fields" in layer["named"]
-    assert not [e for e in layer["entries"] if e["pointer"].startswith("/steps")]
+    assert _owns(layer, "/metadata/atif_step_fields")
+    assert not [e for e in layer_entries(layer) if e["pointer"].startswith("/steps")]
 
 
 def test_named_metadata_keys_are_reported_per_member() -> None:

@@ -21,7 +21,7 @@ from atif_spec.lenses.trajectory_sdk import (
     cut,
     json_chunks,
 )
-from atif_spec.stash import STASH_KEY, NamedKeys, make_pointer, resolve
+from atif_spec.stash import STASH_KEY, NamedKeys, layer_entries, make_pointer, resolve
 from atif_spec.validation import Options, validate_document
 
 from conftest import ROOT, dispatch_only
@@ -94,13 +94,13 @@ def test_weather_example_becomes_atif_steps() -> None:
     decided = {i.pointer for i in report.decided}
     assert {"/agent/name", "/agent/version"} <= decided
     stash = atif["extra"][STASH_KEY]["layers"][-1]
-    assert stash["by"] == TO_ATIF and stash["holder"] == "/extra"
+    assert stash["by"] == TO_ATIF and "holder" not in stash  # the default, /extra
     # reward, task data and finish reasons are named keys, read back only where the layer's
     # `named` declaration (RFC.md §4.5.2 item 7) covers them
     assert atif["extra"]["task"] == doc["task"]
     assert atif["extra"]["execution_metrics"] == doc["execution_metrics"]
     assert steps[3]["extra"]["finish_reason"] == "stop"
-    assert not any(e["op"] == "moved" for e in stash["entries"])
+    assert not any(e["op"] == "moved" for e in layer_entries(stash))
     named = NamedKeys.from_layer(stash)
     assert named is not None and "foreign" not in stash
     assert {"/extra/task", "/steps/*/extra/finish_reason"} <= set(named.patterns)
@@ -109,7 +109,7 @@ def test_weather_example_becomes_atif_steps() -> None:
     moved = {i.to: i.pointer for i in report.named}
     assert moved["/extra/task"] == "/task"
     assert moved["/steps/3/extra/finish_reason"].endswith("/finish_reason")
-    assert "/task/data_source" not in {e["pointer"] for e in stash["entries"]}
+    assert "/task/data_source" not in {e["pointer"] for e in layer_entries(stash)}
 
 
 def test_tool_errors_are_named_and_producer_keys_never_misread() -> None:
@@ -273,7 +273,8 @@ def test_stash_layer_shape() -> None:
     by_pointer = {e["pointer"]: e for e in layer["entries"]}
     # the agent's name is a named key of telemetry.data, read back through the declaration
     assert "/agent/name" not in by_pointer
-    assert "agent_name" in layer["named"]  # the key name of /telemetry/data/agent_name
+    declared = NamedKeys.from_layer(layer)
+    assert declared is not None and declared.owns("/telemetry/data/agent_name")
     assert sdk["telemetry"]["data"]["agent_name"] == "terminus-2"
     assert by_pointer["/steps/0/is_copied_context"] == {
         "op": "removed",
@@ -484,7 +485,7 @@ def test_embedded_subagents_become_sdk_trajectories() -> None:
         whole = {"/subagent_trajectories"} | {
             f"/subagent_trajectories/{i}" for i in range(len(inner))
         }
-        assert not {e["pointer"] for e in layer["entries"]} & whole
+        assert not {e["pointer"] for e in layer_entries(layer)} & whole
         assert "/subagent_trajectories" in {i.pointer for i in report.named}
         back, _ = convert(sdk, "atif@v1.7")
         assert dumps(back) == dumps(doc)

@@ -62,10 +62,8 @@ def test_put_then_take_gives_the_declaration_back_and_leaves_no_members() -> Non
     named = NamedKeys(("/steps/*/extra/exit_code",))
     put_named(doc, holder, "a@v1->b@v2", named, pushed=False)
     layer = doc["extra"][STASH_KEY]["layers"][-1]
-    assert layer == {
+    assert layer == {  # written without the default holder and the empty entries
         "by": "a@v1->b@v2",
-        "holder": "/extra",
-        "entries": [],
         "named": ["/steps/*/extra/exit_code"],
         "created": "absent",
     }
@@ -133,3 +131,60 @@ def test_mapped_leaves_walks_shared_containers_once_with_the_same_count() -> Non
             assert mapped_leaves(out) == _flat_mapped_leaves(out), (path.name, target)
             checked += 1
     assert checked > 20
+
+
+def _declared(layer: dict[str, Any]) -> NamedKeys:
+    declared = NamedKeys.from_layer({"by": "step-substep@v1.0->atif@v1.7", **layer})
+    assert declared is not None
+    return declared
+
+
+def test_star_stands_for_every_named_key_of_the_step_when_it_is_shorter() -> None:
+    step = "step-substep@v1.0->atif@v1.7"
+    doc: dict[str, Any] = {
+        "steps": [{"extra": {"outcome": "completed", "completed_at": "2026-01-01T00:00:00Z"}}]
+    }
+    written = NamedKeys(("/steps/*/extra/completed_at", "/steps/*/extra/outcome"))
+    members = written.to_layer(step, doc)
+    assert members == {"named": ["*"]}
+    declared = _declared(members)
+    assert declared.places(doc) == written.places(doc)
+    # without the owner, the writer cannot list foreign members: it spells the keys out
+    assert written.to_layer(step)["named"] == ["completed_at", "outcome"]
+
+
+def test_star_lists_every_producer_member_it_matches_as_foreign() -> None:
+    step = "step-substep@v1.0->atif@v1.7"
+    doc: dict[str, Any] = {
+        "steps": [
+            {"extra": {"outcome": "completed", "completed_at": "2026-01-01T00:00:00Z"}},
+            {"extra": {"legacy_turn_id": "producer's", "outcome": "producer's"}},
+        ]
+    }
+    written = NamedKeys(
+        ("/steps/*/extra/completed_at", "/steps/*/extra/outcome"),
+        frozenset({"/steps/1/extra/outcome"}),
+    )
+    members = written.to_layer(step, doc)
+    declared = _declared(members)
+    # whichever spelling is shorter, the declaration owns exactly what the step wrote
+    assert declared.places(doc) == written.places(doc)
+    assert not declared.owns("/steps/1/extra/legacy_turn_id")
+    assert not declared.owns("/steps/1/extra/outcome")
+    star = NamedKeys(written.patterns, written.foreign | {"/steps/1/extra/legacy_turn_id"})
+    assert _declared({"named": ["*"], "foreign": sorted(star.foreign)}).places(doc) == (
+        written.places(doc)
+    )
+
+
+def test_a_layer_written_out_in_full_is_read_like_its_compact_form() -> None:
+    from atif_spec.stash import compact_layer, pop
+
+    entry = {"op": "removed", "pointer": "/gone", "position": 0, "value": 1}
+    full = {"by": "a@v1->b@v2", "holder": "/extra", "entries": [entry], "created": "absent"}
+    assert compact_layer(full) == {"by": "a@v1->b@v2", "entries": [entry], "created": "absent"}
+    for layer in (full, compact_layer(full)):
+        doc: dict[str, Any] = {"kept": 2, "extra": {STASH_KEY: {"version": 1, "layers": [layer]}}}
+        changes = pop(doc, "a@v1->b@v2")
+        assert [c.op for c in changes] == ["removed"]
+        assert doc == {"gone": 1, "kept": 2}

@@ -52,7 +52,7 @@ def test_every_stash_written_matches_the_schema(pair: str) -> None:
     for stash in found:
         check.validate(stash)
         for layer in stash["layers"]:  # nested stashes inside stashed values too
-            for entry in layer["entries"]:
+            for entry in layer.get("entries", []):
                 for inner in stashes(entry.get("value")):
                     check.validate(inner)
 
@@ -80,6 +80,12 @@ def _layer(**members: Any) -> dict[str, Any]:
         (_layer(entries=[]), False),  # nothing to undo and nothing declared
         (_layer(entries=[], foreign=["/extra/x"]), False),  # foreign needs named
         (_layer(entries=[], named=[]), False),
+        # holder and entries have defaults (/extra, none): the written form leaves them out
+        ({"version": 1, "layers": [{"by": "a@v1->b@v2", "named": ["*"]}]}, True),
+        ({"version": 1, "layers": [{"by": "a@v1->b@v2", "named": ["*"], "foreign": ["/x"]}]}, True),
+        ({"version": 1, "layers": [{"by": "a@v1->b@v2"}]}, False),  # nothing at all
+        ({"version": 1, "layers": [{"by": "a@v1->b@v2", "entries": []}]}, False),
+        ({"version": 1, "layers": [{"holder": "/extra", "named": ["*"]}]}, False),  # no `by`
     ],
 )
 def test_named_declarations_in_the_schema(stash: dict[str, Any], valid: bool) -> None:

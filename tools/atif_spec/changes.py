@@ -16,7 +16,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from atif_spec.findings import Finding, Level
-from atif_spec.stash import STASH_KEY, Change, NamedKeys, make_pointer, parse_pointer
+from atif_spec.stash import (
+    STASH_KEY,
+    Change,
+    NamedKeys,
+    layer_entries,
+    layer_holder,
+    make_pointer,
+    parse_pointer,
+)
 
 
 @dataclass(slots=True)
@@ -192,14 +200,14 @@ def _named_leaves(ancestors: list[Any], stash: Any) -> int:
     for layer in stash.get("layers", ()) if isinstance(stash, dict) else ():
         if not isinstance(layer, dict):
             continue
-        holder = parse_pointer(str(layer.get("holder", "/extra")))
+        holder = parse_pointer(str(layer_holder(layer)))
         if not holder or len(holder) >= len(ancestors):
             continue
         node: Any = ancestors[len(ancestors) - 1 - len(holder)]  # the owner
         declared = NamedKeys.from_layer(layer)
         if declared is not None:
             count += sum(_leaf_count(value) for _, value in declared.members(node))
-        for entry in layer.get("entries", ()):
+        for entry in layer_entries(layer):
             if not (isinstance(entry, dict) and entry.get("op") == "moved"):
                 continue
             target: Any = node

@@ -35,6 +35,11 @@ STASH_KEY = "_atif_stash"
 """The reserved key, inside an ``extra`` object, that holds a stash."""
 STASH_VERSION = 1
 """Version of the stash structure written by this module."""
+DEFAULT_HOLDER = "/extra"
+"""The holder a layer without ``holder`` names (RFC.md §4.5.2)."""
+ALL_NAMED = "*"
+"""The ``named`` item that stands for every named key the registry lists for the layer's step."""
+_LAYER_ORDER = ("by", "holder", "entries", "named", "foreign", "created")
 
 Path = tuple[str | int, ...]
 Op = Literal["removed", "added", "replaced", "moved"]
@@ -106,9 +111,38 @@ def is_stash(value: Any) -> TypeGuard[dict[str, Any]]:
     return isinstance(layers, list) and all(
         isinstance(layer, dict)
         and isinstance(layer.get("by"), str)
-        and isinstance(layer.get("entries"), list)
+        and isinstance(layer.get("entries", []), list)
         for layer in layers
     )
+
+
+def layer_holder(layer: dict[str, Any]) -> Any:
+    """The holder pointer of a layer (``/extra`` when it names none)."""
+    return layer.get("holder", DEFAULT_HOLDER)
+
+
+def layer_entries(layer: dict[str, Any]) -> Any:
+    """The entries of a layer (none when it lists none)."""
+    return layer.get("entries", [])
+
+
+def make_layer(by: str, holder: str, entries: list[dict[str, Any]], **rest: Any) -> dict[str, Any]:
+    """A layer as written (RFC.md §4.5.2): members in their order, ``holder`` left out when it
+    is ``/extra`` and ``entries`` when there are none; ``rest`` (``named``, ``foreign``,
+    ``created``) as given."""
+    members: dict[str, Any] = {"by": by, "holder": holder, "entries": entries, **rest}
+    return compact_layer(members)
+
+
+def compact_layer(layer: dict[str, Any]) -> dict[str, Any]:
+    """``layer`` in its written form: known members in order, defaults left out."""
+    ordered = {k: layer[k] for k in _LAYER_ORDER if k in layer}
+    ordered.update((k, v) for k, v in layer.items() if k not in ordered)
+    if ordered.get("holder") == DEFAULT_HOLDER:
+        del ordered["holder"]
+    if ordered.get("entries") == []:
+        del ordered["entries"]
+    return ordered
 
 
 def deep_copy(value: Any) -> Any:
@@ -204,6 +238,14 @@ def _by_name(by: str) -> dict[str, frozenset[str]]:
     return {name: frozenset(keys) for name, keys in found.items()}
 
 
+@functools.cache
+def _all_named(by: str) -> frozenset[str]:
+    """Every named-key pattern the mapping registry gives the step ``by``."""
+    from atif_spec.lenses.mapping import named_keys
+
+    return named_keys(by)
+
+
 @dataclass(frozen=True, slots=True)
 class NamedKeys:
     """A layer's declaration of the named keys its step wrote (RFC.md §4.5.2 item 7).
@@ -245,12 +287,15 @@ class NamedKeys:
         if not all(isinstance(p, str) for p in [*items, *foreign]):
             return None
         patterns: set[str] = set()
+        by = layer.get("by")
         for item in items:
             if item.startswith("/") or not item:
                 patterns.add(item)
                 continue
-            by = layer.get("by")
-            expanded = _by_name(by).get(item) if isinstance(by, str) else None
+            if item == ALL_NAMED:
+                expanded = _all_named(by) if isinstance(by, str) else None
+            else:
+                expanded = _by_name(by).get(item) if isinstance(by, str) else None
             if expanded is None:
                 return None
             patterns.update(expanded)
@@ -296,10 +341,27 @@ class NamedKeys:
             found.extend((path, value) for value, path in nodes)
         return found
 
-    def to_layer(self, by: str | None = None) -> dict[str, Any]:
-        """The layer members that carry the declaration. With the step ``by``, a key name
-        stands for its patterns where the declaration holds every place the mapping registry
-        gives that name for the step (RFC.md §4.5.2 item 7); other patterns are written out."""
+    def to_layer(self, by: str | None = None, owner: Any = None) -> dict[str, Any]:
+        """The layer members that carry the declaration, in their shortest form. With the step
+        ``by``, a key name stands for its patterns where the declaration holds every place the
+        mapping registry gives that name for the step (RFC.md §4.5.2 item 7); other patterns
+        are written out. With ``owner`` too (the object holding the layer), ``*`` stands for
+        every named pattern of the step when that is shorter: the members those patterns match
+        below ``owner`` that the declaration does not own are then listed in ``foreign``."""
+        spelled = self._spelled(by)
+        everything = _all_named(by) if by is not None and owner is not None else None
+        if not everything or not everything.issuperset(self.patterns):
+            return spelled
+        wide = NamedKeys(tuple(sorted(everything)))
+        foreign = sorted(
+            make_pointer(*path) for path, _ in wide.members(owner) if not self.owns(path)
+        )
+        short: dict[str, Any] = {"named": [ALL_NAMED]}
+        if foreign:
+            short["foreign"] = foreign
+        return short if len(orjson.dumps(short)) < len(orjson.dumps(spelled)) else spelled
+
+    def _spelled(self, by: str | None) -> dict[str, Any]:
         rest = set(self.patterns)
         names: list[str] = []
         for name, expanded in sorted(_by_name(by).items()) if by is not None else ():
@@ -401,14 +463,11 @@ class Layer:
         """Push the layer onto the holder's stash (creating ``extra`` when needed)."""
         if not self.entries or not self.keep:
             return
-        layer: dict[str, Any] = {
-            "by": self.by,
-            "holder": make_pointer(*self.holder),
-            "entries": self.entries,
-        }
+        pointer = make_pointer(*self.holder)
+        layer = make_layer(self.by, pointer, self.entries)
         key = self.holder[-1]
         assert isinstance(key, str)
-        push_layer(_holder_parent(self.owner, self.holder), key, layer, layer["holder"])
+        push_layer(_holder_parent(self.owner, self.holder), key, layer, pointer)
 
 
 _ABSENT: Any = object()
@@ -517,7 +576,7 @@ def pop(owner: Any, by: str, holder: Path = ("extra",)) -> list[Change]:
         return undone
     while True:
         top = top_layer(owner, holder)
-        if top is None or top["by"] != by or top.get("holder") != make_pointer(*holder):
+        if top is None or top["by"] != by or layer_holder(top) != make_pointer(*holder):
             return undone
         parent = _holder_parent(owner, holder)
         key = holder[-1]
@@ -528,7 +587,7 @@ def pop(owner: Any, by: str, holder: Path = ("extra",)) -> list[Change]:
 
 def undo(owner: dict[str, Any], layer: dict[str, Any]) -> list[Change]:
     """Undo the entries of one layer taken off ``owner``'s stash, last first (see :func:`pop`)."""
-    return [_undo(owner, entry) for entry in reversed(layer["entries"])]
+    return [_undo(owner, entry) for entry in reversed(layer_entries(layer))]
 
 
 def _undo(owner: dict[str, Any], entry: Any) -> Change:

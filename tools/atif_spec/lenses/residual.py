@@ -48,8 +48,12 @@ from atif_spec.stash import (
     NamedKeys,
     Path,
     StashError,
+    compact_layer,
     fingerprint,
     is_stash,
+    layer_entries,
+    layer_holder,
+    make_layer,
     make_pointer,
     push_layer,
     set_layers,
@@ -462,13 +466,8 @@ def commit(
     if not (entries or named) or not keep:
         return
     place = _holder(holder)
-    layer: dict[str, Any] = {
-        "by": by,
-        "holder": place.pointer,
-        "entries": [r.entry for r in entries],
-    }
-    if named is not None:
-        layer.update(named.to_layer(by))
+    declared = named.to_layer(by, target) if named is not None else {}
+    layer = make_layer(by, place.pointer, [r.entry for r in entries], **declared)
     parent = _parent(target, place.path, create=True)
     if parent is None:
         raise StashError(place.pointer, "the stash holder's parent is not an object")
@@ -492,7 +491,7 @@ def detach(owner: Doc, holder: str | Holder, by: str) -> list[dict[str, Any]]:
         return []
     layers: list[dict[str, Any]] = list(stash["layers"])
     taken: list[dict[str, Any]] = []
-    while layers and layers[-1]["by"] == by and layers[-1].get("holder") == place.pointer:
+    while layers and layers[-1]["by"] == by and layer_holder(layers[-1]) == place.pointer:
         taken.append(layers.pop())
     if taken:
         set_layers(parent, key, layers, taken[-1].get("created"))
@@ -617,7 +616,7 @@ def _take_from_top(
         layer = new[n]
         if not isinstance(layer, dict) or layer.get("by") != by:
             break
-        if layer.get("holder") != holder.pointer or not isinstance(layer.get("entries"), list):
+        if layer_holder(layer) != holder.pointer or not isinstance(layer_entries(layer), list):
             break
         rest = take(layer)
         if rest is not None:
@@ -639,11 +638,12 @@ def take_moves(doc: Doc, holder: Holder, by: str) -> tuple[Doc, list[dict[str, A
     found: list[dict[str, Any]] = []
 
     def take(layer: dict[str, Any]) -> dict[str, Any] | None:
-        moves = [e for e in layer["entries"] if isinstance(e, dict) and e.get("op") == "moved"]
+        entries = layer_entries(layer)
+        moves = [e for e in entries if isinstance(e, dict) and e.get("op") == "moved"]
         if not moves:
             return None
         found[:0] = moves
-        return {**layer, "entries": [e for e in layer["entries"] if e not in moves]}
+        return {**layer, "entries": [e for e in entries if e not in moves]}
 
     return _take_from_top(doc, holder, by, take), found
 
@@ -658,7 +658,9 @@ def put_moves(
     if pushed:
         parent = _parent(out, holder.path, create=False)
         assert parent is not None
-        parent[holder.path[-1]][STASH_KEY]["layers"][-1]["entries"][:0] = entries
+        layers = parent[holder.path[-1]][STASH_KEY]["layers"]
+        top = layers[-1]
+        layers[-1] = compact_layer({**top, "entries": [*entries, *layer_entries(top)]})
     else:
         commit(out, holder, by, [Residual(e, ()) for e in entries])
 
@@ -695,6 +697,7 @@ def put_named(out: Doc, holder: Holder, by: str, named: NamedKeys | None, *, pus
     if pushed:
         parent = _parent(out, holder.path, create=False)
         assert parent is not None
-        parent[holder.path[-1]][STASH_KEY]["layers"][-1].update(named.to_layer(by))
+        layers = parent[holder.path[-1]][STASH_KEY]["layers"]
+        layers[-1] = compact_layer({**layers[-1], **named.to_layer(by, out)})
     else:
         commit(out, holder, by, [], named=named)

@@ -472,7 +472,9 @@ class _ToAtif:
             agent = self.agents.get(tid)
             if not isinstance(agent, dict):
                 agent = _subagent_agent(self.built.doc["agent"])
-            sub["agent"] = agent
+            # a copy: the stash edits each subagent's agent in place, and one named agent
+            # stands for every subagent of that id (ids repeat at other depths)
+            sub["agent"] = _copy(agent)
             sub_steps, sub_subs = self._trajectory(q, sub_base, root)
             sub["steps"] = sub_steps
             if sub_subs:

@@ -39,7 +39,14 @@ from atif_spec.lenses.residual import (
 )
 from atif_spec.rules.trajectory_sdk import BOUNDARY, compare_snapshots, is_restart, leading_system
 from atif_spec.sft import Turn, timeline
-from atif_spec.stash import STASH_KEY, NamedKeys, deep_copy, parse_pointer, resolve
+from atif_spec.stash import (
+    STASH_KEY,
+    NamedKeys,
+    deep_copy,
+    layer_holder,
+    parse_pointer,
+    resolve,
+)
 from atif_spec.totals import step_totals
 
 Doc = dict[str, Any]
@@ -1009,7 +1016,7 @@ def _converted(doc: Doc, holder: Holder, by: str) -> bool:
     stash = node.get(STASH_KEY) if isinstance(node, dict) else None
     layers = stash.get("layers") if isinstance(stash, dict) else None
     top = layers[-1] if isinstance(layers, list) and layers else None
-    return isinstance(top, dict) and top.get("by") == by and top.get("holder") == holder.pointer
+    return isinstance(top, dict) and top.get("by") == by and layer_holder(top) == holder.pointer
 
 
 def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_target: bool) -> Doc:

@@ -208,13 +208,13 @@ _COPIED_POINTER = re.compile(r"^/steps/([0-9]+)/is_copied_context$")
 def _stashed_copied(doc: dict[str, Any]) -> set[int]:
     """Positions of steps whose ``is_copied_context: true`` the ATIF→run-log lens stashed (the
     top stash layer, when it was made from ATIF, whose steps map one to one)."""
-    from atif_spec.stash import top_layer
+    from atif_spec.stash import layer_entries, top_layer
 
     top = top_layer(doc)
     if top is None or not str(top.get("by", "")).startswith("atif@"):
         return set()
     out: set[int] = set()
-    for entry in _list(top.get("entries")):
+    for entry in _list(layer_entries(top)):
         if not isinstance(entry, dict) or entry.get("value") is not True:
             continue
         match = _COPIED_POINTER.match(str(entry.get("pointer", "")))
