@@ -104,7 +104,8 @@ is not named."""
 STEP_INDEX = "tao_step_index"
 """Named key of an ATIF step's ``extra`` for the TAO ``step_index`` of the step it was made
 from, written only where ATIF → TAO would number the step otherwise (a record numbered from 1,
-with gaps, or in another order): ``parent_step`` and ``snippets[].source_step`` name these."""
+with gaps, or in another order) and on a ``role: "system"`` step (which ATIF → TAO would make a
+prompt of): ``parent_step`` and ``snippets[].source_step`` name these."""
 PROMPT_KEY = "tao_system_prompt_hash"
 """Named key of a system step's ``extra`` for the key of ``system_prompts`` (the
 ``system_prompt_hash`` of the steps that use it) it was made from, written only where ATIF → TAO
