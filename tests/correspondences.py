@@ -360,6 +360,19 @@ ATIF_NO_TEXT = Rule(  # step-substep §5, SSL-27: "" is a null message_text, "" 
     default=True,
 )
 
+
+def atif_empty_agent(ctx: Context, m: re.Match[str], v: Any) -> bool:
+    step = _parent(ctx, m)
+    return v == "" and isinstance(step, dict) and step.get("source") == "agent"
+
+
+ATIF_NULL_CONTENT = Rule(  # tao §3: an empty agent message is TAO's null content, "" again back
+    "atif empty agent message -> null content",
+    _p(ATIF_STEP + "/message"),
+    atif_empty_agent,
+    default=True,
+)
+
 # TAO as the source (spec/tao/MAPPING.md).
 TAO_INDEX = Rule(  # §2.2: ATIF -> TAO numbers steps by position from 0
     "tao step_index = position 0..n-1", _p(TAO_STEP + "/step_index"), position(0)
@@ -467,11 +480,8 @@ _RUN = (
 )
 RULES: dict[tuple[str, str], tuple[Rule, ...]] = {
     ("atif", "tao"): (  # tao §5: the empty run's system step is the placeholder and back
-        ATIF_STEP_ID,
-        ATIF_SYSTEM,
-        ATIF_PROMPT,
-        ATIF_TOTALS,
-        ATIF_UNLINKED,
+        *(ATIF_STEP_ID, ATIF_SYSTEM, ATIF_PROMPT, ATIF_TOTALS, ATIF_UNLINKED),
+        ATIF_NULL_CONTENT,
         ATIF_PLACEHOLDER,
     ),
     ("atif", "trajectory-sdk"): (ATIF_STEP_ID, ATIF_AGENT, ATIF_TOOL_TYPE, ATIF_EMPTY),

@@ -259,6 +259,77 @@ def test_lifted_usage_keys_go_back_to_their_own_places() -> None:
     assert _text(_round_trip_run_log(doc)) == _text(doc)
 
 
+def test_named_keys_after_a_lifted_key_need_no_moved_entry() -> None:
+    """The named keys the lens adds to a step's ``extra`` (legacy ids, outcome, …) come after
+    the producer's own keys and the way back takes them out: a usage key that was the last of
+    the producer's own keys is lifted without a ``moved`` entry."""
+    doc = _usage_run_log()
+    doc["steps"][0]["extra"] = {"cwd": "/x", "model": "opus"}
+    doc["steps"][0]["legacy_turn_id"] = "T1"
+    atif, _ = convert(doc, "atif@v1.7")
+    step = atif["steps"][0]
+    assert step["model_name"] == "opus" and step["extra"]["legacy_turn_id"] == "T1"
+    entries = atif["extra"][STASH_KEY]["layers"][-1].get("entries", [])
+    assert [e for e in entries if e["pointer"].startswith("/steps/0/")] == []
+    assert _text(_round_trip_run_log(doc)) == _text(doc)
+
+
+def test_native_producer_rules_of_ssl_28() -> None:
+    """SSL-28: the schema reference names the target's schema, images and the trajectory's id
+    and agent settings are named keys of the run log, and the label of a step without text is
+    not named on the way back: none of them leaves a stash entry."""
+    atif_dir = ROOT / "conformance" / "atif" / "v1.7" / "valid"
+
+    def entries(doc: dict[str, Any]) -> list[str]:
+        stash = doc.get("extra", {}).get(STASH_KEY, {"layers": []})
+        return [e["pointer"] for layer in stash["layers"] for e in layer.get("entries", [])]
+
+    doc = json.loads((atif_dir / "schema-url.json").read_text())
+    run_log, _ = convert(doc, SSL)
+    assert run_log["$schema"] == (
+        "https://atif-spec.org/schemas/step-substep/v1.0/run-log.schema.json"
+    )
+    assert next(iter(run_log)) == "$schema" and "/$schema" not in entries(run_log)
+    assert _text(_round_trip_atif(doc)) == _text(doc)
+
+    doc = json.loads((atif_dir / "rich.json").read_text())
+    run_log, _ = convert(doc, SSL)
+    assert run_log["extra"]["trajectory_id"] == doc["trajectory_id"]
+    assert run_log["extra"]["agent_extra"] == doc["agent"]["extra"]
+    assert run_log["steps"][1]["extra"]["message_parts"] == doc["steps"][1]["message"]
+    assert run_log["steps"][1]["message_text"].startswith("Create a file")
+    left = entries(run_log)
+    assert not {"/trajectory_id", "/agent/extra", "/steps/1/message"} & set(left), left
+    assert _text(_round_trip_atif(doc)) == _text(doc)
+
+    doc = json.loads((atif_dir / "empty-message.json").read_text())
+    run_log, _ = convert(doc, SSL)
+    assert run_log["steps"][3]["summary"] == "Tool activity without a message"
+    assert entries(run_log) == []
+    atif, _ = convert(run_log, "atif@v1.7")
+    assert "summary" not in atif["steps"][3].get("extra", {})
+    # a run log's own such step keeps its label without a named key either
+    run_log = json.loads((SSL_DIR / "valid" / "minimal.json").read_text())
+    run_log["steps"][0]["message_text"] = None
+    run_log["steps"][0]["summary"] = "Tool activity without a message"
+    run_log["steps"][0]["substeps"] = [
+        {
+            "substep_id": "S1.1",
+            "substep_index": 1,
+            "type": "tool_call",
+            "source": "provider",
+            "call_id": "c1",
+            "payload": {"tool_name": "ls", "tool_input": {}},
+            "timestamp": None,
+            "legacy_turn_id": None,
+            "legacy_event_id": None,
+        }
+    ]
+    atif, _ = convert(run_log, "atif@v1.7")
+    assert "summary" not in atif["steps"][0].get("extra", {})
+    assert _text(_round_trip_run_log(run_log)) == _text(run_log)
+
+
 def test_atif_tool_step_with_usage_and_no_message_round_trips_through_a_run_log() -> None:
     """Harbor's Claude Code / Codex steps: an agent step with a model, metrics, an ``extra`` and
     tool calls but an empty message. The run log gets a synthesized summary (a stashed added

@@ -151,6 +151,59 @@ def test_tool_errors_are_named_and_producer_keys_never_misread() -> None:
     assert again == atif2
 
 
+def test_the_way_back_writes_in_the_file_writers_style() -> None:
+    """DECISIONS D25: the SDK's own writer (every key) and a writer that leaves out null and
+    default members are both rebuilt without stash entries; what is left is the one value ATIF
+    has no place for (the own id of a response to an id-less call)."""
+
+    def layer(name: str) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        doc = json.loads((SDK_DIR / "valid" / name).read_text())
+        atif, _ = convert(doc, "atif@v1.7")
+        return doc, atif, atif["extra"][STASH_KEY]["layers"][-1]
+
+    for name in ("weather-example.json", "airline-rebooking-multi-turn.json", "minimal.json"):
+        assert layer(name)[2].get("entries", []) == [], name
+    doc, atif, top = layer("keys-omitted-call-without-id.json")
+    assert [(e["op"], e["pointer"]) for e in top["entries"]] == [
+        ("replaced", "/steps/1/messages/2/tool_response/id")
+    ]
+    assert atif["steps"][1]["tool_calls"][0]["tool_call_id"] == "tsdk-1-0"  # decided
+    top["entries"] = []  # the inverse mapping alone
+    back, _ = convert(atif, "trajectory-sdk@v0.4")
+    assert back["steps"][1]["messages"][1]["tool_calls"] == [
+        {"name": "convert", "arguments": {"value": 3, "from": "mi", "to": "km"}}
+    ]
+    response = back["steps"][2]["messages"][2]["tool_response"]
+    assert response == {**doc["steps"][2]["messages"][2]["tool_response"], "id": "tsdk-1-0"}
+    for i in (1, 2):
+        back["steps"][i]["messages"][2]["tool_response"]["id"] = "convert-0"
+    assert back == doc
+
+
+def test_a_system_prefix_replaced_by_an_equal_one_round_trips() -> None:
+    """A later system step equal to the first one replaces the prefix with an equal message,
+    which the way back cannot tell from no replacement: no named key is written on it (the
+    way back would never read it), so both round trips hold without a layer left over."""
+    extra = {"a": {"b": [False, None]}}
+    system = {"source": "system", "message": "", "timestamp": "1970-01-01T00:00:01Z"}
+    doc = {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [
+            {"step_id": 1, **system, "extra": extra},
+            {"step_id": 2, "source": "user", "message": "hi"},
+            {"step_id": 3, **system, "extra": extra},
+        ],
+    }
+    before = dumps(doc)
+    sdk, _ = convert(doc, "trajectory-sdk@v0.4")
+    back, _ = convert(sdk, "atif@v1.7")
+    assert dumps(back) == before
+    again, _ = convert(back, "trajectory-sdk@v0.4")
+    assert dumps(again) == dumps(sdk)
+
+
 def test_snapshots_are_cut_as_the_sdk_code_does() -> None:
     """ref §5 worked example: system, user, assistant(call), tool, assistant → 2, 4, 5."""
     doc = {

@@ -24,15 +24,17 @@ CEILINGS = {  # percent of output bytes, summed over the source format's valid f
     # step-substep->atif 55.8, tao->atif 43.7, trajectory-sdk->atif 37.1.
     # The fixture embedded-subagent-ids-reused-own-agents (three nested subagents, each with
     # its own agent) raised the sums it is part of: step-substep 3.87 -> 3.98, tao 18.08 ->
-    # 18.16, trajectory-sdk 5.44 -> 5.80 (the lenses write the same for the other fixtures).
+    # 18.16, trajectory-sdk 5.44 -> 5.80, measured before session 6's compact layers below.
     # Session 6: layers leave out the default holder and empty entries, and `named: ["*"]`
-    # declares every named key of the step at once (RFC.md §4.5.2 items 3 and 7).
-    "atif@v1.7->step-substep@v1.0": 3.7,
-    "atif@v1.7->tao@v0.2.0": 8.7,  # D26 named keys of TAO metadata (spec/tao)
+    # declares every named key of the step at once (RFC.md §4.5.2 items 3 and 7). The lenses
+    # rebuild what native producers write: trajectory-sdk DECISIONS D25, step-substep SSL-28,
+    # TAO D26-D30.
+    "atif@v1.7->step-substep@v1.0": 2.4,
+    "atif@v1.7->tao@v0.2.0": 8.7,  # D31: named keys of TAO metadata
     "atif@v1.7->trajectory-sdk@v0.4": 5.6,
-    "step-substep@v1.0->atif@v1.7": 8.1,
-    "tao@v0.2.0->atif@v1.7": 23.9,
-    "trajectory-sdk@v0.4->atif@v1.7": 10.4,
+    "step-substep@v1.0->atif@v1.7": 6.9,
+    "tao@v0.2.0->atif@v1.7": 16.9,
+    "trajectory-sdk@v0.4->atif@v1.7": 4.9,
 }
 
 

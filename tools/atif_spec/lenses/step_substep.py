@@ -207,6 +207,8 @@ class _Namer:
     def __init__(self, made: list[Move] | None) -> None:
         self.made = made
         self.claimed: set[tuple[int, str]] = set()
+        self.named: set[tuple[int, str]] = set()
+        """``(id(extra), key)`` of every named key written (not a producer's own key)."""
 
     def put(
         self, src: Doc, key: str, src_at: Path, dst: Doc, dst_at: Path, name: str | None = None
@@ -224,6 +226,7 @@ class _Namer:
             created, extra = "absent", {}
             dst["extra"] = extra
         value = extra[name] = deep_copy(src[key])
+        self.named.add((id(extra), name))
         at = list(src).index(key)
         self._record(Move((*src_at, key), at, (*dst_at, "extra", name), created, value))
         return True
@@ -449,7 +452,8 @@ def to_atif(
     """
     namer = _Namer(made)
     corr: dict[Path, Doc] = {}
-    out: Doc = {"schema_version": "ATIF-v1.7"}
+    out: Doc = _schema_url(doc, TO_ATIF)
+    out["schema_version"] = "ATIF-v1.7"
     run_id = doc.get("run_id")
     if isinstance(run_id, str):
         out["session_id"] = run_id
@@ -474,6 +478,19 @@ def to_atif(
         _name_step(step, i, corr[("steps", i)], namer)
     _lift(out, len(doc.get("steps") or []), namer)
     return out
+
+
+def _schema_url(doc: Doc, lens: str) -> Doc:
+    """``{"$schema": <the target's schema>}`` when ``doc``'s ``$schema`` names its own format's
+    schema (an editor's reference: it names the document's format), else ``{}`` (the value is
+    stashed)."""
+    from atif_spec.catalog import load_catalog
+
+    source, _, target = lens.partition("->")
+    catalog = load_catalog()
+    if doc.get("$schema") == catalog.find(source).id:
+        return {"$schema": catalog.find(target).id}
+    return {}
 
 
 def _lift(out: Doc, n_source_steps: int, namer: _Namer) -> None:
@@ -527,7 +544,9 @@ def _lift(out: Doc, n_source_steps: int, namer: _Namer) -> None:
 def _lift_all(extra: Doc, at: Path, plan: list[tuple[str, Doc, str, Path]], namer: _Namer) -> None:
     """Lift the keys ``plan`` names out of ``extra`` (see :func:`_lift`)."""
     keys = [key for key, *_ in plan]
-    record = list(extra)[len(extra) - len(keys) :] != keys
+    mine = namer.named | namer.claimed
+    own = [k for k in extra if (id(extra), k) not in mine]
+    record = own[len(own) - len(keys) :] != keys  # named keys are not the producer's
     before = list(extra)  # positions in the untouched object, as _restore reads them
     for key, owner, field, owner_at in plan:
         order = _atif_order(len(owner_at), ()) if owner_at[:1] == ("steps",) else None
@@ -614,7 +633,8 @@ def _name_step(step: Doc, i: int, out: Doc, namer: _Namer) -> None:
     if ROLE_OF_SOURCE.get(out["source"]) != role and "message_role" in step:
         namer.put(step, "message_role", at, out, at)
     for key in STEP_NAMED:
-        if step.get(key) is not None:
+        value = step.get(key)
+        if value is not None and not (key == "summary" and value == _label(step)):
             namer.put(step, key, at, out, at)
     for k, (j, s) in enumerate(calls):
         _name_substep(s, (*at, "substeps", j), tool_calls[k], (*at, "tool_calls", k), namer)
@@ -624,6 +644,19 @@ def _name_step(step: Doc, i: int, out: Doc, namer: _Namer) -> None:
     for j, s in subs:
         if s.get("type") not in TOOL_TYPES or s.get("type") == "tool_retry":
             namer.append((*at, "substeps", j), deep_copy(s), out, at)
+
+
+def _label(step: Doc) -> str | None:
+    """The summary the ATIF→run-log lens writes for this run-log step (SSL-28): a step whose
+    text is blank but that holds tool events is labelled, any other step gets null."""
+    text = step.get("message_text")
+    blank = text is None or (isinstance(text, str) and not text.strip())
+    subs = step.get("substeps")
+    events = any(
+        isinstance(s, dict) and s.get("type") in TOOL_TYPES
+        for s in (subs if isinstance(subs, list) else [])
+    )
+    return NO_MESSAGE_SUMMARY if blank and events else None
 
 
 def _name_substep(sub: Doc, src_at: Path, dst: Doc, dst_at: Path, namer: _Namer) -> None:
@@ -680,6 +713,8 @@ def _atif_result(sub: Doc, known: set[str]) -> Doc:
 # --- ATIF -> run log --------------------------------------------------------------------------
 
 ROOT_NAMED: tuple[tuple[Path, str], ...] = (
+    (("trajectory_id",), "trajectory_id"),
+    (("agent", "extra"), "agent_extra"),
     (("agent", "tool_definitions"), "tool_definitions"),
     (("final_metrics",), "final_metrics"),
     (("notes",), "notes"),
@@ -697,6 +732,9 @@ ATIF_STEP_NAMED: tuple[tuple[str, str], ...] = (
 )
 """ATIF step fields a run log has no field for, and the step ``extra`` key each goes to (the
 provider-stream readers' names where they have one: ``model``, ``metrics``)."""
+PARTS_KEY = "message_parts"
+"""Step ``extra`` key of an ATIF content-part ``message`` that holds an image or audio part
+(the run log's ``message_text`` holds only its text)."""
 
 
 def to_ssl(
@@ -715,7 +753,9 @@ def to_ssl(
     provider = name if isinstance(name, str) and name else UNKNOWN
     if provider is UNKNOWN:
         _decide(report, TO_SSL, "/provider", "an agent without a name: unknown", provider)
-    out: Doc = {"run_id": _run_id(doc, report), "provider": provider}
+    out: Doc = _schema_url(doc, TO_SSL)
+    out["run_id"] = _run_id(doc, report)
+    out["provider"] = provider
     steps = doc.get("steps")
     if isinstance(steps, list) and len(steps) == 1 and same(steps[0], PLACEHOLDER_STEP):
         # what the other lens writes for an empty run: read as one, so both round trips hold
@@ -739,6 +779,9 @@ def to_ssl(
         for field_name, key in ATIF_STEP_NAMED:
             if built is not None and field_name in step:
                 namer.put(step, field_name, ("steps", i), built, ("steps", i), key)
+        parts = step.get("message")
+        if built is not None and any(p.get("type") != "text" for _, p in dicts(parts)):
+            namer.put(step, "message", ("steps", i), built, ("steps", i), PARTS_KEY)
     for i, k, result in _results(doc):
         at: Path = ("steps", i, "observation", "results", k)
         built = corr.get(at)
@@ -1023,6 +1066,7 @@ def _read_tables() -> tuple[dict[tuple[int, str], tuple[int, Path]], ...]:
     }
     for field_name, key in ATIF_STEP_NAMED:
         into_atif[(2, key)] = (2, (field_name,))
+    into_atif[(2, PARTS_KEY)] = (2, ("message",))
     into_atif[(4, "subagent_trajectory_ref")] = (5, ("subagent_trajectory_ref",))
     return into_ssl, into_atif
 

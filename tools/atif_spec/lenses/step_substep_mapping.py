@@ -77,7 +77,12 @@ ROOT = Table(
             "`total_steps`, if set, the number of ATIF steps; otherwise it stays in `extra`.",
         ),
         Row("`extra`", "`extra`", note="Copied without the lifted keys; the stash is added to it."),
-        Row("`$schema`", "—", "stashed"),
+        Row(
+            "`$schema`",
+            "`$schema`",
+            note="The run-log schema's `$id` becomes ATIF v1.7's (an editor's reference names "
+            "the document's own format; SSL-28); any other value is stashed.",
+        ),
     ),
 )
 
@@ -127,7 +132,12 @@ STEPS = Table(
         ),
         _step_named("completed_at"),
         _step_named("outcome", "How the step ended. " + _NON_NULL),
-        _step_named("summary", "The machine summary (`Pre-message tool activity`). " + _NON_NULL),
+        _step_named(
+            "summary",
+            "The machine summary (`Pre-message tool activity`). When not null and not the label "
+            "the way back writes for the step (`Tool activity without a message` on a step "
+            "without text that holds tool events; SSL-28).",
+        ),
         _step_named("legacy_turn_id"),
         _step_named("legacy_event_id"),
         Row("`substeps` of type `tool_call`", "`tool_calls[]` (§4)", note="In substep order."),
@@ -314,15 +324,34 @@ TO_RUN_LOG = Table(
             "/extra/subagent_trajectories",
             "The embedded ATIF trajectories, whole (their own stashes included).",
         ),
-        Row("`agent.extra`, `trajectory_id`", "—", "stashed"),
+        _atif_named(
+            "`trajectory_id`",
+            "run `extra.trajectory_id`",
+            "/extra/trajectory_id",
+            "The trajectory's own id (subagent references name it), beside the `run_id`.",
+        ),
+        _atif_named("`agent.extra`", "run `extra.agent_extra`", "/extra/agent_extra"),
         Row("`extra`", "`extra`", note="Copied when it is an object; `null` is stashed."),
+        Row(
+            "`$schema`",
+            "`$schema`",
+            note="ATIF v1.7's `$id` becomes the run-log schema's (SSL-28); any other value is "
+            "stashed.",
+        ),
         Row("step position", "`step_id` `S<n>`, `step_index` n"),
         Row("`source`", "`message_role`", note="`agent` → `assistant`; `user`, `system` kept."),
         Row(
             "`message`",
             "`message_text`",
             note="A content-part list becomes the text of its text parts joined by newlines "
-            '(decided); the list is stashed. No text (`""`) is `null` (decided, SSL-27).',
+            '(decided); a list of text parts only is stashed. No text (`""`) is `null` '
+            "(decided, SSL-27).",
+        ),
+        _atif_named(
+            "`message` (content parts with an image or audio part)",
+            "step `extra.message_parts`",
+            "/steps/*/extra/message_parts",
+            "The whole list, unchanged (SSL-28): the run log's text has no place for media.",
         ),
         Row(
             "`timestamp`",

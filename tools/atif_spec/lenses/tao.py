@@ -84,9 +84,15 @@ NAMED: dict[str, tuple[tuple[str, str], ...]] = {
         ("snippets", "tao_snippets"),
     ),
     "call": (("duration_ms", "tao_duration_ms"),),
-    "observation": (("output_summary", "tao_output_summary"), ("error", "tao_error")),
+    "observation": (
+        ("output_summary", "tao_output_summary"),
+        ("error", "tao_error"),
+        ("source_call_id", "tao_source_call_id"),
+    ),
     "usage": (("prefix_reuse_tokens", "tao_prefix_reuse_tokens"),),
     "metrics": (
+        ("total_input_tokens", "tao_total_input_tokens"),
+        ("total_output_tokens", "tao_total_output_tokens"),
         ("total_duration_s", "tao_total_duration_s"),
         ("cache_hit_rate", "tao_cache_hit_rate"),
         ("estimated_cost_usd", "tao_estimated_cost_usd"),
@@ -99,7 +105,12 @@ is not named."""
 STEP_INDEX = "tao_step_index"
 """Named key of an ATIF step's ``extra`` for the TAO ``step_index`` of the step it was made
 from, written only where ATIF → TAO would number the step otherwise (a record numbered from 1,
-with gaps, or in another order): ``parent_step`` and ``snippets[].source_step`` name these."""
+with gaps, or in another order) and on a ``role: "system"`` step (which ATIF → TAO would make a
+prompt of): ``parent_step`` and ``snippets[].source_step`` name these."""
+PROMPT_KEY = "tao_system_prompt_hash"
+"""Named key of a system step's ``extra`` for the key of ``system_prompts`` (the
+``system_prompt_hash`` of the steps that use it) it was made from, written only where ATIF → TAO
+would key the prompt otherwise (:func:`prompt_key`)."""
 _MEMBER_OF = {name: key for pairs in NAMED.values() for key, name in pairs}
 _MEMBER_OF[STEP_INDEX] = "step_index"
 """Named key → the TAO member it holds (the names are distinct across owners)."""
@@ -422,6 +433,12 @@ class _ToAtif:
                 return "main" if agent and not sub else _ABSENT
         if owner.kind == "observation" and key == "error":
             return UNLINKED if owner.target.get("source_call_id") is None else _ABSENT
+        if owner.kind == "observation" and key == "source_call_id":
+            linked = owner.target.get("source_call_id")
+            return linked if isinstance(linked, str) else ""
+        if owner.kind == "metrics" and key in ("total_input_tokens", "total_output_tokens"):
+            count = key.removeprefix("total_")
+            return _total(self.steps, count) if _counted(self.steps, count) else _ABSENT
         return _ABSENT
 
     def _name(self, owner: _Owner) -> None:
@@ -481,14 +498,14 @@ class _ToAtif:
         out: list[Doc] = []
         for i, p in enumerate(positions):
             for key in self._prompts_before(positions, parent_pos).get(i, ()):
-                out.append(self._system_step(key, len(out) + 1))
+                out.append(self._system(key, len(out), base, root))
             step = self.steps[p]
             ptr = f"{base}/steps/{len(out)}"
             out.append(self._step(step, len(out) + 1, ptr, root))
             self.atif_steps[p] = (out[-1], ptr)
         if not positions and parent_pos is None:
             for key in self._unreferenced():
-                out.append(self._system_step(key, len(out) + 1))
+                out.append(self._system(key, len(out), base, root))
         subs: list[Doc] = []
         children = sorted(
             {self.parent_of[p] for p in self.parent_of if self.parent_of[p] in positions}
@@ -513,15 +530,25 @@ class _ToAtif:
             self._reference(q, tid)
         return out, subs
 
-    def _system_step(self, key: str, step_id: int) -> Doc:
-        """The system step of the prompt ``key``, with the fields ATIF → TAO kept for it under
-        :data:`SYSTEM_STEPS` (on the first system step of that prompt only)."""
-        out: Doc = {"step_id": step_id, "source": "system", "message": self.prompts[key]}
+    def _system(self, key: str, n: int, base: str, root: _Owner) -> Doc:
+        """The system step of the prompt ``key``, which keeps ``key`` under the named key
+        :data:`PROMPT_KEY` when ATIF → TAO would key the prompt otherwise, with the fields
+        ATIF → TAO kept for it under :data:`SYSTEM_STEPS` (on the first system step of that
+        prompt only)."""
+        text = self.prompts[key]
+        step: Doc = {"step_id": n + 1, "source": "system", "message": text}
         fields = self.system.pop(key, None)
         for member, value in fields.items() if isinstance(fields, dict) else ():
-            if member not in out:
-                insert_key(out, member, copy.deepcopy(value), _atif_place(out, member))
-        return out
+            if member not in step:
+                insert_key(step, member, copy.deepcopy(value), _atif_place(step, member))
+        if key != prompt_key(text):
+            extra = step.get(ATIF_HOLDER)
+            if not isinstance(extra, dict):
+                extra = step[ATIF_HOLDER] = {}
+            extra[PROMPT_KEY] = key
+            owner = _Owner(step, self.prompts, f"{base}/steps/{n}", "/system_prompts", root)
+            self.built.named.append((owner, key, PROMPT_KEY, key))
+        return step
 
     def _prompt_of(self, p: int) -> str | None:
         key = self.steps[p].get("system_prompt_hash")
@@ -815,6 +842,18 @@ class _ToTao:
         self.built = Built({})
         self.steps: list[Doc] = []
         self.prompts: dict[str, str] = {}
+        self.keys: dict[int, str] = {}
+        """``id(system step)`` → the prompt key read back from :data:`PROMPT_KEY`."""
+        self.indexed: set[int] = set()
+        """``id(step)`` of the steps whose ``step_index`` is read back from :data:`STEP_INDEX`: a
+        system step among them was a TAO step (``role: "system"``), not a prompt."""
+        self.unnumbered = 0
+        for traj, declared in self.named:
+            for path in declared.places(traj):
+                if path[-2:] == (ATIF_HOLDER, PROMPT_KEY) and isinstance(resolve(traj, path), str):
+                    self.keys[id(resolve(traj, path[:-2]))] = resolve(traj, path)
+                if path[-2:] == (ATIF_HOLDER, STEP_INDEX):
+                    self.indexed.add(id(resolve(traj, path[:-2])))
         self.costs: Doc = {}
         self.agents: Doc = {}
         self.fields: Doc = {}
@@ -848,8 +887,8 @@ class _ToTao:
             out["session_id"] = trace_id
             self._decide("/session_id", "session_id is required: the trace_id", trace_id)
         agent: Doc = {"name": self.agent.get("name")}
-        if "version" in self.agent:
-            agent["version"] = self.agent["version"]
+        if "version" in self.agent and self.agent["version"] != UNKNOWN_VERSION:
+            agent["version"] = self.agent["version"]  # "unknown" stands for none (TAO → ATIF)
         if "model_name" in self.agent:
             agent["model"] = self.agent["model_name"]
         out["agent"] = agent
@@ -860,14 +899,14 @@ class _ToTao:
         definitions = self.agent.get("tool_definitions")
         if isinstance(definitions, list):
             out["tool_definitions"] = definitions
-        out["steps"] = self.steps
+        if self.steps:  # the parser writes no record without steps; the model's default is []
+            out["steps"] = self.steps
         final = doc.get("final_metrics")
         if isinstance(final, dict):
-            metrics = {
-                "total_steps": len(self.steps),
-                "total_input_tokens": _total(self.steps, "input_tokens"),
-                "total_output_tokens": _total(self.steps, "output_tokens"),
-            }
+            metrics: Doc = {"total_steps": len(self.steps)}
+            for key in ("input_tokens", "output_tokens"):
+                if _counted(self.steps, key):  # a sum over no count is unknown, not 0
+                    metrics[f"total_{key}"] = _total(self.steps, key)
             out["metrics"] = metrics
             self.built.pair(final, metrics)
         for traj, declared in self.named:
@@ -876,6 +915,15 @@ class _ToTao:
             parent = step.get("parent_step")
             if isinstance(parent, int) and not isinstance(parent, bool):
                 step["parent_step"] = self.steps[parent]["step_index"]
+        indexes = [step.get("step_index") for step in self.steps]
+        if len(set(indexes)) == len(indexes) and all(
+            isinstance(i, int) and not isinstance(i, bool) for i in indexes
+        ):
+            # a record is in step_index order (TAO101): indexes read back restore its order
+            self.steps.sort(key=lambda step: int(step["step_index"]))
+        for step in self.steps:  # the id TAO → ATIF gives a sub-agent its record leaves unnamed
+            if step.get("subagent_trajectory_ref") == f"subagent@step-{step['step_index']}":
+                del step["subagent_trajectory_ref"]
         trajectory = self._trajectory_fields()
         if trajectory:
             self._write_named(TRAJECTORY, trajectory)
@@ -1004,13 +1052,13 @@ class _ToTao:
         steps = [s for _, s in dicts(traj.get("steps"))]
         for n, step in enumerate(steps):
             source = step.get("source")
-            if source == "system":
+            if source == "system" and id(step) not in self.indexed:
                 text = _text(step.get("message"))
                 text = text if isinstance(text, str) else ""
-                current = prompt_key(text)
+                current = self.keys.get(id(step)) or prompt_key(text)
                 texts[current] = text
                 self.system.setdefault(current, []).append(step)
-                fresh = _unanswered(steps, n)
+                fresh = _unanswered(steps, n, self.indexed)
                 continue
             launched = self._launched(step, subs, inlined)
             for tid in launched:
@@ -1023,8 +1071,13 @@ class _ToTao:
             index = len(self.steps)
             for child in children:
                 child["parent_step"] = index
-            out: Doc = {"step_index": index, "role": source}
-            out["content"] = _text(step.get("message"))
+            number = index - self.unnumbered  # a named system step takes no position
+            if source == "system":
+                self.unnumbered += 1
+            out: Doc = {"step_index": number, "role": source}
+            content = _text(step.get("message"))
+            # the parser writes an agent step without text as null (``step_content or None``)
+            out["content"] = None if content == "" and source == "agent" else content
             if "reasoning_content" in step:
                 out["reasoning_content"] = step["reasoning_content"]
             if "model_name" in step:
@@ -1053,11 +1106,11 @@ class _ToTao:
                 out["token_usage"] = usage
                 self.built.pair(metrics, usage)
                 if "cost_usd" in metrics:
-                    self.costs[str(index)] = metrics["cost_usd"]
-                    self._member(metrics, "cost_usd", STEP_COSTS, str(index))
+                    self.costs[str(number)] = metrics["cost_usd"]
+                    self._member(metrics, "cost_usd", STEP_COSTS, str(number))
             if "timestamp" in step:
                 out["timestamp"] = step["timestamp"]
-            self._step_fields(step, str(index), launched[0] if launched else None)
+            self._step_fields(step, str(number), launched[0] if launched else None)
             self.steps.append(out)
             own.append(out)
             self.built.pair(step, out)
@@ -1221,15 +1274,16 @@ def _placeholder(steps: list[Doc]) -> bool:
     return len(steps) == 1 and steps[0].get("source") == "system" and steps[0].get("message") == ""
 
 
-def _unanswered(steps: list[Doc], n: int) -> bool:
+def _unanswered(steps: list[Doc], n: int, indexed: set[int]) -> bool:
     """Whether no agent step follows the system step ``n`` before the next system step: then
     the step right after it names its prompt (else only agent steps do, as opentraces' Claude
-    Code parser writes them, and TAO → ATIF puts the prompt before the user steps they answer)."""
+    Code parser writes them, and TAO → ATIF puts the prompt before the user steps they answer).
+    A system step in ``indexed`` is a TAO step, not a prompt (D29)."""
     for step in steps[n + 1 :]:
         source = step.get("source")
         if source == "agent":
             return False
-        if source == "system":
+        if source == "system" and id(step) not in indexed:
             return True
     return True
 
@@ -1283,6 +1337,11 @@ def _usage(metrics: Doc, anthropic: bool) -> Doc:
     if written is not None:
         out["cache_write_tokens"] = written
     return out
+
+
+def _counted(steps: list[Doc], key: str) -> bool:
+    """Whether some step's ``token_usage`` reports ``key``."""
+    return any(isinstance(s.get("token_usage"), dict) and key in s["token_usage"] for s in steps)
 
 
 def _total(steps: list[Doc], key: str) -> int:
@@ -1384,11 +1443,11 @@ def tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
 
     Sub-agent steps become embedded subagents wherever they sit in the record. ATIF → TAO
     writes the order of opentraces' Claude Code parser (each step after its sub-agents' steps,
-    ``parent_step`` pointing forward); a record in another order (a chronological record
-    interleaves sub-agent and main steps) keeps the steps that come back elsewhere in the stash,
-    so that the order comes back exactly. When the way back cannot restore the record exactly
-    (sub-agents launched by a user step beside a ``role: "system"`` step, say), the sub-agent
-    steps stay inline, their TAO fields stashed.
+    ``parent_step`` pointing forward), or the record's ``step_index`` order where the indexes
+    are named (a chronological record interleaves sub-agent and main steps); steps that still
+    come back elsewhere are kept in the stash, so that the order comes back exactly. When the
+    way back cannot restore the record exactly (sub-agents launched by a user step beside a
+    ``role: "system"`` step, say), the sub-agent steps stay inline, their TAO fields stashed.
     """
     from atif_spec.formats.tao import detect
 
@@ -1494,6 +1553,12 @@ def _name_indexes(built: Built, rebuilt: Built, places: dict[int, int]) -> bool:
         owner.target.setdefault(ATIF_HOLDER, {})[STEP_INDEX] = value
         built.named.append((owner, "step_index", STEP_INDEX, value))
         wrote = True
+    for owner in owners.values():  # ATIF → TAO makes a prompt of a system step it cannot tell
+        if owner.source.get("role") == "system" and "step_index" in owner.source:
+            value = owner.source["step_index"]
+            owner.target.setdefault(ATIF_HOLDER, {})[STEP_INDEX] = value
+            built.named.append((owner, "step_index", STEP_INDEX, value))
+            wrote = True
     return wrote
 
 

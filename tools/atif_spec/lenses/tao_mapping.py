@@ -8,6 +8,7 @@ from atif_spec.lenses.tao import (
     INTO_ATIF,
     INTO_TAO,
     NAMED,
+    PROMPT_KEY,
     STEP_COSTS,
     STEP_FIELDS,
     STEP_INDEX,
@@ -46,6 +47,12 @@ _NOTES = {
     ("observation", "error"): 'Not when it is the `"unlinked_response"` ATIF → TAO writes on an '
     "unlinked result.",
     ("record", "outcome"): "Success, signal, patch, commit, terminal state, **reward**.",
+    ("observation", "source_call_id"): "Only when it is not what ATIF → TAO writes back (the "
+    'result\'s `source_call_id`, `""` for null): the call of another step it answers (DECISIONS '
+    "D30).",
+    ("metrics", "total_input_tokens"): "Only when it is not the sum ATIF → TAO computes from the "
+    "steps (or no step counts them): the session's own count (DECISIONS D30).",
+    ("metrics", "total_output_tokens"): "As `total_input_tokens`.",
 }
 
 
@@ -71,9 +78,20 @@ def _named_rows() -> tuple[Row, ...]:
                     "named",
                     "Only where the index is not the step's position from 0 both in the record "
                     "and in the order ATIF → TAO writes (a record numbered from 1 or with gaps, "
-                    "steps in another order): `parent_step` and `snippets` `source_step` name "
-                    "steps by this index.",
+                    'steps in another order), and on every `role: "system"` step (DECISIONS '
+                    "D29): `parent_step` and `snippets` `source_step` name steps by this index.",
                     key=f"/steps/*/extra/{STEP_INDEX}",
+                )
+            )
+            rows.append(
+                Row(
+                    "the key of a `system_prompts` entry",
+                    f"its system step's `extra`: `{PROMPT_KEY}`",
+                    "named",
+                    "Only where ATIF → TAO would key the prompt otherwise (not the first 16 hex "
+                    "digits of the SHA-256 of its text): the steps' `system_prompt_hash` names "
+                    "the prompt by this key (DECISIONS D28).",
+                    key=f"/steps/*/extra/{PROMPT_KEY}",
                 )
             )
     return tuple(rows)
@@ -303,7 +321,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "`results[].source_call_id`",
                 "field",
                 "When it names a tool call of the same step; otherwise `null` (ATIF201) and "
-                "the id is stashed.",
+                "the id goes under the named key `tao_source_call_id` (§2.6).",
             ),
             Row(
                 "`observations[].output_summary`, `.error`",
@@ -367,7 +385,13 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "decided",
                 "Missing or null: the `trace_id` (**decided**).",
             ),
-            Row("`agent.name` / `version` / `model_name`", "`agent.name` / `version` / `model`"),
+            Row(
+                "`agent.name` / `version` / `model_name`",
+                "`agent.name` / `version` / `model`",
+                "field",
+                'A version `"unknown"` is not written: it is what TAO → ATIF writes for none '
+                "(DECISIONS D26).",
+            ),
             Row("`agent.tool_definitions`", "`tool_definitions`", "field", "When a list."),
             Row(
                 "system steps",
@@ -379,13 +403,18 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "is stashed), but in a main trajectory of system steps only every prompt is "
                 "(TAO → ATIF puts such prompts first), unless it is the one system step with "
                 'message `""` of an empty run (§5). Content-part messages become their text '
-                "parts joined by newlines.",
+                "parts joined by newlines. A system step with a named `tao_step_index` (§2.6) "
+                'is a TAO step `role: "system"` instead (DECISIONS D29); a named '
+                "`tao_system_prompt_hash` is the key (DECISIONS D28).",
             ),
             Row(
                 "other steps, main trajectory first, then each embedded subagent depth first",
                 "`steps[]`",
                 "field",
-                "`step_index` = position from 0.",
+                "`step_index` = position from 0. No `steps` key when there is no step (the "
+                "model's default; the parser writes no record without steps, DECISIONS D26). "
+                "In the parser's order (§2.4); when named `tao_step_index` keys are read back, "
+                "the steps are written in `step_index` order, a record's own (DECISIONS D27).",
             ),
             Row("`source`", "`role`"),
             Row(
@@ -393,7 +422,9 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "`content`",
                 "field",
                 "Content parts: text parts joined by newlines; the parts go to "
-                f"`metadata.{STEP_FIELDS}`.",
+                f"`metadata.{STEP_FIELDS}`. An "
+                '`""` agent message is `null`, as the Claude Code parser writes a response '
+                "without text (DECISIONS D26).",
             ),
             Row(
                 "`reasoning_content`, `model_name`, `timestamp`",
@@ -415,6 +446,9 @@ MAPPING_TABLES: tuple[Table, ...] = (
             Row(
                 "the launching step's reference",
                 "`subagent_trajectory_ref` = the subagent's `trajectory_id`",
+                "field",
+                "Not written when it is `subagent@step-<step_index>`, the id TAO → ATIF gives "
+                "a sub-agent whose launching step has no reference (DECISIONS D27).",
             ),
             Row(
                 "`tool_calls[]`",
@@ -453,8 +487,8 @@ MAPPING_TABLES: tuple[Table, ...] = (
             Row(
                 "`reasoning_effort`, `is_copied_context`, `llm_call_count`, `extra`, a content-"
                 "part `message`, `metrics` `prompt_token_ids`, `completion_token_ids`, "
-                "`logprobs` and own `extra` keys (`reasoning_tokens`), and the `extra`, content parts and subagent references of its tool "
-                "calls and results",
+                "`logprobs` and own `extra` keys (`reasoning_tokens`), and the `extra`, "
+                "content parts and subagent references of its tool calls and results",
                 f"`metadata.{STEP_FIELDS}`",
                 "named",
                 "An object keyed by the TAO `step_index` (a string) of the step made from it, "
@@ -516,7 +550,8 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "field",
                 "Totals computed from the TAO steps (§2.5); ATIF's totals that differ from "
                 f"RFC.md §2.4's go to `metadata.{TRAJECTORY}` (a producer's statement), and "
-                "the absence of one is stashed.",
+                "the absence of one is stashed. `total_input_tokens` / `total_output_tokens` "
+                "only when some step's `token_usage` has that count (DECISIONS D26).",
             ),
             Row(
                 "`$schema`, the fields of a system step whose text another "

@@ -126,21 +126,22 @@ class Names:
         holder: str = "extra",
         *,
         copy: bool = True,
-    ) -> None:
+    ) -> bool:
         """Write ``value`` as ``owner.<holder>.<key>`` (``ptr`` is the owner's pointer), unless
         the key is not to be written or the producer's ``<holder>`` holds that key (a collision:
         the value then travels in the stash). ``copy=False`` keeps ``value`` itself (shared
-        snapshot messages stay shared)."""
+        snapshot messages stay shared). Whether the key was written."""
         to = f"{self.target}{ptr}/{holder}/{key}"
         if self.write is not None and to not in self.write:
-            return
+            return False
         extra = owner.get(holder)
         if extra is None:
             extra = owner[holder] = {}
         if not isinstance(extra, dict) or key in extra:
-            return
+            return False
         extra[key] = deep_copy(value) if copy else value
         self.written.append((self.source + source, to))
+        return True
 
     def take(self, extra: Any, ptr: str, key: str, holder: str = "extra") -> Any:
         """The named key ``<holder>.<key>`` of the owner at ``ptr`` when it is to be read back
@@ -234,6 +235,8 @@ def _split(extra: Any, ptr: str, keys: Any, names: Names) -> tuple[Doc | None, D
 
 
 def _sdk_message(turn: Turn, names: Names) -> Doc:
+    """The SDK message of one transcript turn. Converted back from the SDK (``names.exact``),
+    an assistant message whose status no named key carries had none (DECISIONS D23)."""
     step = turn.step
     ptr = f"/steps/{turn.index}"
     if turn.kind in ("system", "user"):
@@ -257,7 +260,7 @@ def _sdk_message(turn: Turn, names: Names) -> Doc:
             "id": result.get("source_call_id"),
             "name": name if isinstance(name, str) else "",
             "arguments": {},
-            "response": named.get("response", content),
+            "response": named.get("response", None if "error" in named else content),
             "error": named.get("error"),
             "metadata": named.get("tool_response_metadata"),
         }
@@ -285,7 +288,11 @@ def _sdk_message(turn: Turn, names: Names) -> Doc:
         usage=_usage(step.get("metrics")),
         metadata=metadata,
         reasoning=reasoning if isinstance(reasoning, str) else None,
-        trainable_status="trainable" if turn.trainable else "not_trainable",
+        trainable_status=None
+        if names.exact
+        else "trainable"
+        if turn.trainable
+        else "not_trainable",
     )
     _restore(m, named)
     return m
@@ -473,8 +480,9 @@ def to_sdk(doc: Doc, report: ChangeReport | None, names: Names | None = None) ->
             first["tool_definitions"] = defs
     snapshots = cut(items)
     messages = [v for k, v in items if k == "message"]
+    places = _first_places(snapshots)
     if names.write is None or names.write:
-        _name_steps(snapshots, sources, names)
+        _name_steps(snapshots, sources, places, names)
     assistants = [m for m in messages if m["role"] == "assistant"]
     calls = sum(len(m["tool_calls"]) for m in assistants if m["tool_calls"])
     prompt = sum((m["usage"] or {}).get("prompt_tokens", 0) for m in assistants)
@@ -527,6 +535,9 @@ def to_sdk(doc: Doc, report: ChangeReport | None, names: Names | None = None) ->
             out[field] = root[key]
     _, per_step = _split(doc.get("extra"), "", ("snapshots",), names)
     kept = per_step.get("snapshots")
+    sparse = names.exact and _sparse(kept)
+    if names.exact:
+        _native_messages(snapshots, places, sparse)
     if isinstance(kept, list) and len(kept) == len(snapshots):
         for snapshot, values in zip(snapshots, kept, strict=True):
             if isinstance(values, dict):
@@ -543,7 +554,7 @@ def to_sdk(doc: Doc, report: ChangeReport | None, names: Names | None = None) ->
                 out[field] = None
     if "telemetry" in root or names.exact:
         out["telemetry"] = root.get("telemetry")
-        return out
+        return {k: v for k, v in out.items() if v is not None} if sparse else out
     digest = content_hash(out)
     data: Doc = {"conversation_id": conversation, "content_hash": digest}
     if conversation is not None:
@@ -595,18 +606,66 @@ ROOT_ORDER = key_order("v1.7")
 """Where ATIF→SDK puts the embedded subagents of a trajectory."""
 
 
-def _name_steps(snapshots: list[Doc], sources: dict[int, Turn], names: Names) -> None:
+def _first_places(snapshots: list[Doc]) -> dict[int, tuple[int, int]]:
+    """Identity of each message → ``(snapshot index, message index)`` of the place the SDK →
+    ATIF lens reads it from (its transcript, MAPPING §3.1). A message it does not read (a
+    replacement system prefix equal to the one before it) has none: no named key is written
+    there, since none would be read back."""
+    places: dict[int, tuple[int, int]] = {}
+    for kind, value, where in transcript({"steps": snapshots}, None):
+        _, _, i, _, *k = where.split("/")
+        items = enumerate(value) if kind == "reset" else [(int(k[0]), value)]
+        for n, m in items:
+            places.setdefault(id(m), (int(i), n))
+    return places
+
+
+def _sparse(kept: Any) -> bool:
+    """Whether ``extra.snapshots`` says the SDK file left out a snapshot member its builder
+    writes: the file's writer leaves out null and default members (DECISIONS D25)."""
+    return isinstance(kept, list) and any(
+        isinstance(v, dict) and any(k not in v for k in SNAPSHOT_KEYS) for v in kept
+    )
+
+
+def _native_messages(
+    snapshots: list[Doc], places: dict[int, tuple[int, int]], sparse: bool
+) -> None:
+    """Converted back from the SDK: a tool call id the SDK → ATIF lens generated
+    (``tsdk-<message index>-<call index>`` at that very place) was null; with ``sparse``, null
+    members and a non-assistant ``not_trainable`` status are left out (DECISIONS D25)."""
+    done: set[int] = set()
+    for snapshot in snapshots:
+        for m in snapshot["messages"]:
+            if id(m) in done:
+                continue
+            done.add(id(m))
+            k = places.get(id(m), (0, -1))[1]
+            calls = m.get("tool_calls")
+            for j, c in enumerate(calls if isinstance(calls, list) else []):
+                if isinstance(c, dict) and c.get("id") == f"tsdk-{k}-{j}":
+                    c["id"] = None
+            if not sparse:
+                continue
+            if m.get("role") != "assistant" and m.get("trainable_status") == "not_trainable":
+                m["trainable_status"] = None
+            for inner in (*objects(calls), m.get("tool_response")):
+                if isinstance(inner, dict):
+                    for key in [key for key, v in inner.items() if v is None]:
+                        del inner[key]
+            for key in [key for key, v in m.items() if v is None]:
+                del m[key]
+
+
+def _name_steps(
+    snapshots: list[Doc],
+    sources: dict[int, Turn],
+    places: dict[int, tuple[int, int]],
+    names: Names,
+) -> None:
     """Put each step's timestamp and model name into its message's ``metadata`` (named keys;
     the pointer is the message's first place in the snapshots, where the way back reads it)."""
-    where: dict[int, str] = {}
-    prev: list[Any] = []
-    for i, snapshot in enumerate(snapshots):
-        msgs = snapshot["messages"]
-        extends = len(prev) <= len(msgs) and all(map(operator.is_, prev, msgs))
-        start = len(prev) if extends else 0
-        for k in range(start, len(msgs)):
-            where.setdefault(id(msgs[k]), f"/steps/{i}/messages/{k}")
-        prev = msgs
+    where = {key: f"/steps/{i}/messages/{k}" for key, (i, k) in places.items()}
     for key_id, turn in sources.items():
         if key_id not in where:
             continue
@@ -905,11 +964,14 @@ class _Steps:
         ptr = f"/steps/{self.index[id(target)]}/observation/results/{len(observation['results'])}"
         observation["results"].append(result)
         if isinstance(response, dict):
+            # the way back's response: null beside a named error, else the content (§2.2)
+            default = result.get("content")
             for field, key in RESULT_NAMES.items():
                 value = fields.get(field)
-                if value is None or (field == "response" and same(value, result.get("content"))):
+                if value is None or (field == "response" and same(value, default)):
                     continue
-                self.names.put(result, ptr, key, value, f"{where}/tool_response/{field}")
+                if self.names.put(result, ptr, key, value, f"{where}/tool_response/{field}"):
+                    default = None if field == "error" else default
             if result.get("extra") == {}:
                 del result["extra"]
 

@@ -167,7 +167,8 @@ _MESSAGES = (
         "`tool_response.response`",
         "the result's `extra.response`",
         "named",
-        "when it is not the result's `content` (a structured response)",
+        "when it is not what the way back writes: the result's `content`, or null beside a "
+        "named `error` (a structured response; DECISIONS D25)",
         key="/steps/*/observation/results/*/extra/response",
     ),
     Row(
@@ -205,7 +206,8 @@ _TO_SDK = (
     Row(
         "`tool_calls[j]`",
         "`tool_calls[j]` = `{name: function_name, arguments, id: tool_call_id}`",
-        note="`ToolCall.extra` stashed",
+        note="`ToolCall.extra` stashed; converted back from the SDK, an id `tsdk-<k>-<j>` at the "
+        "place where the SDK → ATIF lens generates it becomes null (D25)",
     ),
     Row(
         "`metrics.prompt_tokens`, `completion_tokens`, `cached_tokens`",
@@ -225,7 +227,8 @@ _TO_SDK = (
         "each `observation.results[k]` with a `source_call_id`",
         "a `tool` message right after the step's assistant message, in result order: `content` "
         "= text of `content`, `tool_response = {id: source_call_id, name: the call's "
-        "function_name, arguments: {}, response: content, error: null, metadata: null}`, "
+        "function_name, arguments: {}, response: content (null beside a named error), "
+        "error: null, metadata: null}`, "
         "`metadata` = result `extra`",
         note="`arguments: {}` follows the OpenAI recipe",
     ),
