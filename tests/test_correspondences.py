@@ -15,6 +15,7 @@ from correspondences import (
     ATIF_AGENT,
     ATIF_EMPTY,
     ATIF_NO_TEXT,
+    ATIF_NULL_CONTENT,
     ATIF_PLACEHOLDER,
     ATIF_PROMPT,
     ATIF_STEP_ID,
@@ -448,6 +449,19 @@ CASES: list[tuple[Rule, str, tuple[Any, Any, Any], list[tuple[Any, Any, Any]]]] 
         [
             (_steps({"message": ""}), {}, _steps({"message": None})),
             (_steps({"message": "x"}), {}, _steps({"message": "x"})),  # not the empty text
+        ],
+    ),
+    (
+        ATIF_NULL_CONTENT,
+        "/steps/0/message",
+        (
+            _steps({"source": "agent", "message": ""}),
+            {},
+            _steps({"source": "agent", "message": ""}),
+        ),
+        [
+            (_steps({"source": "agent", "message": ""}), {}, _steps({"message": None})),
+            (_steps({"source": "user", "message": ""}), {}, _steps({"message": ""})),  # not agent
         ],
     ),
     (
