@@ -19,7 +19,7 @@ import functools
 import hashlib
 import re
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -964,17 +964,23 @@ class _ToTao:
         )
 
     def _kept(self, source: Doc, members: tuple[str, ...], *below: str) -> Doc:
-        kept: Doc = {}
+        return self._copied(source, lambda m: m in members, TRAJECTORY, *below)
+
+    def _copied(self, source: Doc, wanted: Callable[[str], bool], key: str, *below: str) -> Doc:
+        """The members of ``source`` that ``wanted`` names, in its key order, each recorded as
+        carried by the named key ``key`` at ``below`` + its name; an ``extra`` keeps only the
+        producer's own members (and is left out when none is left)."""
+        copied: Doc = {}
         for member, value in source.items():
-            if member not in members:
+            if not wanted(member):
                 continue
             if member == "extra":
                 value = self._producers(value)
                 if not value:
                     continue
-            kept[member] = value
-            self._member(source, member, TRAJECTORY, *below, member)
-        return kept
+            copied[member] = value
+            self._member(source, member, key, *below, member)
+        return copied
 
     def _system_fields(self) -> Doc:
         """Prompt key → the fields other than ``message`` of the one system step with that
@@ -984,17 +990,9 @@ class _ToTao:
         for key, steps in self.system.items():
             if len(steps) != 1 or key not in self.prompts:
                 continue
-            step = steps[0]
-            fields: Doc = {}
-            for member, value in step.items():
-                if member in ("step_id", "source", "message"):
-                    continue
-                if member == "extra":
-                    value = self._producers(value)
-                    if not value:
-                        continue
-                fields[member] = value
-                self._member(step, member, SYSTEM_STEPS, key, member)
+            fields = self._copied(
+                steps[0], lambda m: m not in ("step_id", "source", "message"), SYSTEM_STEPS, key
+            )
             if fields:
                 out[key] = fields
         return out
