@@ -1295,3 +1295,24 @@ def test_a_declared_metadata_key_that_was_edited_away_is_not_read() -> None:
     back, _ = convert(out, to="atif@v1.7")
     assert "cost_usd" not in back["steps"][1]["metrics"]
     assert not errors(back)
+
+
+def test_a_writers_own_style_costs_a_few_entries_not_one_per_step() -> None:
+    """A runtime harness that leaves `agent_role` out and writes `call_type` first, on every one
+    of 200 steps: two pattern entries (RFC.md §4.5.2 item 4), not 400."""
+    record = _load(CONFORMANCE / "tao" / "v0.2.0" / "valid" / "runtime-episode.json")
+    agent = next(s for s in record["steps"] if s["role"] == "agent")
+    steps = [record["steps"][0]]
+    for index in range(1, 201):
+        step = {**copy.deepcopy(agent), "step_index": index}
+        step.pop("agent_role", None)
+        steps.append({"call_type": step.pop("call_type"), **step})
+    record = {**record, "steps": steps}
+    record.pop("metrics", None)
+    out = round_trip(record, "atif@v1.7", "tao@v0.2.0")
+    entries = _stash(out)
+    assert {(e["op"], e["pointer"]) for e in entries} == {
+        ("added", "/steps/*/agent_role"),
+        ("placed", "/steps/*/call_type"),
+    }
+    assert len(orjson.dumps(out["extra"][STASH_KEY])) < 400

@@ -29,11 +29,14 @@ CEILINGS = {  # percent of output bytes, summed over the source format's valid f
     # declares every named key of the step at once (RFC.md §4.5.2 items 3 and 7). The lenses
     # rebuild what native producers write: trajectory-sdk DECISIONS D25, step-substep SSL-28,
     # TAO D26-D30.
-    "atif@v1.7->step-substep@v1.0": 2.4,
-    "atif@v1.7->tao@v0.2.0": 8.7,  # D31: named keys of TAO metadata
-    "atif@v1.7->trajectory-sdk@v0.4": 5.6,
+    # Session 7: `placed` entries (a member's key position without its value) and pattern
+    # `added` / `placed` entries (one entry for a writer's default or key order at every step),
+    # RFC.md §4.5.2 item 4. Before them: 2.4, 8.6, 5.5, 6.8, 16.9, 4.9 (in this order).
+    "atif@v1.7->step-substep@v1.0": 2.1,
+    "atif@v1.7->tao@v0.2.0": 6.2,  # D31: named keys of TAO metadata
+    "atif@v1.7->trajectory-sdk@v0.4": 5.0,
     "step-substep@v1.0->atif@v1.7": 6.9,
-    "tao@v0.2.0->atif@v1.7": 16.9,
+    "tao@v0.2.0->atif@v1.7": 12.0,
     "trajectory-sdk@v0.4->atif@v1.7": 4.9,
 }
 

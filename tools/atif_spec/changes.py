@@ -97,6 +97,8 @@ class ChangeReport:
             ptr = base + make_pointer(*change.path)
             if change.op == "added":
                 self.decided.append(Item(ptr, step, f"kept the edited value ({change.conflict})"))
+            elif change.op == "placed":
+                self.decided.append(Item(ptr, step, f"kept the key order ({change.conflict})"))
             else:
                 self.dropped.append(Item(ptr, step, f"stashed value discarded: {change.conflict}"))
 

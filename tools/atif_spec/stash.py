@@ -15,6 +15,8 @@ Normative text: ``RFC.md §4.5``; JSON Schema: ``spec/atif-spec/v1/stash.schema.
   ``moved`` entries are value-less: they record that a step put a value under a named key of a
   free-form object (where a reader finds it), so that only the way back reads it from there.
   A layer may instead declare such keys once, as ``named`` patterns (:class:`NamedKeys`).
+  ``placed`` entries are value-less too: a member the target holds whose key position the way
+  back does not restore; they name the member it follows.
 
 This module is generic: callers say which object owns a change and where its holder is
 (``("extra",)`` for most objects; ``("agent", "extra")`` for an ATIF v1.0 root).
@@ -42,7 +44,7 @@ ALL_NAMED = "*"
 _LAYER_ORDER = ("by", "holder", "entries", "named", "foreign", "created")
 
 Path = tuple[str | int, ...]
-Op = Literal["removed", "added", "replaced", "moved"]
+Op = Literal["removed", "added", "replaced", "moved", "placed"]
 
 
 class StashError(ValueError):
@@ -187,6 +189,80 @@ def _tokens(container: Any, raw: list[str]) -> Path | None:
         else:
             return None
     return tuple(out)
+
+
+WILDCARD = "*"
+"""A pointer token that stands for every index where it meets an array (an ``added`` entry's
+pointer, a ``named`` pattern); where it meets an object it is the key ``*``."""
+
+
+def walk(container: Any, raw: Sequence[str]) -> tuple[list[tuple[Path, Any]], bool]:
+    """The values at the places the pointer tokens ``raw`` name below ``container``, a ``*``
+    token standing for every index of an array it meets; and whether one did."""
+    nodes: list[tuple[Path, Any]] = [((), container)]
+    wild = False
+    for token in raw:
+        found: list[tuple[Path, Any]] = []
+        for path, node in nodes:
+            if isinstance(node, list) and token == WILDCARD:
+                wild = True
+                found.extend(((*path, i), v) for i, v in enumerate(node))
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                found.append(((*path, int(token)), node[int(token)]))
+            elif isinstance(node, dict) and token in node:
+                found.append(((*path, token), node[token]))
+        nodes = found
+    return nodes, wild
+
+
+def matches(container: Any, raw: Sequence[str], check: str) -> list[Path] | None:
+    """The members a pattern ``added`` entry stands for below ``container``: every object member
+    at a place the pointer ``raw`` matches whose value has the fingerprint ``check``. None when
+    no ``*`` token meets an array (then the pointer names one place, read as usual)."""
+    if not raw:
+        return None
+    nodes, wild = walk(container, raw[:-1])
+    if not wild:
+        return None
+    key = raw[-1]
+    return [
+        (*path, key)
+        for path, node in nodes
+        if isinstance(node, dict) and key in node and fingerprint(node[key]) == check
+    ]
+
+
+def placements(container: Any, raw: Sequence[str], after: str | None) -> list[Path] | None:
+    """The members a pattern ``placed`` entry stands for below ``container``: every object member
+    at a place ``raw`` matches whose object also has ``after`` (any, when None). None as for
+    :func:`matches`."""
+    if not raw:
+        return None
+    nodes, wild = walk(container, raw[:-1])
+    if not wild:
+        return None
+    key = raw[-1]
+    return [
+        (*path, key)
+        for path, node in nodes
+        if isinstance(node, dict)
+        and key in node
+        and (after is None or after in node)
+        and after != key
+    ]
+
+
+def follows(obj: dict[str, Any], key: str, after: str | None) -> bool:
+    """Whether member ``key`` sits right after ``after`` in ``obj`` (first, when None)."""
+    keys = list(obj)
+    at = keys.index(key)
+    return at == 0 if after is None else at > 0 and keys[at - 1] == after
+
+
+def place_after(obj: dict[str, Any], key: str, after: str | None) -> None:
+    """Move member ``key`` of ``obj`` right after member ``after`` (first, when None)."""
+    value = obj.pop(key)
+    insert_key(obj, key, value, 0 if after is None else list(obj).index(after) + 1)
 
 
 def insert_key(obj: dict[str, Any], key: str, value: Any, position: int) -> None:
@@ -598,6 +674,15 @@ def _undo(owner: dict[str, Any], entry: Any) -> Change:
     value = entry.get("value")
     if op == "moved":
         return _undo_move(owner, entry, raw)
+    if op == "placed":
+        return _undo_place(owner, entry, raw)
+    if op == "added" and WILDCARD in raw:
+        found = matches(owner, raw, str(entry.get("check")))
+        if found is not None:  # a pattern: the same synthesized value at every place
+            for place in found:
+                parent = resolve(owner, place[:-1])
+                parent.pop(place[-1])
+            return Change("added", tuple(raw))
     path = _tokens(owner, raw)
     if op not in ("removed", "added", "replaced") or path is None or not path:
         return Change("removed", tuple(raw), value, "the location no longer exists")
@@ -628,6 +713,34 @@ def _undo(owner: dict[str, Any], entry: Any) -> Change:
         return Change(op, path, current)
     parent[last] = deep_copy(value)
     return Change(op, path, value)
+
+
+def _undo_place(owner: dict[str, Any], entry: dict[str, Any], raw: list[str]) -> Change:
+    """Put a member back right after the member it followed (first when ``after`` is null);
+    a pattern entry, every member it stands for."""
+    after = entry.get("after")
+    if after is not None and not isinstance(after, str):
+        return Change("placed", tuple(raw), None, "malformed stash entry")
+    if WILDCARD in raw:
+        found = placements(owner, raw, after)
+        if found is not None:
+            for place in found:
+                place_after(resolve(owner, place[:-1]), raw[-1], after)
+            return Change("placed", tuple(raw))
+    path = _tokens(owner, raw)
+    if path is None or not path:
+        return Change("placed", tuple(raw), None, "the location no longer exists")
+    try:
+        parent = resolve(owner, path[:-1])
+    except LookupError:
+        return Change("placed", path, None, "the location no longer exists")
+    last = path[-1]
+    if not isinstance(parent, dict) or not isinstance(last, str) or last not in parent:
+        return Change("placed", path, None, "the member is gone")
+    if after is not None and (after == last or after not in parent):
+        return Change("placed", path, None, "the member it followed is gone")
+    place_after(parent, last, after)
+    return Change("placed", path)
 
 
 def _undo_move(owner: dict[str, Any], entry: dict[str, Any], raw: list[str]) -> Change:

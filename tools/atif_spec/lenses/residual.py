@@ -6,9 +6,9 @@ difference between the source and what ``backward`` rebuilds from the target: :f
 the stash entries (RFC.md §4.5.2) that turn the rebuilt source back into the source when undone
 in reverse order:
 
-- ``removed``: a member or element the rebuilt source lacks (the target has no place for it), or
-  a member that comes back at another key position (stashed with its position, plus an ``added``
-  entry for the rebuilt one, so that the way back restores the key order);
+- ``removed``: a member or element the rebuilt source lacks (the target has no place for it);
+- ``placed``: a member that comes back at another key position (value-less: it names the member
+  it follows, so that the way back restores the key order);
 - ``replaced``: a value that comes back different (``null`` where the target needs a string,
   a renumbered index, a total the target recomputes);
 - ``added``: a member the way back would synthesize although the source lacked it.
@@ -44,18 +44,24 @@ from atif_spec.changes import ChangeReport, Item
 from atif_spec.lenses import ConversionError, refuse
 from atif_spec.stash import (
     STASH_KEY,
+    WILDCARD,
     Change,
     NamedKeys,
     Path,
     StashError,
     compact_layer,
     fingerprint,
+    follows,
     is_stash,
     layer_entries,
     layer_holder,
     make_layer,
     make_pointer,
+    matches,
+    parse_pointer,
+    placements,
     push_layer,
+    resolve,
     set_layers,
     undo,
 )
@@ -184,8 +190,9 @@ class Residual:
     entry: dict[str, Any]
     source_path: Path
     """Path of the value in the source object (list indexes as in the source)."""
-    moved: bool = False
-    """True for the ``removed`` half of a member kept only for its key position."""
+    member: tuple[int, str] | None = None
+    """For an ``added`` object member: the identity of the rebuilt object that holds it, and
+    its key (to find where it sits in the rebuilt value)."""
 
 
 def diff(
@@ -214,14 +221,85 @@ def diff(
     differ = _Differ(out, rebuilt, cut, origin, align, reorder, compact)
     differ.compact_lists = compact_lists
     differ.diff(source, rebuilt, (), ())
-    return out
+    return _collapse(out, source, rebuilt)
+
+
+def _container_paths(value: Any) -> dict[int, Path]:
+    """The path of every container below ``value``, by identity (-1 for those found twice)."""
+    paths: dict[int, Path] = {}
+    stack: list[tuple[Path, Any]] = [((), value)]
+    while stack:
+        path, v = stack.pop()
+        if not isinstance(v, (dict, list)):
+            continue
+        if id(v) in paths:
+            paths[id(v)] = (-1,)
+            continue
+        paths[id(v)] = path
+        items = v.items() if isinstance(v, dict) else enumerate(v)
+        stack.extend(((*path, k), x) for k, x in items)
+    return paths
+
+
+def _collapse(out: list[Residual], source: Any, rebuilt: Any) -> list[Residual]:
+    """Pattern entries (``*`` for the array indexes; RFC.md §4.5.2 item 4) in place of the
+    ``added`` entries for the same value the way back writes at several places, and of the
+    ``placed`` entries that put the same member after the same member at several places: a
+    writer's style (a default it leaves out, its own key order) costs one entry, not one per
+    step. A pattern is used only where it stands for exactly the members those entries name
+    in ``rebuilt`` (a ``placed`` one may also stand for members already in place). The
+    patterns are listed last, so they are undone first, on ``rebuilt`` itself; the result is
+    undone on a copy and kept only when it gives ``source`` back."""
+    candidates = [r for r in out if r.member is not None and r.entry["op"] in ("added", "placed")]
+    if len(candidates) < 2:
+        return out
+    paths = _container_paths(rebuilt)
+    groups: dict[tuple[str, str, str | None], list[tuple[Residual, Path]]] = {}
+    for residual in candidates:
+        assert residual.member is not None
+        holder, key = residual.member
+        where = paths.get(holder, (-1,))
+        if where[:1] == (-1,) or not any(isinstance(t, int) for t in where):
+            continue
+        pattern = make_pointer(*(WILDCARD if isinstance(t, int) else t for t in (*where, key)))
+        entry = residual.entry
+        tag = entry["check"] if entry["op"] == "added" else entry["after"]
+        groups.setdefault((entry["op"], pattern, tag), []).append((residual, (*where, key)))
+    collapsed: list[Residual] = []
+    gone: set[int] = set()
+    for (op, pattern, tag), members in groups.items():
+        if len(members) < 2:
+            continue
+        raw = parse_pointer(pattern)
+        named = {place for _, place in members}
+        if op == "added":
+            found = matches(rebuilt, raw, str(tag))
+            if found is None or set(found) != named:
+                continue  # the pattern would also take a member no entry names
+            entry = {"op": "added", "pointer": pattern, "check": tag}
+        else:
+            found = placements(rebuilt, raw, tag)
+            if found is None or any(
+                place not in named and not follows(resolve(rebuilt, place[:-1]), raw[-1], tag)
+                for place in found
+            ):
+                continue  # the pattern would also move a member no entry names
+            entry = {"op": "placed", "pointer": pattern, "after": tag}
+        gone.update(id(r) for r, _ in members)
+        collapsed.append(Residual(entry, tuple(raw)))
+    if not collapsed:
+        return out
+    shorter = [r for r in out if id(r) not in gone] + collapsed
+    trial = shared_copy(rebuilt)
+    undo(trial, {"by": "", "entries": [r.entry for r in shorter]})
+    return shorter if same(trial, source) else out
 
 
 def _kept_keys(src: dict[str, Any], reb: dict[str, Any], reorder: bool) -> set[str] | None:
     """The common keys that keep their place, or None when the object must be replaced.
 
-    They are in the same relative order in both objects; with ``reorder``, the run of them that
-    holds as many bytes of value as possible (the others are stashed to restore the key order).
+    They are in the same relative order in both objects; with ``reorder``, the run of them whose
+    ``placed`` entries would take the most bytes (the others get one, to restore the key order).
     """
     rank = {k: i for i, k in enumerate(reb)}
     common = [k for k in src if k in rank]
@@ -229,7 +307,7 @@ def _kept_keys(src: dict[str, Any], reb: dict[str, Any], reorder: bool) -> set[s
         return set(common)
     if not reorder:
         return None
-    weight = [len(_key(src[k])) + 1 for k in common]
+    weight = [len(_key(k)) + _PLACED for k in common]
     best = list(weight)
     before = [-1] * len(common)
     for i in range(len(common)):
@@ -242,6 +320,10 @@ def _kept_keys(src: dict[str, Any], reb: dict[str, Any], reorder: bool) -> set[s
         kept.add(common[i])
         i = before[i]
     return kept
+
+
+_PLACED = len(b'{"op":"placed","pointer":"","after":""},')
+"""Bytes of a ``placed`` entry besides its pointer and the key it follows."""
 
 
 class _Differ:
@@ -326,24 +408,50 @@ class _Differ:
             if path:
                 self._replace(src, reb, path, spath)
                 return
-            kept = set()  # the top: remove every member, then add every member
+            # the top, without ``reorder``: remove every member, then add every member
+            self._rebuild_top(src, reb)
+            return
+        # undone in reverse: the added members go, the kept and placed members get their
+        # values back, the placed members their places (first to last, each right after the
+        # member it follows among those present), then the removed members come back at their
+        # positions
         keys = list(src)
         for position in range(len(keys) - 1, -1, -1):  # original positions, last first
             key = keys[position]
-            if key not in kept:
+            if key not in reb:
                 entry = {
                     "op": "removed",
                     "pointer": make_pointer(*path, key),
                     "position": position,
                     "value": src[key],
                 }
-                self.out.append(Residual(entry, (*spath, key), moved=key in reb))
-        for key in keys:
-            if key in kept:
-                self.diff(src[key], reb[key], (*path, key), (*spath, key))
-        for key in reb:
+                self.out.append(Residual(entry, (*spath, key)))
+        common = [k for k in keys if k in reb]
+        for i in range(len(common) - 1, -1, -1):
+            key = common[i]
             if key not in kept:
-                self._add(reb[key], (*path, key), (*spath, key))
+                after = common[i - 1] if i else None
+                entry = {"op": "placed", "pointer": make_pointer(*path, key), "after": after}
+                self.out.append(Residual(entry, (*spath, key), (id(reb), key)))
+        for key in common:
+            self.diff(src[key], reb[key], (*path, key), (*spath, key))
+        for key in reb:
+            if key not in src:
+                self._add(reb[key], (*path, key), (*spath, key), (id(reb), key))
+
+    def _rebuild_top(self, src: dict[str, Any], reb: dict[str, Any]) -> None:
+        keys = list(src)
+        for position in range(len(keys) - 1, -1, -1):
+            key = keys[position]
+            entry = {
+                "op": "removed",
+                "pointer": make_pointer(key),
+                "position": position,
+                "value": src[key],
+            }
+            self.out.append(Residual(entry, (key,)))
+        for key in reb:
+            self._add(reb[key], (key,), (key,), (id(reb), key))
 
     def _list(self, src: list[Any], reb: list[Any], path: Path, spath: Path) -> None:
         if not self.align and len(src) != len(reb):
@@ -362,9 +470,11 @@ class _Differ:
             if j not in matched_reb:
                 self._add(reb[j], (*path, j), (*spath, j))
 
-    def _add(self, value: Any, path: Path, spath: Path) -> None:
+    def _add(
+        self, value: Any, path: Path, spath: Path, member: tuple[int, str] | None = None
+    ) -> None:
         entry = {"op": "added", "pointer": make_pointer(*path), "check": fingerprint(value)}
-        self.out.append(Residual(entry, spath))
+        self.out.append(Residual(entry, spath, member))
 
 
 def align(src: list[Any], reb: list[Any], origin: Origin | None = None) -> list[tuple[int, int]]:
@@ -507,6 +617,7 @@ def apply_layers(owner: Doc, layers: list[dict[str, Any]]) -> list[Change]:
 
 _REASONS = {
     "removed": "{target} has no place for this value",
+    "placed": "kept to restore the key order",
     "replaced": "{target} cannot hold this value as it is",
     "added": "the way back through {target} adds this value",
 }
@@ -567,7 +678,7 @@ def run_lens(
         op = entry["op"]
         value = entry.get("value")
         reason = _REASONS[op].format(target=target)
-        loss = op != "added" and value is not None
+        loss = op in ("removed", "replaced") and value is not None
         if drop:
             report.dropped.append(Item(entry["pointer"], name, reason, loss=loss))
         else:

@@ -1406,7 +1406,7 @@ def _report_residuals(
             continue
         ptr = source_base + make_pointer(*residual.source_path)
         value = residual.entry.get("value")
-        if residual.moved:
+        if op == "placed":
             reason = "kept to restore the key order"
             loss = False
         elif op == "removed":
