@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard
@@ -215,10 +215,12 @@ def walk(container: Any, raw: Sequence[str]) -> tuple[list[tuple[Path, Any]], bo
     return nodes, wild
 
 
-def matches(container: Any, raw: Sequence[str], check: str) -> list[Path] | None:
-    """The members a pattern ``added`` entry stands for below ``container``: every object member
-    at a place the pointer ``raw`` matches whose value has the fingerprint ``check``. None when
-    no ``*`` token meets an array (then the pointer names one place, read as usual)."""
+def _members(
+    container: Any, raw: Sequence[str], keep: Callable[[dict[str, Any], str], bool]
+) -> list[Path] | None:
+    """The object members at the places the pattern ``raw`` matches for which ``keep(object,
+    key)`` holds; None when no ``*`` token meets an array (then ``raw`` names one place, read
+    as usual)."""
     if not raw:
         return None
     nodes, wild = walk(container, raw[:-1])
@@ -228,28 +230,22 @@ def matches(container: Any, raw: Sequence[str], check: str) -> list[Path] | None
     return [
         (*path, key)
         for path, node in nodes
-        if isinstance(node, dict) and key in node and fingerprint(node[key]) == check
+        if isinstance(node, dict) and key in node and keep(node, key)
     ]
+
+
+def matches(container: Any, raw: Sequence[str], check: str) -> list[Path] | None:
+    """The members a pattern ``added`` entry stands for below ``container``: those whose value
+    has the fingerprint ``check`` (see :func:`_members`)."""
+    return _members(container, raw, lambda node, key: fingerprint(node[key]) == check)
 
 
 def placements(container: Any, raw: Sequence[str], after: str | None) -> list[Path] | None:
-    """The members a pattern ``placed`` entry stands for below ``container``: every object member
-    at a place ``raw`` matches whose object also has ``after`` (any, when None). None as for
-    :func:`matches`."""
-    if not raw:
-        return None
-    nodes, wild = walk(container, raw[:-1])
-    if not wild:
-        return None
-    key = raw[-1]
-    return [
-        (*path, key)
-        for path, node in nodes
-        if isinstance(node, dict)
-        and key in node
-        and (after is None or after in node)
-        and after != key
-    ]
+    """The members a pattern ``placed`` entry stands for below ``container``: those whose object
+    also has ``after`` (any, when None; see :func:`_members`)."""
+    return _members(
+        container, raw, lambda node, key: after != key and (after is None or after in node)
+    )
 
 
 def follows(obj: dict[str, Any], key: str, after: str | None) -> bool:
