@@ -18,6 +18,7 @@ from atif_spec.lenses.step_substep import (
     NO_MESSAGE_SUMMARY,
     TO_ATIF,
     TO_SSL,
+    adopted_call_ids,
     interleave,
     plain_text,
 )
@@ -870,3 +871,45 @@ def test_tool_output_substeps_have_source_tool() -> None:
         ("tool_call", "provider"),
         ("tool_output", "tool"),
     }
+
+
+def test_a_call_takes_the_id_of_the_result_that_answers_it() -> None:
+    """gza's Gemini run logs put the call id on the output only (DECISIONS SSL-29)."""
+    run_log = _load(SSL_DIR / "warning" / "call-ids-on-outputs-only.json")
+    atif, report = convert(run_log, "atif@v1.7")
+    step = atif["steps"][0]
+    ids = ["shell_1", "grep_1", "read_1"]  # one after its call, then two after two calls
+    assert [c["tool_call_id"] for c in step["tool_calls"]] == ids
+    assert [r["source_call_id"] for r in step["observation"]["results"]] == ids
+    adopted = [i for i in report.decided if i.reason.startswith("no call_id: the call_id")]
+    assert [i.pointer for i in adopted] == [
+        f"/steps/0/tool_calls/{k}/tool_call_id" for k in range(3)
+    ]
+    entries = atif["extra"][STASH_KEY]["layers"][0]["entries"]
+    # a call and the output right after it come back in place: the stash keeps the call's
+    # missing id and the output's own event time only (the two calls made at once come back
+    # each followed by its output, so their order is restored from the stash, MAPPING.md §6)
+    first = sorted(e["pointer"] for e in entries if e["pointer"].startswith("/steps/0/substeps/0/"))
+    first += sorted(
+        e["pointer"] for e in entries if e["pointer"].startswith("/steps/0/substeps/1/")
+    )
+    assert first == ["/steps/0/substeps/0/call_id", "/steps/0/substeps/1/payload/timestamp"]
+    assert _text(_round_trip_run_log(run_log)) == _text(run_log)
+
+
+def test_ids_are_adopted_only_from_results_that_name_no_call() -> None:
+    def subs(*events: tuple[str, str | None]) -> list[tuple[int, dict[str, Any]]]:
+        return [(j, {"type": kind, "call_id": cid}) for j, (kind, cid) in enumerate(events)]
+
+    # "a" answers the first call, and the later error naming "a" answers the same call; "b"
+    # names a call; so the last call has no result of its own and keeps its substep id
+    found = subs(
+        ("tool_call", None),
+        ("tool_output", "a"),
+        ("tool_call", "b"),
+        ("tool_output", "b"),
+        ("tool_call", None),
+        ("tool_error", "a"),
+    )
+    assert adopted_call_ids(found) == {0: "a"}
+    assert adopted_call_ids(subs(("tool_output", "x"), ("tool_call", None))) == {}

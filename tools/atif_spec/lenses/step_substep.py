@@ -600,9 +600,10 @@ def _atif_step(step: Doc, i: int, report: ChangeReport | None, corr: dict[Path, 
     if not isinstance(text, str):
         _decide(report, TO_ATIF, f"{ptr}/message", "a step without message text: empty", "")
     sid = step.get("step_id") if isinstance(step.get("step_id"), str) else f"S{i + 1}"
+    adopted = adopted_call_ids(subs)
     tool_calls = []
     for k, (j, s) in enumerate(calls):
-        call = _atif_call(s, f"{sid}.{j + 1}", f"{ptr}/tool_calls/{k}", report)
+        call = _atif_call(s, f"{sid}.{j + 1}", f"{ptr}/tool_calls/{k}", report, adopted.get(j))
         tool_calls.append(call)
         corr[(*at, "substeps", j)] = call
     if tool_calls:
@@ -674,10 +675,47 @@ def _name_substep(sub: Doc, src_at: Path, dst: Doc, dst_at: Path, namer: _Namer)
                 namer.put(payload, key, (*src_at, "payload"), dst, dst_at)
 
 
-def _atif_call(sub: Doc, label: str, ptr: str, report: ChangeReport | None) -> Doc:
+def adopted_call_ids(subs: Sequence[tuple[int, Doc]]) -> dict[int, str]:
+    """Ids for a step's tool calls that have none, from the results that answer them (SSL-29).
+
+    Keyed by substep index. The calls without ``call_id`` and the results whose ``call_id``
+    names no call of the step pair in order: the first such call with the first such result
+    after it, and so on; a later result with an id already taken answers the same call. gza
+    0.5.0 writes Gemini run logs this way: it reads a ``tool_use`` event's id from ``id``,
+    which Gemini spells ``call_id``, so only the outputs carry it.
+    """
+    named = {
+        s["call_id"]
+        for _, s in subs
+        if s.get("type") == "tool_call" and isinstance(s.get("call_id"), str)
+    }
+    waiting: list[int] = []
+    out: dict[int, str] = {}
+    for j, sub in subs:
+        cid = sub.get("call_id")
+        if sub.get("type") == "tool_call" and not isinstance(cid, str):
+            waiting.append(j)
+        elif (
+            sub.get("type") in RESULT_TYPES
+            and isinstance(cid, str)
+            and cid not in named
+            and cid not in out.values()
+            and waiting
+        ):
+            out[waiting.pop(0)] = cid
+    return out
+
+
+def _atif_call(
+    sub: Doc, label: str, ptr: str, report: ChangeReport | None, adopted: str | None = None
+) -> Doc:
     payload = _obj(sub.get("payload"))
     cid = sub.get("call_id")
-    if not isinstance(cid, str):
+    if not isinstance(cid, str) and adopted is not None:
+        cid = adopted
+        policy = "no call_id: the call_id of the result that answers it"
+        _decide(report, TO_ATIF, f"{ptr}/tool_call_id", policy, cid)
+    elif not isinstance(cid, str):
         cid = label
         _decide(report, TO_ATIF, f"{ptr}/tool_call_id", "no call_id: the substep id", cid)
     name = payload.get("tool_name")

@@ -190,8 +190,11 @@ SUBSTEPS = Table(
         Row(
             "`tool_call`.`call_id`",
             "`ToolCall.tool_call_id`",
-            note="A null or absent id becomes the substep's id `S<n>.<m>` (decided; ATIF "
-            "requires a string).",
+            note="A null or absent id becomes the `call_id` of the result that answers the "
+            "call: calls without id and results whose `call_id` names no call of the step pair "
+            "in order, each call with the first such result after it (gza's Gemini run logs, "
+            "DECISIONS SSL-29); a call no such result answers gets the substep's id "
+            "`S<n>.<m>`. Both are decided (ATIF requires a string).",
         ),
         Row("`payload.tool_name`", "`ToolCall.function_name`"),
         Row(
