@@ -191,8 +191,8 @@ class Residual:
     source_path: Path
     """Path of the value in the source object (list indexes as in the source)."""
     member: tuple[int, str] | None = None
-    """For an ``added`` object member: the identity of the rebuilt object that holds it, and
-    its key (to find where it sits in the rebuilt value)."""
+    """For an ``added`` or ``placed`` object member: the identity of the rebuilt object that
+    holds it, and its key (to find where it sits in the rebuilt value, :func:`_collapse`)."""
 
 
 def diff(
@@ -225,7 +225,8 @@ def diff(
 
 
 def _container_paths(value: Any) -> dict[int, Path]:
-    """The path of every container below ``value``, by identity (-1 for those found twice)."""
+    """The path of every container below ``value``, by identity; ``(-1,)`` for a container
+    found in several places (no one path)."""
     paths: dict[int, Path] = {}
     stack: list[tuple[Path, Any]] = [((), value)]
     while stack:

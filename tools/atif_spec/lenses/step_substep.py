@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import re
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -689,8 +690,9 @@ def adopted_call_ids(subs: Sequence[tuple[int, Doc]]) -> dict[int, str]:
         for _, s in subs
         if s.get("type") == "tool_call" and isinstance(s.get("call_id"), str)
     }
-    waiting: list[int] = []
+    waiting: deque[int] = deque()
     out: dict[int, str] = {}
+    taken: set[str] = set()
     for j, sub in subs:
         cid = sub.get("call_id")
         if sub.get("type") == "tool_call" and not isinstance(cid, str):
@@ -699,10 +701,11 @@ def adopted_call_ids(subs: Sequence[tuple[int, Doc]]) -> dict[int, str]:
             sub.get("type") in RESULT_TYPES
             and isinstance(cid, str)
             and cid not in named
-            and cid not in out.values()
+            and cid not in taken
             and waiting
         ):
-            out[waiting.pop(0)] = cid
+            out[waiting.popleft()] = cid
+            taken.add(cid)
     return out
 
 
