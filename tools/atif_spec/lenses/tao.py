@@ -14,6 +14,7 @@ its named keys (:data:`TAO_NAMED`).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import hashlib
@@ -59,6 +60,11 @@ LAUNCHERS = frozenset({"task", "agent"})
 """Tool names (lower case) of calls that launch a sub-agent; its reference goes on their result."""
 ATIF_HOLDER = "extra"
 TAO_HOLDER = "metadata"
+FILLED = "filled"
+"""The output style of opentraces' ``TraceRecord.to_jsonl_line()``: every field of the model,
+defaults and nulls included, ``content_hash`` computed (spec/tao/DECISIONS.md D29). ATIF → TAO
+writes it where the TAO → ATIF layer it undoes says ``"style": "filled"``."""
+STYLES = frozenset({FILLED})
 _ABSENT: Any = object()
 Declared = list[tuple[dict[str, Any], NamedKeys]]
 """The ``named`` declarations of TAO → ATIF: (ATIF trajectory, its declaration), the root first,
@@ -1352,13 +1358,69 @@ def _total(steps: list[Doc], key: str) -> int:
     return total
 
 
-def to_tao(doc: Doc, named: Declared | None = None) -> Built:
+def to_tao(doc: Doc, named: Declared | None = None, style: str | None = None) -> Built:
     """The native TAO 0.2.0 form of an ATIF v1.7 trajectory (system steps become prompts).
 
     ``named``: (trajectory, declaration) of the named keys TAO → ATIF wrote below each
-    trajectory of ``doc`` (:data:`Declared`); they are read back into TAO members.
+    trajectory of ``doc`` (:data:`Declared`); they are read back into TAO members. ``style``
+    :data:`FILLED` writes the record as opentraces does (:func:`atif_spec.formats.tao.fill`);
+    None writes only the fields that carry something (D26).
     """
-    return _ToTao(doc, named).run()
+    built = _ToTao(doc, named).run()
+    if style == FILLED:
+        from atif_spec.formats.tao import UnloadableRecordError, fill
+
+        with contextlib.suppress(UnloadableRecordError):  # a record the model cannot load
+            fill(built.doc, "v0.2.0")  # is left as written
+    return built
+
+
+def _rehash(record: Doc, written: Doc | None = None) -> None:
+    """Set ``content_hash`` of ``record`` to the hash of ``written`` (default: ``record`` as it
+    now is); a record the model does not load keeps its value."""
+    from atif_spec.formats.tao import UnloadableRecordError, content_hash
+
+    with contextlib.suppress(UnloadableRecordError):
+        record["content_hash"] = content_hash(record if written is None else written, "v0.2.0")
+
+
+def _looks_filled(record: Doc) -> bool:
+    """Whether ``record`` writes every root field of the TAO 0.2.0 model, as a record written
+    by opentraces does (worth trying :data:`FILLED` for)."""
+    from atif_spec.formats.tao import schema
+
+    return all(key in record for key in schema("v0.2.0")["properties"])
+
+
+def _through(built: Built, rebuilt: Built) -> Callable[[Any], Any]:
+    """The source object of ``built`` that a ``rebuilt`` object comes from, through both."""
+    return lambda value: built.origin(rebuilt.origin(value))
+
+
+def _styled_residuals(
+    record: Doc, built: Built, declared: Declared, written: Doc | None
+) -> tuple[list[Residual], str | None]:
+    """The stash entries of ``record`` against what ATIF → TAO rebuilds from ``built``, in the
+    output style that needs fewer bytes (a ``style`` member counts as its own bytes).
+
+    ``written``: the record as given, when it carried a layer of ATIF → TAO (taken off as
+    ``record``). ATIF → TAO hashes a filled record that gets a layer again as finished
+    (:func:`_rehash`), so the filled rebuild carries the hash of ``written``."""
+    candidates = [None, FILLED] if _looks_filled(record) else [None]
+    best: tuple[int, list[Residual], str | None] | None = None
+    for style in candidates:
+        rebuilt = to_tao(built.doc, declared, style)
+        if style == FILLED and written is not None:
+            rebuilt.doc["content_hash"] = written.get("content_hash")
+            _rehash(rebuilt.doc, written)
+        residuals = diff(record, rebuilt.doc, origin=_through(built, rebuilt))
+        size = sum(len(orjson.dumps(r.entry)) + 1 for r in residuals)
+        if style is not None:
+            size += len(orjson.dumps({"style": style}))
+        if best is None or size < best[0]:
+            best = (size, residuals, style)
+    assert best is not None
+    return best[1], best[2]
 
 
 # --- the lenses ---------------------------------------------------------------------------------
@@ -1470,13 +1532,12 @@ def _tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions, split: bo
     if back:
         report.conflicts(apply_layers(built.doc, back), INTO_ATIF, "")
     declared, named = _declare(built)
-    # what ATIF → TAO will make of the result: the stash is the difference
-    rebuilt = to_tao(built.doc, declared)
-    residuals = diff(record, rebuilt.doc, origin=lambda v: built.origin(rebuilt.origin(v)))
+    # what ATIF → TAO will make of the result, in the record's style: the stash is the difference
+    residuals, style = _styled_residuals(record, built, declared, doc if back else None)
     keep = not options.drop
     try:
         root = declared[0][1] if declared and declared[0][0] is built.doc else None
-        commit(built.doc, ATIF_HOLDER, INTO_ATIF, residuals, keep=keep, named=root)
+        commit(built.doc, ATIF_HOLDER, INTO_ATIF, residuals, keep=keep, named=root, style=style)
         for traj, keys in declared:
             if traj is not built.doc:  # an embedded subagent: its declaration only
                 commit(traj, ATIF_HOLDER, INTO_ATIF, [], keep=keep, named=keys)
@@ -1639,7 +1700,18 @@ def atif_to_tao(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
             declared.append((traj, keys))
         if traj is work:
             layers = mine
-    built = to_tao(work, declared)
+    styles = {layer["style"] for layer in layers if "style" in layer}
+    unknown = sorted(str(style) for style in styles - STYLES)
+    if unknown or len(styles) > 1:
+        raise refuse(
+            report,
+            "stash-style",
+            f"the {INTO_ATIF} layer asks for an output style this tool does not write: "
+            + ", ".join(unknown or sorted(styles)),
+            f"/{ATIF_HOLDER}",
+        )
+    style = next(iter(styles), None)
+    built = to_tao(work, declared, style)
     if layers:
         report.conflicts(apply_layers(built.doc, layers), INTO_TAO, "")
     named = _tao_declaration(built)
@@ -1651,6 +1723,8 @@ def atif_to_tao(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
         commit(built.doc, TAO_HOLDER, INTO_TAO, residuals, keep=not options.drop, named=named)
     except StashError as error:
         raise refuse(report, "stash-collision", error.message, error.pointer) from None
+    if style == FILLED and (residuals or named) and not options.drop:
+        _rehash(built.doc)  # the hash covers the record as written, its own stash included
     where = _pointers(work)
     for source, member, key, to in built.members:
         if key in built.written and id(source) in where:
