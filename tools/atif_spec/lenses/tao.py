@@ -62,7 +62,7 @@ ATIF_HOLDER = "extra"
 TAO_HOLDER = "metadata"
 FILLED = "filled"
 """The output style of opentraces' ``TraceRecord.to_jsonl_line()``: every field of the model,
-defaults and nulls included, ``content_hash`` computed (spec/tao/DECISIONS.md D29). ATIF → TAO
+defaults and nulls included, ``content_hash`` computed (spec/tao/DECISIONS.md D32). ATIF → TAO
 writes it where the TAO → ATIF layer it undoes says ``"style": "filled"``."""
 STYLES = frozenset({FILLED})
 _ABSENT: Any = object()
@@ -1411,7 +1411,7 @@ def _styled_residuals(
     for style in candidates:
         rebuilt = to_tao(built.doc, declared, style)
         if style == FILLED and written is not None:
-            rebuilt.doc["content_hash"] = written.get("content_hash")
+            rebuilt.doc["content_hash"] = written.get("content_hash")  # if it cannot be hashed
             _rehash(rebuilt.doc, written)
         residuals = diff(record, rebuilt.doc, origin=_through(built, rebuilt))
         size = sum(len(orjson.dumps(r.entry)) + 1 for r in residuals)
