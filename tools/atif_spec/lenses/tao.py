@@ -40,6 +40,7 @@ from atif_spec.stash import (
     insert_key,
     make_pointer,
     resolve,
+    top_layer,
 )
 from atif_spec.totals import trajectory_totals
 
@@ -1398,7 +1399,7 @@ def _through(built: Built, rebuilt: Built) -> Callable[[Any], Any]:
 
 
 def _styled_residuals(
-    record: Doc, built: Built, declared: Declared, written: Doc | None
+    record: Doc, built: Built, declared: Declared, written: Doc | None, filled: bool
 ) -> tuple[list[Residual], str | None]:
     """The stash entries of ``record`` against what ATIF → TAO rebuilds from ``built``, in the
     output style that needs fewer bytes (a ``style`` member counts as its own bytes).
@@ -1406,7 +1407,7 @@ def _styled_residuals(
     ``written``: the record as given, when it carried a layer of ATIF → TAO (taken off as
     ``record``). ATIF → TAO hashes a filled record that gets a layer again as finished
     (:func:`_rehash`), so the filled rebuild carries the hash of ``written``."""
-    candidates = [None, FILLED] if _looks_filled(record) else [None]
+    candidates = [None, FILLED] if filled and _looks_filled(record) else [None]
     best: tuple[int, list[Residual], str | None] | None = None
     for style in candidates:
         rebuilt = to_tao(built.doc, declared, style)
@@ -1514,18 +1515,39 @@ def tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
     version = detect(doc)
     _refuse_invalid(doc, "tao", version if version in ("v0.1.0", "v0.2.0") else "v0.2.0", report)
     if options.drop or not _groups([s for _, s in dicts(doc.get("steps"))]):
-        return _tao_to_atif(doc, report, options, split=True)
+        return _checked(doc, report, options, split=True)
     trial = ChangeReport(report.source, report.line, report.from_, report.to)
-    out = _tao_to_atif(doc, trial, options, split=True)
+    out = _checked(doc, trial, options, split=True)
     scratch = ChangeReport(report.source, report.line, report.to, report.from_)
     if orjson.dumps(atif_to_tao(out, scratch, options)) == orjson.dumps(doc):
         for name in ("stashed", "named", "dropped", "decided", "errors", "warnings"):
             getattr(report, name).extend(getattr(trial, name))
         return out
-    return _tao_to_atif(doc, report, options, split=False)
+    return _checked(doc, report, options, split=False)
 
 
-def _tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions, split: bool) -> Doc:
+def _checked(doc: Doc, report: ChangeReport, options: LensOptions, split: bool) -> Doc:
+    """:func:`_tao_to_atif`, keeping the filled style only where ATIF → TAO then gives the
+    record back exactly (else the default style: its stash always does)."""
+    trial = ChangeReport(report.source, report.line, report.from_, report.to)
+    out = _tao_to_atif(doc, trial, options, split, filled=True)
+    top = top_layer(out)
+    if top is not None and top.get("by") == INTO_ATIF and top.get("style") == FILLED:
+        scratch = ChangeReport(report.source, report.line, report.to, report.from_)
+        try:
+            back = orjson.dumps(atif_to_tao(out, scratch, options))
+        except ConversionError:
+            back = b""
+        if back != orjson.dumps(doc):
+            return _tao_to_atif(doc, report, options, split, filled=False)
+    for name in ("stashed", "named", "dropped", "decided", "errors", "warnings"):
+        getattr(report, name).extend(getattr(trial, name))
+    return out
+
+
+def _tao_to_atif(
+    doc: Doc, report: ChangeReport, options: LensOptions, split: bool, filled: bool
+) -> Doc:
     record = _copy(doc)
     back = detach(record, TAO_HOLDER, INTO_TAO)  # the way back from ATIF → TAO
     built = to_atif(record, split, _declared(back))
@@ -1533,7 +1555,7 @@ def _tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions, split: bo
         report.conflicts(apply_layers(built.doc, back), INTO_ATIF, "")
     declared, named = _declare(built)
     # what ATIF → TAO will make of the result, in the record's style: the stash is the difference
-    residuals, style = _styled_residuals(record, built, declared, doc if back else None)
+    residuals, style = _styled_residuals(record, built, declared, doc if back else None, filled)
     keep = not options.drop
     try:
         root = declared[0][1] if declared and declared[0][0] is built.doc else None
