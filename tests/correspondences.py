@@ -192,6 +192,17 @@ def _tao_step(ctx: Context, m: re.Match[str]) -> dict[str, Any]:
     return step if isinstance(step, dict) else {}
 
 
+def tao_content_hash(ctx: Context, m: re.Match[str], v: Any) -> bool:
+    """A ``content_hash`` that is the hash of the record itself: the filled style of ATIF → TAO
+    computes it again (spec/tao/DECISIONS.md D32)."""
+    from atif_spec.formats.tao import UnloadableRecordError, content_hash
+
+    try:
+        return isinstance(v, str) and v == content_hash(ctx.source, "v0.2.0")
+    except UnloadableRecordError:
+        return False
+
+
 def tao_call_type(ctx: Context, m: re.Match[str], v: Any) -> bool:
     """``main`` on a main agent step, ``subagent`` on a step with a ``parent_step``."""
     step = _tao_step(ctx, m)
@@ -458,7 +469,11 @@ SDK_NULLS = Rule(  # trajectory-sdk D4, D23: a null root member is what the way 
     constant(None),
     default=True,
 )
+TAO_CONTENT_HASH = Rule(  # D32: the filled style's content_hash is recomputed from the record
+    "tao content_hash recomputed", _p(r"/content_hash"), tao_content_hash, default=True
+)
 _TAO = (
+    TAO_CONTENT_HASH,
     TAO_INDEX,
     TAO_CALL_TYPE,
     TAO_ROLE,

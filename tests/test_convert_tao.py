@@ -1316,3 +1316,57 @@ def test_a_writers_own_style_costs_a_few_entries_not_one_per_step() -> None:
         ("placed", "/steps/*/call_type"),
     }
     assert len(orjson.dumps(out["extra"][STASH_KEY])) < 400
+
+
+OPENTRACES = sorted((CONFORMANCE / "tao" / "v0.2.0" / "valid").glob("opentraces-*.json"))
+"""Records written by opentraces 0.2.1 itself (`TraceRecord.to_jsonl_line()`, DECISIONS D32)."""
+
+
+@pytest.mark.parametrize("path", OPENTRACES, ids=lambda p: p.stem)
+def test_a_record_opentraces_wrote_costs_one_layer(path: Path) -> None:
+    """Every field spelled out with its default, the hash computed: TAO → ATIF says so once
+    (`"style": "filled"`) instead of a `removed` entry per null field of every step."""
+    record = _load(path)
+    assert all(len(step) == 16 for step in record["steps"])  # the model's every Step field
+    out = round_trip(record, "atif@v1.7", "tao@v0.2.0")
+    (layer,) = out["extra"][STASH_KEY]["layers"]
+    assert layer == {"by": INTO_ATIF, "named": ["*"], "style": "filled"}
+    assert len(orjson.dumps(out)) > 25 * len(orjson.dumps(layer))
+
+
+def test_the_filled_style_is_chosen_only_where_it_is_cheaper() -> None:
+    """A hand-written record that leaves defaults out keeps the default style; the same record
+    with one field of a filled one left out is still rebuilt filled, that field stashed."""
+    sparse = _load(SESSION)
+    out, _ = convert(sparse, "atif@v1.7")
+    assert all("style" not in layer for layer in out["extra"][STASH_KEY]["layers"])
+    record = _load(OPENTRACES[0])
+    del record["steps"][1]["snippets"]
+    record["content_hash"] = content_hash(record, "v0.2.0")
+    out = round_trip(record, "atif@v1.7", "tao@v0.2.0")
+    (layer,) = out["extra"][STASH_KEY]["layers"]
+    assert layer["style"] == "filled"
+    assert [(e["op"], e["pointer"]) for e in layer["entries"]] == [("added", "/steps/1/snippets")]
+
+
+def test_an_edited_filled_record_is_hashed_as_written() -> None:
+    """ATIF made from a filled record, edited, then converted back: the record's own stash goes
+    into `metadata` and the hash covers it (TAO401 holds), and the trip back to ATIF gives the
+    edited document byte for byte."""
+    atif, _ = convert(_load(OPENTRACES[-1]), "atif@v1.7")
+    atif["steps"][1].setdefault("extra", {})["reviewer_note"] = "checked"
+    atif["steps"][2]["message"] = "An edited answer."
+    record, _ = convert(atif, "tao@v0.2.0")
+    assert STASH_KEY in record["metadata"]
+    assert record["content_hash"] == content_hash(record, "v0.2.0")
+    assert not errors(record)
+    again, _ = convert(record, "atif@v1.7")
+    assert orjson.dumps(again) == orjson.dumps(atif)
+
+
+def test_an_unknown_output_style_is_refused() -> None:
+    atif, _ = convert(_load(OPENTRACES[0]), "atif@v1.7")
+    atif["extra"][STASH_KEY]["layers"][0]["style"] = "pretty"
+    with pytest.raises(ConversionError) as exc:
+        convert(atif, "tao@v0.2.0")
+    assert exc.value.report.errors[0].code == "convert:stash-style"

@@ -86,6 +86,11 @@ def _layer(**members: Any) -> dict[str, Any]:
         ({"version": 1, "layers": [{"by": "a@v1->b@v2"}]}, False),  # nothing at all
         ({"version": 1, "layers": [{"by": "a@v1->b@v2", "entries": []}]}, False),
         ({"version": 1, "layers": [{"holder": "/extra", "named": ["*"]}]}, False),  # no `by`
+        # an output style of the inverse (RFC.md §4.5.2 item 3) is enough to make a layer
+        ({"version": 1, "layers": [{"by": "a@v1->b@v2", "style": "filled"}]}, True),
+        (_layer(entries=[], named=["*"], style="filled"), True),
+        (_layer(entries=[], style="Filled style"), False),  # a name, lower case
+        (_layer(entries=[], style=1), False),
     ],
 )
 def test_named_declarations_in_the_schema(stash: dict[str, Any], valid: bool) -> None:

@@ -1,10 +1,9 @@
 """Readability of conversions: how much of each lens's output is stash (RFC.md §4.5), or
 free-form members that no mapping table documents and the source did not hold.
 
-Issue 15's target is at most 10 % per format; the lenses are not there yet, so the ceilings
-below are the shares measured when this test was written: a lens that stashes more than it did
-fails here. Lower a ceiling whenever a lens writes more into native fields (`nox -s bench`
-prints the table).
+Issue 15's target is at most 10 % per lens (:data:`TARGET`); the ceilings below are the shares
+measured when they were last lowered: a lens that stashes more than it did fails here. Lower a
+ceiling whenever a lens writes more into native fields (`nox -s bench` prints the table).
 """
 
 from __future__ import annotations
@@ -32,13 +31,21 @@ CEILINGS = {  # percent of output bytes, summed over the source format's valid f
     # Session 7: `placed` entries (a member's key position without its value) and pattern
     # `added` / `placed` entries (one entry for a writer's default or key order at every step),
     # RFC.md §4.5.2 item 4. Before them: 2.4, 8.6, 5.5, 6.8, 16.9, 4.9 (in this order).
+    # Session 8: three TAO records written by opentraces 0.2.1 itself (valid-opentraces-*)
+    # joined the fixtures. They stashed 28-35 % each (a `removed` entry per null field) until
+    # the layer's `style: "filled"` (TAO DECISIONS D32) made each one layer of 100 bytes. The
+    # 24 hand-written TAO fixtures alone are still at 11.9 %; all 27 are at 9.8 %.
     "atif@v1.7->step-substep@v1.0": 2.1,
     "atif@v1.7->tao@v0.2.0": 6.2,  # D31: named keys of TAO metadata
     "atif@v1.7->trajectory-sdk@v0.4": 5.0,
     "step-substep@v1.0->atif@v1.7": 6.9,
-    "tao@v0.2.0->atif@v1.7": 12.0,
+    "tao@v0.2.0->atif@v1.7": 9.9,
     "trajectory-sdk@v0.4->atif@v1.7": 4.9,
 }
+
+
+TARGET = 10.0
+"""Issue 15: stash and undocumented free-form bytes per lens, percent of output bytes."""
 
 
 @pytest.fixture(scope="module")
@@ -48,6 +55,7 @@ def table() -> dict[str, Share]:
 
 def test_every_lens_is_measured(table: dict[str, Share]) -> None:
     assert set(table) == set(CEILINGS)
+    assert all(ceiling <= TARGET for ceiling in CEILINGS.values()), CEILINGS
 
 
 @pytest.mark.parametrize("lens", sorted(CEILINGS))

@@ -666,3 +666,23 @@ def test_registry_entries() -> None:
         for heading in ("What it checks:", "Why:", "Example:", "Valid instead:", "Spec:"):
             assert heading in r.doc, (r.code, heading)
         assert r.section and r.summary and not r.needs_file
+
+
+def test_fill_writes_a_record_as_opentraces_does_and_keeps_its_objects() -> None:
+    """`fill` of a record opentraces 0.2.1 wrote, its nulls, empty lists and hash taken out,
+    gives the producer's bytes back (compact), with the same step objects."""
+    import orjson
+
+    from atif_spec.formats.tao import fill
+
+    path = ROOT / "conformance/tao/v0.2.0/valid/opentraces-edit-with-thinking.json"
+    written = json.loads(path.read_text(encoding="utf-8"))
+    sparse = copy.deepcopy(written)
+    del sparse["content_hash"], sparse["system_prompts"], sparse["security"]
+    for step in sparse["steps"]:
+        for key in [k for k, v in step.items() if v in (None, [])]:
+            del step[key]
+    steps = sparse["steps"]
+    first = steps[0]
+    assert orjson.dumps(fill(sparse, "v0.2.0")) == orjson.dumps(written)
+    assert sparse["steps"] is steps and sparse["steps"][0] is first

@@ -41,7 +41,7 @@ DEFAULT_HOLDER = "/extra"
 """The holder a layer without ``holder`` names (RFC.md §4.5.2)."""
 ALL_NAMED = "*"
 """The ``named`` item that stands for every named key the registry lists for the layer's step."""
-_LAYER_ORDER = ("by", "holder", "entries", "named", "foreign", "created")
+_LAYER_ORDER = ("by", "holder", "entries", "named", "foreign", "style", "created")
 
 Path = tuple[str | int, ...]
 Op = Literal["removed", "added", "replaced", "moved", "placed"]

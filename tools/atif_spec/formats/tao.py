@@ -197,6 +197,31 @@ def normalize(doc: Any, version: str) -> dict[str, Any]:
     return result
 
 
+def _graft(target: Any, filled: Any) -> Any:
+    """``target`` given the members and member order of ``filled`` (its normalized form), its
+    objects and arrays kept as the same objects; the value to hold in its place."""
+    if isinstance(target, dict) and isinstance(filled, dict):
+        members = [(k, _graft(target[k], v) if k in target else v) for k, v in filled.items()]
+        target.clear()
+        target.update(members)
+        return target
+    if isinstance(target, list) and isinstance(filled, list) and len(target) == len(filled):
+        target[:] = [_graft(t, f) for t, f in zip(target, filled, strict=True)]
+        return target
+    return filled
+
+
+def fill(doc: dict[str, Any], version: str) -> dict[str, Any]:
+    """Write ``doc`` in place the way opentraces' ``TraceRecord.to_jsonl_line()`` writes it:
+    every field of the version's model, in declaration order, defaults and nulls included, and
+    ``content_hash`` computed. Objects and arrays stay the same objects (callers track them
+    by identity); returns ``doc``. Raises :class:`UnloadableRecordError` like :func:`normalize`.
+    """
+    _graft(doc, normalize(doc, version))
+    doc["content_hash"] = content_hash(doc, version)
+    return doc
+
+
 def canonical_json(doc: Any, version: str) -> str:
     """The exact text ``content_hash`` is taken over (see ``spec/tao/DECISIONS.md``).
 

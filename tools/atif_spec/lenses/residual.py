@@ -567,17 +567,20 @@ def commit(
     entries: list[Residual],
     keep: bool = True,
     named: NamedKeys | None = None,
+    style: str | None = None,
 ) -> None:
-    """Push the entries (and the ``named`` declaration) as one layer onto ``target``'s holder;
-    nothing when there is neither, or with ``keep=False``.
+    """Push the entries (the ``named`` declaration, the inverse's output ``style``) as one layer
+    onto ``target``'s holder; nothing when there is none of them, or with ``keep=False``.
 
     Creates the holder when it is absent or null. Raises :class:`atif_spec.stash.StashError`
     when the holder is not an object or its stash key holds foreign data (RFC.md §4.5.3.6).
     """
-    if not (entries or named) or not keep:
+    if not (entries or named or style) or not keep:
         return
     place = _holder(holder)
     declared = named.to_layer(by, target) if named is not None else {}
+    if style is not None:
+        declared["style"] = style
     layer = make_layer(by, place.pointer, [r.entry for r in entries], **declared)
     parent = _parent(target, place.path, create=True)
     if parent is None:

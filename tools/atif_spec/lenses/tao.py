@@ -14,6 +14,7 @@ its named keys (:data:`TAO_NAMED`).
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import hashlib
@@ -39,6 +40,7 @@ from atif_spec.stash import (
     insert_key,
     make_pointer,
     resolve,
+    top_layer,
 )
 from atif_spec.totals import trajectory_totals
 
@@ -59,6 +61,11 @@ LAUNCHERS = frozenset({"task", "agent"})
 """Tool names (lower case) of calls that launch a sub-agent; its reference goes on their result."""
 ATIF_HOLDER = "extra"
 TAO_HOLDER = "metadata"
+FILLED = "filled"
+"""The output style of opentraces' ``TraceRecord.to_jsonl_line()``: every field of the model,
+defaults and nulls included, ``content_hash`` computed (spec/tao/DECISIONS.md D32). ATIF → TAO
+writes it where the TAO → ATIF layer it undoes says ``"style": "filled"``."""
+STYLES = frozenset({FILLED})
 _ABSENT: Any = object()
 Declared = list[tuple[dict[str, Any], NamedKeys]]
 """The ``named`` declarations of TAO → ATIF: (ATIF trajectory, its declaration), the root first,
@@ -1352,13 +1359,69 @@ def _total(steps: list[Doc], key: str) -> int:
     return total
 
 
-def to_tao(doc: Doc, named: Declared | None = None) -> Built:
+def to_tao(doc: Doc, named: Declared | None = None, style: str | None = None) -> Built:
     """The native TAO 0.2.0 form of an ATIF v1.7 trajectory (system steps become prompts).
 
     ``named``: (trajectory, declaration) of the named keys TAO → ATIF wrote below each
-    trajectory of ``doc`` (:data:`Declared`); they are read back into TAO members.
+    trajectory of ``doc`` (:data:`Declared`); they are read back into TAO members. ``style``
+    :data:`FILLED` writes the record as opentraces does (:func:`atif_spec.formats.tao.fill`);
+    None writes only the fields that carry something (D26).
     """
-    return _ToTao(doc, named).run()
+    built = _ToTao(doc, named).run()
+    if style == FILLED:
+        from atif_spec.formats.tao import UnloadableRecordError, fill
+
+        with contextlib.suppress(UnloadableRecordError):  # a record the model cannot load
+            fill(built.doc, "v0.2.0")  # is left as written
+    return built
+
+
+def _rehash(record: Doc, written: Doc | None = None) -> None:
+    """Set ``content_hash`` of ``record`` to the hash of ``written`` (default: ``record`` as it
+    now is); a record the model does not load keeps its value."""
+    from atif_spec.formats.tao import UnloadableRecordError, content_hash
+
+    with contextlib.suppress(UnloadableRecordError):
+        record["content_hash"] = content_hash(record if written is None else written, "v0.2.0")
+
+
+def _looks_filled(record: Doc) -> bool:
+    """Whether ``record`` writes every root field of the TAO 0.2.0 model, as a record written
+    by opentraces does (worth trying :data:`FILLED` for)."""
+    from atif_spec.formats.tao import schema
+
+    return all(key in record for key in schema("v0.2.0")["properties"])
+
+
+def _through(built: Built, rebuilt: Built) -> Callable[[Any], Any]:
+    """The source object of ``built`` that a ``rebuilt`` object comes from, through both."""
+    return lambda value: built.origin(rebuilt.origin(value))
+
+
+def _styled_residuals(
+    record: Doc, built: Built, declared: Declared, written: Doc | None, filled: bool
+) -> tuple[list[Residual], str | None]:
+    """The stash entries of ``record`` against what ATIF → TAO rebuilds from ``built``, in the
+    output style that needs fewer bytes (a ``style`` member counts as its own bytes).
+
+    ``written``: the record as given, when it carried a layer of ATIF → TAO (taken off as
+    ``record``). ATIF → TAO hashes a filled record that gets a layer again as finished
+    (:func:`_rehash`), so the filled rebuild carries the hash of ``written``."""
+    candidates = [None, FILLED] if filled and _looks_filled(record) else [None]
+    best: tuple[int, list[Residual], str | None] | None = None
+    for style in candidates:
+        rebuilt = to_tao(built.doc, declared, style)
+        if style == FILLED and written is not None:
+            rebuilt.doc["content_hash"] = written.get("content_hash")  # if it cannot be hashed
+            _rehash(rebuilt.doc, written)
+        residuals = diff(record, rebuilt.doc, origin=_through(built, rebuilt))
+        size = sum(len(orjson.dumps(r.entry)) + 1 for r in residuals)
+        if style is not None:
+            size += len(orjson.dumps({"style": style}))
+        if best is None or size < best[0]:
+            best = (size, residuals, style)
+    assert best is not None
+    return best[1], best[2]
 
 
 # --- the lenses ---------------------------------------------------------------------------------
@@ -1452,31 +1515,51 @@ def tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
     version = detect(doc)
     _refuse_invalid(doc, "tao", version if version in ("v0.1.0", "v0.2.0") else "v0.2.0", report)
     if options.drop or not _groups([s for _, s in dicts(doc.get("steps"))]):
-        return _tao_to_atif(doc, report, options, split=True)
+        return _checked(doc, report, options, split=True)
     trial = ChangeReport(report.source, report.line, report.from_, report.to)
-    out = _tao_to_atif(doc, trial, options, split=True)
+    out = _checked(doc, trial, options, split=True)
     scratch = ChangeReport(report.source, report.line, report.to, report.from_)
     if orjson.dumps(atif_to_tao(out, scratch, options)) == orjson.dumps(doc):
         for name in ("stashed", "named", "dropped", "decided", "errors", "warnings"):
             getattr(report, name).extend(getattr(trial, name))
         return out
-    return _tao_to_atif(doc, report, options, split=False)
+    return _checked(doc, report, options, split=False)
 
 
-def _tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions, split: bool) -> Doc:
+def _checked(doc: Doc, report: ChangeReport, options: LensOptions, split: bool) -> Doc:
+    """:func:`_tao_to_atif`, keeping the filled style only where ATIF → TAO then gives the
+    record back exactly (else the default style: its stash always does)."""
+    trial = ChangeReport(report.source, report.line, report.from_, report.to)
+    out = _tao_to_atif(doc, trial, options, split, filled=True)
+    top = top_layer(out)
+    if top is not None and top.get("by") == INTO_ATIF and top.get("style") == FILLED:
+        scratch = ChangeReport(report.source, report.line, report.to, report.from_)
+        try:
+            back = orjson.dumps(atif_to_tao(out, scratch, options))
+        except ConversionError:
+            back = b""
+        if back != orjson.dumps(doc):
+            return _tao_to_atif(doc, report, options, split, filled=False)
+    for name in ("stashed", "named", "dropped", "decided", "errors", "warnings"):
+        getattr(report, name).extend(getattr(trial, name))
+    return out
+
+
+def _tao_to_atif(
+    doc: Doc, report: ChangeReport, options: LensOptions, split: bool, filled: bool
+) -> Doc:
     record = _copy(doc)
     back = detach(record, TAO_HOLDER, INTO_TAO)  # the way back from ATIF → TAO
     built = to_atif(record, split, _declared(back))
     if back:
         report.conflicts(apply_layers(built.doc, back), INTO_ATIF, "")
     declared, named = _declare(built)
-    # what ATIF → TAO will make of the result: the stash is the difference
-    rebuilt = to_tao(built.doc, declared)
-    residuals = diff(record, rebuilt.doc, origin=lambda v: built.origin(rebuilt.origin(v)))
+    # what ATIF → TAO will make of the result, in the record's style: the stash is the difference
+    residuals, style = _styled_residuals(record, built, declared, doc if back else None, filled)
     keep = not options.drop
     try:
         root = declared[0][1] if declared and declared[0][0] is built.doc else None
-        commit(built.doc, ATIF_HOLDER, INTO_ATIF, residuals, keep=keep, named=root)
+        commit(built.doc, ATIF_HOLDER, INTO_ATIF, residuals, keep=keep, named=root, style=style)
         for traj, keys in declared:
             if traj is not built.doc:  # an embedded subagent: its declaration only
                 commit(traj, ATIF_HOLDER, INTO_ATIF, [], keep=keep, named=keys)
@@ -1639,7 +1722,18 @@ def atif_to_tao(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
             declared.append((traj, keys))
         if traj is work:
             layers = mine
-    built = to_tao(work, declared)
+    styles = {layer["style"] for layer in layers if "style" in layer}
+    unknown = sorted(str(style) for style in styles - STYLES)
+    if unknown or len(styles) > 1:
+        raise refuse(
+            report,
+            "stash-style",
+            f"the {INTO_ATIF} layer asks for an output style this tool does not write: "
+            + ", ".join(unknown or sorted(styles)),
+            f"/{ATIF_HOLDER}",
+        )
+    style = next(iter(styles), None)
+    built = to_tao(work, declared, style)
     if layers:
         report.conflicts(apply_layers(built.doc, layers), INTO_TAO, "")
     named = _tao_declaration(built)
@@ -1651,6 +1745,8 @@ def atif_to_tao(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
         commit(built.doc, TAO_HOLDER, INTO_TAO, residuals, keep=not options.drop, named=named)
     except StashError as error:
         raise refuse(report, "stash-collision", error.message, error.pointer) from None
+    if style == FILLED and (residuals or named) and not options.drop:
+        _rehash(built.doc)  # the hash covers the record as written, its own stash included
     where = _pointers(work)
     for source, member, key, to in built.members:
         if key in built.written and id(source) in where:
