@@ -197,29 +197,32 @@ def normalize(doc: Any, version: str) -> dict[str, Any]:
     return result
 
 
-def _graft(target: Any, filled: Any) -> Any:
-    """``target`` given the members and member order of ``filled`` (its normalized form), its
-    objects and arrays kept as the same objects; the value to hold in its place."""
-    if isinstance(target, dict) and isinstance(filled, dict):
-        members = [(k, _graft(target[k], v) if k in target else v) for k, v in filled.items()]
-        target.clear()
-        target.update(members)
-        return target
-    if isinstance(target, list) and isinstance(filled, list) and len(target) == len(filled):
-        target[:] = [_graft(t, f) for t, f in zip(target, filled, strict=True)]
-        return target
-    return filled
+def twins(before: Any, after: Any) -> Iterator[tuple[Any, Any]]:
+    """(object of ``before``, the object of ``after`` at the same place) for every object and
+    array the two share a place for: members of the same name, items of arrays of one length.
+    Pairs ``doc`` with :func:`fill`'s result, so that a caller tracking objects by identity can
+    follow them into the filled record."""
+    if isinstance(before, dict) and isinstance(after, dict):
+        yield before, after
+        for key, value in before.items():
+            if key in after:
+                yield from twins(value, after[key])
+    elif isinstance(before, list) and isinstance(after, list):
+        yield before, after
+        if len(before) == len(after):
+            for b, a in zip(before, after, strict=True):
+                yield from twins(b, a)
 
 
 def fill(doc: dict[str, Any], version: str) -> dict[str, Any]:
-    """Write ``doc`` in place the way opentraces' ``TraceRecord.to_jsonl_line()`` writes it:
-    every field of the version's model, in declaration order, defaults and nulls included, and
-    ``content_hash`` computed. Objects and arrays stay the same objects (callers track them
-    by identity); returns ``doc``. Raises :class:`UnloadableRecordError` like :func:`normalize`.
+    """``doc`` written the way opentraces' ``TraceRecord.to_jsonl_line()`` writes it: every field
+    of the version's model, in declaration order, defaults and nulls included, and
+    ``content_hash`` computed. A new record; ``doc`` is left as it is (:func:`twins` pairs
+    their objects). Raises :class:`UnloadableRecordError` like :func:`normalize`.
     """
-    _graft(doc, normalize(doc, version))
-    doc["content_hash"] = content_hash(doc, version)
-    return doc
+    filled = normalize(doc, version)
+    filled["content_hash"] = content_hash(filled, version)
+    return filled
 
 
 def canonical_json(doc: Any, version: str) -> str:

@@ -1369,10 +1369,21 @@ def to_tao(doc: Doc, named: Declared | None = None, style: str | None = None) ->
     """
     built = _ToTao(doc, named).run()
     if style == FILLED:
-        from atif_spec.formats.tao import UnloadableRecordError, fill
+        from atif_spec.formats.tao import UnloadableRecordError, fill, twins
 
-        with contextlib.suppress(UnloadableRecordError):  # a record the model cannot load
-            fill(built.doc, "v0.2.0")  # is left as written
+        try:
+            record = fill(built.doc, "v0.2.0")
+        except UnloadableRecordError:  # a record the model cannot load is left as written
+            return built
+        # the record shares objects with ``doc`` (values carried whole), so it is a new one;
+        # its objects take over the sources of the objects they stand for
+        made_from: dict[int, Doc] = {}
+        for before, after in twins(built.doc, record):
+            source = built.made_from.get(id(before))
+            if source is not None:
+                made_from[id(after)] = source
+                built.pairs[id(source)] = after
+        built.doc, built.made_from = record, made_from
     return built
 
 
