@@ -388,6 +388,12 @@ ATIF_NULL_CONTENT = Rule(  # tao §3: an empty agent message is TAO's null conte
 TAO_INDEX = Rule(  # §2.2: ATIF -> TAO numbers steps by position from 0
     "tao step_index = position 0..n-1", _p(TAO_STEP + "/step_index"), position(0)
 )
+TAO_INDEX_FILLED = Rule(  # D33: in the filled style ATIF -> TAO numbers steps from 1, as opentraces
+    "tao step_index = position 1..n (filled style)",
+    _p(TAO_STEP + "/step_index"),
+    position(1),
+    default=True,
+)
 TAO_AGENT = Rule(  # §2.2 role -> source agent; trajectory-sdk §4.1 / step-substep §5 -> assistant
     "tao role agent -> assistant", _p(TAO_STEP + "/role"), rename("agent", "assistant")
 )
@@ -472,9 +478,55 @@ SDK_NULLS = Rule(  # trajectory-sdk D4, D23: a null root member is what the way 
 TAO_CONTENT_HASH = Rule(  # D32: the filled style's content_hash is recomputed from the record
     "tao content_hash recomputed", _p(r"/content_hash"), tao_content_hash, default=True
 )
+
+
+def _tao_default(pointer: str) -> Any:
+    """The TAO 0.2.0 schema's ``default`` of the field at ``pointer`` of a record (read from the
+    schema here, with numeric tokens as array items), or :data:`MISSING`."""
+    from atif_spec.formats.tao import schema
+
+    root = schema("v0.2.0")
+    node: Any = root
+    found: Any = MISSING
+    for token in pointer.split("/")[1:]:
+        node = _tao_node(root, node)
+        if token.isdigit() and isinstance(node.get("items"), dict):
+            node, found = node["items"], MISSING
+            continue
+        props = node.get("properties")
+        if not isinstance(props, dict) or token not in props:
+            return MISSING
+        node = props[token]
+        found = node.get("default", MISSING) if isinstance(node, dict) else MISSING
+    return found
+
+
+def _tao_node(root: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    """``node`` with its ``$ref`` followed and, for ``anyOf``, its first non-null branch."""
+    ref = node.get("$ref")
+    if isinstance(ref, str):
+        node = root["$defs"][ref.rsplit("/", 1)[1]]
+    for branch in node.get("anyOf") or ():
+        resolved = _tao_node(root, branch)
+        if resolved.get("type") != "null":
+            return resolved
+    return node
+
+
+def tao_filled_default(ctx: Context, m: re.Match[str], v: Any) -> bool:
+    """A member that holds its field's default: the filled style of ATIF → TAO writes it again
+    (D32), so TAO → ATIF may leave it out (D33)."""
+    return same(v, _tao_default(m.group(0)))
+
+
+TAO_FILLED_DEFAULT = Rule(  # D32, D33: a default of the model comes back through fill
+    "tao model default (filled style)", _p(r"(?:/[^/]+)+"), tao_filled_default, default=True
+)
 _TAO = (
     TAO_CONTENT_HASH,
+    TAO_FILLED_DEFAULT,
     TAO_INDEX,
+    TAO_INDEX_FILLED,
     TAO_CALL_TYPE,
     TAO_ROLE,
     TAO_HASH,

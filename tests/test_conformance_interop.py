@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from atif_spec.conformance.differences import DifferencesError, explain, load
-from atif_spec.conformance.interop import produced
-from atif_spec.conformance.producing import cross_check, native_inputs, run_producer
+from atif_spec.conformance.interop import cross_checks, produced
+from atif_spec.conformance.producing import Produced, cross_check, native_inputs, run_producer
 from atif_spec.conformance.runner import RunOptions, run_suite
 from atif_spec.conformance.suite import load_suite
 from atif_spec.conformance.summary import mismatches
@@ -210,6 +210,21 @@ def test_cross_check_lists_differing_leaves_without_extra() -> None:
     a = {"steps": [{"message": "x", "extra": {"k": 1}}], "notes": "n"}
     b = {"steps": [{"message": "y", "extra": {"k": 2}}]}
     assert cross_check(a, b) == [("/notes", "n", None), ("/steps/0/message", "x", "y")]
+
+
+def test_cross_checks_compare_only_producers_of_one_format(tmp_path: Path) -> None:
+    """An ATIF trajectory and a TAO record of the same log share no pointers: no cross-check."""
+    atif = {"schema_version": "ATIF-v1.7", "session_id": "s", "agent": {"name": "a"}, "steps": []}
+    tao = {"schema_version": "0.2.0", "trace_id": "t", "session_id": "s", "agent": {"name": "a"}}
+    other = {**atif, "session_id": "other"}
+    made = [
+        Produced("p1", "demo", "demo/a.log", "valid", documents=[atif]),
+        Produced("p2", "demo", "demo/a.log", "valid", documents=[tao]),
+        Produced("p3", "demo", "demo/a.log", "valid", documents=[other]),
+    ]
+    checks = cross_checks(made, tmp_path)
+    assert [c["producers"] for c in checks] == [["p1", "p3"]]
+    assert checks[0]["differing_leaves"] == 1
 
 
 PRODUCER = """

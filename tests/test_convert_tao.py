@@ -114,7 +114,7 @@ def _stash(out: dict[str, Any], below: str = "") -> list[dict[str, Any]]:
     if not isinstance(extra, dict) or STASH_KEY not in extra:
         return []
     found = []
-    for entry in _layer(out)["entries"]:
+    for entry in _layer(out).get("entries", []):
         pointer = entry["pointer"]
         if pointer == below or pointer.startswith(below + "/"):
             found.append({**entry, "pointer": pointer[len(below) :]})
@@ -234,7 +234,8 @@ def test_session_outcome_and_provenance_are_named_keys_of_the_root(session: Any)
     assert extra["tao_outcome"]["terminal_state"] == "goal_reached"
     for key in ("task", "environment", "security", "attribution", "metadata"):
         assert extra[f"tao_{key}"] == doc[key]
-    assert _removed(out)["/content_hash"] == doc["content_hash"]
+    assert "/content_hash" not in _removed(out)  # its own hash: recomputed (D34)
+    assert _layer(out)["style"] == "hashed"
     assert out["trajectory_id"] == doc["trace_id"]
     assert out["session_id"] == doc["session_id"]
 
@@ -614,6 +615,8 @@ def test_drop_writes_no_stash_and_reports_what_was_dropped() -> None:
     assert "/content_hash" in {i.pointer for i in report.dropped}
     assert "/outcome" in {i.pointer for i in report.named}  # carried, not lost
     assert not errors(out)
+    convert(doc, to="atif@v1.7", fail_on_loss=True)  # its own hash is recomputed: no loss
+    doc["content_hash"] = "0" * 64  # a hash that is not its own is only in the stash
     with pytest.raises(ConversionError) as caught:
         convert(doc, to="atif@v1.7", fail_on_loss=True)
     assert caught.value.report.errors[0].code == "convert:would-lose-data"
@@ -1335,11 +1338,12 @@ def test_a_record_opentraces_wrote_costs_one_layer(path: Path) -> None:
 
 
 def test_the_filled_style_is_chosen_only_where_it_is_cheaper() -> None:
-    """A hand-written record that leaves defaults out keeps the default style; the same record
-    with one field of a filled one left out is still rebuilt filled, that field stashed."""
+    """A hand-written record that leaves defaults out is not rebuilt filled (its own hash makes
+    it `hashed`, D34); the same record with one field of a filled one left out is still rebuilt
+    filled, that field stashed."""
     sparse = _load(SESSION)
     out, _ = convert(sparse, "atif@v1.7")
-    assert all("style" not in layer for layer in out["extra"][STASH_KEY]["layers"])
+    assert [layer.get("style") for layer in out["extra"][STASH_KEY]["layers"]] == ["hashed"]
     record = _load(OPENTRACES[0])
     del record["steps"][1]["snippets"]
     record["content_hash"] = content_hash(record, "v0.2.0")
@@ -1357,7 +1361,7 @@ def test_an_edited_filled_record_is_hashed_as_written() -> None:
     atif["steps"][1].setdefault("extra", {})["reviewer_note"] = "checked"
     atif["steps"][2]["message"] = "An edited answer."
     record, _ = convert(atif, "tao@v0.2.0")
-    assert STASH_KEY in record["metadata"]
+    assert [layer["style"] for layer in record["metadata"][STASH_KEY]["layers"]] == ["thin"]
     assert record["content_hash"] == content_hash(record, "v0.2.0")
     assert not errors(record)
     again, _ = convert(record, "atif@v1.7")
@@ -1370,3 +1374,102 @@ def test_an_unknown_output_style_is_refused() -> None:
     with pytest.raises(ConversionError) as exc:
         convert(atif, "tao@v0.2.0")
     assert exc.value.report.errors[0].code == "convert:stash-style"
+
+
+def _nulls_and_empties(value: Any, ptr: str = "") -> list[str]:
+    """Pointers of the ``null`` values, empty lists and empty objects below ``value``."""
+    if value is None or value == [] or value == {}:
+        return [ptr]
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _nulls_and_empties(v, f"{ptr}/{k}")]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _nulls_and_empties(v, f"{ptr}/{i}")]
+    return []
+
+
+@pytest.mark.parametrize("path", OPENTRACES, ids=lambda p: p.stem)
+def test_a_filled_record_is_read_thin(path: Path) -> None:
+    """The ATIF of a record opentraces wrote holds none of its spelled-out defaults (DECISIONS
+    D33): no null, no empty list or object outside what ATIF itself requires, and the filled
+    style gives every one of them back."""
+    record = _load(path)
+    out = round_trip(record, "atif@v1.7", "tao@v0.2.0")
+    left = [p for p in _nulls_and_empties(out) if not p.endswith("/tool_definitions")]
+    assert left == [], left  # agent.tool_definitions: [] is the record's own (empty) list
+    assert _nulls_and_empties(record)  # the record has them: `null`s on every step
+    thin = len(orjson.dumps(out))
+    from atif_spec.formats.tao import unfill
+
+    sparse, _ = unfill(record, "v0.2.0")
+    assert len(orjson.dumps(sparse)) < len(orjson.dumps(record))
+    assert thin < len(orjson.dumps(record))
+
+
+def test_an_unknown_style_on_the_records_layer_is_refused() -> None:
+    atif, _ = convert(_load(OPENTRACES[-1]), "atif@v1.7")
+    atif["steps"][1].setdefault("extra", {})["reviewer_note"] = "checked"
+    record, _ = convert(atif, "tao@v0.2.0")
+    record["metadata"][STASH_KEY]["layers"][0]["style"] = "pretty"
+    with pytest.raises(ConversionError) as exc:
+        convert(record, "atif@v1.7")
+    assert exc.value.report.errors[0].code == "convert:stash-style"
+
+
+def test_the_filled_style_numbers_steps_from_one_as_opentraces_does() -> None:
+    """opentraces numbers a record's steps from 1 (`enumerate(steps, 1)`); the filled style
+    does too, so no step of its records needs its `step_index` named (DECISIONS D33), the
+    sub-agent steps the parser puts before their launching step included."""
+    for path in OPENTRACES:
+        out, _ = convert(_load(path), "atif@v1.7")
+        assert b"tao_step_index" not in orjson.dumps(out), path.name
+    atif, _ = convert(_load(OPENTRACES[0]), "atif@v1.7")
+    del atif["extra"][STASH_KEY]  # an ATIF document from elsewhere: the default style, from 0
+    record, _ = convert(atif, "tao@v0.2.0")
+    assert [s["step_index"] for s in record["steps"]] == list(range(len(record["steps"])))
+
+
+def test_a_sparse_record_with_its_own_hash_is_hashed_on_the_way_back() -> None:
+    """A hand-written record that leaves its defaults out but carries its correct hash costs
+    `"style": "hashed"` instead of the 64 hex digits (DECISIONS D34); an edited ATIF document
+    goes back with the hash of what it now says; without the layer there is no hash (D26)."""
+    record = _load(CONFORMANCE / "tao" / "v0.2.0" / "valid" / "minimal-with-hash.json")
+    assert record["content_hash"] == content_hash(record, "v0.2.0")
+    out = round_trip(record, "atif@v1.7", "tao@v0.2.0")
+    (layer,) = out["extra"][STASH_KEY]["layers"]
+    assert layer["style"] == "hashed"
+    assert record["content_hash"].encode() not in orjson.dumps(out)
+    out["agent"]["name"] = "another-agent"
+    edited, _ = convert(out, "tao@v0.2.0")
+    assert edited["agent"]["name"] == "another-agent"
+    assert edited["content_hash"] == content_hash(edited, "v0.2.0") != record["content_hash"]
+    del out["extra"][STASH_KEY]
+    plain, _ = convert(out, "tao@v0.2.0")
+    assert "content_hash" not in plain
+
+
+def test_a_wrong_hash_is_kept_not_recomputed() -> None:
+    """A record whose hash is not its own keeps it in the stash: the hashed style would change
+    it."""
+    record = _load(CONFORMANCE / "tao" / "v0.2.0" / "valid" / "minimal-with-hash.json")
+    record["content_hash"] = "0" * 64  # TAO401: an error, yet the record converts
+    out, _ = convert(record, "atif@v1.7")
+    back, _ = convert(out, "tao@v0.2.0")
+    assert orjson.dumps(back) == orjson.dumps(record)
+    (layer,) = out["extra"][STASH_KEY]["layers"]
+    assert "style" not in layer
+    assert [e["pointer"] for e in layer["entries"]] == ["/content_hash"]
+
+
+def test_an_older_records_version_is_a_named_key() -> None:
+    """A TAO 0.1.x record keeps its version under `tao_schema_version` (DECISIONS D35), not in
+    the stash; a 0.2.0 record, whose version ATIF → TAO writes anyway, gets no such key."""
+    for name, version in (("minimal.json", "0.1.0"), ("schema-version-0-1-1.json", "0.1.1")):
+        record = _load(CONFORMANCE / "tao" / "v0.1.0" / "valid" / name)
+        assert record["schema_version"] == version
+        out, _ = convert(record, "atif@v1.7")
+        assert out["extra"]["tao_schema_version"] == version
+        assert not any(e["pointer"] == "/schema_version" for e in _stash(out))
+        back, _ = convert(out, "tao@v0.2.0")
+        assert orjson.dumps(back) == orjson.dumps(record)
+    out, _ = convert(_load(SESSION), "atif@v1.7")
+    assert "tao_schema_version" not in out["extra"]

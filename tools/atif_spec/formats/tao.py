@@ -225,6 +225,61 @@ def fill(doc: dict[str, Any], version: str) -> dict[str, Any]:
     return filled
 
 
+def _same_json(a: Any, b: Any) -> bool:
+    """Equal as JSON, type included (``0`` is neither ``false`` nor ``0.0``)."""
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def _object_node(root: dict[str, Any], node: dict[str, Any], value: Any) -> dict[str, Any]:
+    """The (resolved) schema node that describes ``value``: the branch of an ``anyOf`` whose
+    type fits it, or ``node`` itself."""
+    node = _resolve(root, node)
+    branches = node.get("anyOf")
+    if isinstance(branches, list):
+        for branch in branches:
+            resolved = _resolve(root, branch)
+            if _type_fits(resolved, value) and _types(resolved) != ("null",):
+                return resolved
+    return node
+
+
+def _unfill(root: dict[str, Any], node: dict[str, Any], value: Any, pairs: dict[int, Any]) -> Any:
+    node = _object_node(root, node, value)
+    if isinstance(value, list):
+        items = node.get("items")
+        out_list = [_unfill(root, items, v, pairs) if isinstance(items, dict) else v for v in value]
+        pairs[id(out_list)] = value
+        return out_list
+    if not isinstance(value, dict):
+        return value
+    props = node.get("properties")
+    if not isinstance(props, dict):
+        out_free = {k: v for k, v in value.items()}  # free-form: kept whole, one level copied
+        pairs[id(out_free)] = value
+        return out_free
+    out: dict[str, Any] = {}
+    for name, member in value.items():
+        sub = props.get(name)
+        if isinstance(sub, dict) and "default" in sub and _same_json(member, sub["default"]):
+            continue
+        out[name] = _unfill(root, sub, member, pairs) if isinstance(sub, dict) else member
+    pairs[id(out)] = value
+    return out
+
+
+def unfill(doc: dict[str, Any], version: str) -> tuple[dict[str, Any], dict[int, Any]]:
+    """``doc`` without the members that hold their field's default: the inverse of :func:`fill`
+    on a filled record (``fill(unfill(r)[0])`` is ``r`` for every record :func:`fill` wrote,
+    ``content_hash`` aside). A new record and ``id(its object)`` → the object of ``doc`` it
+    stands for; ``doc`` is left as it is. Members the version's model does not define are kept.
+    """
+    pairs: dict[int, Any] = {}
+    root = schema(version)
+    sparse = _unfill(root, root, doc, pairs)
+    assert isinstance(sparse, dict)
+    return sparse, pairs
+
+
 def canonical_json(doc: Any, version: str) -> str:
     """The exact text ``content_hash`` is taken over (see ``spec/tao/DECISIONS.md``).
 

@@ -60,12 +60,27 @@ UNLINKED = "unlinked_response"
 LAUNCHERS = frozenset({"task", "agent"})
 """Tool names (lower case) of calls that launch a sub-agent; its reference goes on their result."""
 ATIF_HOLDER = "extra"
+TAO_VERSION = "0.2.0"
+"""The ``schema_version`` ATIF → TAO writes; a record of another version names its own under
+``tao_schema_version`` (DECISIONS D35)."""
 TAO_HOLDER = "metadata"
 FILLED = "filled"
 """The output style of opentraces' ``TraceRecord.to_jsonl_line()``: every field of the model,
 defaults and nulls included, ``content_hash`` computed (spec/tao/DECISIONS.md D32). ATIF → TAO
 writes it where the TAO → ATIF layer it undoes says ``"style": "filled"``."""
-STYLES = frozenset({FILLED})
+HASHED = "hashed"
+"""The default output style of ATIF → TAO (D26) with ``content_hash`` computed: written where the
+TAO → ATIF layer it undoes says ``"style": "hashed"``, for a record that carried its own hash and
+left its defaults out (spec/tao/DECISIONS.md D34)."""
+STYLES = frozenset({FILLED, HASHED})
+"""The output styles ATIF → TAO writes (the ``style`` of a TAO → ATIF layer)."""
+THIN = "thin"
+"""The output style of TAO → ATIF for a filled record: made from the record without the
+members that hold their defaults (:func:`atif_spec.formats.tao.unfill`; DECISIONS.md D33), so
+ATIF carries none of the nulls, empty lists and zero counts that only say "every field was
+written". ATIF → TAO writes it in the layer it puts on a filled record."""
+THIN_STYLES = frozenset({THIN})
+"""The output styles TAO → ATIF writes (the ``style`` of an ATIF → TAO layer)."""
 _ABSENT: Any = object()
 Declared = list[tuple[dict[str, Any], NamedKeys]]
 """The ``named`` declarations of TAO → ATIF: (ATIF trajectory, its declaration), the root first,
@@ -73,6 +88,7 @@ then each embedded subagent that has named keys (owner-relative patterns, RFC.md
 
 NAMED: dict[str, tuple[tuple[str, str], ...]] = {
     "record": (
+        ("schema_version", "tao_schema_version"),
         ("execution_context", "tao_execution_context"),
         ("timestamp_start", "tao_timestamp_start"),
         ("timestamp_end", "tao_timestamp_end"),
@@ -431,6 +447,8 @@ class _ToAtif:
 
     def _written(self, owner: _Owner, key: str) -> Any:
         """What ATIF → TAO writes at ``key`` of the owner's counterpart anyway (or absent)."""
+        if owner.kind == "record" and key == "schema_version":
+            return TAO_VERSION
         if owner.kind == "step":
             sub = self.positions[id(owner.source)] in self.parent_of
             agent = owner.source.get("role") == "agent"
@@ -825,13 +843,18 @@ def _metrics(usage: Doc, anthropic: bool) -> Doc:
     return out
 
 
-def to_atif(record: Doc, split: bool = True, named: NamedKeys | None = None) -> Built:
+def to_atif(
+    record: Doc, split: bool = True, named: NamedKeys | None = None, first: int = 0
+) -> Built:
     """The native ATIF v1.7 form of a TAO record (sub-agent steps split out into embedded
     subagents unless ``split`` is False). ``named``: the declaration of the named keys of
-    ``metadata`` that ATIF → TAO wrote (:data:`TAO_NAMED`), read back into ATIF fields."""
+    ``metadata`` that ATIF → TAO wrote (:data:`TAO_NAMED`), read back into ATIF fields.
+    ``first``: the ``step_index`` ATIF → TAO gives the first step (1 in the filled style, as
+    opentraces numbers; else 0); a step it numbers otherwise gets :data:`STEP_INDEX`."""
     built = _ToAtif(record, split, named).run()
-    places = {id(s): p for p, s in dicts(record.get("steps"))}
-    _name_indexes(built, to_tao(built.doc), places)  # the numbering ignores named keys
+    places = {id(s): p + first for p, s in dicts(record.get("steps"))}
+    numbered = _ToTao(built.doc, None, first).run()  # the numbering ignores named keys
+    _name_indexes(built, numbered, places)
     return built
 
 
@@ -841,9 +864,11 @@ def to_atif(record: Doc, split: bool = True, named: NamedKeys | None = None) -> 
 class _ToTao:
     """ATIF v1.7 trajectory → TAO 0.2.0 record (native fields only)."""
 
-    def __init__(self, doc: Doc, named: Declared | None) -> None:
+    def __init__(self, doc: Doc, named: Declared | None, first: int = 0) -> None:
         self.doc = doc
         self.named = named or []
+        self.first = first
+        """The ``step_index`` of the first step (:func:`to_atif`)."""
         agent = doc.get("agent")
         self.agent: Doc = agent if isinstance(agent, dict) else {}
         self.built = Built({})
@@ -875,7 +900,7 @@ class _ToTao:
 
     def run(self) -> Built:
         doc = self.doc
-        out: Doc = {"schema_version": "0.2.0"}
+        out: Doc = {"schema_version": TAO_VERSION}
         self.built.doc = out
         self.built.pair(doc, out)
         session = doc.get("session_id")
@@ -1076,7 +1101,7 @@ class _ToTao:
             index = len(self.steps)
             for child in children:
                 child["parent_step"] = index
-            number = index - self.unnumbered  # a named system step takes no position
+            number = index - self.unnumbered + self.first  # a named system step: no position
             if source == "system":
                 self.unnumbered += 1
             out: Doc = {"step_index": number, "role": source}
@@ -1364,10 +1389,11 @@ def to_tao(doc: Doc, named: Declared | None = None, style: str | None = None) ->
 
     ``named``: (trajectory, declaration) of the named keys TAO → ATIF wrote below each
     trajectory of ``doc`` (:data:`Declared`); they are read back into TAO members. ``style``
-    :data:`FILLED` writes the record as opentraces does (:func:`atif_spec.formats.tao.fill`);
-    None writes only the fields that carry something (D26).
+    :data:`FILLED` writes the record as opentraces does (:func:`atif_spec.formats.tao.fill`,
+    steps numbered from 1); None writes only the fields that carry something, steps numbered
+    from 0 (D26).
     """
-    built = _ToTao(doc, named).run()
+    built = _ToTao(doc, named, 1 if style == FILLED else 0).run()
     if style == FILLED:
         from atif_spec.formats.tao import UnloadableRecordError, fill, twins
 
@@ -1384,7 +1410,27 @@ def to_tao(doc: Doc, named: Declared | None = None, style: str | None = None) ->
                 made_from[id(after)] = source
                 built.pairs[id(source)] = after
         built.doc, built.made_from = record, made_from
+    elif style == HASHED:
+        _hash_in_place(built.doc)
     return built
+
+
+def _hash_in_place(record: Doc) -> None:
+    """Give ``record`` its ``content_hash`` at the model's place for it (after ``schema_version``,
+    ``trace_id`` and ``session_id``), the object kept; a record the model cannot load is left."""
+    from atif_spec.formats.tao import UnloadableRecordError, content_hash
+
+    try:
+        digest = content_hash(record, "v0.2.0")
+    except UnloadableRecordError:
+        return
+    members = [(k, v) for k, v in record.items() if k != "content_hash"]
+    cut = max((i + 1 for i, (k, _) in enumerate(members) if k in _BEFORE_HASH), default=0)
+    record.clear()
+    record.update([*members[:cut], ("content_hash", digest), *members[cut:]])
+
+
+_BEFORE_HASH = frozenset({"schema_version", "trace_id", "session_id"})
 
 
 def _rehash(record: Doc, written: Doc | None = None) -> None:
@@ -1404,28 +1450,47 @@ def _looks_filled(record: Doc) -> bool:
     return all(key in record for key in schema("v0.2.0")["properties"])
 
 
-def _through(built: Built, rebuilt: Built) -> Callable[[Any], Any]:
-    """The source object of ``built`` that a ``rebuilt`` object comes from, through both."""
-    return lambda value: built.origin(rebuilt.origin(value))
+def _through(
+    built: Built, rebuilt: Built, source_of: Callable[[Any], Any] | None = None
+) -> Callable[[Any], Any]:
+    """The source object of ``built`` that a ``rebuilt`` object comes from, through both (and
+    through ``source_of`` when ``built`` was made from a stand-in of the source)."""
+    if source_of is None:
+        return lambda value: built.origin(rebuilt.origin(value))
+    return lambda value: source_of(built.origin(rebuilt.origin(value)))
 
 
 def _styled_residuals(
-    record: Doc, built: Built, declared: Declared, written: Doc | None, filled: bool
+    record: Doc,
+    built: Built,
+    declared: Declared,
+    written: Doc | None,
+    styles: bool,
+    source_of: Callable[[Any], Any] | None = None,
 ) -> tuple[list[Residual], str | None]:
     """The stash entries of ``record`` against what ATIF → TAO rebuilds from ``built``, in the
     output style that needs fewer bytes (a ``style`` member counts as its own bytes).
 
     ``written``: the record as given, when it carried a layer of ATIF → TAO (taken off as
     ``record``). ATIF → TAO hashes a filled record that gets a layer again as finished
-    (:func:`_rehash`), so the filled rebuild carries the hash of ``written``."""
-    candidates = [None, FILLED] if filled and _looks_filled(record) else [None]
+    (:func:`_rehash`), so the filled rebuild carries the hash of ``written``. ``source_of``:
+    ``built`` was made from the record without its defaults (:data:`THIN`); only the
+    filled style can give those back. ``styles``: False tries the default style only."""
+    candidates: list[str | None] = [None]
+    if source_of is not None:
+        candidates = [FILLED]
+    elif styles:
+        if isinstance(record.get("content_hash"), str):
+            candidates.append(HASHED)
+        if _looks_filled(record):
+            candidates.append(FILLED)
     best: tuple[int, list[Residual], str | None] | None = None
     for style in candidates:
         rebuilt = to_tao(built.doc, declared, style)
-        if style == FILLED and written is not None:
+        if style is not None and written is not None:
             rebuilt.doc["content_hash"] = written.get("content_hash")  # if it cannot be hashed
             _rehash(rebuilt.doc, written)
-        residuals = diff(record, rebuilt.doc, origin=_through(built, rebuilt))
+        residuals = diff(record, rebuilt.doc, origin=_through(built, rebuilt, source_of))
         size = sum(len(orjson.dumps(r.entry)) + 1 for r in residuals)
         if style is not None:
             size += len(orjson.dumps({"style": style}))
@@ -1538,35 +1603,108 @@ def tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
 
 
 def _checked(doc: Doc, report: ChangeReport, options: LensOptions, split: bool) -> Doc:
-    """:func:`_tao_to_atif`, keeping the filled style only where ATIF → TAO then gives the
-    record back exactly (else the default style: its stash always does)."""
-    trial = ChangeReport(report.source, report.line, report.from_, report.to)
-    out = _tao_to_atif(doc, trial, options, split, filled=True)
-    top = top_layer(out)
-    if top is not None and top.get("by") == INTO_ATIF and top.get("style") == FILLED:
-        scratch = ChangeReport(report.source, report.line, report.to, report.from_)
+    """:func:`_tao_to_atif` in the style with the smaller stash among those whose way back gives
+    the record exactly: the cheaper of the default and the filled style (D32), or, for a filled
+    record, the filled style read :data:`THIN` (D33); the default style's stash always gives the
+    record back. A thin reading whose layer needs no entry is taken at once (no other style of
+    a filled record has a smaller stash). With ``drop`` only the default style: no layer
+    records another (what it leaves out is then reported dropped)."""
+    thin: Doc | None = None
+    thin_trial = ChangeReport(report.source, report.line, report.from_, report.to)
+    if not options.drop and _looks_filled(doc):
         try:
-            back = orjson.dumps(atif_to_tao(out, scratch, options))
+            thin = _tao_to_atif(doc, thin_trial, options, split, styles=True, thin=True)
         except ConversionError:
-            back = b""
-        if back != orjson.dumps(doc):
-            return _tao_to_atif(doc, report, options, split, filled=False)
+            thin = None
+        if thin is not None and not (_filled(thin) and _gives_back(thin, doc, report, options)):
+            thin = None
+        top = top_layer(thin) if thin is not None else None
+        if thin is not None and top is not None and not top.get("entries"):
+            return _merged(report, thin_trial, thin)
+    trial = ChangeReport(report.source, report.line, report.from_, report.to)
+    out = _tao_to_atif(doc, trial, options, split, styles=not options.drop)
+    if _styled(out) and not _gives_back(out, doc, report, options):
+        trial = ChangeReport(report.source, report.line, report.from_, report.to)
+        out = _tao_to_atif(doc, trial, options, split, styles=False)
+    if thin is not None and _stash_bytes(thin) <= _stash_bytes(out):
+        return _merged(report, thin_trial, thin)
+    return _merged(report, trial, out)
+
+
+def _merged(report: ChangeReport, trial: ChangeReport, out: Doc) -> Doc:
+    """``out``, its trial report's items added to ``report``."""
     for name in ("stashed", "named", "dropped", "decided", "errors", "warnings"):
         getattr(report, name).extend(getattr(trial, name))
     return out
 
 
+def _filled(out: Doc) -> bool:
+    """Whether the top layer of a TAO → ATIF result asks ATIF → TAO for the filled style."""
+    top = top_layer(out)
+    return top is not None and top.get("by") == INTO_ATIF and top.get("style") == FILLED
+
+
+def _styled(out: Doc) -> bool:
+    """Whether the top layer of a TAO → ATIF result asks ATIF → TAO for a style of its own."""
+    top = top_layer(out)
+    return top is not None and top.get("by") == INTO_ATIF and "style" in top
+
+
+def _stash_bytes(doc: Doc) -> int:
+    """The bytes of the stash on the root ``extra`` of an ATIF result (0 without one)."""
+    extra = doc.get(ATIF_HOLDER)
+    stash = extra.get(STASH_KEY) if isinstance(extra, dict) else None
+    return len(orjson.dumps(stash)) if stash is not None else 0
+
+
+def _gives_back(out: Doc, doc: Doc, report: ChangeReport, options: LensOptions) -> bool:
+    """Whether ATIF → TAO makes ``doc`` of ``out`` again, byte for byte."""
+    scratch = ChangeReport(report.source, report.line, report.to, report.from_)
+    try:
+        return orjson.dumps(atif_to_tao(out, scratch, options)) == orjson.dumps(doc)
+    except ConversionError:
+        return False
+
+
 def _tao_to_atif(
-    doc: Doc, report: ChangeReport, options: LensOptions, split: bool, filled: bool
+    doc: Doc,
+    report: ChangeReport,
+    options: LensOptions,
+    split: bool,
+    styles: bool,
+    thin: bool = False,
 ) -> Doc:
+    """TAO → ATIF of one record; ``styles``: False writes the default style only; ``thin``:
+    made from the record without its defaults (:data:`THIN`; a layer of ATIF → TAO on the
+    record decides instead)."""
     record = _copy(doc)
     back = detach(record, TAO_HOLDER, INTO_TAO)  # the way back from ATIF → TAO
-    built = to_atif(record, split, _declared(back))
+    if back:  # its layer says which form of the record it undoes
+        marks = {layer["style"] for layer in back if "style" in layer}
+        unknown = sorted(str(style) for style in marks - THIN_STYLES)
+        if unknown:
+            raise refuse(
+                report,
+                "stash-style",
+                f"the {INTO_TAO} layer asks for an output style this tool does not write: "
+                + ", ".join(unknown),
+                f"/{TAO_HOLDER}",
+            )
+        thin = THIN in marks
+    source, source_of = record, None
+    if thin:
+        from atif_spec.formats.tao import unfill
+
+        source, pairs = unfill(record, "v0.2.0")
+        source_of = _stand_in(pairs)
+    built = to_atif(source, split, _declared(back), 1 if thin else 0)
     if back:
         report.conflicts(apply_layers(built.doc, back), INTO_ATIF, "")
     declared, named = _declare(built)
     # what ATIF → TAO will make of the result, in the record's style: the stash is the difference
-    residuals, style = _styled_residuals(record, built, declared, doc if back else None, filled)
+    residuals, style = _styled_residuals(
+        record, built, declared, doc if back else None, styles, source_of
+    )
     keep = not options.drop
     try:
         root = declared[0][1] if declared and declared[0][0] is built.doc else None
@@ -1588,6 +1726,12 @@ def _tao_to_atif(
     _report_residuals(report, residuals, INTO_ATIF, "", f"/{ATIF_HOLDER}", ATIF, options.drop)
     _report_decisions(report, built, built.doc, INTO_ATIF)
     return built.doc
+
+
+def _stand_in(pairs: dict[int, Any]) -> Callable[[Any], Any]:
+    """The object of the record that an object of its stand-in (``pairs``: id → object)
+    stands for; None for any other object."""
+    return lambda value: None if value is None else pairs.get(id(value))
 
 
 def _declare(built: Built) -> tuple[Declared, list[tuple[_Owner, str, str, Any]]]:
@@ -1718,6 +1862,23 @@ def _trajectories(traj: Doc) -> Iterator[Doc]:
         yield from _trajectories(sub)
 
 
+def _back_residuals(
+    work: Doc, built: Built, named: NamedKeys | None, style: str | None
+) -> list[Residual]:
+    """The stash entries of ATIF → TAO: ``work`` against what TAO → ATIF makes of the record
+    ``built``; of a filled record, in the :data:`THIN` style."""
+    split = "subagent_trajectories" in work
+    if style != FILLED:
+        rebuilt = to_atif(built.doc, split=split, named=named)
+        return diff(work, rebuilt.doc, origin=lambda v: built.origin(rebuilt.origin(v)))
+    from atif_spec.formats.tao import unfill
+
+    sparse, pairs = unfill(built.doc, "v0.2.0")
+    thin = to_atif(sparse, split=split, named=named, first=1)
+    stand_in = _stand_in(pairs)
+    return diff(work, thin.doc, origin=lambda v: built.origin(stand_in(thin.origin(v))))
+
+
 def atif_to_tao(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
     """The lens ``atif@v1.7->tao@v0.2.0``."""
     _refuse_invalid(doc, "atif", "v1.7", report)
@@ -1750,13 +1911,14 @@ def atif_to_tao(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
     named = _tao_declaration(built)
     # what TAO → ATIF will make of the result: the stash is the difference (a record whose
     # sub-agent steps TAO → ATIF kept inline comes back without embedded subagents)
-    rebuilt = to_atif(built.doc, split="subagent_trajectories" in work, named=named)
-    residuals = diff(work, rebuilt.doc, origin=lambda v: built.origin(rebuilt.origin(v)))
+    residuals = _back_residuals(work, built, named, style)
     try:
-        commit(built.doc, TAO_HOLDER, INTO_TAO, residuals, keep=not options.drop, named=named)
+        thin = THIN if style == FILLED and (residuals or named) else None
+        keep = not options.drop
+        commit(built.doc, TAO_HOLDER, INTO_TAO, residuals, keep=keep, named=named, style=thin)
     except StashError as error:
         raise refuse(report, "stash-collision", error.message, error.pointer) from None
-    if style == FILLED and (residuals or named) and not options.drop:
+    if style is not None and (residuals or named) and not options.drop:
         _rehash(built.doc)  # the hash covers the record as written, its own stash included
     where = _pointers(work)
     for source, member, key, to in built.members:

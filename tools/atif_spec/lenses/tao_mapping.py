@@ -53,6 +53,8 @@ _NOTES = {
     ("metrics", "total_input_tokens"): "Only when it is not the sum ATIF → TAO computes from the "
     "steps (or no step counts them): the session's own count (DECISIONS D30).",
     ("metrics", "total_output_tokens"): "As `total_input_tokens`.",
+    ("record", "schema_version"): 'Only when it is not `"0.2.0"`, what ATIF → TAO writes: the '
+    "version of a TAO 0.1.0 record, written back as it was (DECISIONS D35).",
 }
 
 
@@ -239,13 +241,14 @@ MAPPING_TABLES: tuple[Table, ...] = (
             ),
             Row("`metrics`", "`final_metrics`", "field", "§2.5."),
             Row(
-                "`schema_version`, `content_hash`, unknown keys",
+                "`content_hash` (not the record's own: D34), unknown keys",
                 "root `extra`",
                 "stashed",
                 "No ATIF field and no meaning beyond the record (the way back restores them).",
             ),
             Row(
-                "`execution_context`, `timestamp_start`, `timestamp_end`, `task`, "
+                "`schema_version` (not 0.2.0), `execution_context`, `timestamp_start`, "
+                "`timestamp_end`, `task`, "
                 "`environment`, `outcome` (success, signal, patch, commit, terminal state, "
                 "**reward**), `dependencies`, `security`, `attribution`, `metadata`",
                 "root `extra.tao_<name>`",
