@@ -193,12 +193,15 @@ def _tao_step(ctx: Context, m: re.Match[str]) -> dict[str, Any]:
 
 
 def tao_content_hash(ctx: Context, m: re.Match[str], v: Any) -> bool:
-    """A ``content_hash`` that is the hash of the record itself: the filled style of ATIF → TAO
-    computes it again (spec/tao/DECISIONS.md D32)."""
-    from atif_spec.formats.tao import UnloadableRecordError, content_hash
+    """A ``content_hash`` that is the hash of the record itself: the filled and hashed styles of
+    ATIF → TAO compute it again (spec/tao/DECISIONS.md D32, D34)."""
+    from atif_spec.formats.tao import UnloadableRecordError, content_hash, detect
 
+    version = detect(ctx.source)  # a 0.1.x record is hashed as 0.1.0 hashes it (D34)
     try:
-        return isinstance(v, str) and v == content_hash(ctx.source, "v0.2.0")
+        return isinstance(v, str) and v == content_hash(
+            ctx.source, version if version in ("v0.1.0", "v0.2.0") else "v0.2.0"
+        )
     except UnloadableRecordError:
         return False
 

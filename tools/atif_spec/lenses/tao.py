@@ -1421,7 +1421,7 @@ def _hash_in_place(record: Doc) -> None:
     from atif_spec.formats.tao import UnloadableRecordError, content_hash
 
     try:
-        digest = content_hash(record, "v0.2.0")
+        digest = content_hash(record, _hash_version(record))
     except UnloadableRecordError:
         return
     members = [(k, v) for k, v in record.items() if k != "content_hash"]
@@ -1433,13 +1433,23 @@ def _hash_in_place(record: Doc) -> None:
 _BEFORE_HASH = frozenset({"schema_version", "trace_id", "session_id"})
 
 
+def _hash_version(record: Doc) -> str:
+    """The model version whose canonical form a record's ``content_hash`` is taken over: the
+    version it declares (a 0.1.x record is hashed as 0.1.0 hashes it), else 0.2.0."""
+    from atif_spec.formats.tao import detect
+
+    version = detect(record)
+    return version if version in ("v0.1.0", "v0.2.0") else "v0.2.0"
+
+
 def _rehash(record: Doc, written: Doc | None = None) -> None:
     """Set ``content_hash`` of ``record`` to the hash of ``written`` (default: ``record`` as it
     now is); a record the model does not load keeps its value."""
     from atif_spec.formats.tao import UnloadableRecordError, content_hash
 
+    hashed = record if written is None else written
     with contextlib.suppress(UnloadableRecordError):
-        record["content_hash"] = content_hash(record if written is None else written, "v0.2.0")
+        record["content_hash"] = content_hash(hashed, _hash_version(hashed))
 
 
 def _looks_filled(record: Doc) -> bool:
