@@ -207,11 +207,12 @@ def tao_content_hash(ctx: Context, m: re.Match[str], v: Any) -> bool:
 
 
 def tao_call_type(ctx: Context, m: re.Match[str], v: Any) -> bool:
-    """``main`` on a main agent step, ``subagent`` on a step with a ``parent_step``."""
+    """``main`` on a main agent step (and, in the filled style, on a user step: D33; the row is
+    ``default``, so the way back must write it), ``subagent`` on a step with a ``parent_step``."""
     step = _tao_step(ctx, m)
     if step.get("parent_step") is not None:
         return bool(v == "subagent")
-    return v == "main" and step.get("role") == "agent"
+    return v == "main" and step.get("role") in ("agent", "user")
 
 
 def tao_main_role(ctx: Context, m: re.Match[str], v: Any) -> bool:

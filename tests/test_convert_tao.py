@@ -1416,12 +1416,14 @@ def test_an_unknown_style_on_the_records_layer_is_refused() -> None:
 
 
 def test_the_filled_style_numbers_steps_from_one_as_opentraces_does() -> None:
-    """opentraces numbers a record's steps from 1 (`enumerate(steps, 1)`); the filled style
-    does too, so no step of its records needs its `step_index` named (DECISIONS D33), the
-    sub-agent steps the parser puts before their launching step included."""
+    """opentraces numbers a record's steps from 1 (`enumerate(steps, 1)`) and gives every step
+    a `call_type`; the filled style does too, so no step of its records needs its `step_index`
+    or `call_type` named (DECISIONS D33), the sub-agent steps the parser puts before their
+    launching step included."""
     for path in OPENTRACES:
         out, _ = convert(_load(path), "atif@v1.7")
         assert b"tao_step_index" not in orjson.dumps(out), path.name
+        assert b"tao_call_type" not in orjson.dumps(out), path.name  # user steps' "main" too
     atif, _ = convert(_load(OPENTRACES[0]), "atif@v1.7")
     del atif["extra"][STASH_KEY]  # an ATIF document from elsewhere: the default style, from 0
     record, _ = convert(atif, "tao@v0.2.0")

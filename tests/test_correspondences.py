@@ -230,8 +230,14 @@ CASES: list[tuple[Rule, str, tuple[Any, Any, Any], list[tuple[Any, Any, Any]]]] 
         (_steps({"role": "agent", "call_type": "main"}), {}, _steps({"call_type": "main"})),
         [
             (_steps({"role": "agent", "call_type": "main"}), {}, _steps({})),
-            (_steps({"role": "user", "call_type": "main"}), {}, _steps({"call_type": "main"})),
+            (_steps({"role": "system", "call_type": "main"}), {}, _steps({"call_type": "main"})),
         ],
+    ),
+    (  # D33: the filled style writes it on a user step too
+        TAO_CALL_TYPE,
+        "/steps/0/call_type",
+        (_steps({"role": "user", "call_type": "main"}), {}, _steps({"call_type": "main"})),
+        [(_steps({"role": "user", "call_type": "main"}), {}, _steps({}))],  # the default style
     ),
     (
         TAO_CALL_TYPE,

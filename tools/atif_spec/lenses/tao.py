@@ -357,9 +357,13 @@ def _repeated_usage(steps: list[Doc]) -> set[int]:
 class _ToAtif:
     """TAO record → ATIF v1.7 trajectory (native fields only)."""
 
-    def __init__(self, record: Doc, split: bool, named: NamedKeys | None) -> None:
+    def __init__(
+        self, record: Doc, split: bool, named: NamedKeys | None, filled: bool = False
+    ) -> None:
         self.record = record
         self.split = split
+        self.filled = filled
+        """ATIF → TAO will write the filled style (:func:`to_atif`)."""
         self.taken: Doc = {}
         """The named keys of ``metadata`` that ATIF → TAO wrote (its declaration says so)."""
         metadata = record.get("metadata")
@@ -453,7 +457,8 @@ class _ToAtif:
             sub = self.positions[id(owner.source)] in self.parent_of
             agent = owner.source.get("role") == "agent"
             if key == "call_type":
-                return "subagent" if sub else ("main" if agent else _ABSENT)
+                user = self.filled and owner.source.get("role") == "user"
+                return "subagent" if sub else ("main" if agent or user else _ABSENT)
             if key == "agent_role":
                 return "main" if agent and not sub else _ABSENT
         if owner.kind == "observation" and key == "error":
@@ -844,16 +849,18 @@ def _metrics(usage: Doc, anthropic: bool) -> Doc:
 
 
 def to_atif(
-    record: Doc, split: bool = True, named: NamedKeys | None = None, first: int = 0
+    record: Doc, split: bool = True, named: NamedKeys | None = None, filled: bool = False
 ) -> Built:
     """The native ATIF v1.7 form of a TAO record (sub-agent steps split out into embedded
     subagents unless ``split`` is False). ``named``: the declaration of the named keys of
     ``metadata`` that ATIF → TAO wrote (:data:`TAO_NAMED`), read back into ATIF fields.
-    ``first``: the ``step_index`` ATIF → TAO gives the first step (1 in the filled style, as
-    opentraces numbers; else 0); a step it numbers otherwise gets :data:`STEP_INDEX`."""
-    built = _ToAtif(record, split, named).run()
+    ``filled``: ATIF → TAO will write the filled style (D33): steps numbered from 1 and a
+    user step's ``call_type: "main"``, as opentraces writes them; a step it numbers otherwise
+    than the record gets :data:`STEP_INDEX`."""
+    built = _ToAtif(record, split, named, filled).run()
+    first = 1 if filled else 0
     places = {id(s): p + first for p, s in dicts(record.get("steps"))}
-    numbered = _ToTao(built.doc, None, first).run()  # the numbering ignores named keys
+    numbered = _ToTao(built.doc, None, filled).run()  # the numbering ignores named keys
     _name_indexes(built, numbered, places)
     return built
 
@@ -864,11 +871,12 @@ def to_atif(
 class _ToTao:
     """ATIF v1.7 trajectory → TAO 0.2.0 record (native fields only)."""
 
-    def __init__(self, doc: Doc, named: Declared | None, first: int = 0) -> None:
+    def __init__(self, doc: Doc, named: Declared | None, filled: bool = False) -> None:
         self.doc = doc
         self.named = named or []
-        self.first = first
-        """The ``step_index`` of the first step (:func:`to_atif`)."""
+        self.filled = filled
+        """The filled style (D33): steps numbered from 1, ``call_type`` on every step."""
+        self.first = 1 if filled else 0
         agent = doc.get("agent")
         self.agent: Doc = agent if isinstance(agent, dict) else {}
         self.built = Built({})
@@ -1121,7 +1129,7 @@ class _ToTao:
             if depth > 0:
                 out["parent_step"] = None  # the launching step's index, set by the caller
                 out["call_type"] = "subagent"
-            elif source == "agent":
+            elif source == "agent" or (self.filled and source == "user"):
                 out["call_type"] = "main"
             if launched:
                 out["subagent_trajectory_ref"] = launched[0]
@@ -1393,7 +1401,7 @@ def to_tao(doc: Doc, named: Declared | None = None, style: str | None = None) ->
     steps numbered from 1); None writes only the fields that carry something, steps numbered
     from 0 (D26).
     """
-    built = _ToTao(doc, named, 1 if style == FILLED else 0).run()
+    built = _ToTao(doc, named, style == FILLED).run()
     if style == FILLED:
         from atif_spec.formats.tao import UnloadableRecordError, fill, twins
 
@@ -1707,7 +1715,7 @@ def _tao_to_atif(
 
         source, pairs = unfill(record, "v0.2.0")
         source_of = _stand_in(pairs)
-    built = to_atif(source, split, _declared(back), 1 if thin else 0)
+    built = to_atif(source, split, _declared(back), filled=thin)
     if back:
         report.conflicts(apply_layers(built.doc, back), INTO_ATIF, "")
     declared, named = _declare(built)
@@ -1884,7 +1892,7 @@ def _back_residuals(
     from atif_spec.formats.tao import unfill
 
     sparse, pairs = unfill(built.doc, "v0.2.0")
-    thin = to_atif(sparse, split=split, named=named, first=1)
+    thin = to_atif(sparse, split=split, named=named, filled=True)
     stand_in = _stand_in(pairs)
     return diff(work, thin.doc, origin=lambda v: built.origin(stand_in(thin.origin(v))))
 
