@@ -1493,15 +1493,15 @@ def _styled_residuals(
     ``record``). ATIF → TAO hashes a filled record that gets a layer again as finished
     (:func:`_rehash`), so the filled rebuild carries the hash of ``written``. ``source_of``:
     ``built`` was made from the record without its defaults (:data:`THIN`); only the
-    filled style can give those back. ``styles``: False tries the default style only."""
+    filled style can give those back, and it is the only style tried for it. Else the default
+    style and, when ``styles`` and the record has a hash, the hashed one (D34). ATIF → TAO
+    computes its stash of a filled record against the thin reading, so a filled record read
+    whole would not come back exactly: it is not tried."""
     candidates: list[str | None] = [None]
     if source_of is not None:
         candidates = [FILLED]
-    elif styles:
-        if isinstance(record.get("content_hash"), str):
-            candidates.append(HASHED)
-        if _looks_filled(record):
-            candidates.append(FILLED)
+    elif styles and isinstance(record.get("content_hash"), str):
+        candidates.append(HASHED)
     best: tuple[int, list[Residual], str | None] | None = None
     for style in candidates:
         rebuilt = to_tao(built.doc, declared, style)
@@ -1622,11 +1622,11 @@ def tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
 
 def _checked(doc: Doc, report: ChangeReport, options: LensOptions, split: bool) -> Doc:
     """:func:`_tao_to_atif` in the style with the smaller stash among those whose way back gives
-    the record exactly: the cheaper of the default and the filled style (D32), or, for a filled
-    record, the filled style read :data:`THIN` (D33); the default style's stash always gives the
-    record back. A thin reading whose layer needs no entry is taken at once (no other style of
-    a filled record has a smaller stash). With ``drop`` only the default style: no layer
-    records another (what it leaves out is then reported dropped)."""
+    the record exactly: the cheaper of the default and the hashed style (D34), or, for a filled
+    record, the filled style read :data:`THIN` (D32, D33); the default style's stash always
+    gives the record back. A thin reading whose layer needs no entry is taken at once (no
+    other style of a filled record has a smaller stash). With ``drop`` only the default style:
+    no layer records another (what it leaves out is then reported dropped)."""
     thin: Doc | None = None
     thin_trial = ChangeReport(report.source, report.line, report.from_, report.to)
     if not options.drop and _looks_filled(doc):
