@@ -225,11 +225,6 @@ def fill(doc: dict[str, Any], version: str) -> dict[str, Any]:
     return filled
 
 
-def _same_json(a: Any, b: Any) -> bool:
-    """Equal as JSON, type included (``0`` is neither ``false`` nor ``0.0``)."""
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
-
-
 def _object_node(root: dict[str, Any], node: dict[str, Any], value: Any) -> dict[str, Any]:
     """The (resolved) schema node that describes ``value``: the branch of an ``anyOf`` whose
     type fits it, or ``node`` itself."""
@@ -260,11 +255,18 @@ def _unfill(root: dict[str, Any], node: dict[str, Any], value: Any, pairs: dict[
     out: dict[str, Any] = {}
     for name, member in value.items():
         sub = props.get(name)
-        if isinstance(sub, dict) and "default" in sub and _same_json(member, sub["default"]):
+        if isinstance(sub, dict) and "default" in sub and _same(member, sub["default"]):
             continue
         out[name] = _unfill(root, sub, member, pairs) if isinstance(sub, dict) else member
     pairs[id(out)] = value
     return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON, type included (``0`` is neither ``false`` nor ``0.0``)."""
+    from atif_spec.stash import canonical_json
+
+    return canonical_json(a) == canonical_json(b)
 
 
 def unfill(doc: dict[str, Any], version: str) -> tuple[dict[str, Any], dict[int, Any]]:

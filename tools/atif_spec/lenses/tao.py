@@ -1634,14 +1634,16 @@ def _checked(doc: Doc, report: ChangeReport, options: LensOptions, split: bool) 
             thin = _tao_to_atif(doc, thin_trial, options, split, styles=True, thin=True)
         except ConversionError:
             thin = None
-        if thin is not None and not (_filled(thin) and _gives_back(thin, doc, report, options)):
+        if thin is not None and not (
+            _style_of(thin) == FILLED and _gives_back(thin, doc, report, options)
+        ):
             thin = None
         top = top_layer(thin) if thin is not None else None
         if thin is not None and top is not None and not top.get("entries"):
             return _merged(report, thin_trial, thin)
     trial = ChangeReport(report.source, report.line, report.from_, report.to)
     out = _tao_to_atif(doc, trial, options, split, styles=not options.drop)
-    if _styled(out) and not _gives_back(out, doc, report, options):
+    if _style_of(out) is not None and not _gives_back(out, doc, report, options):
         trial = ChangeReport(report.source, report.line, report.from_, report.to)
         out = _tao_to_atif(doc, trial, options, split, styles=False)
     if thin is not None and _stash_bytes(thin) <= _stash_bytes(out):
@@ -1656,16 +1658,11 @@ def _merged(report: ChangeReport, trial: ChangeReport, out: Doc) -> Doc:
     return out
 
 
-def _filled(out: Doc) -> bool:
-    """Whether the top layer of a TAO → ATIF result asks ATIF → TAO for the filled style."""
+def _style_of(out: Doc) -> Any:
+    """The output style the top layer of a TAO → ATIF result asks ATIF → TAO for (None: the
+    default style, or no such layer)."""
     top = top_layer(out)
-    return top is not None and top.get("by") == INTO_ATIF and top.get("style") == FILLED
-
-
-def _styled(out: Doc) -> bool:
-    """Whether the top layer of a TAO → ATIF result asks ATIF → TAO for a style of its own."""
-    top = top_layer(out)
-    return top is not None and top.get("by") == INTO_ATIF and "style" in top
+    return top.get("style") if top is not None and top.get("by") == INTO_ATIF else None
 
 
 def _stash_bytes(doc: Doc) -> int:
