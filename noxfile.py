@@ -60,7 +60,7 @@ def lint(session: nox.Session) -> None:
     """ruff over the package, tests and automation."""
     session.install("ruff==0.17.6")
     session.run("ruff", "check", "tools", "tests", "bench", "conformance", "noxfile.py")
-    session.run("ruff", "format", "--check", "tools", "bench", "noxfile.py")
+    session.run("ruff", "format", "--check", "tools", "tests", "bench", "noxfile.py")
 
 
 @nox.session(python=PYTHON)
@@ -69,7 +69,10 @@ def typecheck(session: nox.Session) -> None:
     session.install("-e", ".[dev,postgres]")
     session.run("mypy")
     session.env["ATIF_FAIL_ON_SKIP"] = "1"
-    test = "tests/test_bindings.py::test_user_code_typed_against_the_models_passes_mypy_strict"
+    test = (
+        "tests/bindings/test_models_base.py"
+        "::test_user_code_typed_against_the_models_passes_mypy_strict"
+    )
     session.run("python", "-m", "pytest", "-q", "-rs", test)
 
 
@@ -80,7 +83,7 @@ def schemas(session: nox.Session) -> None:
     files = sorted(glob.glob("spec/**/*.schema.json", recursive=True))
     session.run("check-jsonschema", "--check-metaschema", *files)
     session.run("check-jsonschema", "--schemafile", "spec/catalog.schema.json", "spec/catalog.json")
-    session.run("python", "-m", "pytest", "tests/test_catalog.py", "-q")
+    session.run("python", "-m", "pytest", "tests/schemas/test_catalog.py", "-q")
 
 
 def with_codegen(session: nox.Session) -> None:
@@ -94,7 +97,7 @@ def generate(session: nox.Session) -> None:
     """Regenerate everything derived from spec/: bindings (Python, TypeScript) and RFC.md tables."""
     with_codegen(session)
     session.run("python", "-m", "atif_spec.codegen", "generate")
-    session.run("python", "-m", "atif_spec.docgen")
+    session.run("python", "-m", "atif_spec.spectools.docgen")
 
 
 @nox.session(python=PYTHON)
@@ -102,7 +105,7 @@ def generated(session: nox.Session) -> None:
     """Fail when generated/ or RFC.md's generated regions differ from what spec/ produces."""
     with_codegen(session)
     session.run("python", "-m", "atif_spec.codegen", "check")
-    session.run("python", "-m", "atif_spec.docgen", "--check")
+    session.run("python", "-m", "atif_spec.spectools.docgen", "--check")
 
 
 @nox.session(python=PYTHON)
@@ -110,7 +113,7 @@ def typescript(session: nox.Session) -> None:
     """The TypeScript types compile and every valid fixture type-checks against them (tsc)."""
     with_codegen(session)
     session.env["ATIF_FAIL_ON_SKIP"] = "1"
-    tests = ("tests/test_typescript_bindings.py", "tests/test_typescript_package.py")
+    tests = ("tests/codegen/test_typescript_types.py", "tests/codegen/test_npm_package.py")
     session.run("python", "-m", "pytest", "-q", "-rs", *tests)
 
 
@@ -118,14 +121,18 @@ def typescript(session: nox.Session) -> None:
 def consumers(session: nox.Session) -> None:
     """Other tools load every schema and judge every conformance fixture as the suite expects:
     check-jsonschema, python-jsonschema and jsonschema-rs (no registry), Ajv with SchemaStore's
-    options, VS Code's JSON language service (tests/consumer_matrix.py prints the matrix); every
-    pattern means the same in Python, ECMA-262 and Rust (bench/check_patterns.py); the README
-    recipes for other tools run."""
+    options, VS Code's JSON language service (tests/support/consumer_matrix.py prints the
+    matrix); every pattern means the same in Python, ECMA-262 and Rust (bench/check_patterns.py);
+    the README recipes for other tools run."""
     with_codegen(session)
-    session.run("python", "tests/consumer_matrix.py")
+    session.run("python", "-m", "tests.support.consumer_matrix")
     session.run("python", "bench/check_patterns.py")
     session.env["ATIF_FAIL_ON_SKIP"] = "1"
-    tests = ("tests/test_consumers.py", "tests/test_bundles.py", "tests/test_schemastore.py")
+    tests = (
+        "tests/project/test_consumers.py",
+        "tests/codegen/test_bundles.py",
+        "tests/spectools/test_schemastore.py",
+    )
     session.run("python", "-m", "pytest", "-q", "-rs", *tests, "-k", "not consumer_verdicts")
 
 
@@ -134,7 +141,7 @@ def site(session: nox.Session) -> None:
     """Build the static schema site into _site/ (schemas at their $id paths, latest aliases,
     catalog.json, SchemaStore catalog, an HTML page per schema)."""
     session.install("-e", ".")
-    session.run("python", "-m", "atif_spec.site", *(session.posargs or ["_site"]))
+    session.run("python", "-m", "atif_spec.spectools.site", *(session.posargs or ["_site"]))
 
 
 @nox.session(name="spec-check", python=PYTHON)
@@ -160,10 +167,10 @@ def site_browser(session: nox.Session) -> None:
         "-rs",
         "-p",
         "no:cacheprovider",
-        "tests/test_site.py",
-        "tests/test_site_browser.py",
-        "tests/test_view_browser.py",
-        "tests/test_precommit.py",
+        "tests/spectools/test_site.py",
+        "tests/spectools/test_site_browser.py",
+        "tests/view/test_view_browser.py",
+        "tests/project/test_precommit.py",
     )
 
 
@@ -181,8 +188,8 @@ def postgres(session: nox.Session) -> None:
         "pytest",
         "-q",
         "-rs",
-        "tests/test_step_substep_store.py",
-        "tests/test_step_substep_ddl.py",
+        "tests/stepsubstep/test_store.py",
+        "tests/stepsubstep/test_store_ddl.py",
         "-p",
         "no:cacheprovider",
     )
@@ -220,7 +227,7 @@ def conformance_lint(session: nox.Session) -> None:
     """The fixture linter: manifests, ids, descriptions, files, and our validator's findings."""
     session.install("-e", ".[test]")
     session.run("python", "-m", "atif_spec.conformance", "lint")
-    session.run("python", "-m", "pytest", "tests/test_conformance_fixtures.py", "-q")
+    session.run("python", "-m", "pytest", "tests/conformance/test_fixtures.py", "-q")
 
 
 @nox.session(python=PYTHON)
@@ -238,9 +245,9 @@ def ray(session: nox.Session) -> None:
         "pytest",
         "-q",
         "-rs",
-        "tests/test_engines.py",
-        "tests/test_ray_engine.py",
-        "tests/test_dataset_safety.py",
+        "tests/datasets/test_engines.py",
+        "tests/datasets/test_ray.py",
+        "tests/cli/test_dataset_safety.py",
         "-p",
         "no:cacheprovider",
     )
@@ -254,9 +261,8 @@ def disk_full(session: nox.Session) -> None:
         session.error("the disk-full session mounts a tmpfs: run it as root")
     session.install("-e", ".[test]")
     session.env["ATIF_FAIL_ON_SKIP"] = "1"
-    session.run(
-        "python", "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "tests/test_disk_full.py"
-    )
+    test = "tests/cli/test_disk_full.py"
+    session.run("python", "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", test)
 
 
 HARBOR_VERSION = "0.25.0"

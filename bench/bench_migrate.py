@@ -24,9 +24,9 @@ import corpus
 import timing
 
 import atif_spec
-from atif_spec.migrations import migrate
-from atif_spec.reader import RawDocument
-from atif_spec.validation import validate_raw
+from atif_spec.transforms.migrations import migrate
+from atif_spec.validation.pipeline import validate_raw
+from atif_spec.validation.reader import RawDocument
 
 WORK = Path(".bench")
 TEXT = {"type": "text", "text": "Here is the screenshot and the recording."}

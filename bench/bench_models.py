@@ -1,7 +1,7 @@
 """What checking the schema definitions costs the generated Pydantic models.
 
 The models check their input against their schema definition (the conditionals that field types
-cannot express; ``atif_spec.models_base.StrictModel``). This times ``model_validate`` with that
+cannot express; ``atif_spec.bindings.models_base.StrictModel``). This times ``model_validate`` with that
 check and without it (the check switched off in-process), interleaved, best of N rounds, on
 synthetic v1.7 trajectories and a few conformance fixtures (CPU time of this process, which
 other processes on a busy machine do not inflate).
@@ -20,8 +20,8 @@ from typing import Any
 from corpus import trajectory
 from timing import best, calls_for, interleaved, ratios, spread
 
-from atif_spec import models_io
-from atif_spec.models_base import StrictModel
+from atif_spec.bindings import models_io
+from atif_spec.bindings.models_base import StrictModel
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = (

@@ -20,8 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 import dataset
 
-from atif_spec.engines import Task, local
-from atif_spec.engines.sources import expand
+from atif_spec.datasets.engines import Task, local
+from atif_spec.datasets.engines.sources import expand
 
 
 def main() -> None:
@@ -50,7 +50,7 @@ def main() -> None:
             print(f"  {name:<22} {best:7.2f} s  {rates[name]:9.0f} documents/s")
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
         os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
-        from atif_spec import ray as ray_engine
+        from atif_spec.datasets import ray as ray_engine
 
         start = time.perf_counter()
         ray_engine.connect(num_cpus=args.ray_cpus)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from atif_spec.lenses.share import format_table, lens_table
+from atif_spec.transforms.lenses.share import format_table, lens_table
 
 ROOT = Path(__file__).resolve().parent.parent / "conformance"
 

@@ -25,10 +25,10 @@ import corpus
 from timing import best_of, calls_for, interleaved, ratios, row, spread
 
 import atif_spec
-from atif_spec import validation
-from atif_spec.reader import RawDocument
-from atif_spec.typed.atif import clean_version
-from atif_spec.validation import validate_raw
+from atif_spec.validation import pipeline as validation
+from atif_spec.validation.pipeline import validate_raw
+from atif_spec.validation.reader import RawDocument
+from atif_spec.validation.typed.atif import clean_version
 
 WORK = Path(".bench")
 HARBOR_SCRIPT = """
@@ -170,8 +170,8 @@ def single_document(args: argparse.Namespace) -> None:
     raw = RawDocument(str(path), data)
     report = validate_raw(raw)
     assert report.valid and not report.findings, report.findings[:3]
-    from atif_spec.catalog import load_catalog
-    from atif_spec.rules.screen import screen_validator
+    from atif_spec.schemas.catalog import load_catalog
+    from atif_spec.validation.rules.screen import screen_validator
 
     entry = load_catalog().find("atif@v1.7")
     screen = screen_validator("atif", entry.id)
@@ -220,7 +220,8 @@ def single_document(args: argparse.Namespace) -> None:
         print("  harbor: not measured (run through `nox -s bench`, which passes --harbor-python)")
     import jsonschema
 
-    from atif_spec.schemas import referencing_registry, schema_by_id
+    from atif_spec.schemas.catalog import schema_by_id
+    from atif_spec.schemas.compiled import referencing_registry
 
     validator = jsonschema.Draft202012Validator(
         schema_by_id(entry.id), registry=referencing_registry()

@@ -3,7 +3,7 @@ time bound, run by `nox -s consumers` and `nox -s bench`; exit status 1 on a fai
 
 Dialects: Python ``re`` (python-jsonschema, check-jsonschema), ECMA-262 (Ajv, VS Code; Node's
 ``RegExp`` with the ``u`` flag) and Rust (jsonschema-rs, our validator). Inputs
-(``tests/pattern_inputs.py``): matching examples with line breaks around them, and worst-case
+(``tests/support/pattern_inputs.py``): matching examples with line breaks around them, and worst-case
 inputs for backtracking engines (tens of thousands of characters). Each dialect runs in its own
 process with a timeout, so a catastrophic pattern fails the check instead of hanging it. Fails
 when two dialects disagree on an input, when one input takes longer than ``--bound`` seconds in

@@ -20,8 +20,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from atif_spec.atomic import write_atomic
 from atif_spec.conformance import differences
+from atif_spec.jsonio.atomic import write_atomic
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = Path(__file__).with_name("KNOWN-DIFFERENCES.md")

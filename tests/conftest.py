@@ -1,14 +1,13 @@
-"""Shared test helpers."""
+"""Pytest hooks and fixtures shared by every test (helpers live in ``tests/support/``)."""
 
 from __future__ import annotations
 
 import copy
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.support.documents import minimal_atif
 
 
 def pin_hypothesis_constants() -> None:
@@ -18,7 +17,7 @@ def pin_hypothesis_constants() -> None:
     modules in ``sys.modules`` (here every ``atif_spec`` module imported so far), so a
     derandomized test drew other examples when another test had imported more modules first
     (``atif_spec.conformance.interop``, say). The suite pins that pool to empty; hypothesis's
-    own constants stay. ``tests/test_draws_pinned.py`` fails if draws depend on imports again.
+    own constants stay. ``tests/support/test_draws_pinned.py`` fails if draws depend on imports again.
     """
     from hypothesis.internal.conjecture import providers
 
@@ -30,34 +29,6 @@ def pin_hypothesis_constants() -> None:
 
 
 pin_hypothesis_constants()
-DISPATCH_ONLY = frozenset(
-    {
-        "conformance/atif/v1.6/valid/later-version-fields-null.json",
-        "conformance/atif/v1.7/valid/embedded-subagent-newer-version.json",
-    }
-)
-"""Fixtures valid only through the validator's dispatch (DECISIONS.md D-14, D-15), not through the
-released schemas: the generated bindings and the lenses (which accept what the schema accepts,
-and drop keys whose value is null) do not read them back unchanged, so their tests leave them
-out."""
-
-
-def dispatch_only(path: Path) -> bool:
-    """Whether ``path`` is one of :data:`DISPATCH_ONLY`."""
-    return path.relative_to(ROOT).as_posix() in DISPATCH_ONLY
-
-
-ATIF_VERSIONS = ["v1.0", "v1.1", "v1.2", "v1.3", "v1.4", "v1.5", "v1.6", "v1.7", "v1.8"]
-
-
-def minimal_atif(version: str) -> dict[str, Any]:
-    """The smallest valid ATIF document of a version (an agent step, root session id)."""
-    return {
-        "schema_version": f"ATIF-{version}",
-        "session_id": "sess-1",
-        "agent": {"name": "terminus-2", "version": "1.0.0"},
-        "steps": [{"step_id": 1, "source": "agent", "message": "done"}],
-    }
 
 
 @pytest.fixture

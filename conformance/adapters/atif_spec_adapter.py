@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import atif_spec
-from atif_spec.catalog import UnknownSchemaError, load_catalog
 from atif_spec.formats import all_formats
+from atif_spec.schemas.catalog import UnknownSchemaError, load_catalog
 
 SUPPORTED_OPTIONS = {"follow_refs"}
 

@@ -3,7 +3,7 @@
 ``python tests/typescript/write_checks.py OUT.ts`` imports each ``generated/typescript`` root
 type and declares one constant per valid conformance fixture (``valid/`` and ``warning/``) and
 per binding sample (``tests/bindings_samples``); ``tsc --noEmit -p tests/typescript`` (or the
-pytest in tests/test_typescript_bindings.py) then proves the declarations accept them.
+pytest in tests/codegen/test_typescript_types.py) then proves the declarations accept them.
 """
 
 from __future__ import annotations

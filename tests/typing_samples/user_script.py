@@ -1,10 +1,10 @@
-"""User code typed against the generated models; tests/test_bindings.py runs mypy --strict on it."""
+"""User code typed against the generated models; tests/bindings/test_models_base.py runs mypy --strict on it."""
 
 from __future__ import annotations
 
 from typing import reveal_type
 
-from atif_spec import models_io
+from atif_spec.bindings import models_io
 from atif_spec.models.atif import v1_7, v1_8
 
 

@@ -10,23 +10,24 @@ The public API is imported lazily so that ``atif`` starts fast:
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from atif_spec.findings import Finding, Level, Report
-    from atif_spec.lenses import convert
-    from atif_spec.migrations import migrate
-    from atif_spec.validation import validate
+    from atif_spec.transforms.lenses import convert
+    from atif_spec.transforms.migrations import migrate
+    from atif_spec.validation.findings import Finding, Level, Report
+    from atif_spec.validation.pipeline import validate
 
 _LAZY = {
-    "validate": ("atif_spec.validation", "validate"),
-    "Report": ("atif_spec.findings", "Report"),
-    "Finding": ("atif_spec.findings", "Finding"),
-    "Level": ("atif_spec.findings", "Level"),
-    "migrate": ("atif_spec.migrations", "migrate"),
-    "convert": ("atif_spec.lenses", "convert"),
+    "validate": ("atif_spec.validation.pipeline", "validate"),
+    "Report": ("atif_spec.validation.findings", "Report"),
+    "Finding": ("atif_spec.validation.findings", "Finding"),
+    "Level": ("atif_spec.validation.findings", "Level"),
+    "migrate": ("atif_spec.transforms.migrations", "migrate"),
+    "convert": ("atif_spec.transforms.lenses", "convert"),
 }
 
 __all__ = ["Finding", "Level", "Report", "__version__", "convert", "migrate", "validate"]
@@ -34,8 +35,6 @@ __all__ = ["Finding", "Level", "Report", "__version__", "convert", "migrate", "v
 
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
-        import importlib
-
         module, attr = _LAZY[name]
         value = getattr(importlib.import_module(module), attr)
         globals()[name] = value  # later look-ups find it without coming back here

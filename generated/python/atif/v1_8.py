@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
+from atif_spec.bindings.models_base import JsonInteger, StrictModel
 from atif_spec.models.atif.v1_7 import AtifV17Trajectory
-from atif_spec.models_base import JsonInteger, StrictModel
 from pydantic import ConfigDict, Field
 from typing_extensions import TypeAliasType
 
@@ -514,7 +514,8 @@ EmbeddedSubagentAtifV18.model_rebuild()
 
 
 # Each model also checks its input against its schema definition: the conditionals
-# and other rules that field types cannot express (atif_spec.models_base.StrictModel).
+# and other rules that field types cannot express
+# (atif_spec.bindings.models_base.StrictModel).
 StrictModel.bind_schema_locations(
     "https://atif-spec.org/schemas/atif/v1.8/trajectory.schema.json",
     {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from atif_spec.models_base import JsonInteger, StrictModel
+from atif_spec.bindings.models_base import JsonInteger, StrictModel
 from pydantic import ConfigDict, Field
 
 
@@ -709,7 +709,8 @@ class TraceRecord(StrictModel):
 
 
 # Each model also checks its input against its schema definition: the conditionals
-# and other rules that field types cannot express (atif_spec.models_base.StrictModel).
+# and other rules that field types cannot express
+# (atif_spec.bindings.models_base.StrictModel).
 StrictModel.bind_schema_locations(
     "https://atif-spec.org/schemas/tao/v0.2.0/trace-record.schema.json",
     {

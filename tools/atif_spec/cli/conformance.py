@@ -147,7 +147,7 @@ def run_command(
     head = header(run, suite, started, only, str(skip_file) if skip_file else None)
     lines = report_lines(run, head)
     if report_path is not None:
-        from atif_spec.atomic import OutputError, write_atomic
+        from atif_spec.jsonio.atomic import OutputError, write_atomic
 
         try:
             write_atomic(report_path, dumps_lines(lines).encode())

@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 import click
 
 if TYPE_CHECKING:  # imported when used: the command line loads this module at start-up
-    from atif_spec.engines import Result, Task
-    from atif_spec.summary import DatasetSummary
+    from atif_spec.datasets.engines import Result, Task
+    from atif_spec.datasets.summary import DatasetSummary
 
 ENGINES = ("local", "ray")
-DEFAULT_COLUMN = "trajectory"  # atif_spec.engines.sources.DEFAULT_COLUMN
+DEFAULT_COLUMN = "trajectory"  # atif_spec.datasets.engines.sources.DEFAULT_COLUMN
 
 
 def engine_available(ctx: click.Context, param: click.Parameter, value: str) -> str:
@@ -82,7 +82,10 @@ def engine_options(command: Any) -> Any:
 
 def is_dataset_run(inputs: Iterable[str], engine: str, summary_path: str | None) -> bool:
     """True when a run goes through the engines (see the module docstring)."""
-    from atif_spec.reader import is_parquet, is_uri  # not engines: validate -q needs none
+    from atif_spec.validation.reader import (  # not engines: validate -q needs none
+        is_parquet,
+        is_uri,
+    )
 
     return (
         engine != "local"
@@ -113,11 +116,11 @@ def run(
     ``output`` (a directory or URI) receives the results as Parquet (ray: written by Ray; local:
     one file); ``sink`` sees every result in input order.
     """
-    from atif_spec.engines.sources import expand
+    from atif_spec.datasets.engines.sources import expand
 
     files = expand(inputs)
     if engine == "ray":
-        from atif_spec import ray as ray_engine
+        from atif_spec.datasets import ray as ray_engine
 
         return ray_engine.run(
             task,
@@ -128,11 +131,11 @@ def run(
             sink=sink,
             address=ray_address,
         )
-    from atif_spec.engines import local
+    from atif_spec.datasets.engines import local
 
     if output is None:
         return local.run(task, files, jobs=jobs, lines=lines, column=column, sink=sink)
-    from atif_spec.engines.results import ParquetResults
+    from atif_spec.datasets.engines.results import ParquetResults
 
     with ParquetResults(output, task) as results:
 
@@ -151,7 +154,7 @@ def write_summary(summary: DatasetSummary, path: str | None) -> None:
     if path == "-":
         sys.stderr.write(summary.to_json().decode())
         return
-    from atif_spec.atomic import OutputError, write_atomic
+    from atif_spec.jsonio.atomic import OutputError, write_atomic
 
     try:
         write_atomic(path, summary.to_json())
@@ -174,7 +177,7 @@ def validate(
 ) -> DatasetSummary:
     """``atif validate`` as a dataset run: every report to ``sink`` in input order; returns the
     summary (its renderer and exit status read ``invalid``, ``errors``, ``warnings``, ...)."""
-    from atif_spec.engines import Task
+    from atif_spec.datasets.engines import Task
 
     summary = run(
         Task("validate", options),

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import click
 from click.decorators import FC
 
-from atif_spec.targets import Target, TargetError
+from atif_spec.schemas.targets import Target, TargetError
 
 lines_option = click.option(
     "--lines/--no-lines",
@@ -22,7 +22,7 @@ max_bytes_option = click.option(
     default=None,
     help="Largest document to load (default 512 MiB).",
 )
-"""The size limit of one document (``None``: ``atif_spec.reader.DEFAULT_MAX_BYTES``)."""
+"""The size limit of one document (``None``: ``atif_spec.validation.reader.DEFAULT_MAX_BYTES``)."""
 
 
 def jobs_option(help_text: str) -> Callable[[FC], FC]:

@@ -14,8 +14,8 @@ _LEVEL_COLOURS = {"error": "red", "warning": "yellow"}
 
 
 class Counts(Protocol):
-    """The totals a summary line needs (:class:`atif_spec.runner.Summary`, or
-    :class:`atif_spec.summary.DatasetSummary` of a dataset run)."""
+    """The totals a summary line needs (:class:`atif_spec.datasets.runner.Summary`, or
+    :class:`atif_spec.datasets.summary.DatasetSummary` of a dataset run)."""
 
     @property
     def documents(self) -> int: ...

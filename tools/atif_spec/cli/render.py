@@ -10,8 +10,8 @@ import click
 
 def _load_input(path: str) -> Any:
     """A parsed input: one JSON document, or the list of events of a JSON Lines log."""
-    from atif_spec.jsontext import loads
-    from atif_spec.reader import is_jsonl
+    from atif_spec.jsonio.jsontext import loads
+    from atif_spec.validation.reader import is_jsonl
 
     try:
         data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()  # noqa: SIM115

@@ -39,9 +39,9 @@ def rules_command(
     """
     import orjson
 
-    from atif_spec.codes import OTHER_CODES
-    from atif_spec.rules import REGISTRY
-    from atif_spec.targets import Target, TargetError
+    from atif_spec.schemas.targets import Target, TargetError
+    from atif_spec.validation.codes import OTHER_CODES
+    from atif_spec.validation.rules import REGISTRY
 
     if code is not None:
         _explain(code, output, suite_dir)
@@ -109,8 +109,8 @@ def _explain(code: str, output: str, suite_dir: Path | None) -> None:
     """Print one code's explanation (``atif rules CODE``); an unknown code is a usage error."""
     import orjson
 
-    from atif_spec.codes import OTHER_CODES
-    from atif_spec.rules import REGISTRY
+    from atif_spec.validation.codes import OTHER_CODES
+    from atif_spec.validation.rules import REGISTRY
 
     wanted = code.strip()
     rule = next((r for r in REGISTRY if r.code.lower() == wanted.lower()), None)
@@ -202,7 +202,7 @@ def _example(code: str, suite_dir: Path | None) -> dict[str, Any]:
 
 
 def _shown(case: Any, pointer: str) -> dict[str, Any]:
-    from atif_spec import jsontext
+    from atif_spec.jsonio import jsontext
 
     doc = jsontext.loads(case.document.read_bytes())
     value, where = _at(doc, pointer)

@@ -20,11 +20,11 @@ def schema_list(output: str) -> None:
     """Print the catalog: every schema with its pinned $id and status."""
     import orjson
 
-    from atif_spec.catalog import load_catalog
+    from atif_spec.schemas.catalog import load_catalog
 
     catalog = load_catalog()
     if output == "json":
-        from atif_spec.catalog import read_spec_json
+        from atif_spec.schemas.catalog import read_spec_json
 
         click.echo(
             orjson.dumps(read_spec_json("catalog.json"), option=orjson.OPT_INDENT_2).decode()
@@ -37,8 +37,8 @@ def schema_list(output: str) -> None:
 
 
 def _entry(target: str, name: str | None) -> Any:
-    from atif_spec.catalog import UnknownSchemaError, load_catalog
-    from atif_spec.targets import TargetError
+    from atif_spec.schemas.catalog import UnknownSchemaError, load_catalog
+    from atif_spec.schemas.targets import TargetError
 
     try:
         if "@" not in target and not target.startswith("v"):
@@ -53,7 +53,7 @@ def _entry(target: str, name: str | None) -> Any:
 
 def _schema_file(target: str, name: str | None) -> Any:
     """The packaged file (a Traversable) of the schema a target names."""
-    from atif_spec.catalog import spec_root
+    from atif_spec.schemas.catalog import spec_root
 
     node = spec_root()
     for part in _entry(target, name).path.split("/"):
@@ -79,7 +79,7 @@ def schema_path(target: str, name: str | None, editor: bool) -> None:
     schema refers to (``--editor``: the inlined variant for editors such as VS Code)."""
     from importlib.resources import as_file
 
-    from atif_spec.catalog import bundle_file
+    from atif_spec.schemas.catalog import bundle_file
 
     with as_file(bundle_file(_entry(target, name), "editor" if editor else "compound")) as p:
         click.echo(str(p))

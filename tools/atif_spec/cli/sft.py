@@ -1,11 +1,11 @@
 """``atif export-sft``: supervised fine-tuning examples from trajectories, as JSON Lines.
 
 Reads like ``atif validate`` (files, directories, JSON Lines, stdin), one document at a time;
-documents in another format are converted to ATIF first (:func:`atif_spec.lenses.convert`).
-Each document is validated (schema and rules) and skipped when it has errors. Examples
-(:mod:`atif_spec.sft`) are written as they are made, so memory stays bounded by the largest
-document whatever the size of the input. The output file is written atomically: an interrupted
-run leaves no partial file. A summary goes to stderr.
+documents in another format are converted to ATIF first
+(:func:`atif_spec.transforms.lenses.convert`). Each document is validated (schema and rules) and
+skipped when it has errors. Examples (:mod:`atif_spec.transforms.sft`) are written as they are made,
+so memory stays bounded by the largest document whatever the size of the input. The output file is
+written atomically: an interrupted run leaves no partial file. A summary goes to stderr.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from typing import IO, Any
 
 import click
 
-from atif_spec import jsontext
-from atif_spec.atomic import AtomicFile, OutputError
 from atif_spec.cli import terminal
 from atif_spec.cli.options import lines_option, max_bytes_option
-from atif_spec.reader import DEFAULT_MAX_BYTES, STDIN, RawDocument
+from atif_spec.jsonio import jsontext
+from atif_spec.jsonio.atomic import AtomicFile, OutputError
+from atif_spec.validation.reader import DEFAULT_MAX_BYTES, STDIN, RawDocument
 
 
 @dataclass(slots=True)
@@ -48,7 +48,7 @@ is named on stderr with its projected size before its examples are written."""
 def _as_atif(doc: Any) -> tuple[Any, str | None]:
     """The document as ATIF (converted when needed), or an error message."""
     from atif_spec.formats import detect
-    from atif_spec.lenses import ConversionError, convert
+    from atif_spec.transforms.lenses import ConversionError, convert
 
     found = detect(doc)
     if found is None or found[1] == "unknown":
@@ -73,10 +73,10 @@ def export(
 ) -> Summary:
     """Write one JSON line per example of every document to ``write`` (a bytes callable),
     stopping before the first line that would take the output past ``max_bytes_out``."""
-    from atif_spec.findings import Level
-    from atif_spec.reader import parse
-    from atif_spec.sft import examples, projected_bytes
-    from atif_spec.validation import Options, validate_document
+    from atif_spec.transforms.sft import examples, projected_bytes
+    from atif_spec.validation.findings import Level
+    from atif_spec.validation.pipeline import Options, validate_document
+    from atif_spec.validation.reader import parse
 
     summary = Summary()
     for raw in docs:
@@ -192,7 +192,7 @@ def export_sft(
     Exit status: 0 when every document was exported, 1 when any was skipped or
     --max-bytes-out stopped the run, 2 for unreadable paths and write errors.
     """
-    from atif_spec.reader import UnreadablePath, check_paths, read_files
+    from atif_spec.validation.reader import UnreadablePath, check_paths, read_files
 
     try:
         files = check_paths(inputs)

@@ -19,9 +19,8 @@ def _load(arg: str, name: str | None) -> tuple[dict[str, Any], str, Any]:
     """``(schema, label, catalog entry or None)`` for a file path or a ``FORMAT@VERSION``."""
     import orjson
 
-    from atif_spec.catalog import UnknownSchemaError, load_catalog
-    from atif_spec.schemas import schema_by_id
-    from atif_spec.targets import TargetError
+    from atif_spec.schemas.catalog import UnknownSchemaError, load_catalog, schema_by_id
+    from atif_spec.schemas.targets import TargetError
 
     catalog = load_catalog()
     path = Path(arg)
@@ -44,7 +43,7 @@ def _load(arg: str, name: str | None) -> tuple[dict[str, Any], str, Any]:
 
 
 def _format_of(schema: dict[str, Any], entry: Any) -> str | None:
-    from atif_spec.catalog import load_catalog
+    from atif_spec.schemas.catalog import load_catalog
 
     if entry is not None:
         return str(entry.format)
@@ -56,7 +55,7 @@ def _format_of(schema: dict[str, Any], entry: Any) -> str | None:
 def _baseline(entry: Any, fmt: str | None, schema: dict[str, Any]) -> tuple[str, str]:
     """The schema a lone NEW is compared with: the last released one before it, else the
     previous catalog version. Returns ``(target, why)``."""
-    from atif_spec.catalog import load_catalog
+    from atif_spec.schemas.catalog import load_catalog
 
     catalog = load_catalog()
     if fmt is None:
@@ -105,7 +104,7 @@ def diff_command(
     """
     import orjson
 
-    from atif_spec.specdiff import READERS, WRITERS, diff_schemas
+    from atif_spec.spectools.specdiff import READERS, WRITERS, diff_schemas
 
     if new is None:
         new_schema, new_label, new_entry = _load(old_or_new, name)
@@ -123,7 +122,7 @@ def diff_command(
                 f"{old_label} is {old_fmt} and {new_label} is {fmt}: spec diff compares two "
                 "versions of one format (to move documents between formats, use atif convert)"
             )
-    from atif_spec.catalog import load_catalog
+    from atif_spec.schemas.catalog import load_catalog
 
     info = load_catalog().formats.get(fmt or "")
     result = diff_schemas(
@@ -149,7 +148,7 @@ def diff_command(
 @spec.command("check")
 def check_command() -> None:
     """The gate: released schemas unchanged, every version's changes in its CHANGELOG.md."""
-    from atif_spec.specgate import check_all
+    from atif_spec.spectools.specgate import check_all
 
     problems = check_all()
     for p in problems:
@@ -164,8 +163,8 @@ def check_command() -> None:
 @click.argument("paths", nargs=-1)
 def lock_command(paths: tuple[str, ...]) -> None:
     """Print RELEASED.sha256 lines for the catalog's released schemas (or the given spec paths)."""
-    from atif_spec.catalog import load_catalog, spec_root
-    from atif_spec.specgate import lock_line
+    from atif_spec.schemas.catalog import load_catalog, spec_root
+    from atif_spec.spectools.specgate import lock_line
 
     chosen = list(paths) or [e.path for e in load_catalog() if e.status == "released"]
     for p in chosen:

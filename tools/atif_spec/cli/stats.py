@@ -60,10 +60,10 @@ def stats(
 
     Exit status: 0, or 2 for usage errors and unreadable paths.
     """
-    from atif_spec import jsontext
-    from atif_spec import stats as core
-    from atif_spec.engines.sources import expand
-    from atif_spec.reader import DEFAULT_MAX_BYTES, STDIN, UnreadablePath
+    from atif_spec.datasets import stats as core
+    from atif_spec.datasets.engines.sources import expand
+    from atif_spec.jsonio import jsontext
+    from atif_spec.validation.reader import DEFAULT_MAX_BYTES, STDIN, UnreadablePath
 
     group: core.GroupBy | None = by  # type: ignore[assignment]
     limit = max_bytes or DEFAULT_MAX_BYTES

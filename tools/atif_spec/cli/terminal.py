@@ -12,12 +12,12 @@ import os
 import sys
 from typing import TextIO
 
-from atif_spec.textsafety import escape, has_unsafe
+from atif_spec.jsonio.textsafety import escape, has_unsafe
 
 
 def clean(text: str) -> str:
     """``text`` with every unsafe character written as an escape (``\\n``, ``\\x1b``,
-    ``\\u202e``; :mod:`atif_spec.textsafety`); ordinary text prints unchanged."""
+    ``\\u202e``; :mod:`atif_spec.jsonio.textsafety`); ordinary text prints unchanged."""
     return escape(text)
 
 

@@ -2,9 +2,9 @@
 
 Both read like ``atif validate`` (files, directories, JSON Lines, stdin), transform every
 document (a migration between ATIF versions, or a conversion between formats through
-:func:`atif_spec.lenses.convert`), validate the result against its target (schema and rules) and
-write only documents that pass. A file is written all or nothing, atomically (temporary file,
-fsync, ``os.replace``), so an interrupted run leaves every original intact.
+:func:`atif_spec.transforms.lenses.convert`), validate the result against its target (schema and
+rules) and write only documents that pass. A file is written all or nothing, atomically (temporary
+file, fsync, ``os.replace``), so an interrupted run leaves every original intact.
 """
 
 from __future__ import annotations
@@ -14,17 +14,21 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 import click
 import orjson
 
-from atif_spec.atomic import AtomicFile, OutputError
 from atif_spec.cli import terminal
 from atif_spec.cli.options import jobs_option, lines_option, max_bytes_option
 from atif_spec.cli.reports import report_line
-from atif_spec.reader import STDIN, RawDocument
-from atif_spec.transform import MigrateOptions, Outcome, outcomes
+from atif_spec.jsonio.atomic import AtomicFile, OutputError
+from atif_spec.transforms.document import MigrateOptions, Outcome
+from atif_spec.validation.reader import STDIN, RawDocument, UnreadablePath
+
+if TYPE_CHECKING:
+    from atif_spec.datasets.engines import Task
+    from atif_spec.datasets.summary import DatasetSummary
 
 # --- writing --------------------------------------------------------------------------------------
 
@@ -130,9 +134,10 @@ class Writer:
 
 
 def _listing(inputs: tuple[str, ...]) -> tuple[list[str], dict[str, tuple[Path, bool]]]:
-    """The files of the inputs (as :func:`atif_spec.reader.check_paths` lists them, directories
-    walked once) and, for each, the input it came from and whether that is a directory."""
-    from atif_spec.reader import check_paths, expand
+    """The files of the inputs (as :func:`atif_spec.validation.reader.check_paths` lists them,
+    directories walked once) and, for each, the input it came from and whether that is a
+    directory."""
+    from atif_spec.validation.reader import check_paths, expand
 
     files: list[str] = []
     roots: dict[str, tuple[Path, bool]] = {}
@@ -248,7 +253,7 @@ def _json_lines_out(shared: Path | None, to_stdout: bool, files: list[str]) -> b
 def _documents(
     files: list[str], lines: bool | None, max_bytes: int, whole: frozenset[str]
 ) -> Iterator[RawDocument]:
-    from atif_spec.reader import read_file
+    from atif_spec.validation.reader import read_file
 
     for name in files:
         if name in whole:
@@ -257,72 +262,69 @@ def _documents(
             yield from read_file(name, max_bytes, lines)
 
 
-def _run(
+def _run_dataset(
     inputs: tuple[str, ...],
+    task: Task,
     options: MigrateOptions,
+    *,
+    engine: str,
+    jobs: int,
+    lines: bool | None,
+    column: str,
+    summary_path: str | None,
+    ray_address: str | None,
     output: Path | None,
     in_place: bool,
-    jobs: int,
     report_format: str,
-    lines: bool | None,
     done: str,
-    engine: str = "local",
-    ray_address: str | None = None,
-    summary_path: str | None = None,
-    column: str = "trajectory",
-) -> None:
-    """Read, transform, check, write and report; exits with the command's status."""
-    from atif_spec.cli.dataset import is_dataset_run, write_summary
-    from atif_spec.engines import Task
-    from atif_spec.reader import UnreadablePath
-    from atif_spec.validation import Options
+) -> NoReturn:
+    """Transform a dataset through its engine and exit with the engine's status."""
+    from atif_spec.cli import dataset as engines_cli
 
-    task = Task(
-        "convert" if options.convert else "migrate",
-        Options(max_bytes=options.max_bytes),
-        to=options.to,
-        drop=options.drop,
-        fail_on_loss=options.fail_on_loss,
-        fail_on_decision=options.fail_on_decision,
-    )
-    # --summary is a side output: it never turns a run into a dataset run (Parquet output).
-    if is_dataset_run(inputs, engine, None):
-        if options.session_ref_path is not None or options.drop_context_only:
-            raise click.UsageError(
-                "--session-ref-path and --drop-context-only-steps apply to files, not datasets"
-            )
-        from atif_spec.cli import dataset as engines_cli
+    if options.session_ref_path is not None or options.drop_context_only:
+        raise click.UsageError(
+            "--session-ref-path and --drop-context-only-steps apply to files, not datasets"
+        )
+    try:
+        status = engines_cli.transform(
+            inputs,
+            task,
+            engine=engine,
+            jobs=jobs,
+            lines=lines,
+            column=column,
+            summary_path=summary_path,
+            ray_address=ray_address,
+            output=output,
+            in_place=in_place,
+            report_format=report_format,
+            done=done,
+        )
+    except UnreadablePath as exc:
+        click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
+        sys.exit(2)
+    sys.exit(status)
 
-        try:
-            status = engines_cli.transform(
-                inputs,
-                task,
-                engine=engine,
-                jobs=jobs,
-                lines=lines,
-                column=column,
-                summary_path=summary_path,
-                ray_address=ray_address,
-                output=output,
-                in_place=in_place,
-                report_format=report_format,
-                done=done,
-            )
-        except UnreadablePath as exc:
-            click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
-            sys.exit(2)
-        sys.exit(status)
+
+def _input_files(
+    inputs: tuple[str, ...], output: Path | None, in_place: bool
+) -> tuple[list[str], dict[str, tuple[Path, bool]]]:
+    """The files of the inputs and their roots (see :func:`_listing`); exits 2 if unreadable."""
     if in_place and output is not None:
         raise click.UsageError("--in-place and -o/--output are mutually exclusive")
     if in_place and STDIN in inputs:
         raise click.UsageError("--in-place cannot rewrite stdin")
     try:
-        files, roots = _listing(inputs)
+        return _listing(inputs)
     except UnreadablePath as exc:
         click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
-    if options.convert:
-        options = replace(options, whole_files=_legacy_logs(files))
+
+
+def _destinations(
+    files: list[str], roots: dict[str, tuple[Path, bool]], output: Path | None, in_place: bool
+) -> Destinations:
+    """Where the files' documents go; exits 2 when two inputs would write one target."""
     directory = output is not None and (
         output.is_dir() or len(files) > 1 or any(is_dir for _, is_dir in roots.values())
     )
@@ -331,14 +333,25 @@ def _run(
     if clash is not None:
         click.echo(f"atif: refusing to run: {clash}", err=True)
         sys.exit(2)
-    to_stdout = output is None and not in_place
-    if _json_lines_out(output if not directory else None, to_stdout, files):
-        options = replace(options, compact=True)
-    report_stream = sys.stderr if to_stdout else sys.stdout
-    writer = Writer(dest)
-    summary = task.summary()
+    return dest
+
+
+def _write_outcomes(
+    docs: Iterator[RawDocument],
+    options: MigrateOptions,
+    jobs: int,
+    writer: Writer,
+    report_stream: TextIO,
+    report_format: str,
+    summary: DatasetSummary,
+    summary_path: str | None,
+) -> tuple[int, int]:
+    """Transform, write and report every document: ``(documents, failed)``; exits 2 when the
+    output cannot be written (every target file left as it was)."""
+    from atif_spec.cli.dataset import write_summary
+    from atif_spec.datasets.engines.local import outcomes
+
     total = failed = 0
-    docs = _documents(files, lines, options.max_bytes, options.whole_files)
     try:
         for outcome in outcomes(docs, options, jobs):
             where = writer.add(outcome)
@@ -358,6 +371,67 @@ def _run(
     except BaseException:
         writer.abort()
         raise
+    return total, failed
+
+
+def _run(
+    inputs: tuple[str, ...],
+    options: MigrateOptions,
+    output: Path | None,
+    in_place: bool,
+    jobs: int,
+    report_format: str,
+    lines: bool | None,
+    done: str,
+    engine: str = "local",
+    ray_address: str | None = None,
+    summary_path: str | None = None,
+    column: str = "trajectory",
+) -> None:
+    """Read, transform, check, write and report; exits with the command's status."""
+    from atif_spec.cli.dataset import is_dataset_run
+    from atif_spec.datasets.engines import Task
+    from atif_spec.validation.pipeline import Options
+
+    task = Task(
+        "convert" if options.convert else "migrate",
+        Options(max_bytes=options.max_bytes),
+        to=options.to,
+        drop=options.drop,
+        fail_on_loss=options.fail_on_loss,
+        fail_on_decision=options.fail_on_decision,
+    )
+    # --summary is a side output: it never turns a run into a dataset run (Parquet output).
+    if is_dataset_run(inputs, engine, None):
+        _run_dataset(
+            inputs,
+            task,
+            options,
+            engine=engine,
+            jobs=jobs,
+            lines=lines,
+            column=column,
+            summary_path=summary_path,
+            ray_address=ray_address,
+            output=output,
+            in_place=in_place,
+            report_format=report_format,
+            done=done,
+        )
+    files, roots = _input_files(inputs, output, in_place)
+    if options.convert:
+        options = replace(options, whole_files=_legacy_logs(files))
+    dest = _destinations(files, roots, output, in_place)
+    to_stdout = output is None and not in_place
+    if _json_lines_out(output if not dest.directory else None, to_stdout, files):
+        options = replace(options, compact=True)
+    report_stream = sys.stderr if to_stdout else sys.stdout
+    writer = Writer(dest)
+    summary = task.summary()
+    docs = _documents(files, lines, options.max_bytes, options.whole_files)
+    total, failed = _write_outcomes(
+        docs, options, jobs, writer, report_stream, report_format, summary, summary_path
+    )
     if report_format == "text":
         report_stream.write(f"{total} document(s): {total - failed} {done}, {failed} not\n")
     report_stream.flush()
@@ -396,8 +470,8 @@ def migrate(
     Exit status: 0 when every document was migrated, 1 when any was refused or invalid,
     2 for usage errors and unreadable paths.
     """
-    from atif_spec.migrations import parse_version
-    from atif_spec.reader import DEFAULT_MAX_BYTES
+    from atif_spec.transforms.migrations import parse_version
+    from atif_spec.validation.reader import DEFAULT_MAX_BYTES
 
     try:
         target = parse_version(to)
@@ -467,8 +541,8 @@ def convert(
     Exit status: 0 when every document was converted, 1 when any was refused or invalid,
     2 for usage errors and unreadable paths.
     """
-    from atif_spec.reader import DEFAULT_MAX_BYTES
-    from atif_spec.targets import Target, TargetError
+    from atif_spec.schemas.targets import Target, TargetError
+    from atif_spec.validation.reader import DEFAULT_MAX_BYTES
 
     try:
         Target.parse(to)

@@ -89,9 +89,9 @@ def validate(
     """
     from atif_spec.cli.dataset import is_dataset_run
     from atif_spec.cli.output import Counts, JsonRenderer, TextRenderer
-    from atif_spec.reader import DEFAULT_MAX_BYTES, UnreadablePath, check_paths
-    from atif_spec.runner import run_validation
-    from atif_spec.validation import Options
+    from atif_spec.datasets.runner import run_validation
+    from atif_spec.validation.pipeline import Options
+    from atif_spec.validation.reader import DEFAULT_MAX_BYTES, UnreadablePath, check_paths
 
     if as_target:
         known_target(as_target)
@@ -140,7 +140,7 @@ def validate(
 
 def _skipped_checks(paths: tuple[str, ...], no_check_files: bool, follow_refs: bool) -> list[str]:
     """What this run does not check although a user might expect it (printed on stderr)."""
-    from atif_spec.reader import STDIN
+    from atif_spec.validation.reader import STDIN
 
     if no_check_files:
         return [

@@ -59,8 +59,8 @@ def view(
 
     Exit status: 0 when the page was written, 2 for usage errors and unreadable paths.
     """
-    from atif_spec.atomic import write_atomic
-    from atif_spec.reader import DEFAULT_MAX_BYTES, UnreadablePath
+    from atif_spec.jsonio.atomic import write_atomic
+    from atif_spec.validation.reader import DEFAULT_MAX_BYTES, UnreadablePath
     from atif_spec.view import ViewOptions, render
 
     options = ViewOptions(

@@ -20,7 +20,7 @@ TypeScript file uses an ``import("../v1.7/trajectory.js").Trajectory`` type.
 Tag switches become discriminated unions with members named ``<Definition><Value>``
 (:mod:`atif_spec.codegen.unions`): v1.8's ``EmbeddedSubagent`` on ``schema_version`` in both
 languages, ``ContentPart`` on ``type`` in TypeScript. Integer fields are ``int`` in Python
-(``atif_spec.models_base.JsonInteger``). ``generated/typescript`` is also an npm package
+(``atif_spec.bindings.models_base.JsonInteger``). ``generated/typescript`` is also an npm package
 (``package.json``, ``index.d.ts``, README; :mod:`atif_spec.codegen.npm_package`).
 """
 

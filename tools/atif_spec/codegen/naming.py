@@ -1,6 +1,6 @@
 """Where a schema's bindings live and what their root types are called.
 
-Shared by the generator and by :mod:`atif_spec.models_io`, so both agree on module paths.
+Shared by the generator and by :mod:`atif_spec.bindings.models_io`, so both agree on module paths.
 """
 
 from __future__ import annotations

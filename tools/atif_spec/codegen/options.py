@@ -63,6 +63,6 @@ def cli_arguments(table: dict[str, Any]) -> list[str]:
 @functools.cache
 def _negative_flags() -> frozenset[str]:
     """The ``--no-X`` flags datamodel-codegen accepts (``false`` on other flags = leave off)."""
-    from datamodel_code_generator.arguments import arg_parser
+    from datamodel_code_generator.arguments import arg_parser  # noqa: PLC0415 - optional: the generator is a dev dependency
 
     return frozenset(re.findall(r"--no-[a-z0-9-]+", arg_parser.format_help()))

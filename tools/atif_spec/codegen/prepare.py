@@ -147,9 +147,9 @@ def walk(node: Json) -> Iterator[dict[str, Json]]:
 
 
 INTEGER = "JsonInteger"
-"""Python type of a JSON Schema integer (:data:`atif_spec.models_base.JsonInteger`)."""
+"""Python type of a JSON Schema integer (:data:`atif_spec.bindings.models_base.JsonInteger`)."""
 
-INTEGER_IMPORT = {"x-python-import": {"module": "atif_spec.models_base", "name": INTEGER}}
+INTEGER_IMPORT = {"x-python-import": {"module": "atif_spec.bindings.models_base", "name": INTEGER}}
 
 _PYTHON_SCALARS = {"integer": INTEGER, "null": "None"}
 
@@ -159,7 +159,7 @@ def python_numbers(node: Json) -> tuple[Json, bool]:
 
     A ``number`` may be written ``1``, so it also lists ``integer`` (``int | float``, and ``1``
     stays an ``int``). An ``integer`` (alone or with ``null``) is typed
-    :data:`atif_spec.models_base.JsonInteger` through ``x-python-type``: an ``int`` to type
+    :data:`atif_spec.bindings.models_base.JsonInteger` through ``x-python-type``: an ``int`` to type
     checkers that also accepts an integral ``1.0`` and writes it back as ``1.0``.
     """
     used = False
@@ -219,8 +219,8 @@ def never_null(schema: Json) -> Json:
     """Mark optional properties without a default whose schema refuses ``null``.
 
     The models type an optional field ``X | None`` (``None`` = absent), which would also accept
-    an explicit ``null``; :class:`atif_spec.models_base.StrictModel` refuses ``null`` for the
-    fields that carry this mark (``json_schema_extra``, through ``field-extra-keys``).
+    an explicit ``null``; :class:`atif_spec.bindings.models_base.StrictModel` refuses ``null`` for
+    the fields that carry this mark (``json_schema_extra``, through ``field-extra-keys``).
     """
     defs = schema.get("$defs", {}) if isinstance(schema, dict) else {}
 

@@ -2,8 +2,8 @@
 
 Field types cannot say everything a schema says (``if``/``then``/``else``, ``not``, rules across
 fields), so the generated module ends with one call to
-:meth:`atif_spec.models_base.StrictModel.bind_schema_locations` that names, for every class, its
-definition in the canonical schema; validation then also checks the input against it. The
+:meth:`atif_spec.bindings.models_base.StrictModel.bind_schema_locations` that names, for every
+class, its definition in the canonical schema; validation then also checks the input against it. The
 locations are derived from the schemas, never listed by hand:
 
 * the root class → ``#``;
@@ -79,7 +79,8 @@ def footer(doc: Document, bound: dict[str, str]) -> str:
     entries = "".join(f'        {name}: "{fragment}",\n' for name, fragment in bound.items())
     return (
         "\n\n# Each model also checks its input against its schema definition: the conditionals\n"
-        "# and other rules that field types cannot express (atif_spec.models_base.StrictModel).\n"
+        "# and other rules that field types cannot express\n"
+        "# (atif_spec.bindings.models_base.StrictModel).\n"
         "StrictModel.bind_schema_locations(\n"
         f'    "{doc.id}",\n'
         "    {\n"
@@ -89,7 +90,9 @@ def footer(doc: Document, bound: dict[str, str]) -> str:
     )
 
 
-_STRICT_IMPORT = re.compile(r"^from atif_spec\.models_base import .*\bStrictModel\b", re.M)
+_STRICT_IMPORT = re.compile(
+    r"^from atif_spec\.bindings\.models_base import .*\bStrictModel\b", re.M
+)
 
 
 def bind(

@@ -9,6 +9,7 @@ from typing import Any
 
 from atif_spec.conformance.protocol import Capabilities
 from atif_spec.conformance.suite import Case
+from atif_spec.conformance.summary import mismatches
 
 PASSED, FAILED, SKIPPED, ERRORED = "passed", "failed", "skipped", "errored"
 INFORMATIONAL = "informational"
@@ -111,7 +112,6 @@ def grade_read(case: Case, answer: dict[str, Any], document: Any) -> CaseResult:
     """Grade a consumer's checked answer to ``read``: a document the suite says is valid must be
     read with a summary that agrees with it (:mod:`atif_spec.conformance.summary`); an invalid
     one is :data:`INFORMATIONAL` whatever the consumer did."""
-    from atif_spec.conformance.summary import mismatches
 
     messages = [str(m) for m in answer.get("messages", [])]
     if "skipped" in answer:

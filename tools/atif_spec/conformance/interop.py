@@ -29,7 +29,6 @@ from typing import Any
 
 import orjson
 
-from atif_spec.atomic import write_atomic
 from atif_spec.conformance import differences
 from atif_spec.conformance.grading import ERRORED, FAILED, PASSED, SKIPPED, CaseResult
 from atif_spec.conformance.lensing import RoundTrip
@@ -38,6 +37,7 @@ from atif_spec.conformance.runner import RunOptions, run_suite
 from atif_spec.conformance.suite import load_suite
 from atif_spec.conformance.written import Written, write_all
 from atif_spec.formats import detect
+from atif_spec.jsonio.atomic import write_atomic
 
 BEGIN = "<!-- BEGIN GENERATED: interop (nox -s interop) -->"
 END = "<!-- END GENERATED: interop -->"

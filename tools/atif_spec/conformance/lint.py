@@ -22,8 +22,10 @@ from typing import Any
 
 import orjson
 
+import atif_spec
 from atif_spec.conformance.grading import compare_findings
 from atif_spec.conformance.suite import Case, SuiteError, cases_of, manifests, read_manifest
+from atif_spec.schemas.compiled import rs_validator
 
 CATEGORIES = ("valid", "invalid", "warning")
 MANIFEST_SCHEMA = "https://atif-spec.org/schemas/atif-spec/v1/conformance-manifest.schema.json"
@@ -49,7 +51,6 @@ class Manifest:
 
 
 def _schema_problems(m: Manifest) -> Iterator[Problem]:
-    from atif_spec.schemas import rs_validator
 
     for err in rs_validator(MANIFEST_SCHEMA).iter_errors(m.data):
         where = "/" + "/".join(str(p) for p in err.instance_path)
@@ -109,7 +110,6 @@ def _file_problems(m: Manifest) -> Iterator[Problem]:
 
 
 def _validator_problems(m: Manifest) -> Iterator[Problem]:
-    import atif_spec
 
     for c in m.cases:
         if not c.document.is_file():

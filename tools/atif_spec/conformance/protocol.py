@@ -11,8 +11,10 @@ import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from atif_spec.catalog import read_spec_json
+import jsonschema_rs
+
 from atif_spec.conformance.suite import Case
+from atif_spec.schemas.catalog import read_spec_json
 
 if TYPE_CHECKING:
     import jsonschema_rs
@@ -37,7 +39,6 @@ def schema(name: str) -> dict[str, Any]:
 
 @functools.cache
 def _response_validator() -> jsonschema_rs.Validator:
-    import jsonschema_rs
 
     return jsonschema_rs.validator_for(schema("response"))
 

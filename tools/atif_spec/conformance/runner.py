@@ -60,6 +60,27 @@ def _read_document(case: Case) -> Any:
     return orjson.loads(case.document.read_bytes())
 
 
+def _start(adapter: Adapter, version: int, last: bool, timeout: float) -> Capabilities | None:
+    """``adapter``'s answer to ``start`` at ``version``; None if it refuses and others are left."""
+    try:
+        caps = started(adapter.request(start_request(version), timeout))
+    except Refused:
+        if last:
+            raise
+        return None
+    if caps.protocol > version:  # an older adapter may answer with its own version
+        raise ProtocolError(f"asked for protocol {version}, got {caps.protocol}")
+    return caps
+
+
+def _start_failure(adapter: Adapter | None, exc: Exception) -> str:
+    """Why the implementation did not start (killing ``adapter``, after reading its stderr)."""
+    tail = adapter.stderr_tail() if adapter else []
+    if adapter is not None:
+        adapter.kill()
+    return f"the implementation did not start: {exc}" + (f" (stderr: {tail[-1]})" if tail else "")
+
+
 class _Session:
     """The implementation process, restarted on demand."""
 
@@ -85,24 +106,12 @@ class _Session:
                 if adapter is not None:
                     adapter.kill()
                 adapter = Adapter(self.command, self.options.cwd)
-                try:
-                    caps = started(
-                        adapter.request(start_request(version), self.options.start_timeout)
-                    )
-                except Refused:
-                    if version == versions[-1]:
-                        raise
-                    continue
-                if caps.protocol > version:  # an older adapter may answer with its own version
-                    raise ProtocolError(f"asked for protocol {version}, got {caps.protocol}")
-                break
+                timeout = self.options.start_timeout
+                caps = _start(adapter, version, version == versions[-1], timeout)
+                if caps is not None:
+                    break
         except (AdapterError, ProtocolError) as exc:
-            tail = adapter.stderr_tail() if adapter else []
-            if adapter is not None:
-                adapter.kill()
-            self.dead = f"the implementation did not start: {exc}" + (
-                f" (stderr: {tail[-1]})" if tail else ""
-            )
+            self.dead = _start_failure(adapter, exc)
             return None
         self.adapter = adapter
         if self.capabilities is None:

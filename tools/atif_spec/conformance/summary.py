@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from atif_spec.jsonvalues import dict_member, list_member, objects
+from atif_spec.jsonio.jsonvalues import dict_member, list_member, objects
 
 Doc = Mapping[str, Any]
 

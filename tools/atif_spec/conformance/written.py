@@ -18,9 +18,9 @@ from typing import Any
 import orjson
 
 import atif_spec
-from atif_spec.atomic import write_atomic
 from atif_spec.conformance.suite import Case
 from atif_spec.formats import all_formats
+from atif_spec.jsonio.atomic import write_atomic
 
 
 @dataclass(frozen=True, slots=True)

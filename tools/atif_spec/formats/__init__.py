@@ -1,8 +1,8 @@
 """What a format is: a small record per format, discovered from this package's modules.
 
 Each module here defines ``FORMAT: FormatSpec``. A new format is one module (plus its schemas in
-``spec/``, rules in ``atif_spec.rules`` and fixtures in ``conformance/``): nothing else in the
-package lists formats by hand.
+``spec/``, rules in ``atif_spec.validation.rules`` and fixtures in ``conformance/``): nothing else
+in the package lists formats by hand.
 """
 
 from __future__ import annotations

@@ -6,8 +6,9 @@ import functools
 from collections.abc import Iterator
 from typing import Any
 
-from atif_spec.findings import join
 from atif_spec.formats import FormatSpec
+from atif_spec.jsonio.pointers import join
+from atif_spec.schemas.catalog import load_catalog, schema_for
 
 VERSIONS = ("v1.0", "v1.1", "v1.2", "v1.3", "v1.4", "v1.5", "v1.6", "v1.7", "v1.8")
 PREFIX = "ATIF-"
@@ -74,8 +75,6 @@ FORMAT = FormatSpec(
 def key_order(version: str, definition: str | None = None) -> tuple[str, ...]:
     """The members of an ATIF object in the order its schema lists them, which is the order a
     native producer writes: the trajectory's (``definition`` None) or a ``$defs`` entry's."""
-    from atif_spec.catalog import load_catalog
-    from atif_spec.schemas import schema_for
 
     node = schema_for(load_catalog().find(f"atif@{version}"))
     if definition is not None:

@@ -9,9 +9,12 @@ it once per file (``input:provider-stream``) instead of one unknown-format findi
 from __future__ import annotations
 
 import functools
-from typing import Final
+from collections.abc import Sequence
+from typing import Any, Final
 
 import orjson
+
+from atif_spec.formats import detect
 
 SNIFF_BYTES: Final = 64 * 1024
 """How much of a file's start is read to recognize a stream."""
@@ -23,14 +26,43 @@ NAMES: Final = {
     "legacy": "legacy turn event",
 }
 """Each stream kind's name in messages."""
+# The event types of each provider's stream (their documented "type" values).
+CODEX_TYPES = frozenset(
+    {
+        "thread.started",
+        "turn.started",
+        "turn.completed",
+        "turn.failed",
+        "item.started",
+        "item.updated",
+        "item.completed",
+    }
+)
+CLAUDE_TYPES = frozenset({"assistant", "user", "system", "rate_limit_event"})
+GEMINI_TYPES = frozenset(
+    {"init", "message", "tool_use", "tool_result", "tool_output", "tool_error", "tool_retry"}
+)
+
+
+def detect_stream(events: Sequence[Any]) -> str | None:
+    """``legacy``, ``codex``, ``claude`` or ``gemini`` for a list of events; None otherwise."""
+    dicts = [e for e in events if isinstance(e, dict)]
+    if not dicts:
+        return None
+    if all("legacy_event_id" in e and "kind" in e for e in dicts):
+        return "legacy"
+    types = {e.get("type") for e in dicts}
+    for name, known in (("codex", CODEX_TYPES), ("claude", CLAUDE_TYPES), ("gemini", GEMINI_TYPES)):
+        if types & known:
+            return name
+    return None
 
 
 @functools.cache
 def known_types() -> frozenset[str]:
     """Event types the three providers (and gza's own lines) document; at least half of the
     sampled events must have one, so an unrelated log with a ``type`` member is not a stream.
-    (Built on first use: the provider tables are not imported by a run without streams.)"""
-    from atif_spec.stepsubstep.legacy import CLAUDE_TYPES, CODEX_TYPES, GEMINI_TYPES
+    """
 
     shared = {"result", "error", "stream_event", "gza", "raw"}
     return frozenset(CLAUDE_TYPES | CODEX_TYPES | GEMINI_TYPES | shared)
@@ -40,7 +72,6 @@ def sniff_stream(head: bytes) -> str | None:
     """The stream kind (a key of :data:`NAMES`) of a JSON Lines file starting with ``head``;
     None when its first lines are not all events of one provider stream (an unparsable line,
     a non-object, or a line that is a document of a known format all say "not a stream")."""
-    from atif_spec.formats import detect
 
     lines = head.split(b"\n")
     if len(head) >= SNIFF_BYTES and len(lines) > 1:
@@ -60,7 +91,6 @@ def sniff_stream(head: bytes) -> str | None:
             break
     if not events or not all("type" in e or "legacy_event_id" in e for e in events):
         return None
-    from atif_spec.stepsubstep.legacy import detect_stream
 
     kind = detect_stream(events)
     if kind in (None, "legacy"):

@@ -13,9 +13,10 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from atif_spec.catalog import read_spec_json
-from atif_spec.findings import join
 from atif_spec.formats import FormatSpec
+from atif_spec.jsonio import jsontext
+from atif_spec.jsonio.pointers import join
+from atif_spec.schemas.catalog import read_spec_json
 
 VERSIONS = ("v0.1.0", "v0.2.0")
 LATEST = VERSIONS[-1]
@@ -143,29 +144,43 @@ def _normalize(root: dict[str, Any], node: dict[str, Any], value: Any) -> Any:
     node = _resolve(root, node)
     branches = node.get("anyOf")
     if isinstance(branches, list):
-        for branch in branches:
-            try:
-                return _normalize(root, branch, value)
-            except UnloadableRecordError:
-                continue
-        raise UnloadableRecordError("no alternative fits")
+        return _normalize_any_of(root, branches, value)
     if not _type_fits(node, value):
         raise UnloadableRecordError(f"wrong type: {type(value).__name__}")
     if "enum" in node and value not in node["enum"]:
         raise UnloadableRecordError(f"not an allowed value: {value!r}")
-    types = _types(node)
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
     if isinstance(value, int | float):
-        number = int(value) if "integer" in types else float(value)
-        if ("minimum" in node and number < node["minimum"]) or (
-            "maximum" in node and number > node["maximum"]
-        ):
-            raise UnloadableRecordError(f"out of range: {value!r}")
-        return number
+        return _normalize_number(node, value)
     if isinstance(value, list):
         items = node.get("items")
         return [_normalize(root, items, v) for v in value] if isinstance(items, dict) else value
+    return _normalize_object(root, node, value)
+
+
+def _normalize_any_of(root: dict[str, Any], branches: list[Any], value: Any) -> Any:
+    """``value`` normalized by the first branch of an ``anyOf`` that loads it."""
+    for branch in branches:
+        try:
+            return _normalize(root, branch, value)
+        except UnloadableRecordError:
+            continue
+    raise UnloadableRecordError("no alternative fits")
+
+
+def _normalize_number(node: dict[str, Any], value: int | float) -> int | float:
+    """A number as ``int`` in an integer field, else ``float``, checked against its bounds."""
+    number = int(value) if "integer" in _types(node) else float(value)
+    if ("minimum" in node and number < node["minimum"]) or (
+        "maximum" in node and number > node["maximum"]
+    ):
+        raise UnloadableRecordError(f"out of range: {value!r}")
+    return number
+
+
+def _normalize_object(root: dict[str, Any], node: dict[str, Any], value: dict[str, Any]) -> Any:
+    """An object: its defined members (defaults filled), or every member of a free-form map."""
     props = node.get("properties")
     if isinstance(props, dict):
         out: dict[str, Any] = {}
@@ -264,9 +279,8 @@ def _unfill(root: dict[str, Any], node: dict[str, Any], value: Any, pairs: dict[
 
 def _same(a: Any, b: Any) -> bool:
     """Equal as JSON, type included (``0`` is neither ``false`` nor ``0.0``)."""
-    from atif_spec.stash import canonical_json
 
-    return canonical_json(a) == canonical_json(b)
+    return jsontext.canonical_json(a) == jsontext.canonical_json(b)
 
 
 def unfill(doc: dict[str, Any], version: str) -> tuple[dict[str, Any], dict[int, Any]]:
@@ -297,7 +311,7 @@ def canonical_json(doc: Any, version: str) -> str:
 
 def content_hash(doc: Any, version: str) -> str:
     """SHA-256 (64 lowercase hex digits) of :func:`canonical_json`."""
-    import hashlib  # here: every run imports this module to detect formats, few hash
+    import hashlib  # noqa: PLC0415 - start-up: every run imports this module to detect formats, few hash
 
     return hashlib.sha256(canonical_json(doc, version).encode("utf-8")).hexdigest()
 
@@ -316,11 +330,7 @@ def _unknown(root: dict[str, Any], node: dict[str, Any], value: Any, ptr: str) -
     node = _resolve(root, node)
     branches = node.get("anyOf")
     if isinstance(branches, list):
-        for branch in branches:
-            resolved = _resolve(root, branch)
-            if _type_fits(resolved, value):
-                yield from _unknown(root, resolved, value, ptr)
-                return
+        yield from _unknown_any_of(root, branches, value, ptr)
         return
     if isinstance(value, list):
         items = node.get("items")
@@ -332,12 +342,30 @@ def _unknown(root: dict[str, Any], node: dict[str, Any], value: Any, ptr: str) -
         return
     props = node.get("properties")
     if isinstance(props, dict):
-        for key, v in value.items():
-            sub = props.get(key)
-            if sub is None:
-                yield join(ptr, key)
-            else:
-                yield from _unknown(root, sub, v, join(ptr, key))
+        yield from _unknown_members(root, props, value, ptr)
+
+
+def _unknown_any_of(
+    root: dict[str, Any], branches: list[Any], value: Any, ptr: str
+) -> Iterator[str]:
+    """The unknown keys of ``value`` under the first branch of an ``anyOf`` its type fits."""
+    for branch in branches:
+        resolved = _resolve(root, branch)
+        if _type_fits(resolved, value):
+            yield from _unknown(root, resolved, value, ptr)
+            return
+
+
+def _unknown_members(
+    root: dict[str, Any], props: dict[str, Any], value: dict[str, Any], ptr: str
+) -> Iterator[str]:
+    """The keys of an object that ``props`` does not define, and those inside its members."""
+    for key, v in value.items():
+        sub = props.get(key)
+        if sub is None:
+            yield join(ptr, key)
+        else:
+            yield from _unknown(root, sub, v, join(ptr, key))
 
 
 FORMAT = FormatSpec(

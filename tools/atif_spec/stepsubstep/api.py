@@ -12,10 +12,11 @@ from typing import Any
 import orjson
 from rich.text import Text
 
-from atif_spec.findings import Finding
-from atif_spec.jsontext import loads
-from atif_spec.stepsubstep.legacy import detect_stream, dumps, extra_locations, migrate
+from atif_spec.formats.streams import detect_stream
+from atif_spec.jsonio.jsontext import loads
+from atif_spec.stepsubstep.legacy import dumps, extra_locations, migrate
 from atif_spec.stepsubstep.render import WIDTH, UnrenderableError, render_lines, render_text
+from atif_spec.validation.findings import Finding
 
 __all__ = [
     "RUN_LOG",

@@ -1,6 +1,6 @@
 """Legacy logs to run logs: provider JSON Lines streams and normalized legacy turn events.
 
-Two inputs, one output (a run-log document, :mod:`atif_spec.stepsubstep.model`):
+Two inputs, one output (a run-log document, :mod:`atif_spec.formats.step_substep`):
 
 * **Provider streams** as gza logs them: Codex ``exec --json``, Claude Code ``stream-json`` and
   Gemini CLI ``stream-json`` events, one JSON object per line (plus gza's own ``gza`` and ``raw``
@@ -22,8 +22,7 @@ from typing import Any
 
 import orjson
 
-from atif_spec.findings import Finding, Level, input_finding, pointer
-from atif_spec.stepsubstep.model import (
+from atif_spec.formats.step_substep import (
     SOURCES,
     SUBSTEP_TYPES,
     SYNTHETIC_SUMMARY,
@@ -32,6 +31,8 @@ from atif_spec.stepsubstep.model import (
     step_id,
     substep_id,
 )
+from atif_spec.formats.streams import detect_stream
+from atif_spec.jsonio.pointers import pointer
 from atif_spec.stepsubstep.usage import (
     add_usage,
     claude_metrics,
@@ -40,24 +41,10 @@ from atif_spec.stepsubstep.usage import (
     gemini_metrics,
     has_tokens,
 )
+from atif_spec.validation.findings import Finding, Level, input_finding
 
 STEP_KINDS = frozenset({"message", "status"})
 SUBSTEP_KINDS = frozenset(SUBSTEP_TYPES)
-CODEX_TYPES = frozenset(
-    {
-        "thread.started",
-        "turn.started",
-        "turn.completed",
-        "turn.failed",
-        "item.started",
-        "item.updated",
-        "item.completed",
-    }
-)
-CLAUDE_TYPES = frozenset({"assistant", "user", "system", "rate_limit_event"})
-GEMINI_TYPES = frozenset(
-    {"init", "message", "tool_use", "tool_result", "tool_output", "tool_error", "tool_retry"}
-)
 _GZA_METADATA = frozenset({"branch", "stats", "outcome"})
 _GEMINI_PAYLOAD_SKIP = frozenset({"type", "id", "call_id", "tool_id", "timestamp"})
 
@@ -73,20 +60,6 @@ class Migration:
     def stashed(self) -> list[tuple[str, str]]:
         """``(pointer, what)`` for every named ``extra`` key the migration filled."""
         return extra_locations(self.document)
-
-
-def detect_stream(events: Sequence[Any]) -> str | None:
-    """``legacy``, ``codex``, ``claude`` or ``gemini`` for a list of events; None otherwise."""
-    dicts = [e for e in events if isinstance(e, dict)]
-    if not dicts:
-        return None
-    if all("legacy_event_id" in e and "kind" in e for e in dicts):
-        return "legacy"
-    types = {e.get("type") for e in dicts}
-    for name, known in (("codex", CODEX_TYPES), ("claude", CLAUDE_TYPES), ("gemini", GEMINI_TYPES)):
-        if types & known:
-            return name
-    return None
 
 
 def migrate(

@@ -14,15 +14,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from rich.text import Text
 
-from atif_spec.stepsubstep.legacy import detect_stream, migrate
-from atif_spec.stepsubstep.model import step_id, substep_id
-from atif_spec.textsafety import escape as safe_text
+from atif_spec.formats import get_format
+from atif_spec.formats.step_substep import step_id, substep_id
+from atif_spec.formats.streams import detect_stream
+from atif_spec.jsonio.textsafety import escape as safe_text
+from atif_spec.stepsubstep.legacy import migrate
+from atif_spec.transforms.stash import layer_entries, top_layer
 
 STEP_STYLE = "bold cyan"
 SUBSTEP_STYLE = "green"
@@ -109,7 +112,7 @@ def truncate(text: str, limit: int, suffix: str = "...") -> str:
 
 
 def escape(text: str, *, keep_newlines: bool = False) -> str:
-    """``text`` safe for a terminal (:func:`atif_spec.textsafety.escape`): tabs are kept,
+    """``text`` safe for a terminal (:func:`atif_spec.jsonio.textsafety.escape`): tabs are kept,
     newlines only when asked (else ``\\n``)."""
     return safe_text(text, keep=("\t", "\n") if keep_newlines else ("\t",))
 
@@ -185,7 +188,6 @@ def _as_document(document: Any) -> Any:
 
 
 def _anchors(document: Any) -> list[_Anchor]:
-    from atif_spec.formats import get_format
 
     if isinstance(document, dict):
         if get_format("step-substep").detect(document) is not None:
@@ -208,7 +210,6 @@ _COPIED_POINTER = re.compile(r"^/steps/([0-9]+)/is_copied_context$")
 def _stashed_copied(doc: dict[str, Any]) -> set[int]:
     """Positions of steps whose ``is_copied_context: true`` the ATIF→run-log lens stashed (the
     top stash layer, when it was made from ATIF, whose steps map one to one)."""
-    from atif_spec.stash import layer_entries, top_layer
 
     top = top_layer(doc)
     if top is None or not str(top.get("by", "")).startswith("atif@"):
@@ -283,28 +284,39 @@ def substep_detail(type_: str, payload: Any) -> str:
     """The text after a substep's type (the same strings gza's timeline prints)."""
     if not isinstance(payload, dict):
         return "" if payload is None else truncate(_json(payload), 120)
-    if type_ == "tool_call":
-        return _call_detail(payload)
-    if type_ in ("tool_output", "tool_error"):
-        if "output" in payload or "exit_code" in payload:
-            return truncate(str(payload.get("output", "")), 120)
-        if "is_error" in payload:
-            content = payload.get("content", "")
-            if isinstance(content, str):
-                return truncate(content.replace("\\n", "\n"), 120)
-            return truncate(_json(content), 120)
-        for key in ("output", "content", "message", "error"):
-            if isinstance(payload.get(key), str):
-                return truncate(payload[key], 120)
-    if type_ == "status_update" and isinstance(payload.get("message"), str):
-        kind = payload.get("kind")
-        parts = [kind if isinstance(kind, str) else "", payload["message"].strip()]
-        return truncate(": ".join(p for p in parts if p), 120)
-    if type_ == "artifact":
-        where = payload.get("path") or payload.get("uri")
-        if isinstance(where, str):
-            return where
-    return truncate(_json(payload), 120)
+    detail = _DETAILS.get(type_)
+    text = detail(payload) if detail is not None else None
+    return text if text is not None else truncate(_json(payload), 120)
+
+
+def _output_detail(payload: dict[str, Any]) -> str | None:
+    """A tool output's or error's text; None when no member holds it (the JSON is shown)."""
+    if "output" in payload or "exit_code" in payload:
+        return truncate(str(payload.get("output", "")), 120)
+    if "is_error" in payload:
+        content = payload.get("content", "")
+        if isinstance(content, str):
+            return truncate(content.replace("\\n", "\n"), 120)
+        return truncate(_json(content), 120)
+    for key in ("output", "content", "message", "error"):
+        if isinstance(payload.get(key), str):
+            return truncate(payload[key], 120)
+    return None
+
+
+def _status_detail(payload: dict[str, Any]) -> str | None:
+    """A status update's ``kind: message``; None without a string message."""
+    if not isinstance(payload.get("message"), str):
+        return None
+    kind = payload.get("kind")
+    parts = [kind if isinstance(kind, str) else "", payload["message"].strip()]
+    return truncate(": ".join(p for p in parts if p), 120)
+
+
+def _artifact_detail(payload: dict[str, Any]) -> str | None:
+    """An artifact's path or URI; None when it has neither as a string."""
+    where = payload.get("path") or payload.get("uri")
+    return where if isinstance(where, str) else None
 
 
 def _call_detail(payload: dict[str, Any]) -> str:
@@ -313,6 +325,16 @@ def _call_detail(payload: dict[str, Any]) -> str:
         return f"{name} {truncate(strip_shell_wrapper(payload['command']), 100)}".strip()
     tool_input = payload.get("tool_input")
     return summarize_tool(name, tool_input if isinstance(tool_input, dict) else {})
+
+
+_DETAILS: dict[str, Callable[[dict[str, Any]], str | None]] = {
+    "tool_call": _call_detail,
+    "tool_output": _output_detail,
+    "tool_error": _output_detail,
+    "status_update": _status_detail,
+    "artifact": _artifact_detail,
+}
+"""Substep type -> its detail from a payload object (None: the payload's JSON is shown)."""
 
 
 def summarize_tool(name: str, tool_input: dict[str, Any]) -> str:

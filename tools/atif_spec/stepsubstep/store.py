@@ -20,8 +20,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from atif_spec.catalog import spec_root
-from atif_spec.stepsubstep.model import (
+import jsonschema_rs
+
+from atif_spec.formats.step_substep import (
     OUTCOMES,
     SOURCES,
     SUBSTEP_TYPES,
@@ -31,6 +32,8 @@ from atif_spec.stepsubstep.model import (
     substep_id,
     utc_now,
 )
+from atif_spec.schemas.catalog import spec_root
+from atif_spec.schemas.compiled import refuse_retrieval, rs_registry, rs_validator
 
 Time = str | datetime | None
 
@@ -136,9 +139,6 @@ RUN_LOG_ID = "https://atif-spec.org/schemas/step-substep/v1.0/run-log.schema.jso
 @functools.cache
 def _validator(part: str) -> Any:
     """The compiled schema of the run log (``part`` empty) or of one of its ``$defs``."""
-    import jsonschema_rs
-
-    from atif_spec.schemas import refuse_retrieval, rs_registry, rs_validator
 
     if not part:
         return rs_validator(RUN_LOG_ID)
@@ -576,7 +576,7 @@ class PostgresStore(StepStore):
 
     def __init__(self, dsn: str) -> None:
         try:
-            import psycopg
+            import psycopg  # noqa: PLC0415 - optional: the postgres extra
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise RuntimeError(
                 "PostgresStore needs psycopg: pip install 'atif-spec[postgres]'"

@@ -17,12 +17,16 @@ import base64
 import hashlib
 import re
 from dataclasses import dataclass
+from html import escape
 from importlib import resources
 from typing import Any
 
-from atif_spec import __version__, jsontext
-from atif_spec.engines.sources import DEFAULT_COLUMN
-from atif_spec.reader import DEFAULT_MAX_BYTES
+from atif_spec import __version__
+from atif_spec.datasets.engines.sources import DEFAULT_COLUMN, expand, read_documents
+from atif_spec.datasets.stats import Stats
+from atif_spec.jsonio import jsontext
+from atif_spec.validation.reader import DEFAULT_MAX_BYTES, is_jsonl, is_parquet
+from atif_spec.view.documents import Collector
 
 DEFAULT_MAX_DOCS = 200
 
@@ -43,9 +47,6 @@ class ViewOptions:
 
 def build(inputs: list[str], options: ViewOptions | None = None) -> dict[str, Any]:
     """The page's payload for ``inputs`` (files, directories, JSON Lines, Parquet)."""
-    from atif_spec.engines.sources import expand, read_documents
-    from atif_spec.stats import Stats
-    from atif_spec.view.documents import Collector
 
     opts = options or ViewOptions()
     files = expand(inputs)
@@ -87,7 +88,6 @@ def _sample(values: list[int]) -> list[int]:
 
 
 def _is_dataset(name: str) -> bool:
-    from atif_spec.reader import is_jsonl, is_parquet
 
     return is_jsonl(name) or is_parquet(name)
 
@@ -128,7 +128,6 @@ def page(payload: dict[str, Any]) -> str:
     title = "atif view"
     if payload["docs"] and not payload["dataset"]:
         title = f"atif view: {payload['docs'][0]['source']}"
-    from html import escape
 
     slots = {
         "CSP": escape(csp(script, style), quote=True),

@@ -8,12 +8,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from atif_spec.findings import join
-from atif_spec.jsonvalues import dict_member, dicts, list_member
-from atif_spec.reader import RawDocument
+from atif_spec.datasets.stats import as_atif, load, record
+from atif_spec.formats.totals import trajectory_totals
+from atif_spec.jsonio.jsonvalues import dict_member, dicts, list_member
+from atif_spec.jsonio.pointers import join
+from atif_spec.validation.reader import RawDocument
+from atif_spec.validation.rules.atif_files import locate
 
 if TYPE_CHECKING:
-    from atif_spec.findings import Report
+    from atif_spec.validation.findings import Report
     from atif_spec.view import ViewOptions
 
 MAX_LINKED = 100
@@ -54,7 +57,6 @@ class Collector:
 
     def add(self, raw: RawDocument, *, shown: bool) -> dict[str, Any]:
         """Load one document of the inputs; returns its stats record."""
-        from atif_spec.stats import as_atif, load, record
 
         doc, report = load(raw, self.options.max_bytes)
         atif = as_atif(doc, report.format, report.version)
@@ -109,7 +111,6 @@ class Collector:
         return out
 
     def _one_medium(self, source: dict[str, Any], folder: Path) -> dict[str, Any]:
-        from atif_spec.rules.atif import locate
 
         path, media_type = source.get("path"), source.get("media_type")
         if not isinstance(path, str) or not isinstance(media_type, str):
@@ -155,8 +156,6 @@ class Collector:
         return links, continuation
 
     def _linked_doc(self, path: str, folder: Path, depth: int) -> int | None:
-        from atif_spec.rules.atif import locate
-        from atif_spec.stats import as_atif, load, record
 
         if "://" in path:
             return None
@@ -199,7 +198,6 @@ class Collector:
         return by_id
 
     def _totals(self, atif: dict[str, Any], links: dict[str, int]) -> dict[str, Any]:
-        from atif_spec.totals import trajectory_totals
 
         by_id = self._linked_by_ref(atif, links)
         totals = trajectory_totals(atif, lambda ref, _holder: by_id.get(id(ref)))

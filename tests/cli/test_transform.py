@@ -1,0 +1,217 @@
+"""`atif migrate` end to end: inputs, outputs, reports, exit codes, atomic in-place writes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from click.testing import CliRunner, Result
+
+from atif_spec.cli import transform as migrate_cli
+from atif_spec.cli.transform import migrate as command
+from tests.support.documents import minimal_atif
+
+
+def run(*args: str, input: bytes | None = None) -> Result:
+    return CliRunner().invoke(command, list(args), input=input)
+
+
+def v17(**step: Any) -> dict[str, Any]:
+    doc = minimal_atif("v1.7")
+    doc["steps"][0].update(step)
+    return doc
+
+
+def write(path: Path, *docs: dict[str, Any]) -> bytes:
+    if path.suffix == ".jsonl":
+        data = b"".join(orjson.dumps(d) + b"\n" for d in docs)
+    else:
+        data = orjson.dumps(docs[0], option=orjson.OPT_INDENT_2)
+    path.write_bytes(data)
+    return data
+
+
+def reports(text: str) -> list[dict[str, Any]]:
+    return [orjson.loads(line) for line in text.splitlines() if line.startswith("{")]
+
+
+def test_file_to_stdout_with_text_report_on_stderr(tmp_path: Path) -> None:
+    src = tmp_path / "t.json"
+    write(src, v17(llm_call_count=2))
+    result = run(str(src), "--to", "v1.6")
+    assert result.exit_code == 0, result.output
+    out = orjson.loads(result.stdout)
+    assert out["schema_version"] == "ATIF-v1.6"
+    assert "atif@v1.7 -> atif@v1.6: " in result.stderr
+    assert "mapped, 0 named, 1 stashed, 0 dropped, 0 decided" in result.stderr
+
+
+def test_json_report_lines_and_output_file(tmp_path: Path) -> None:
+    src, dst = tmp_path / "t.json", tmp_path / "out.json"
+    write(src, v17(llm_call_count=2))
+    result = run(str(src), "--to", "v1.6", "-o", str(dst), "--report", "json")
+    assert result.exit_code == 0
+    (line,) = reports(result.stdout)
+    assert line["from"] == "atif@v1.7" and line["to"] == "atif@v1.6" and line["ok"]
+    assert line["output"] == str(dst)
+    assert [i["pointer"] for i in line["stashed"]] == ["/steps/0/llm_call_count"]
+    assert orjson.loads(dst.read_bytes())["schema_version"] == "ATIF-v1.6"
+
+
+def test_json_lines_to_json_lines(tmp_path: Path) -> None:
+    src, dst = tmp_path / "c.jsonl", tmp_path / "out.jsonl"
+    write(src, v17(), v17(llm_call_count=1), v17())
+    result = run(str(src), "--to", "v1.0", "-o", str(dst), "--report", "json")
+    assert result.exit_code == 0
+    assert [r["line"] for r in reports(result.stdout)] == [1, 2, 3]
+    lines = dst.read_bytes().splitlines()
+    assert [orjson.loads(x)["schema_version"] for x in lines] == ["ATIF-v1.0"] * 3
+
+
+def test_directory_input_is_mirrored_into_the_output_directory(tmp_path: Path) -> None:
+    (tmp_path / "in" / "sub").mkdir(parents=True)
+    write(tmp_path / "in" / "a.json", v17())
+    write(tmp_path / "in" / "sub" / "b.json", v17())
+    result = run(str(tmp_path / "in"), "--to", "v1.8", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    for rel in ("a.json", "sub/b.json"):
+        doc = orjson.loads((tmp_path / "out" / rel).read_bytes())
+        assert doc["schema_version"] == "ATIF-v1.8"
+
+
+def test_stdin_to_stdout_with_json_report_on_stderr() -> None:
+    result = run("-", "--to", "v1.5", "--report", "json", input=orjson.dumps(v17()))
+    assert result.exit_code == 0
+    assert orjson.loads(result.stdout)["schema_version"] == "ATIF-v1.5"
+    assert reports(result.stderr)[0]["source"] == "<stdin>"
+
+
+def test_in_place_rewrites_each_file(tmp_path: Path) -> None:
+    src = tmp_path / "t.json"
+    write(src, v17(llm_call_count=3))
+    src.chmod(0o640)
+    result = run(str(src), "--to", "v1.6", "--in-place")
+    assert result.exit_code == 0
+    assert orjson.loads(src.read_bytes())["schema_version"] == "ATIF-v1.6"
+    assert src.stat().st_mode & 0o777 == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.json"]
+
+
+def test_interrupted_in_place_run_leaves_originals_intact(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.json"
+    data_first = write(first, v17(), v17(), v17())
+    data_second = write(second, v17())
+    calls = {"n": 0}
+    real_write = migrate_cli.AtomicFile.write
+
+    def failing_write(self: migrate_cli.AtomicFile, data: bytes) -> None:
+        calls["n"] += 1
+        if calls["n"] == 3:  # mid-way through the first file
+            raise KeyboardInterrupt
+        real_write(self, data)
+
+    monkeypatch.setattr(migrate_cli.AtomicFile, "write", failing_write)
+    result = run(str(first), str(second), "--to", "v1.6", "--in-place")
+    assert result.exit_code != 0
+    assert first.read_bytes() == data_first
+    assert second.read_bytes() == data_second
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.jsonl", "b.json"]  # no temp files
+
+
+def test_a_file_is_written_only_when_all_its_documents_pass(tmp_path: Path) -> None:
+    src = tmp_path / "c.jsonl"
+    bad = v17()
+    bad["steps"][0]["step_id"] = 2  # invalid in every version: ATIF101
+    data = write(src, v17(), bad, v17())
+    result = run(str(src), "--to", "v1.6", "--in-place", "--report", "json")
+    assert result.exit_code == 1
+    lines = reports(result.stdout)
+    assert [r["ok"] for r in lines] == [True, False, True]
+    assert "ATIF101" in [e["code"] for e in lines[1]["errors"]]
+    assert lines[1]["output"] is None
+    assert src.read_bytes() == data
+
+
+def test_fail_on_loss_and_fail_on_decision(tmp_path: Path) -> None:
+    src, dst = tmp_path / "t.json", tmp_path / "out.json"
+    write(src, v17(llm_call_count=1))
+    result = run(str(src), "--to", "v1.6", "--fail-on-loss", "-o", str(dst), "--report", "json")
+    assert result.exit_code == 1
+    assert reports(result.stdout)[0]["errors"][0]["code"] == "migrate:would-lose-data"
+    assert not dst.exists()
+    doc = v17()
+    del doc["session_id"]
+    write(src, doc)
+    result = run(str(src), "--to", "v1.6", "--fail-on-decision", "-o", str(dst))
+    assert result.exit_code == 1 and not dst.exists()
+    assert "migrate:needs-decision" in result.stdout
+
+
+def test_drop_reports_dropped_items(tmp_path: Path) -> None:
+    src = tmp_path / "t.json"
+    write(src, v17(llm_call_count=1))
+    result = run(str(src), "--to", "v1.6", "--drop", "--report", "json")
+    assert result.exit_code == 0
+    (line,) = reports(result.stderr)
+    assert [i["pointer"] for i in line["dropped"]] == ["/steps/0/llm_call_count"]
+    assert b"_atif_stash" not in result.stdout_bytes
+
+
+def test_jobs_give_the_same_output(tmp_path: Path) -> None:
+    src = tmp_path / "c.jsonl"
+    write(src, *[v17(llm_call_count=i) for i in range(150)])
+    one = run(str(src), "--to", "v1.0", "-j", "1")
+    two = run(str(src), "--to", "v1.0", "-j", "2")
+    assert one.exit_code == two.exit_code == 0
+    assert one.stdout == two.stdout and one.stdout.count("\n") == 150
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--to", "v9.9"],
+        ["--to", "v1.6", "--in-place", "-o", "x.json"],
+        ["--to", "v1.6", "--in-place", "-"],
+        ["--to", "v1.6", "does-not-exist.json"],
+    ],
+)
+def test_usage_errors_exit_2(tmp_path: Path, args: list[str]) -> None:
+    src = tmp_path / "t.json"
+    write(src, v17())
+    if "does-not-exist.json" in args:
+        args = [*args[:-1], str(tmp_path / args[-1])]
+    elif "-" not in args:
+        args = [str(src), *args]
+    assert run(*args).exit_code == 2
+
+
+def test_invalid_json_is_reported_not_fatal(tmp_path: Path) -> None:
+    src = tmp_path / "c.jsonl"
+    src.write_bytes(b"{not json\n" + orjson.dumps(v17()) + b"\n")
+    result = run(str(src), "--to", "v1.6", "--report", "json")
+    assert result.exit_code == 1
+    lines = reports(result.stderr)
+    assert [r["ok"] for r in lines] == [False, True]
+    assert lines[0]["errors"][0]["code"] == "input:invalid-json"
+
+
+def test_json_report_counts_values_by_class(tmp_path: Path) -> None:
+    """Issue 15: the change report counts mapped, named, stashed and dropped values."""
+    src = tmp_path / "t.json"
+    doc = v17(llm_call_count=0)
+    write(src, doc)
+    result = run(str(src), "--to", "v1.6", "--report", "json", "-o", str(tmp_path / "o.json"))
+    assert result.exit_code == 0, result.output
+    report = orjson.loads(result.stdout.splitlines()[0])
+    migrated = orjson.loads((tmp_path / "o.json").read_bytes())
+    counts = report["counts"]
+    assert counts["named"] == len(report["named"]) == 1
+    assert counts["stashed"] == len(report["stashed"]) and counts["dropped"] == 0
+    # every leaf of the input but schema_version (rewritten: mapped too) and the named count
+    from atif_spec.transforms.changes import mapped_leaves
+
+    assert counts["mapped"] == mapped_leaves(migrated) == mapped_leaves(doc) - 1

@@ -1,0 +1,86 @@
+"""The conversion planner: lenses composed through ATIF, with migrations before and after."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import atif_spec
+from atif_spec.transforms import lenses as convert_module
+from atif_spec.transforms.changes import ChangeReport
+from atif_spec.transforms.lenses import ConversionError, Lens, LensOptions, convert
+from tests.support import ROOT
+from tests.support.documents import minimal_atif
+
+TAO_DOC = json.loads(
+    next((ROOT / "conformance" / "tao" / "v0.2.0" / "valid").glob("*.json")).read_text()
+)
+
+
+@pytest.fixture
+def fake_lenses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Replace the registry with two recording lenses between TAO and ATIF v1.7."""
+    seen: list[str] = []
+
+    def tao_to_atif(
+        doc: dict[str, Any], report: ChangeReport, options: LensOptions
+    ) -> dict[str, Any]:
+        seen.append(f"tao->atif {doc.get('schema_version')}")
+        return minimal_atif("v1.7")
+
+    def atif_to_tao(
+        doc: dict[str, Any], report: ChangeReport, options: LensOptions
+    ) -> dict[str, Any]:
+        seen.append(f"atif->tao {doc['schema_version']}")
+        return TAO_DOC
+
+    lenses = (
+        Lens("tao@v0.2.0", "atif@v1.7", tao_to_atif),
+        Lens("atif@v1.7", "tao@v0.2.0", atif_to_tao),
+    )
+    monkeypatch.setattr(convert_module, "all_lenses", lambda: lenses)
+    return seen
+
+
+def test_into_atif_then_migrated_to_the_requested_version(fake_lenses: list[str]) -> None:
+    out, report = convert(TAO_DOC, "atif@v1.8")
+    assert out["schema_version"] == "ATIF-v1.8"
+    assert (report.from_, report.to) == ("tao@v0.2.0", "atif@v1.8")
+    assert fake_lenses == ["tao->atif 0.2.0"]
+
+
+def test_out_of_atif_after_migrating_to_the_lens_version(fake_lenses: list[str]) -> None:
+    out, report = convert(minimal_atif("v1.3"), "tao@v0.2.0")
+    assert out is TAO_DOC
+    assert fake_lenses == ["atif->tao ATIF-v1.7"]
+    assert report.decided == []
+
+
+def test_between_atif_versions_is_a_migration() -> None:
+    doc = minimal_atif("v1.7")
+    doc["steps"][0]["llm_call_count"] = 1
+    out, report = atif_spec.convert(doc, to="v1.6")
+    assert out["schema_version"] == "ATIF-v1.6"
+    assert [i.pointer for i in report.stashed] == ["/steps/0/llm_call_count"]
+
+
+def test_refusals_are_reported(fake_lenses: list[str]) -> None:
+    with pytest.raises(ConversionError) as bad_target:
+        convert(minimal_atif("v1.7"), "tao@v9.9")
+    assert bad_target.value.report.errors[0].code == "convert:bad-target"
+    with pytest.raises(ConversionError) as unknown:
+        convert({"hello": 1}, "atif@v1.7")
+    assert unknown.value.report.errors[0].code == "input:unknown-format"
+    with pytest.raises(ConversionError) as loss:
+        doc = minimal_atif("v1.7")
+        doc["steps"][0]["llm_call_count"] = 1
+        convert(doc, "atif@v1.6", fail_on_loss=True)
+    assert loss.value.report.errors[0].code.endswith("would-lose-data")
+
+
+def test_no_route_between_versions_of_another_format() -> None:
+    with pytest.raises(ConversionError) as exc:
+        convert(TAO_DOC, "tao@v0.1.0")
+    assert exc.value.report.errors[0].code == "convert:no-conversion"

@@ -1,0 +1,220 @@
+"""``atif view`` without a browser: the page's safety properties and what goes into it."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from click.testing import CliRunner
+
+from atif_spec.cli import main
+from atif_spec.view import ViewOptions, build, embed_json, page, render
+from atif_spec.view.documents import MAX_MEDIA_BYTES, sniff
+from tests.support import ROOT
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 16
+HOSTILE = "</script><script>alert(1)</script><!-- \u2028\u2029 & <b onmouseover=x>"
+
+
+def _doc(message: Any = "hi", **extra: Any) -> dict[str, Any]:
+    doc = {
+        "schema_version": "ATIF-v1.7",
+        "agent": {"name": "a", "version": "1"},
+        "steps": [{"step_id": 1, "source": "user", "message": message}],
+    }
+    doc.update(extra)
+    return doc
+
+
+def _write(folder: Path, doc: Any, name: str = "t.json") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_bytes(orjson.dumps(doc))
+    return path
+
+
+def test_embedded_json_escapes_what_could_end_the_script() -> None:
+    text = embed_json({"k": HOSTILE})
+    for raw in ("<", ">", "&", "\u2028", "\u2029"):
+        assert raw not in text
+    assert orjson.loads(text) == {"k": HOSTILE}
+
+
+def test_csp_hashes_are_those_of_the_page_script_and_style(tmp_path: Path) -> None:
+    html = render([str(_write(tmp_path, _doc(HOSTILE)))])
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html)
+    assert csp is not None
+    policy = csp.group(1).replace("&#x27;", "'")
+    assert "default-src 'none'" in policy and "unsafe-inline" not in policy
+    assert "img-src data:" in policy and "media-src data:" in policy
+    script = re.findall(r"<script>(.*?)</script>", html, re.S)
+    style = re.findall(r"<style>(.*?)</style>", html, re.S)
+    assert len(script) == 1 and len(style) == 1
+
+    def digest(text: str) -> str:
+        return base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+
+    assert f"script-src 'sha256-{digest(script[0])}'" in policy
+    assert f"style-src 'sha256-{digest(style[0])}'" in policy
+    # The hostile string cannot close the data element: only the page's own two scripts end.
+    assert html.count("</script>") == 2
+    assert "alert(1)" in html  # present, as escaped JSON text
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", html)
+
+
+def test_template_slots_are_filled_once(tmp_path: Path) -> None:
+    html = render([str(_write(tmp_path, _doc("{{SCRIPT}} {{STYLE}}")))])
+    assert html.count("'use strict'") == 1
+
+
+def test_media_embedded_only_from_inside_the_folder(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    (run / "images").mkdir(parents=True)
+    (run / "images" / "ok.png").write_bytes(PNG)
+    (run / "images" / "lie.png").write_bytes(b"GIF89a....")
+    (tmp_path / "outside.png").write_bytes(PNG)
+
+    def part(path: str, kind: str = "image/png") -> dict[str, Any]:
+        return {"type": "image", "source": {"media_type": kind, "path": path}}
+
+    message = [
+        part("images/ok.png"),
+        part("images/lie.png"),
+        part("../outside.png"),
+        part("https://example.com/a.png"),
+        part("images/missing.png"),
+    ]
+    path = _write(run, _doc(message))
+    media = build([str(path)])["docs"][0]["media"]
+    at = [media[f"/steps/0/message/{j}"] for j in range(5)]
+    assert at[0]["data"] == "data:image/png;base64," + base64.b64encode(PNG).decode()
+    assert "not image/png" in at[1]["error"]
+    assert "outside" in at[2]["error"]
+    assert at[3] == {"url": "https://example.com/a.png"}
+    assert "cannot read" in at[4]["error"]
+    lifted = build([str(path)], ViewOptions(allow_outside=True))["docs"][0]["media"]
+    assert lifted["/steps/0/message/2"]["data"].startswith("data:image/png;base64,")
+
+
+def test_media_size_and_type_checks(tmp_path: Path) -> None:
+    big = tmp_path / "big.png"
+    with big.open("wb") as fh:
+        fh.write(PNG)
+        fh.truncate(MAX_MEDIA_BYTES + 1)
+    doc = _doc([{"type": "image", "source": {"media_type": "image/png", "path": "big.png"}}])
+    media = build([str(_write(tmp_path, doc))])["docs"][0]["media"]
+    assert "larger than" in media["/steps/0/message/0"]["error"]
+    assert sniff(PNG, "image/png") and not sniff(PNG, "image/jpeg")
+    assert not sniff(b"<svg/>", "image/svg+xml")
+
+
+def test_follow_refs_links_subagent_files_and_continuations() -> None:
+    refs = ROOT / "conformance/atif/v1.7/valid/summarization-file-refs/trajectory.json"
+    plain = build([str(refs)])
+    assert len(plain["docs"]) == 1 and plain["docs"][0]["totals"]["unresolved_refs"] == 3
+    followed = build([str(refs)], ViewOptions(follow_refs=True))
+    main_doc = followed["docs"][0]
+    assert sorted(main_doc["links"].values()) == [1, 2, 3]
+    # Totals include each referenced file's usage once (RFC.md §2.4).
+    own = plain["docs"][0]["totals"]["prompt_tokens"]
+    linked = sum(d["totals"]["prompt_tokens"] for d in followed["docs"][1:])
+    assert main_doc["totals"]["prompt_tokens"] == own + linked
+    cont = ROOT / "conformance/atif/v1.7/valid/continued-trajectory/trajectory.json"
+    assert build([str(cont)], ViewOptions(follow_refs=True))["docs"][0]["continuation"] == 1
+
+
+def test_refs_outside_the_folder_are_not_followed(tmp_path: Path) -> None:
+    _write(tmp_path, _doc(), "other.json")
+    doc = _doc(continued_trajectory_ref="../other.json")
+    path = _write(tmp_path / "run", doc)
+    assert build([str(path)], ViewOptions(follow_refs=True))["docs"][0]["continuation"] is None
+    lifted = ViewOptions(follow_refs=True, allow_outside=True)
+    assert build([str(path)], lifted)["docs"][0]["continuation"] == 1
+
+
+def test_dataset_index_max_docs_and_stats(tmp_path: Path) -> None:
+    data = tmp_path / "d.jsonl"
+    data.write_bytes(b"\n".join([orjson.dumps(_doc())] * 5 + [b"{bad"]) + b"\n")
+    payload = build([str(data)], ViewOptions(max_docs=3))
+    assert payload["dataset"] is True
+    assert (payload["total"], payload["shown"], len(payload["index"])) == (6, 3, 3)
+    assert payload["stats"]["documents"] == 6 and payload["stats"]["invalid"] == 1
+    assert payload["values"]["steps"] == [1] * 5
+
+
+def test_other_formats_keep_their_tree_and_findings() -> None:
+    tao = ROOT / "conformance/tao/v0.2.0/invalid/agent-missing-name.json"
+    doc = build([str(tao)])["docs"][0]
+    assert doc["format"] == "tao" and doc["tree"] == orjson.loads(tao.read_bytes())
+    assert doc["findings"][0]["pointer"] == "/agent/name"
+    assert doc["atif"] is None  # the lens refuses it: the page shows the source tree only
+    valid = next((ROOT / "conformance/tao/v0.2.0/valid").glob("*.json"))
+    converted = build([str(valid)])["docs"][0]
+    assert converted["tree"] is not None and converted["atif"]["schema_version"] == "ATIF-v1.7"
+
+
+def test_unreadable_document_still_gets_a_page(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"{nope")
+    payload = build([str(bad)])
+    assert payload["docs"][0]["atif"] is None and payload["docs"][0]["findings"]
+    assert "<!DOCTYPE html>" in page(payload)
+
+
+def test_cli_writes_the_page_atomically(tmp_path: Path) -> None:
+    out = tmp_path / "page.html"
+    result = CliRunner().invoke(main, ["view", str(_write(tmp_path, _doc())), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert out.read_text().startswith("<!DOCTYPE html>")
+    missing = CliRunner().invoke(main, ["view", str(tmp_path / "nope.json")])
+    assert missing.exit_code == 2 and "no such file" in missing.output
+
+
+@pytest.mark.parametrize("command", ["view", "stats"])
+def test_help(command: str) -> None:
+    result = CliRunner().invoke(main, [command, "--help"])
+    assert result.exit_code == 0
+    assert "Usage: main " + command in result.output or f"{command} [OPTIONS]" in result.output
+
+
+def test_totals_count_the_references_of_referenced_files(tmp_path: Path) -> None:
+    def agent_step(step_id: int, tokens: int, ref: str | None = None) -> dict[str, Any]:
+        step: dict[str, Any] = {
+            "step_id": step_id,
+            "source": "agent",
+            "message": "m",
+            "metrics": {"prompt_tokens": tokens, "completion_tokens": 1},
+        }
+        if ref is not None:
+            step["observation"] = {
+                "results": [
+                    {"subagent_trajectory_ref": [{"session_id": ref, "trajectory_path": ref}]}
+                ]
+            }
+        return step
+
+    def doc(session: str, tokens: int, ref: str | None = None) -> dict[str, Any]:
+        return {
+            "schema_version": "ATIF-v1.7",
+            "session_id": session,
+            "agent": {"name": "a", "version": "1"},
+            "steps": [
+                {"step_id": 1, "source": "user", "message": "go"},
+                agent_step(2, tokens, ref),
+            ],
+        }
+
+    _write(tmp_path, doc("grandchild.json", 100), "grandchild.json")
+    _write(tmp_path, doc("child.json", 10, "grandchild.json"), "child.json")
+    parent = _write(tmp_path, doc("parent", 1, "child.json"), "parent.json")
+    followed = build([str(parent)], ViewOptions(follow_refs=True))
+    assert [d["totals"]["prompt_tokens"] for d in followed["docs"]] == [111, 110, 100]
+    assert all(d["totals"]["unresolved_refs"] == 0 for d in followed["docs"])
+    assert all(d["valid"] for d in followed["docs"]), [d["findings"] for d in followed["docs"]]
+    plain = build([str(parent)])["docs"][0]["totals"]
+    assert plain["prompt_tokens"] == 1 and plain["unresolved_refs"] == 1

@@ -1,0 +1,211 @@
+"""Dataset inputs: files and directories on local disk or object storage, one document per record.
+
+A dataset is any mix of JSON files (one document each), JSON Lines files (one per non-blank
+line) and Parquet files holding each trajectory in one column, best as a JSON string; a struct
+or list column (what pandas and Hugging Face ``datasets`` write) is read too, its null members
+dropped (see :func:`cell_bytes`: a struct cannot tell a missing key from a null). Every
+engine lists and reads inputs through this module, so every engine sees the same documents
+with the same ``source`` and ``line``: the file as listed and the 1-based line (JSON Lines) or
+row (Parquet) number.
+
+Local paths are read with the standard library; URIs with a scheme (``s3://``, ``gs://``,
+``hdfs://``, ``file://``) through ``pyarrow.fs``; Parquet needs pyarrow too (the ``parquet``
+extra, or ``ray``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from atif_spec.jsonio.jsontext import dumps
+from atif_spec.validation.reader import (
+    DEFAULT_MAX_BYTES,
+    JSON_SUFFIXES,
+    PARQUET_SUFFIXES,
+    STDIN,
+    RawDocument,
+    UnreadablePath,
+    is_jsonl,
+    is_parquet,
+    is_uri,
+    read_file,
+    read_lines,
+)
+
+DATASET_SUFFIXES = (*JSON_SUFFIXES, *PARQUET_SUFFIXES)
+DEFAULT_COLUMN = "trajectory"
+"""The Parquet column that holds each trajectory as JSON text, unless told otherwise (the same
+literal is the ``--column`` default in :mod:`atif_spec.cli.dataset`)."""
+PARQUET_BATCH_ROWS = 256
+
+
+def _wanted(name: str) -> bool:
+    return name.lower().endswith(DATASET_SUFFIXES)
+
+
+def expand(inputs: Iterable[str]) -> list[str]:
+    """Every file of the inputs: directories recursively (``*.json``, ``*.jsonl``, ``*.ndjson``,
+    ``*.parquet``, sorted), ``-`` for stdin; raises :class:`UnreadablePath` for an input that
+    does not exist."""
+    files: list[str] = []
+    for item in inputs:
+        if item == STDIN:
+            files.append(item)
+            continue
+        if is_uri(item):
+            files.extend(_expand_uri(item))
+            continue
+        path = Path(item)
+        if path.is_dir():
+            files.extend(sorted(str(f) for f in path.rglob("*") if _wanted(f.name) and f.is_file()))
+        elif path.is_file():
+            files.append(item)
+        elif path.exists():
+            raise UnreadablePath(f"not a regular file: {item}")
+        else:
+            raise UnreadablePath(f"no such file or directory: {item}")
+    return files
+
+
+def _pyarrow(module: str) -> Any:
+    """A pyarrow module (untyped; installed with the ray extra)."""
+
+    try:
+        return importlib.import_module(f"pyarrow.{module}")
+    except ImportError as exc:
+        raise UnreadablePath(
+            "reading Parquet files and URIs needs pyarrow: pip install 'atif-spec[parquet]'"
+        ) from exc
+
+
+def _filesystem(uri: str) -> tuple[Any, str, str]:
+    """``(pyarrow filesystem, path inside it, scheme prefix)`` of a URI."""
+    filesystem, path = _pyarrow("fs").FileSystem.from_uri(uri)
+    return filesystem, path, uri.split("://", 1)[0] + "://"
+
+
+def _expand_uri(uri: str) -> list[str]:
+    fs = _pyarrow("fs")
+    filesystem, path, prefix = _filesystem(uri)
+    info = filesystem.get_file_info(path)
+    if info.type == fs.FileType.NotFound:
+        raise UnreadablePath(f"no such file or directory: {uri}")
+    if info.type == fs.FileType.File:
+        return [uri]
+    listed = filesystem.get_file_info(fs.FileSelector(path, recursive=True))
+    found = (i.path for i in listed if i.type == fs.FileType.File and _wanted(i.base_name))
+    return sorted(prefix + p for p in found)
+
+
+class _RawStream(io.RawIOBase):
+    """A pyarrow input stream as a Python raw stream (for buffered ``readline``)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self._stream.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        self._stream.close()
+        super().close()
+
+
+def cell_bytes(value: Any) -> bytes:
+    """The document in a table cell: JSON text or bytes, or a struct or list cell (what pandas
+    and Hugging Face ``datasets`` write for nested dicts) as JSON; a null cell is an empty
+    document.
+
+    An Arrow struct has a slot for every field of every row, so a field a row did not have
+    comes back as null: in struct and list cells, object members whose value is null are dropped
+    (a documented normalisation: such a column cannot tell an absent field from a null one).
+    """
+    if value is None:
+        return b""
+    if isinstance(value, str):
+        return value.encode()
+    if isinstance(value, bytes):
+        return value
+    if isinstance(value, dict | list):
+        return dumps(_without_nulls(value))
+    return repr(value).encode()  # a number or boolean cell: not a document (a parse finding)
+
+
+def _without_nulls(value: Any) -> Any:
+    """``value`` with every null-valued object member removed, at every level."""
+    if isinstance(value, dict):
+        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
+    if isinstance(value, list):
+        return [_without_nulls(v) for v in value]
+    return value
+
+
+def _local_path(name: str) -> Path | None:
+    """The file on this machine (file-level rules resolve against it), if there is one."""
+    if not is_uri(name):
+        return Path(name)
+    if name.startswith("file://"):
+        return Path(name[len("file://") :])
+    return None
+
+
+def read_documents(
+    name: str,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    lines: bool | None = None,
+    column: str = DEFAULT_COLUMN,
+) -> Iterator[RawDocument]:
+    """The documents of one dataset file, in order, holding at most a batch in memory."""
+    if is_parquet(name):
+        yield from _parquet(name, max_bytes, column)
+        return
+    if not is_uri(name):
+        yield from read_file(name, max_bytes, lines)
+        return
+
+    filesystem, path, _ = _filesystem(name)
+    as_lines = is_jsonl(name) if lines is None else lines
+    with io.BufferedReader(_RawStream(filesystem.open_input_stream(path)), 1 << 20) as fh:
+        if as_lines:
+            yield from read_lines(fh, name, _local_path(name), max_bytes)
+            return
+        data = fh.read(max_bytes + 1)
+        if len(data) > max_bytes:
+            yield RawDocument(name, b"", None, _local_path(name), oversize=len(data))
+            return
+        yield RawDocument(name, data, None, _local_path(name))
+
+
+def _parquet(name: str, max_bytes: int, column: str) -> Iterator[RawDocument]:
+    """One document per row of ``column`` (string, binary, struct or list: :func:`cell_bytes`)."""
+    pq = _pyarrow("parquet")
+    if is_uri(name):
+        filesystem, path, _ = _filesystem(name)
+        handle: Any = filesystem.open_input_file(path)
+    else:
+        handle = name
+    local = _local_path(name)
+    parquet = pq.ParquetFile(handle)
+    if column not in parquet.schema_arrow.names:
+        raise UnreadablePath(
+            f"{name}: no column {column!r} (columns: {', '.join(parquet.schema_arrow.names)})"
+        )
+    row = 0
+    for batch in parquet.iter_batches(batch_size=PARQUET_BATCH_ROWS, columns=[column]):
+        for value in batch.column(0).to_pylist():
+            row += 1
+            data = cell_bytes(value)
+            if len(data) > max_bytes:
+                yield RawDocument(name, b"", row, local, oversize=len(data))
+            else:
+                yield RawDocument(name, data, row, local)

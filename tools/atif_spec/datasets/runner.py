@@ -1,0 +1,347 @@
+"""Runs validation over many documents, in this process or in a pool of worker processes.
+
+Documents stream through in input order with a bounded number of batches in flight, so
+memory stays bounded however long a JSON Lines file is. With several processes, the workers
+read their share of the files themselves (whole files, or newline-aligned byte ranges of JSON
+Lines files), so that the parent only hands out ranges and collects reports.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from atif_spec.datasets.pool import map_ordered
+from atif_spec.validation.pipeline import Options, gc_paused, validate_raw
+from atif_spec.validation.reader import (
+    LINE_BUFFER,
+    STDIN,
+    RawDocument,
+    is_jsonl,
+    read_file,
+    read_files,
+    read_lines,
+    stream_kind,
+)
+
+BATCH_BYTES = 8 * 1024 * 1024
+PIECE_BYTES = 4 * 1024 * 1024
+"""Size of the byte ranges of a JSON Lines file that workers read themselves."""
+
+
+@dataclass(slots=True)
+class Summary:
+    """Counts over a whole run."""
+
+    documents: int = 0
+    invalid: int = 0
+    with_warnings: int = 0
+    errors: int = 0
+    warnings: int = 0
+
+    def add(self, report: dict[str, Any]) -> None:
+        """Count one document's report (its JSON form)."""
+        self.documents += 1
+        if not report["valid"]:
+            self.invalid += 1
+        if report["warnings"]:
+            self.with_warnings += 1
+        self.errors += len(report["errors"])
+        self.warnings += len(report["warnings"])
+
+
+Sink = Callable[[dict[str, Any]], None]
+
+
+def validate_batch(batch: list[RawDocument], options: Options) -> list[dict[str, Any]]:
+    """Validate a batch of documents; returns their reports in JSON form (worker entry point).
+
+    The cyclic GC is paused over the batch: parsed documents hold no cycles and are freed by
+    reference counting, while the collector would keep walking them (see ``validation``)."""
+    with gc_paused():
+        return [validate_raw(doc, options).to_dict() for doc in batch]
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """Part of the input that a worker reads itself: a whole file, or the newline-aligned byte
+    range ``[start, end)`` of a JSON Lines file."""
+
+    name: str
+    start: int = 0
+    end: int | None = None
+    lines: bool | None = None
+
+
+def _boundary(fh: BinaryIO, position: int, size: int) -> int:
+    """The offset just after the first newline at or after ``position`` (or the file's end)."""
+    if position >= size:
+        return size
+    fh.seek(position)
+    while True:
+        block = fh.read(1 << 16)
+        if not block:
+            return size
+        at = block.find(b"\n")
+        if at >= 0:
+            return min(size, fh.tell() - len(block) + at + 1)
+
+
+def pieces(files: Iterable[str], lines: bool | None) -> Iterator[Piece]:
+    """The files as pieces: JSON Lines files cut at newlines every ``PIECE_BYTES``."""
+    for name in files:
+        if not (is_jsonl(name) if lines is None else lines):
+            yield Piece(name, lines=lines)
+            continue
+        size = os.path.getsize(name)
+        with open(name, "rb") as fh:
+            if stream_kind(fh) is not None:  # one report for the whole file
+                yield Piece(name, lines=True)
+                continue
+            start = 0
+            while start < size:
+                end = _boundary(fh, start + PIECE_BYTES, size)
+                yield Piece(name, start, end, True)
+                start = end
+
+
+class _Range:
+    """``readline`` over ``[start, end)`` of a file, counting the lines it hands out."""
+
+    def __init__(self, fh: Any, end: int) -> None:
+        self.fh = fh
+        self.end = end
+        self.lines = 0
+        self._open_line = False
+
+    def readline(self, limit: int = -1) -> bytes:
+        remaining = self.end - self.fh.tell()
+        if remaining <= 0:
+            return b""
+        data: bytes = self.fh.readline(remaining if limit < 0 else min(limit, remaining))
+        if data.endswith(b"\n"):
+            self.lines += 1
+            self._open_line = False
+        elif data:
+            self._open_line = True
+        return data
+
+    def close_count(self) -> int:
+        """Lines in the range (a last line without a newline counts)."""
+        return self.lines + (1 if self._open_line else 0)
+
+
+Clean = tuple[int | None, str | None, str | None]
+"""A report without findings, as a worker sends it: its line, format and version (its source
+is the piece's file); the parent rebuilds the JSON form with :func:`unpack`."""
+Packed = dict[str, Any] | Clean
+
+
+def _pack(report: dict[str, Any], name: str) -> Packed:
+    if report["source"] == name and report["valid"] and not report["warnings"]:
+        return report["line"], report["format"], report["version"]  # a valid report has no error
+    return report
+
+
+def unpack(item: Packed, name: str, base: int = 0) -> dict[str, Any]:
+    """The JSON form of a report sent by :func:`validate_pieces` for a piece of file ``name``,
+    its line number moved by ``base`` (the lines of the file before the piece)."""
+    if isinstance(item, dict):
+        if base and item["line"] is not None:
+            item["line"] += base
+        return item
+    line, fmt, version = item
+    return {
+        "source": name,
+        "line": line + base if line is not None else None,
+        "format": fmt,
+        "version": version,
+        "valid": True,
+        "errors": [],
+        "warnings": [],
+    }
+
+
+def validate_pieces(batch: list[Piece], options: Options) -> list[tuple[int, list[Packed]]]:
+    """For each piece: the number of lines it spans and its reports, with line numbers counted
+    from the piece's start (worker entry point). Reports without findings are sent compact
+    (see :func:`unpack`): most of a dataset's reports, and less to pickle on both sides."""
+    out: list[tuple[int, list[Packed]]] = []
+    with gc_paused():
+        for piece in batch:
+            count, reports = _validate_piece(piece, options)
+            out.append((count, [_pack(report, piece.name) for report in reports]))
+    return out
+
+
+def _validate_piece(piece: Piece, options: Options) -> tuple[int, list[dict[str, Any]]]:
+    """The number of lines ``piece`` spans and its reports (see :func:`validate_pieces`)."""
+    if piece.end is None:
+        docs = read_file(piece.name, options.max_bytes, piece.lines)
+        return 0, [validate_raw(doc, options).to_dict() for doc in docs]
+    with open(piece.name, "rb", buffering=LINE_BUFFER) as fh:
+        fh.seek(piece.start)
+        window = _Range(fh, piece.end)
+        docs = read_lines(window, piece.name, Path(piece.name), options.max_bytes)
+        reports = [validate_raw(doc, options).to_dict() for doc in docs]
+        return window.close_count(), reports
+
+
+def _map_pieces(
+    items: Iterator[Piece], options: Options, jobs: int
+) -> Iterator[tuple[Piece, tuple[int, list[Packed]]]]:
+    """Each piece and its result, in order, from ``jobs`` worker processes: forked at once on
+    Linux (:mod:`atif_spec.datasets.forkpool`), a process pool elsewhere."""
+    from atif_spec.datasets import forkpool  # noqa: PLC0415 - start-up: only --jobs runs need it
+
+    if forkpool.available():
+        return forkpool.map_forked(functools.partial(_one_piece, options=options), items, jobs)
+    by_piece = functools.partial(validate_pieces, options=options)
+    return map_ordered(by_piece, items, jobs, size=1)
+
+
+def _one_piece(piece: Piece, options: Options) -> tuple[int, list[Packed]]:
+    [result] = validate_pieces([piece], options)
+    return result
+
+
+WARM_UP_BYTES = 1024 * 1024
+"""The largest first document that :func:`_warm_up` validates before the workers start."""
+
+
+def _warm_up(name: str, options: Options, lines: bool | None) -> None:
+    """Validate the first document of ``name`` here and drop its report, before the fork.
+
+    What that document needed (the typed decoder of its version, or the rules) is then built
+    once and inherited by every worker instead of built in each. Only what the input needs:
+    importing every rule and building every version's decoder up front held every worker
+    back for the time of work that a dataset of clean documents never uses."""
+    if not os.path.isfile(name):  # a pipe would lose what is read here
+        return
+    as_lines = is_jsonl(name) if lines is None else lines
+    try:
+        with open(name, "rb") as fh:
+            first = fh.readline(WARM_UP_BYTES) if as_lines else fh.read(WARM_UP_BYTES)
+    except OSError:
+        return  # the worker that reads it reports it
+    if first.strip() and len(first) < WARM_UP_BYTES:
+        validate_raw(RawDocument(name, first, 1 if as_lines else None, Path(name)), options)
+
+
+def run_validation(
+    files: list[str],
+    options: Options,
+    *,
+    jobs: int = 1,
+    lines: bool | None = None,
+    sink: Sink,
+    progress: bool | None = None,
+) -> Summary:
+    """Validate every document of ``files``, handing each report to ``sink`` in input order."""
+    summary = Summary()
+    docs = read_files(files, options.max_bytes, lines)
+    show = sys.stderr.isatty() if progress is None else progress
+    with _Progress(show) as bar:
+
+        def emit(report: dict[str, Any]) -> None:
+            summary.add(report)
+            if report["errors"] or report["warnings"]:
+                bar.clear()  # findings may go to the same terminal: never on the spinner's line
+            sink(report)
+            bar.advance()
+
+        if jobs == 1 or STDIN in files:
+            work = functools.partial(validate_batch, options=options)
+            for _, report in map_ordered(
+                work, docs, jobs, weight=lambda d: len(d.data), max_weight=BATCH_BYTES
+            ):
+                emit(report)
+            return summary
+        seen: dict[str, int] = {}
+        if files:  # an empty folder gives none
+            _warm_up(files[0], options, lines)
+        for piece, (count, reports) in _map_pieces(pieces(files, lines), options, jobs):
+            base = seen.get(piece.name, 0)
+            shift = base if piece.end is not None else 0
+            for item in reports:
+                emit(unpack(item, piece.name, shift))
+            seen[piece.name] = base + count
+    return summary
+
+
+class _Progress:
+    """A rich progress counter on a terminal; nothing otherwise.
+
+    It is drawn only between documents, at most every ``REFRESH_SECONDS`` (no refresh thread),
+    and :meth:`clear` erases it before a document's findings are handed on, so a finding printed
+    to the same terminal never shares the spinner's line. Colour follows rich, which honours
+    ``NO_COLOR``.
+    """
+
+    REFRESH_SECONDS = 0.1
+
+    def __init__(self, show: bool) -> None:
+        self._show = show
+        self._progress: Any = None
+        self._task: Any = None
+        self._drawn_at = 0.0
+        self._drawn = False
+
+    def __enter__(self) -> _Progress:
+        if self._show:
+            from rich.progress import (  # noqa: PLC0415 - start-up: only a run that shows progress needs it
+                MofNCompleteColumn,
+                Progress,
+                SpinnerColumn,
+                TimeElapsedColumn,
+            )
+
+            self._progress = Progress(
+                SpinnerColumn(),
+                "validated",
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                transient=True,
+                auto_refresh=False,
+                redirect_stdout=False,
+                redirect_stderr=False,
+                console=_stderr_console(),
+            )
+            self._progress.__enter__()
+            self._task = self._progress.add_task("validate", total=None)
+            self._drawn = True  # starting draws it once
+        return self
+
+    def clear(self) -> None:
+        """Erase the drawn counter (it comes back at the next refresh, on a line of its own)."""
+        if self._progress is not None and self._drawn:
+            self._progress.console.file.write("\r\x1b[2K")
+            self._progress.console.file.flush()
+            self._drawn = False
+
+    def advance(self) -> None:
+        if self._progress is None:
+            return
+        self._progress.advance(self._task)
+        now = time.monotonic()
+        if now - self._drawn_at >= self.REFRESH_SECONDS:
+            sys.stdout.flush()
+            self._progress.refresh()
+            self._drawn, self._drawn_at = True, now
+
+    def __exit__(self, *exc: object) -> None:
+        if self._progress is not None:
+            self._progress.__exit__(*exc)
+
+
+def _stderr_console() -> Any:
+
+    from rich.console import Console  # noqa: PLC0415 - start-up: only a run that shows progress needs it
+
+    return Console(stderr=True)

@@ -1,0 +1,2 @@
+"""Contributors' tools over ``spec/``: compare schema versions, the spec gate, generated docs, the
+site."""

@@ -1,0 +1,3 @@
+"""Transforms: migration between ATIF versions, conversion between formats (lenses through ATIF),
+the stash, the change report, and SFT export.
+"""

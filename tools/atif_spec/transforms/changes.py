@@ -1,0 +1,293 @@
+"""The change report: what a migration or conversion did to one document.
+
+One shape for ``atif migrate`` and ``atif convert`` (schema:
+``spec/atif-spec/v1/change-report.schema.json``): where the document came from, the source and
+target (``FORMAT@VERSION``), and every item the target could not hold as it was, by JSON pointer:
+``stashed`` (kept under the stash key), ``named`` (moved under a documented name into a free-form
+object, where a reader of the target finds it), ``dropped`` (discarded, on request or after an
+edit) and ``decided`` (a value the tool synthesized by a documented policy). ``errors`` says why
+a document was refused or not written, with the one findings shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from atif_spec.jsonio.pointers import parse_pointer
+from atif_spec.jsonio.pointers import pointer as make_pointer
+from atif_spec.transforms.stash import STASH_KEY, Change, NamedKeys, layer_entries, layer_holder
+from atif_spec.validation.findings import Finding, Level
+
+
+@dataclass(slots=True)
+class Item:
+    """One stashed, dropped or decided location."""
+
+    pointer: str
+    """Where the value was (stashed, dropped) or was written (decided), in the document as the
+    step that made the change received it."""
+    step: str
+    """The step that made the change, e.g. ``atif@v1.7->atif@v1.6``."""
+    reason: str
+    stash: str | None = None
+    """For stashed items: pointer of the ``extra`` object whose stash holds the value."""
+    value: Any = None
+    has_value: bool = False
+    """Whether ``value`` is reported (decided items report the value they wrote)."""
+    loss: bool = True
+    """Whether the item counts for ``--fail-on-loss`` (null values and version marks do not)."""
+    to: str | None = None
+    """For named items: pointer of the named member that now holds the value."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form used in reports."""
+        out: dict[str, Any] = {"pointer": self.pointer, "step": self.step}
+        if self.stash is not None:
+            out["stash"] = self.stash
+        if self.to is not None:
+            out["to"] = self.to
+        if self.has_value:
+            out["value"] = self.value
+        out["reason"] = self.reason
+        return out
+
+
+@dataclass(slots=True)
+class ChangeReport:
+    """The result of migrating (or converting) one document."""
+
+    source: str = "<object>"
+    line: int | None = None
+    from_: str | None = None
+    """Source target, ``atif@v1.8``; None when it could not be identified."""
+    to: str | None = None
+    stashed: list[Item] = field(default_factory=list)
+    named: list[Item] = field(default_factory=list)
+    """Values kept under a documented name in a free-form object (not a loss)."""
+    dropped: list[Item] = field(default_factory=list)
+    decided: list[Item] = field(default_factory=list)
+    errors: list[Finding] = field(default_factory=list)
+    warnings: list[Finding] = field(default_factory=list)
+    """Warnings about the input or the written document (e.g. a legacy event with no time)."""
+    output: str | None = None
+    """Where the result was written (CLI), when it was."""
+    mapped: int | None = None
+    """Leaf values of the written document held in the target's own fields (:meth:`tally`);
+    None until the document is transformed."""
+
+    @property
+    def ok(self) -> bool:
+        """True when the document was migrated (no error)."""
+        return not any(f.level is Level.ERROR for f in self.errors)
+
+    def conflicts(self, changes: Iterable[Change], step: str, base: str) -> None:
+        """Report the stash entries ``step`` could not undo below ``base``: an edited synthesized
+        value is kept (decided), a stashed value is discarded (dropped)."""
+        for change in changes:
+            if change.conflict is None:
+                continue
+            ptr = base + make_pointer(*change.path)
+            if change.op == "added":
+                self.decided.append(Item(ptr, step, f"kept the edited value ({change.conflict})"))
+            elif change.op == "placed":
+                self.decided.append(Item(ptr, step, f"kept the key order ({change.conflict})"))
+            else:
+                self.dropped.append(Item(ptr, step, f"stashed value discarded: {change.conflict}"))
+
+    def refusals(self, kind: str, fail_on_loss: bool, fail_on_decision: bool) -> list[Finding]:
+        """The findings that refuse this document under ``--fail-on-loss`` and
+        ``--fail-on-decision`` (``kind`` is the code prefix: ``migrate`` or ``convert``)."""
+        out: list[Finding] = []
+        if fail_on_loss and self.lossy:
+            first = self.lossy[0]
+            out.append(
+                Finding(
+                    f"{kind}:would-lose-data",
+                    "would-lose-data",
+                    Level.ERROR,
+                    first.pointer,
+                    f"{self.to} cannot hold {len(self.lossy)} value(s), first {first.pointer} "
+                    f"({first.reason})",
+                )
+            )
+        if fail_on_decision and self.decided:
+            first = self.decided[0]
+            out.append(
+                Finding(
+                    f"{kind}:needs-decision",
+                    "needs-decision",
+                    Level.ERROR,
+                    first.pointer,
+                    f"{len(self.decided)} value(s) would be synthesized, first {first.pointer} "
+                    f"({first.reason})",
+                )
+            )
+        return out
+
+    @property
+    def lossy(self) -> list[Item]:
+        """Stashed and dropped items that hold data (what ``--fail-on-loss`` refuses)."""
+        return [i for i in (*self.stashed, *self.dropped) if i.loss]
+
+    def absorb(self, other: ChangeReport) -> None:
+        """Add the items and warnings of a sub-run (a migration inside a conversion)."""
+        self.stashed.extend(other.stashed)
+        self.named.extend(other.named)
+        self.dropped.extend(other.dropped)
+        self.decided.extend(other.decided)
+        self.warnings.extend(other.warnings)
+
+    def tally(self, doc: Any) -> None:
+        """Count the leaf values of the written ``doc`` held in the target's own fields."""
+        self.mapped = mapped_leaves(doc)
+
+    @property
+    def counts(self) -> dict[str, int] | None:
+        """How many values went where (RFC.md §4.3); None before :meth:`tally`."""
+        if self.mapped is None:
+            return None
+        return {
+            "mapped": self.mapped,
+            "named": len(self.named),
+            "stashed": len(self.stashed),
+            "dropped": len(self.dropped),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form: one line of ``atif migrate --report json``."""
+        counts = self.counts
+        return {
+            "source": self.source,
+            "line": self.line,
+            "from": self.from_,
+            "to": self.to,
+            "ok": self.ok,
+            "output": self.output,
+            **({"counts": counts} if counts is not None else {}),
+            "stashed": [i.to_dict() for i in self.stashed],
+            **({"named": [i.to_dict() for i in self.named]} if self.named else {}),
+            "dropped": [i.to_dict() for i in self.dropped],
+            "decided": [i.to_dict() for i in self.decided],
+            "errors": [f.to_dict() for f in self.errors],
+            "warnings": [f.to_dict() for f in self.warnings],
+        }
+
+
+def _leaf_count(node: Any) -> int:
+    count = 0
+    pending = [node]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict) and item:
+            pending.extend(item.values())
+        elif isinstance(item, list) and item:
+            pending.extend(item)
+        else:
+            count += 1
+    return count
+
+
+def _named_leaves(ancestors: list[Any], stash: Any) -> int:
+    """Leaves of the members that the ``moved`` entries and ``named`` declarations of ``stash``
+    record; ``ancestors`` is the path of containers from the root down to the stash's holder."""
+    count = 0
+    for layer in stash.get("layers", ()) if isinstance(stash, dict) else ():
+        if not isinstance(layer, dict):
+            continue
+        holder = parse_pointer(str(layer_holder(layer)))
+        if not holder or len(holder) >= len(ancestors):
+            continue
+        node: Any = ancestors[len(ancestors) - 1 - len(holder)]  # the owner
+        declared = NamedKeys.from_layer(layer)
+        if declared is not None:
+            count += sum(_leaf_count(value) for _, value in declared.members(node))
+        for entry in layer_entries(layer):
+            if not (isinstance(entry, dict) and entry.get("op") == "moved"):
+                continue
+            target: Any = node
+            for token in parse_pointer(str(entry.get("to", ""))):
+                if isinstance(target, dict) and token in target:
+                    target = target[token]
+                elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
+                    target = target[int(token)]
+                else:
+                    break
+            else:
+                count += _leaf_count(target)
+    return count
+
+
+def mapped_leaves(doc: Any) -> int:
+    """Leaf values (scalars, empty arrays and objects) of ``doc`` outside every stash and every
+    named member (the members its stashes' ``moved`` entries and ``named`` declarations
+    record). A container found in several places (the messages a trajectory-sdk document
+    repeats in every snapshot) counts at each place, but is walked once when it holds no
+    stash."""
+    try:
+        return _Leaves().walk(doc)
+    except RecursionError:  # deeper than any converted document; the flat walk has no limit
+        return _flat_mapped_leaves(doc)
+
+
+class _Leaves:
+    """The walk of :func:`mapped_leaves`, with counts of stash-free containers kept by id."""
+
+    def __init__(self) -> None:
+        self.memo: dict[int, int] = {}
+        self.ancestors: list[Any] = []
+
+    def walk(self, node: Any) -> int:
+        count, _ = self._walk(node)
+        return count
+
+    def _walk(self, node: Any) -> tuple[int, bool]:
+        """(count, whether the subtree holds no stash)."""
+        if not (isinstance(node, (dict, list)) and node):
+            return 1, True
+        known = self.memo.get(id(node))
+        if known is not None:
+            return known, True
+        self.ancestors.append(node)
+        total, clean = 0, True
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == STASH_KEY:
+                    total -= _named_leaves(self.ancestors, value)
+                    clean = False
+                else:
+                    count, ok = self._walk(value)
+                    total, clean = total + count, clean and ok
+        else:
+            for value in node:
+                count, ok = self._walk(value)
+                total, clean = total + count, clean and ok
+        self.ancestors.pop()
+        if clean:
+            self.memo[id(node)] = total
+        return total, clean
+
+
+def _flat_mapped_leaves(doc: Any) -> int:
+    """:func:`mapped_leaves` without recursion (and without sharing counts)."""
+    total = 0
+    ancestors: list[Any] = []
+    pending: list[tuple[Any, int]] = [(doc, 0)]
+    while pending:
+        node, depth = pending.pop()
+        if isinstance(node, dict) and node:
+            del ancestors[depth:]
+            ancestors.append(node)
+            for key, value in node.items():
+                if key == STASH_KEY:
+                    total -= _named_leaves(ancestors, value)
+                else:
+                    pending.append((value, depth + 1))
+        elif isinstance(node, list) and node:
+            del ancestors[depth:]
+            ancestors.append(node)
+            pending.extend((value, depth + 1) for value in node)
+        else:
+            total += 1
+    return total

@@ -1,0 +1,185 @@
+"""Transforming one raw document: parse, migrate or convert, check the result, serialize.
+
+The pure core of ``atif migrate`` and ``atif convert``, shared by the command line, the local and
+Ray engines and worker processes: :func:`migrate_raw` takes a
+:class:`~atif_spec.validation.reader.RawDocument` and returns an :class:`Outcome` (its change report
+and, when it passed, the bytes to write).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from atif_spec.jsonio import jsontext
+from atif_spec.schemas.targets import Target
+from atif_spec.validation.findings import Level, input_finding
+from atif_spec.validation.pipeline import Options, validate_document
+from atif_spec.validation.reader import RawDocument, parse
+
+
+@dataclass(frozen=True, slots=True)
+class MigrateOptions:
+    """The switches of ``atif migrate``/``atif convert`` as plain data (picklable for workers)."""
+
+    to: str
+    drop: bool = False
+    fail_on_loss: bool = False
+    fail_on_decision: bool = False
+    max_bytes: int = 512 * 1024 * 1024
+    convert: bool = False
+    """Convert between formats (``to`` is ``FORMAT@VERSION``) instead of migrating ATIF."""
+    whole_files: frozenset[str] = frozenset()
+    """Sources whose whole content is one legacy turn log (converted to a step-substep run log)."""
+    session_ref_path: str | None = None
+    """The v1.6 -> v1.7 policy for session-only references (``--session-ref-path``)."""
+    drop_context_only: bool = False
+    """``--drop-context-only-steps``."""
+    compact: bool = False
+    """Write every document as one compact line (the output is JSON Lines). Otherwise a document
+    read as a whole file is written indented, and one read from a line of JSON Lines compact."""
+
+    def pretty(self, raw: RawDocument) -> bool:
+        """Whether ``raw``'s result is written indented (a lone document, not JSON Lines)."""
+        return not self.compact and raw.line is None
+
+
+@dataclass(slots=True)
+class Outcome:
+    """One document's report (JSON form) and, when it may be written, its bytes."""
+
+    source: str
+    line: int | None
+    report: dict[str, Any]
+    data: bytes | None
+    streamed: Any = None
+    """A trajectory-sdk document, written in pieces instead of ``data``: its snapshots repeat
+    the conversation, so the text grows quadratically while the document (sharing its message
+    objects, also across processes: pickle keeps shared references) stays linear."""
+
+    @property
+    def writable(self) -> bool:
+        """True when the document passed and has something to write."""
+        return self.data is not None or self.streamed is not None
+
+    def chunks(self) -> Iterator[bytes]:
+        """The bytes to write, in pieces."""
+        if self.streamed is not None:
+            from atif_spec.transforms.lenses.trajectory_sdk import json_chunks  # noqa: PLC0415 - start-up: `atif --help` imports this module
+
+            yield from json_chunks(self.streamed)
+        elif self.data is not None:
+            yield self.data
+
+
+def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
+    """Parse, transform, check and serialize one document (worker entry point).
+
+    A document nested too deeply for the transformations (Python's recursion limit) is refused
+    with an ``input:too-deep`` finding, never a ``RecursionError``."""
+    try:
+        return _migrate_raw(raw, options)
+    except RecursionError:
+        from atif_spec.transforms.changes import ChangeReport  # noqa: PLC0415 - start-up: `atif --help` imports this module
+
+        to = options.to if options.convert else f"atif@{options.to}"
+        report = ChangeReport(source=raw.source, line=raw.line, to=to)
+        report.errors.append(
+            input_finding(
+                "too-deep", "nesting is too deep to transform (refused; nothing was written)"
+            )
+        )
+        return Outcome(raw.source, raw.line, report.to_dict(), None)
+
+
+def _migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
+    from atif_spec.transforms.changes import ChangeReport  # noqa: PLC0415 - start-up: `atif --help` imports this module
+    from atif_spec.transforms.lenses import ConversionError, convert  # noqa: PLC0415 - start-up: `atif --help` imports this module
+    from atif_spec.transforms.migrations import MigrationError, migrate  # noqa: PLC0415 - start-up: `atif --help` imports this module
+
+    if raw.source in options.whole_files:
+        return _legacy_outcome(raw, options)
+    doc, problems = parse(raw, options.max_bytes)
+    if any(p.level is Level.ERROR for p in problems):
+        to = options.to if options.convert else f"atif@{options.to}"
+        report = ChangeReport(source=raw.source, line=raw.line, to=to)
+        report.errors.extend(problems)
+        return Outcome(raw.source, raw.line, report.to_dict(), None)
+    shared: dict[str, Any] = {
+        "drop": options.drop,
+        "fail_on_loss": options.fail_on_loss,
+        "fail_on_decision": options.fail_on_decision,
+        "source": raw.source,
+        "line": raw.line,
+        "session_ref_path": options.session_ref_path,
+        "drop_context_only": options.drop_context_only,
+    }
+    try:
+        if options.convert:
+            out, report = convert(doc, options.to, **shared)
+        else:
+            out, report = migrate(doc, options.to, copy=False, **shared)
+    except (MigrationError, ConversionError) as exc:
+        return Outcome(raw.source, raw.line, exc.report.to_dict(), None)
+    check = validate_document(
+        out, source=raw.source, line=raw.line, options=Options(check_files=False)
+    )
+    report.errors.extend(check.errors)
+    report.warnings.extend(check.warnings)
+    if not report.ok:
+        return Outcome(raw.source, raw.line, report.to_dict(), None)
+    if options.convert and (report.to or "").startswith("trajectory-sdk@"):
+        return Outcome(raw.source, raw.line, report.to_dict(), None, streamed=out)
+    return Outcome(
+        raw.source, raw.line, report.to_dict(), jsontext.dumps(out, indent=options.pretty(raw))
+    )
+
+
+def _legacy_outcome(raw: RawDocument, options: MigrateOptions) -> Outcome:
+    """A whole legacy turn log (provider JSON Lines stream) → a step-substep run log, then on
+    to the requested target through :func:`atif_spec.transforms.lenses.convert` when it is
+    another one."""
+    from atif_spec.stepsubstep.api import RUN_LOG, dumps, parse_jsonl, stashed, to_run_log  # noqa: PLC0415 - start-up: `atif --help` imports this module
+    from atif_spec.transforms.changes import ChangeReport, Item  # noqa: PLC0415 - start-up: `atif --help` imports this module
+    from atif_spec.transforms.lenses import ConversionError, convert  # noqa: PLC0415 - start-up: `atif --help` imports this module
+
+    report = ChangeReport(source=raw.source, line=None, from_="legacy-turn-log", to=options.to)
+    try:
+        events = parse_jsonl(raw.data)
+    except ValueError as exc:
+        report.errors.append(input_finding("invalid-json", str(exc)))
+        return Outcome(raw.source, None, report.to_dict(), None)
+    doc, notes = to_run_log(events)
+    report.warnings.extend(notes)
+    step = f"legacy-turn-log->{RUN_LOG}"
+    report.stashed.extend(Item(ptr, step, f"kept in {what}", ptr) for ptr, what in stashed(doc))
+    target = Target.parse(options.to)
+    if target.format != "step-substep":
+        try:
+            doc, onward = convert(
+                doc,
+                options.to,
+                drop=options.drop,
+                fail_on_loss=options.fail_on_loss,
+                fail_on_decision=options.fail_on_decision,
+                source=raw.source,
+            )
+        except ConversionError as exc:
+            report.errors.extend(exc.report.errors)
+            return Outcome(raw.source, None, report.to_dict(), None)
+        report.to = onward.to
+        report.absorb(onward)
+    report.tally(doc)
+    check = validate_document(doc, source=raw.source)
+    report.errors.extend(check.errors)
+    report.warnings.extend(check.warnings)
+    if not report.ok:
+        return Outcome(raw.source, None, report.to_dict(), None)
+    if not options.pretty(raw):
+        data = jsontext.dumps(doc)
+    elif target.format == "step-substep":
+        data = dumps(doc).rstrip("\n").encode()
+    else:
+        data = jsontext.dumps(doc, indent=True)
+    return Outcome(raw.source, None, report.to_dict(), data)

@@ -1,0 +1,198 @@
+"""Conversion between formats: a registry of lenses, composed through ATIF.
+
+A **lens** converts documents of one format and version into another (``tao@v0.2.0`` →
+``atif@v1.7``); every format has one lens into ATIF and one out of it, each in a module of this
+package that defines ``LENSES``. :func:`convert` plans the route: ATIF-version migrations
+(:mod:`atif_spec.transforms.migrations`) before and after, and ATIF as the hub between two other
+formats. Data a target cannot hold goes into the stash (RFC.md §4.5) so that the inverse lens
+restores it.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from atif_spec.formats import all_formats, detect
+from atif_spec.schemas.targets import Target, TargetError
+from atif_spec.transforms.changes import ChangeReport
+from atif_spec.transforms.migrations import MigrationError, migrate
+from atif_spec.validation.findings import Finding, Level, input_finding
+
+Doc = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class LensOptions:
+    """What the caller asked for (the same switches as ``atif migrate``)."""
+
+    drop: bool = False
+    """Discard what the target cannot hold instead of stashing it (reported as dropped)."""
+    session_ref_path: str | None = None
+    """The v1.6 -> v1.7 policy for session-only references (see :func:`atif_spec.migrate`)."""
+    drop_context_only: bool = False
+    """Drop context-only steps below their fields' versions (:func:`atif_spec.migrate`)."""
+
+
+LensFunction = Callable[[Doc, ChangeReport, LensOptions], Doc]
+"""Converts one document; records stashed/dropped/decided items in the report; may raise
+:class:`ConversionError`. It must not modify its input."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lens:
+    """One direction of a format mapping, between two fixed versions."""
+
+    source: str
+    """``FORMAT@VERSION`` read, e.g. ``tao@v0.2.0``."""
+    target: str
+    """``FORMAT@VERSION`` written, e.g. ``atif@v1.7``."""
+    run: LensFunction
+
+    @property
+    def name(self) -> str:
+        """The step signature used in stash layers and reports: ``tao@v0.2.0->atif@v1.7``."""
+        return f"{self.source}->{self.target}"
+
+
+class ConversionError(ValueError):
+    """A document was refused; the report says why (``report.errors``)."""
+
+    def __init__(self, report: ChangeReport) -> None:
+        first = report.errors[0].message if report.errors else "conversion refused"
+        super().__init__(first)
+        self.report = report
+
+
+@functools.cache
+def all_lenses() -> tuple[Lens, ...]:
+    """Every lens defined by a module of this package."""
+    found: list[Lens] = []
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        found.extend(getattr(module, "LENSES", ()))
+    return tuple(found)
+
+
+def _fmt(target: str) -> str:
+    return target.partition("@")[0]
+
+
+def _version(target: str) -> str:
+    return target.partition("@")[2]
+
+
+def refuse(report: ChangeReport, what: str, message: str, ptr: str = "") -> ConversionError:
+    """Record a refusal of the conversion (``convert:<what>``); returns the error to raise."""
+    report.errors.append(Finding(f"convert:{what}", what, Level.ERROR, ptr, message))
+    return ConversionError(report)
+
+
+def _lens(source_format: str, target_format: str, report: ChangeReport) -> Lens:
+    for lens in all_lenses():
+        if _fmt(lens.source) == source_format and _fmt(lens.target) == target_format:
+            return lens
+    raise refuse(report, "no-conversion", f"no conversion from {source_format} to {target_format}")
+
+
+def _migrate(doc: Doc, version: str, report: ChangeReport, options: LensOptions) -> Doc:
+    """Move an ATIF document to ``version``, folding the migration's items into ``report``."""
+
+    try:
+        out, sub = migrate(
+            doc,
+            version,
+            drop=options.drop,
+            source=report.source,
+            line=report.line,
+            session_ref_path=options.session_ref_path,
+            drop_context_only=options.drop_context_only,
+        )
+    except MigrationError as exc:
+        report.errors.extend(exc.report.errors)
+        raise ConversionError(report) from exc
+    report.absorb(sub)
+    return out
+
+
+def convert(
+    doc: Any,
+    to: str,
+    *,
+    drop: bool = False,
+    fail_on_loss: bool = False,
+    fail_on_decision: bool = False,
+    source: str = "<object>",
+    line: int | None = None,
+    session_ref_path: str | None = None,
+    drop_context_only: bool = False,
+) -> tuple[Doc, ChangeReport]:
+    """Convert a document to ``to`` (``FORMAT@VERSION``; a bare ``vX.Y`` keeps the format).
+
+    The source format and version are detected from the document. Returns the converted
+    document and a :class:`ChangeReport` (stashed, dropped and decided items by JSON pointer).
+    Raises :class:`ConversionError` when the document is refused.
+    """
+
+    report = ChangeReport(source=source, line=line)
+    try:
+        target = Target.parse(to)
+    except TargetError as exc:
+        raise refuse(report, "bad-target", str(exc)) from exc
+    found = detect(doc)
+    if not isinstance(doc, dict) or found is None or found[1] == "unknown":
+        report.errors.append(
+            input_finding(
+                "not-an-object" if not isinstance(doc, dict) else "unknown-format",
+                "cannot tell the format and version of this document",
+            )
+        )
+        raise ConversionError(report)
+    source_format, source_version = found
+    report.from_ = f"{source_format}@{source_version}"
+    target_format = target.format or source_format
+    target_version = target.version or all_formats()[target_format].versions[-1]
+    if (
+        target_format not in all_formats()
+        or target_version not in all_formats()[target_format].versions
+    ):
+        raise refuse(report, "bad-target", f"unknown target {target_format}@{target_version}")
+    report.to = f"{target_format}@{target_version}"
+    options = LensOptions(drop, session_ref_path, drop_context_only)
+    work: Doc = doc
+    fmt, version = source_format, source_version
+    if fmt == target_format:
+        if fmt == "atif":
+            work = _migrate(work, target_version, report, options)
+        elif version != target_version:
+            raise refuse(report, "no-conversion", f"no migration between {fmt} versions yet")
+    else:
+        if fmt != "atif":  # into the hub
+            lens = _lens(fmt, "atif", report)
+            work = lens.run(work, report, options)
+            fmt, version = "atif", _version(lens.target)
+        if target_format == "atif":
+            if version != target_version:
+                work = _migrate(work, target_version, report, options)
+        else:  # out of the hub
+            lens = _lens("atif", target_format, report)
+            if version != _version(lens.source):
+                work = _migrate(work, _version(lens.source), report, options)
+            work = lens.run(work, report, options)
+            if _version(lens.target) != target_version:
+                raise refuse(
+                    report, "no-conversion", f"{target_format} is written as {lens.target} only"
+                )
+    _check_refusals(report, fail_on_loss, fail_on_decision)
+    report.tally(work)
+    return work, report
+
+
+def _check_refusals(report: ChangeReport, fail_on_loss: bool, fail_on_decision: bool) -> None:
+    report.errors.extend(report.refusals("convert", fail_on_loss, fail_on_decision))
+    if report.errors:
+        raise ConversionError(report)

@@ -1,0 +1,569 @@
+"""The mapping tables of the TAO lenses (:mod:`atif_spec.transforms.mapping`), rendered into
+``spec/tao/MAPPING.md`` by ``python -m atif_spec.spectools.docgen``."""
+
+from __future__ import annotations
+
+from atif_spec.transforms.lenses.tao import (
+    INTO_ATIF,
+    INTO_TAO,
+    NAMED,
+    PROMPT_KEY,
+    STEP_COSTS,
+    STEP_FIELDS,
+    STEP_INDEX,
+    SUBAGENT_AGENTS,
+    SYSTEM_STEPS,
+    TRAJECTORY,
+)
+from atif_spec.transforms.mapping import Row, Table
+
+_WHERE = {
+    "record": "",
+    "step": "/steps/*",
+    "call": "/steps/*/tool_calls/*",
+    "observation": "/steps/*/observation/results/*",
+    "usage": "/steps/*/metrics",
+    "metrics": "/final_metrics",
+}
+"""Where each kind of owner sits in its trajectory: a named key's pattern is relative to the
+trajectory (the root or an embedded subagent) whose layer declares it."""
+
+_OWNER = {
+    "record": ("the record", "root `extra`"),
+    "step": ("a step", "the step's `extra`"),
+    "call": ("a tool call", "the tool call's `extra`"),
+    "observation": ("an observation", "the result's `extra`"),
+    "usage": ("a step's `token_usage`", "the step's `metrics.extra`"),
+    "metrics": ("`metrics`", "`final_metrics.extra`"),
+}
+
+_NOTES = {
+    ("step", "call_type"): "Unless ATIF → TAO writes the same value (`main` on a main agent step, "
+    '`subagent` in an embedded subagent): a warm-up call is `"warmup"`.',
+    (
+        "step",
+        "agent_role",
+    ): "Unless ATIF → TAO writes the same value (`main` on a main agent step).",
+    ("observation", "error"): 'Not when it is the `"unlinked_response"` ATIF → TAO writes on an '
+    "unlinked result.",
+    ("record", "outcome"): "Success, signal, patch, commit, terminal state, **reward**.",
+    ("observation", "source_call_id"): "Only when it is not what ATIF → TAO writes back (the "
+    'result\'s `source_call_id`, `""` for null): the call of another step it answers (DECISIONS '
+    "D30).",
+    ("metrics", "total_input_tokens"): "Only when it is not the sum ATIF → TAO computes from the "
+    "steps (or no step counts them): the session's own count (DECISIONS D30).",
+    ("metrics", "total_output_tokens"): "As `total_input_tokens`.",
+    ("record", "schema_version"): 'Only when it is not `"0.2.0"`, what ATIF → TAO writes: the '
+    "version of a TAO 0.1.0 record, written back as it was (DECISIONS D35).",
+}
+
+
+def _named_rows() -> tuple[Row, ...]:
+    rows = []
+    for kind, pairs in NAMED.items():
+        owner, holder = _OWNER[kind]
+        for member, name in pairs:
+            rows.append(
+                Row(
+                    f"`{member}` of {owner}",
+                    f"{holder}: `{name}`",
+                    "named",
+                    _NOTES.get((kind, member), ""),
+                    key=f"{_WHERE[kind]}/extra/{name}",
+                )
+            )
+        if kind == "step":
+            rows.append(
+                Row(
+                    "`step_index` of a step",
+                    f"the step's `extra`: `{STEP_INDEX}`",
+                    "named",
+                    "Only where the index is not the step's position from 0 both in the record "
+                    "and in the order ATIF → TAO writes (a record numbered from 1 or with gaps, "
+                    'steps in another order), and on every `role: "system"` step (DECISIONS '
+                    "D29): `parent_step` and `snippets` `source_step` name steps by this index.",
+                    key=f"/steps/*/extra/{STEP_INDEX}",
+                )
+            )
+            rows.append(
+                Row(
+                    "the key of a `system_prompts` entry",
+                    f"its system step's `extra`: `{PROMPT_KEY}`",
+                    "named",
+                    "Only where ATIF → TAO would key the prompt otherwise (not the first 16 hex "
+                    "digits of the SHA-256 of its text): the steps' `system_prompt_hash` names "
+                    "the prompt by this key (DECISIONS D28).",
+                    key=f"/steps/*/extra/{PROMPT_KEY}",
+                )
+            )
+    return tuple(rows)
+
+
+def _differ(aspect: str, tao: str, atif: str) -> Row:
+    """A row of §1: how the two formats model one thing."""
+    return Row(f"**{aspect}**: {tao}", atif)
+
+
+MAPPING_TABLES: tuple[Table, ...] = (
+    Table(
+        id="tao-differences",
+        steps=(INTO_ATIF, INTO_TAO),
+        columns=("TAO trace record", "ATIF v1.7 trajectory"),
+        rows=(
+            _differ(
+                "Step",
+                "one model API call, warm-up calls included",
+                "one turn (system prompt, user message, agent response)",
+            ),
+            _differ(
+                "Roles", "`role`: `system` / `user` / `agent`", "`source`: the same three words"
+            ),
+            _differ(
+                "System prompt",
+                "root map `system_prompts` (key → text); steps name one in `system_prompt_hash`",
+                'a `source: "system"` step whose `message` is the prompt',
+            ),
+            _differ(
+                "Sub-agents",
+                'inline steps with `call_type: "subagent"` and `parent_step`; the launching '
+                "step has `subagent_trajectory_ref` (a string)",
+                "embedded trajectories in `subagent_trajectories[]`, referenced from a result "
+                "of the launching step (`subagent_trajectory_ref: [{trajectory_id}]`)",
+            ),
+            _differ(
+                "Tool results",
+                "`observations[]` on the calling step, `source_call_id`",
+                "`observation.results[]` on the calling step, `source_call_id` (same-step "
+                "rule, `ATIF201`)",
+            ),
+            _differ(
+                "Numbering",
+                "`step_index`: any start, gaps allowed",
+                "`step_id` = 1..n in each trajectory",
+            ),
+            _differ(
+                "Token counts",
+                "provider-style: Anthropic `input_tokens` excludes cache reads and writes",
+                "`prompt_tokens` counts every input token; `cached_tokens` is a subset",
+            ),
+            _differ(
+                "Cost",
+                "`metrics.estimated_cost_usd`, a session estimate",
+                "`metrics.cost_usd` per step, `final_metrics.total_cost_usd`",
+            ),
+            _differ(
+                "Open objects",
+                "every object is open (unknown keys are dropped by upstream readers); root "
+                "`metadata` is the only free bag",
+                "closed objects; `extra` on the trajectory, agent, step, tool call, result, "
+                "metrics, final metrics and refs",
+            ),
+            _differ(
+                "Required values",
+                "`trace_id`, `session_id`, `agent.name`, `step_index`, `role`, call and result ids",
+                "`agent.version`, at least one step, a `message` string on every step",
+            ),
+        ),
+    ),
+    Table(
+        id="tao-tokens",
+        steps=(INTO_ATIF, INTO_TAO),
+        columns=("TAO `token_usage`", "ATIF `metrics`"),
+        rows=(
+            Row(
+                "`input_tokens`",
+                "`prompt_tokens`",
+                "field",
+                "Anthropic style: `input_tokens` + `cache_read_tokens` + `cache_write_tokens`; "
+                "other: `input_tokens`.",
+            ),
+            Row("`cache_read_tokens`", "`cached_tokens`"),
+            Row(
+                "`cache_write_tokens`",
+                "`extra.cache_creation_input_tokens`",
+                "field",
+                "The Anthropic name ATIF producers use for cache writes.",
+                key="/extra/cache_creation_input_tokens",
+            ),
+            Row("`output_tokens`", "`completion_tokens`"),
+            Row(
+                "`prefix_reuse_tokens`",
+                "`extra.tao_prefix_reuse_tokens`",
+                "named",
+                "§2.6.",
+                key="/steps/*/metrics/extra/tao_prefix_reuse_tokens",
+            ),
+        ),
+    ),
+    Table(
+        id="tao-record",
+        steps=(INTO_ATIF,),
+        columns=("TAO", "ATIF v1.7"),
+        rows=(
+            Row("—", '`schema_version: "ATIF-v1.7"`'),
+            Row("`session_id`", "`session_id`"),
+            Row(
+                "`trace_id`",
+                "`trajectory_id`",
+                "field",
+                "When non-empty (ATIF wants at least one character; otherwise stashed) and not "
+                "the UUID ATIF → TAO derives from `session_id` for a trajectory without "
+                "`trajectory_id` (§3): that one is recomputed on the way back.",
+            ),
+            Row("`agent.name`", "`agent.name`"),
+            Row(
+                "`agent.version`",
+                "`agent.version`",
+                "decided",
+                'A null or missing version becomes `"unknown"` (**decided**, §5); the original '
+                "is stashed.",
+            ),
+            Row(
+                "`agent.model`",
+                "`agent.model_name`",
+                "field",
+                "Copied as is (`provider/` prefix kept).",
+            ),
+            Row(
+                "`tool_definitions`",
+                "`agent.tool_definitions`",
+                "field",
+                "Copied unchanged. TAO's objects usually have Anthropic's `{name, description, "
+                "input_schema}` shape, for which ATIF warns `ATIF203`; rewriting them would "
+                "not be lossless for other shapes.",
+            ),
+            Row("`steps`", "`steps`, `subagent_trajectories`", "field", "§2.2 to §2.4."),
+            Row(
+                "`system_prompts`",
+                "system steps (§2.3)",
+                "field",
+                "Every prompt becomes a system step; one no step names goes first (§2.3).",
+            ),
+            Row("`metrics`", "`final_metrics`", "field", "§2.5."),
+            Row(
+                "`content_hash` (not the record's own: D34), unknown keys",
+                "root `extra`",
+                "stashed",
+                "No ATIF field and no meaning beyond the record (the way back restores them).",
+            ),
+            Row(
+                "`schema_version` (not 0.2.0), `execution_context`, `timestamp_start`, "
+                "`timestamp_end`, `task`, "
+                "`environment`, `outcome` (success, signal, patch, commit, terminal state, "
+                "**reward**), `dependencies`, `security`, `attribution`, `metadata`",
+                "root `extra.tao_<name>`",
+                "field",
+                "Named keys (§2.6).",
+            ),
+            Row(
+                "no step at all",
+                "one system step (§5)",
+                "decided",
+                "ATIF needs at least one step.",
+            ),
+        ),
+    ),
+    Table(
+        id="tao-step",
+        steps=(INTO_ATIF,),
+        columns=("TAO `Step`", "ATIF `Step`"),
+        rows=(
+            Row(
+                "position",
+                "`step_id`",
+                "field",
+                "Renumbered 1..n in each trajectory (system steps count).",
+            ),
+            Row(
+                "`step_index`",
+                f"step `extra.{STEP_INDEX}`",
+                "field",
+                "ATIF → TAO numbers steps by position from 0 (in its order, §2.4); a step "
+                "numbered otherwise keeps its index under a named key (§2.6).",
+            ),
+            Row("`role`", "`source`"),
+            Row(
+                "`content`",
+                "`message`",
+                "decided",
+                'Null or missing becomes `""` (**decided**); the original is stashed.',
+            ),
+            Row(
+                "`reasoning_content`, `model`",
+                "`reasoning_content`, `model_name`",
+                "field",
+                "Agent steps only (ATIF forbids them elsewhere); on other roles stashed.",
+            ),
+            Row(
+                "`timestamp`",
+                "`timestamp`",
+                "field",
+                "When null or ISO 8601 as ATIF's schema says; other strings (the docs' "
+                '`"ISO8601"`) are stashed.',
+            ),
+            Row(
+                "`tool_calls[]`",
+                "`tool_calls[]`",
+                "field",
+                "Agent steps only. `tool_call_id` → `tool_call_id`, `tool_name` → "
+                "`function_name`, `input` → `arguments` (a missing `input` is TAO's default "
+                "`{}`).",
+            ),
+            Row(
+                "`tool_calls[].duration_ms`", "tool call `extra.tao_duration_ms`", "field", "§2.6."
+            ),
+            Row(
+                "`observations[]`",
+                "`observation.results[]`",
+                "field",
+                "Same order. `content` copied (`null` stays `null`; the upstream exporter's "
+                '`"[error: …]"` text is not used).',
+            ),
+            Row(
+                "`observations[].source_call_id`",
+                "`results[].source_call_id`",
+                "field",
+                "When it names a tool call of the same step; otherwise `null` (ATIF201) and "
+                "the id goes under the named key `tao_source_call_id` (§2.6).",
+            ),
+            Row(
+                "`observations[].output_summary`, `.error`",
+                "result `extra.tao_output_summary`, `extra.tao_error`",
+                "field",
+                '§2.6. An `error` of `"unlinked_response"` on an unlinked observation is what '
+                "ATIF → TAO writes back, so it is not named.",
+            ),
+            Row("`token_usage`", "`metrics`", "field", "Agent steps only; §2.5."),
+            Row("`system_prompt_hash`", "a system step before the step (§2.3)"),
+            Row(
+                "`call_type`",
+                "step `extra.tao_call_type`",
+                "field",
+                "ATIF → TAO writes `main` for agent steps of the main trajectory and "
+                "`subagent` for steps of embedded ones; any other value (`warmup`, `null`, "
+                "`main` on a user step) is named (§2.6).",
+            ),
+            Row(
+                "`agent_role`",
+                "step `extra.tao_agent_role`",
+                "field",
+                "ATIF → TAO writes `main` for agent steps of the main trajectory; other values "
+                "(`explore`, `plan`, …) are named (§2.6).",
+            ),
+            Row(
+                "`parent_step`, `subagent_trajectory_ref`",
+                "embedded subagent and its reference (§2.4)",
+            ),
+            Row(
+                "`tools_available`, `snippets`",
+                "step `extra.tao_tools_available`, `extra.tao_snippets`",
+                "field",
+                "§2.6. `tools_available` is not `agent.tool_definitions`.",
+            ),
+            Row("unknown keys", "step `extra`", "stashed"),
+        ),
+    ),
+    Table(
+        id="tao-named",
+        steps=(INTO_ATIF,),
+        columns=("TAO member", "ATIF named key"),
+        rows=_named_rows(),
+    ),
+    Table(
+        id="tao-from-atif",
+        steps=(INTO_TAO,),
+        columns=("ATIF v1.7", "TAO 0.2.0"),
+        rows=(
+            Row("—", '`schema_version: "0.2.0"`'),
+            Row(
+                "`trajectory_id`",
+                "`trace_id`",
+                "decided",
+                "Missing: a UUID derived from `session_id` (UUIDv5; **decided**), which TAO → "
+                "ATIF recognizes and does not write back as a `trajectory_id`.",
+            ),
+            Row(
+                "`session_id`",
+                "`session_id`",
+                "decided",
+                "Missing or null: the `trace_id` (**decided**).",
+            ),
+            Row(
+                "`agent.name` / `version` / `model_name`",
+                "`agent.name` / `version` / `model`",
+                "field",
+                'A version `"unknown"` is not written: it is what TAO → ATIF writes for none '
+                "(DECISIONS D26).",
+            ),
+            Row("`agent.tool_definitions`", "`tool_definitions`", "field", "When a list."),
+            Row(
+                "system steps",
+                "`system_prompts[key] = message`",
+                "field",
+                "key = first 16 hex digits of the SHA-256 of the text (the Claude Code "
+                "parser's keys). The agent steps after the system step name it in "
+                "`system_prompt_hash` (§2.3). A prompt no step names is not written (the step "
+                "is stashed), but in a main trajectory of system steps only every prompt is "
+                "(TAO → ATIF puts such prompts first), unless it is the one system step with "
+                'message `""` of an empty run (§5). Content-part messages become their text '
+                "parts joined by newlines. A system step with a named `tao_step_index` (§2.6) "
+                'is a TAO step `role: "system"` instead (DECISIONS D29); a named '
+                "`tao_system_prompt_hash` is the key (DECISIONS D28).",
+            ),
+            Row(
+                "other steps, main trajectory first, then each embedded subagent depth first",
+                "`steps[]`",
+                "field",
+                "`step_index` = position from 0. No `steps` key when there is no step (the "
+                "model's default; the parser writes no record without steps, DECISIONS D26). "
+                "In the parser's order (§2.4); when named `tao_step_index` keys are read back, "
+                "the steps are written in `step_index` order, a record's own (DECISIONS D27).",
+            ),
+            Row("`source`", "`role`"),
+            Row(
+                "`message`",
+                "`content`",
+                "field",
+                "Content parts: text parts joined by newlines; the parts go to "
+                f"`metadata.{STEP_FIELDS}`. An "
+                '`""` agent message is `null`, as the Claude Code parser writes a response '
+                "without text (DECISIONS D26).",
+            ),
+            Row(
+                "`reasoning_content`, `model_name`, `timestamp`",
+                "`reasoning_content`, `model`, `timestamp`",
+            ),
+            Row(
+                "—",
+                '`agent_role: "main"`, `call_type: "main"`',
+                "field",
+                "On agent steps of the main trajectory.",
+            ),
+            Row(
+                "steps of an embedded subagent",
+                '`call_type: "subagent"`, `parent_step` = the `step_index` of the step whose '
+                "result first references the subagent",
+                "field",
+                "Subagents no step references by `trajectory_id` are not inlined (stashed whole).",
+            ),
+            Row(
+                "the launching step's reference",
+                "`subagent_trajectory_ref` = the subagent's `trajectory_id`",
+                "field",
+                "Not written when it is `subagent@step-<step_index>`, the id TAO → ATIF gives "
+                "a sub-agent whose launching step has no reference (DECISIONS D27).",
+            ),
+            Row(
+                "`tool_calls[]`",
+                "`tool_calls[]`",
+                "field",
+                "`function_name` → `tool_name`, `arguments` → `input`.",
+            ),
+            Row(
+                "`observation.results[]`",
+                "`observations[]`",
+                "field",
+                "A result with a `source_call_id` keeps it; a result without one gets "
+                '`source_call_id: ""` and `error: "unlinked_response"` (exempt from `TAO201`). '
+                "A result that only carries a reference writes nothing.",
+            ),
+            Row(
+                "`metrics`",
+                "`token_usage`",
+                "field",
+                "The inverse of §2.5: `input_tokens` = `prompt_tokens` - `cached_tokens` - "
+                "`extra.cache_creation_input_tokens` (Anthropic style) or `prompt_tokens`; "
+                "`cache_read_tokens` = `cached_tokens`; `cache_write_tokens` = "
+                "`extra.cache_creation_input_tokens`.",
+            ),
+            Row(
+                "`metrics.cost_usd` of a step (sub-agent steps too)",
+                f"`metadata.{STEP_COSTS}`",
+                "named",
+                "An object keyed by the TAO `step_index` (a string) of the step made from it: "
+                'e.g. `{"1": 0.00069, "3": 0.00087}`. TAO has no cost per call; its '
+                "`metrics.estimated_cost_usd` is a session estimate. Not written when the "
+                "record's `metadata` already has that key (a producer's own: the costs are "
+                "stashed).",
+                key=f"/metadata/{STEP_COSTS}",
+            ),
+            Row(
+                "`reasoning_effort`, `is_copied_context`, `llm_call_count`, `extra`, a content-"
+                "part `message`, `metrics` `prompt_token_ids`, `completion_token_ids`, "
+                "`logprobs` and own `extra` keys (`reasoning_tokens`), and the `extra`, "
+                "content parts and subagent references of its tool calls and results",
+                f"`metadata.{STEP_FIELDS}`",
+                "named",
+                "An object keyed by the TAO `step_index` (a string) of the step made from it, "
+                "each value a partial ATIF step in the step's key order: e.g. "
+                '`{"4": {"is_copied_context": true, "extra": {"episode": 0}}}`, '
+                '`{"2": {"metrics": {"logprobs": [-0.1]}}}`; tool calls and results as lists '
+                "aligned with TAO's `tool_calls` and `observations`, `{}` where there is "
+                'nothing: `"observation": {"results": [{}, {"content": [<parts>]}]}`. A step '
+                "copied from context or made without an LLM call is no training target "
+                "(RFC.md §2.4); token ids and log probabilities are what a trainer reads; "
+                "content parts hold images and other media TAO's text content cannot (read "
+                "back only while the text is still theirs); a result's references are kept unless "
+                "they are the plain `[{trajectory_id}]` of the inlined sub-agent that TAO → ATIF "
+                "writes back (a path names a trajectory file). An `extra` holds the producer's own "
+                "keys only (not the `tao_` keys of §2.6). System steps: the next row.",
+                key=f"/metadata/{STEP_FIELDS}",
+            ),
+            Row(
+                "fields of a system step other than `step_id`, `source`, `message`",
+                f"`metadata.{SYSTEM_STEPS}`",
+                "named",
+                "An object keyed by the `system_prompts` key of the step's prompt, each value a "
+                'partial ATIF step: e.g. `{"3f2a…": {"timestamp": "2025-10-11T10:30:00Z"}}`; '
+                "a context injection's `observation` and `extra.context_management` too. Only "
+                "when one system step has that text and a step names the prompt (otherwise "
+                "stashed); TAO → ATIF puts them on the first system step of that prompt.",
+                key=f"/metadata/{SYSTEM_STEPS}",
+            ),
+            Row(
+                "`agent` of an embedded subagent",
+                f"`metadata.{SUBAGENT_AGENTS}`",
+                "named",
+                "Keyed by the subagent's `trajectory_id` (the launching step's "
+                "`subagent_trajectory_ref`), only when it is not the root agent without tool "
+                "definitions (what TAO → ATIF gives a subagent): TAO has one agent per record. "
+                "Not written when the record's `metadata` already has that key.",
+                key=f"/metadata/{SUBAGENT_AGENTS}",
+            ),
+            Row(
+                "`notes`, `continued_trajectory_ref`, `extra`, `agent.extra`, "
+                "`final_metrics.total_cost_usd` and `final_metrics.extra` of the root, and the "
+                "`final_metrics` totals that differ from RFC.md §2.4's",
+                f"`metadata.{TRAJECTORY}`",
+                "named",
+                "A partial ATIF trajectory in the document's key order: e.g. "
+                '`{"agent": {"extra": {"temperature": 0.7}}, "notes": "…", '
+                '"final_metrics": {"total_cost_usd": 0.002}}`. TAO has no field for notes, '
+                "a continuation or a cost total (its `metrics.estimated_cost_usd` is an "
+                "estimate). A total the producer stated otherwise than TAO → ATIF computes it "
+                "(§2.5: one that leaves out a verifier sub-agent, or counts agent turns only) is "
+                "the producer's statement, and TAO → ATIF writes it in place of its own; an "
+                "`extra` holds the producer's own keys only (not the `tao_` keys "
+                "of §2.6).",
+                key=f"/metadata/{TRAJECTORY}",
+            ),
+            Row(
+                "`final_metrics`",
+                "`metrics`",
+                "field",
+                "Totals computed from the TAO steps (§2.5); ATIF's totals that differ from "
+                f"RFC.md §2.4's go to `metadata.{TRAJECTORY}` (a producer's statement), and "
+                "the absence of one is stashed. `total_input_tokens` / `total_output_tokens` "
+                "only when some step's `token_usage` has that count (DECISIONS D26).",
+            ),
+            Row(
+                "`$schema`, the fields of a system step whose text another "
+                "system step repeats, results that only carry a reference, embedded "
+                "trajectories' own fields, key orders other than ATIF's schema order",
+                "root `metadata`",
+                "stashed",
+                "TAO has no other open object (DECISIONS D1).",
+            ),
+        ),
+    ),
+)

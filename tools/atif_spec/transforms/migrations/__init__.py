@@ -1,0 +1,142 @@
+"""Migration between any two ATIF versions, lossless by default.
+
+:func:`migrate` composes one step per adjacent version pair (``v1_0__v1_1`` ... ``v1_7__v1_8``,
+each with an ``up`` and a ``down``). ``schema_version`` is rewritten; everything the target can
+hold is kept as it is (same JSON values, same key order); what it cannot hold is stashed in the
+nearest ``extra`` (:mod:`atif_spec.transforms.stash`) and restored by the way back; values the
+target requires and the source lacks are synthesized by documented policies and reported as decided.
+"""
+
+from __future__ import annotations
+
+import gc
+from typing import Any
+
+from atif_spec.formats.atif import VERSIONS, spelling, version_of
+from atif_spec.schemas.catalog import load_catalog
+from atif_spec.schemas.targets import Target, TargetError
+from atif_spec.transforms.changes import ChangeReport, Item
+from atif_spec.transforms.migrations.base import StepContext, working_copy
+from atif_spec.transforms.migrations.planner import plan
+from atif_spec.transforms.stash import StashError
+from atif_spec.validation.findings import Finding, Level, input_finding
+
+__all__ = ["ChangeReport", "Item", "MigrationError", "migrate", "parse_version"]
+
+
+class MigrationError(ValueError):
+    """A document that was not migrated; ``report.errors`` says why."""
+
+    def __init__(self, report: ChangeReport) -> None:
+        super().__init__("; ".join(f"{f.pointer or '/'}: {f.message}" for f in report.errors))
+        self.report = report
+
+
+def parse_version(text: str) -> str:
+    """``v1.7`` for ``v1.7``, ``atif@v1.7``, ``ATIF-v1.7``; ValueError for anything else."""
+
+    try:
+        target = Target.parse(text)
+    except TargetError as exc:
+        raise ValueError(str(exc)) from exc
+    if target.format not in (None, "atif") or target.version not in VERSIONS:
+        raise ValueError(f"not an ATIF version: {text!r} (known: {', '.join(VERSIONS)})")
+    assert target.version is not None
+    return target.version
+
+
+def _error(code: str, message: str, ptr: str = "") -> Finding:
+    return Finding(f"migrate:{code}", code, Level.ERROR, ptr, message)
+
+
+def _point_schema_url(doc: dict[str, Any], source: str, target: str) -> None:
+    """A root ``$schema`` that named the source version's schema URL names the target's
+    afterwards (editors validate against it). Any other value is left as it is: a URL of
+    another version is already reported by ATIF104 (DECISIONS.md 6.19)."""
+
+    if source != target and isinstance(doc.get("$schema"), str):
+        catalog = load_catalog()
+        if doc["$schema"] == catalog.find(f"atif@{source}").id:
+            doc["$schema"] = catalog.find(f"atif@{target}").id
+
+
+def migrate(
+    doc: Any,
+    to: str,
+    *,
+    drop: bool = False,
+    fail_on_loss: bool = False,
+    fail_on_decision: bool = False,
+    source: str = "<object>",
+    line: int | None = None,
+    copy: bool = True,
+    session_ref_path: str | None = None,
+    drop_context_only: bool = False,
+) -> tuple[dict[str, Any], ChangeReport]:
+    """Migrate an ATIF document to version ``to`` (``"v1.7"``, ``"atif@v1.7"``, ``"ATIF-v1.7"``).
+
+    Returns the migrated document and a :class:`ChangeReport`. The input is left unchanged;
+    the result may share unchanged values (token arrays, tool arguments, ``extra`` contents)
+    with it, so copy before mutating both. ``copy=False`` migrates in place instead (faster).
+
+    - ``drop``: discard what the target cannot hold instead of stashing it (listed in
+      ``dropped``); no stash is written.
+    - ``fail_on_loss``: refuse when a non-null value would be stashed or dropped.
+    - ``fail_on_decision``: refuse when a value would be synthesized (``decided``).
+    - ``session_ref_path``: the policy for v1.6 references holding only a ``session_id`` on the
+      way up to v1.7 (which must not resolve by session): a template whose ``{session_id}`` is
+      replaced to give the reference's ``trajectory_path`` (decided). Without it such documents
+      are refused (``migrate:session-only-ref``); nothing is invented silently.
+    - ``drop_context_only``: below v1.5 / v1.7, drop the steps that ``is_copied_context: true`` /
+      ``llm_call_count: 0`` make context only (``step_id`` renumbered; reported as dropped and
+      decided; not invertible) instead of keeping the fact as the step's ``extra.<field>``.
+
+    Raises :class:`MigrationError` (carrying the report) when the document is refused: not an
+    ATIF object, unknown version, a foreign value under the stash key, or one of the ``fail_on``
+    switches.
+    """
+    target = parse_version(to)
+    report = ChangeReport(source=source, line=line, to=f"atif@{target}")
+    if not isinstance(doc, dict):
+        report.errors.append(input_finding("not-an-object", "an ATIF document is a JSON object"))
+        raise MigrationError(report)
+    version = version_of(doc.get("schema_version"))
+    if version is None:
+        if "schema_version" not in doc:
+            report.errors.append(
+                input_finding("missing-schema-version", "no `schema_version`: unknown version")
+            )
+        else:
+            report.errors.append(
+                input_finding(
+                    "unknown-schema-version",
+                    f"unknown `schema_version` {doc.get('schema_version')!r}",
+                    "/schema_version",
+                )
+            )
+        raise MigrationError(report)
+    report.from_ = f"atif@{version}"
+    # The steps allocate many small objects and create no reference cycles; pausing the cyclic
+    # collector keeps it from re-scanning the (large, freshly parsed) document again and again.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        work = working_copy(doc) if copy else doc
+        for step in plan(version, target):
+            ctx = StepContext(
+                step.source, step.target, report, drop, session_ref_path, drop_context_only
+            )
+            step.run(work, ctx, "")
+            work["schema_version"] = spelling(step.target)
+    except StashError as exc:
+        report.errors.append(_error("stash-collision", exc.message, exc.pointer))
+        raise MigrationError(report) from exc
+    finally:
+        if paused:
+            gc.enable()
+    _point_schema_url(work, version, target)
+    report.errors.extend(report.refusals("migrate", fail_on_loss, fail_on_decision))
+    if report.errors:
+        raise MigrationError(report)
+    report.tally(work)
+    return work, report

@@ -1,0 +1,29 @@
+"""The named keys ATIF downgrades write (RFC.md §4.5.3 item 8), for the mapping registry."""
+
+from __future__ import annotations
+
+from atif_spec.transforms.mapping import Row, Table
+
+MAPPING_TABLES = (
+    Table(
+        id="atif-downgrade-named",
+        steps=("atif@v1.5->atif@v1.4", "atif@v1.7->atif@v1.6"),
+        columns=("Step field (newer version)", "Below that version"),
+        rows=(
+            Row(
+                "`is_copied_context: true` (v1.5 and later)",
+                "the step's `extra.is_copied_context`",
+                "named",
+                "Below v1.5; warning `migrate:context-only-step`. `false` and `null` are stashed.",
+                key="/extra/is_copied_context",
+            ),
+            Row(
+                "`llm_call_count: 0` (v1.7 and later)",
+                "the step's `extra.llm_call_count`",
+                "named",
+                "Below v1.7; warning `migrate:context-only-step`. Other values are stashed.",
+                key="/extra/llm_call_count",
+            ),
+        ),
+    ),
+)

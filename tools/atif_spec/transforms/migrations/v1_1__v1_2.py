@@ -1,0 +1,20 @@
+"""ATIF v1.1 <-> v1.2.
+
+Changes: none in structure. v1.2 documents observations on system steps (always accepted by the
+schemas, see DECISIONS 6.5) and defines ``prompt_tokens`` as including cached tokens. Only
+``schema_version`` is rewritten, in both directions.
+"""
+
+from __future__ import annotations
+
+from atif_spec.transforms.migrations.base import Doc, StepContext
+
+LOWER, UPPER = "v1.1", "v1.2"
+
+
+def up(doc: Doc, ctx: StepContext, base: str = "") -> None:
+    """v1.1 -> v1.2: nothing to change."""
+
+
+def down(doc: Doc, ctx: StepContext, base: str = "") -> None:
+    """v1.2 -> v1.1: nothing to change."""
