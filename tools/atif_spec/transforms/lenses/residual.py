@@ -31,6 +31,7 @@ place restores every place, so a difference costs one entry, not one per place.
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import json
 from collections.abc import Callable
@@ -515,18 +516,48 @@ def _provenance(src: list[Any], reb: list[Any], origin: Origin) -> list[tuple[in
         for j, r in enumerate(reb)
         if (o := origin(r)) is not None and id(o) in where
     ]
-    best = [1] * len(found)
-    before = [-1] * len(found)
-    for x in range(len(found)):
-        for y in range(x):
-            if found[y][0] < found[x][0] and best[y] + 1 > best[x]:
-                best[x], before[x] = best[y] + 1, y
-    chain: list[tuple[int, int]] = []
-    x = max(range(len(found)), key=best.__getitem__, default=-1)
-    while x >= 0:
-        chain.append(found[x])
-        x = before[x]
+    return [found[x] for x in longest_increasing([i for i, _ in found])]
+
+
+def longest_increasing(values: list[int]) -> list[int]:
+    """The indexes of the longest strictly increasing subsequence of ``values``, in O(n log n).
+
+    Among equally long ones: the one ending at the first possible index, each element preceded
+    by the first possible index (patience sorting; the elements of one length form a
+    non-increasing run, so the first one below a value is found by bisection)."""
+    tails: list[int] = []  # tails[k]: the smallest last value of a run of length k + 1
+    runs: list[list[int]] = []  # runs[k]: the indexes that end a longest run of length k + 1
+    before = [-1] * len(values)
+    for x, value in enumerate(values):
+        length = bisect.bisect_left(tails, value)
+        if length == len(tails):
+            tails.append(value)
+            runs.append([])
+        else:
+            tails[length] = value
+        if length:
+            shorter = runs[length - 1]  # values non-increasing: find the first below ``value``
+            before[x] = shorter[_first_below(values, shorter, value)]
+        runs[length].append(x)
+    if not runs:
+        return []
+    chain = [runs[-1][0]]
+    while before[chain[-1]] >= 0:
+        chain.append(before[chain[-1]])
     return chain[::-1]
+
+
+def _first_below(values: list[int], run: list[int], value: int) -> int:
+    """The first position in ``run`` (indexes whose values do not increase) whose value is below
+    ``value``."""
+    low, high = 0, len(run)
+    while low < high:
+        middle = (low + high) // 2
+        if values[run[middle]] < value:
+            high = middle
+        else:
+            low = middle + 1
+    return low
 
 
 # --- layers -----------------------------------------------------------------------------------
