@@ -197,6 +197,19 @@ def test_referenced_files_obey_max_bytes(tmp_path: Path) -> None:
     assert "over the limit of 1000 bytes" in result.output
 
 
+@pytest.mark.parametrize("command", ["validate", "view"])
+def test_a_huge_referenced_file_is_not_read(tmp_path: Path, command: str) -> None:
+    """Was: ``view --follow-refs`` read a referenced (sparse) file of any size whole before any
+    size check; every command that follows references looks at the size first."""
+    size = 64 * 1024 * 1024
+    with (tmp_path / "sub.json").open("wb") as fh:
+        fh.truncate(size)  # sparse: nothing written
+    main = write(tmp_path / "t.json", referring("v1.6", "sub.json"))
+    result = run(command, "--follow-refs", "--max-bytes", "1000", str(main))
+    assert result.exit_code == (1 if command == "validate" else 0), result.output
+    assert f"{size} bytes" in result.output and "1000 bytes" in result.output
+
+
 def test_unreadable_referenced_file_is_a_finding(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -472,3 +485,68 @@ def test_conformance_output_escapes_what_an_implementation_says(tmp_path: Path) 
     assert result.exit_code == 1, result.output
     assert "\x1b" not in result.output and "\x07" not in result.output
     assert "evil\\x1b[2J" in result.output and "\\x1b]0;pwned\\x07" in result.output
+
+
+TITLE = "\x1b]0;pwned\x07"
+"""An OSC sequence that retitles the terminal: a file or implementation name, a schema key."""
+
+
+def _printing(tmp_path: Path, name: str) -> list[str]:
+    """The arguments that make command ``name`` print a name holding :data:`TITLE`."""
+    doc = minimal_atif("v1.7")
+    plain = write(tmp_path / "t.json", doc)
+    hostile = tmp_path / f"a{TITLE}\nb.json"
+    blocked = tmp_path / "file.txt"  # a file where a folder is needed: the output cannot be made
+    blocked.write_bytes(b"")
+    cannot = str(blocked / f"{TITLE}.out")
+    if name in ("stats", "view", "render"):
+        return [name, str(hostile)]  # missing
+    if name == "render: not JSON":
+        hostile.write_bytes(b"\x00 not json")
+        return ["render", str(hostile)]
+    if name == "view -o":
+        return ["view", str(plain), "-o", str(tmp_path / f"{TITLE}.html")]
+    if name == "export-sft -o":
+        return ["export-sft", str(plain), "-o", str(tmp_path / f"{TITLE}.jsonl")]
+    if name.endswith("cannot write"):
+        command = name.split()[0]
+        tail = {"migrate": ["--to", "v1.6"], "validate": ["--summary", cannot]}.get(command, [])
+        out = [] if command == "validate" else ["-o", cannot]
+        return [command, *tail, str(plain), *out]
+    if name == "conformance compare":
+        head = {
+            "type": "header",
+            "implementation": {"implementation": {"name": TITLE, "version": "1"}},
+        }
+        summary = {
+            "type": "summary", "scope": "target", "name": f"atif@{TITLE}",
+            "total": 1, "skipped": 0, "passed": 1, "pass_rate": 1.0,
+        }  # fmt: skip
+        report = tmp_path / "r.jsonl"
+        report.write_bytes(orjson.dumps(head) + b"\n" + orjson.dumps(summary) + b"\n")
+        return ["conformance", "compare", str(report)]
+    assert name == "spec diff", name
+    old = write(tmp_path / "old.json", {"type": "object", "properties": {}})
+    new = write(
+        tmp_path / "new.json",
+        {"type": "object", "properties": {f"{TITLE}\nforged": {"type": "string"}}},
+    )
+    return ["spec", "diff", str(old), str(new)]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "stats", "view", "render", "render: not JSON", "view -o", "export-sft -o",
+        "migrate cannot write", "export-sft cannot write", "view cannot write",
+        "validate cannot write", "conformance compare", "spec diff",
+    ],
+)  # fmt: skip
+def test_every_command_escapes_the_names_it_prints(tmp_path: Path, name: str) -> None:
+    """Was: file names in error and status lines, implementation names in ``conformance
+    compare`` and schema keys in ``spec diff`` reached the terminal raw."""
+    result = run(*_printing(tmp_path, name), color=True)  # as on a terminal: nothing stripped
+    assert "Traceback" not in result.output, result.output
+    assert "\x1b" not in result.output and "\x07" not in result.output, repr(result.output)
+    assert "\\x1b]0;pwned\\x07" in result.output, repr(result.output)
+    assert not any(line.startswith(("b.json", "forged")) for line in result.output.splitlines())

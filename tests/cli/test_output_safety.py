@@ -102,6 +102,152 @@ def test_two_inputs_with_one_output_name_are_refused(tmp_path: Path) -> None:
     assert not out.exists()
 
 
+# --- an output that is an input (issue #36) -------------------------------------------------------
+
+WRITERS: dict[str, list[str]] = {
+    "validate --summary": ["validate", "IN", "--summary", "OUT"],
+    "migrate -o": ["migrate", "--to", "v1.6", "IN", "-o", "OUT"],
+    "migrate --summary": ["migrate", "--to", "v1.6", "IN", "--summary", "OUT"],
+    "migrate --in-place --summary": [
+        "migrate",
+        "--to",
+        "v1.6",
+        "--in-place",
+        "IN",
+        "--summary",
+        "OUT",
+    ],
+    "convert -o": ["convert", "--to", "tao@v0.2.0", "IN", "-o", "OUT"],
+    "convert --summary": ["convert", "--to", "tao@v0.2.0", "IN", "--summary", "OUT"],
+    "export-sft -o": ["export-sft", "IN", "-o", "OUT"],
+    "view -o": ["view", "IN", "-o", "OUT"],
+}
+"""Every command with an output file that can name one of its inputs (IN, OUT filled in)."""
+
+
+def command(name: str, given: Path, out: Path) -> list[str]:
+    return [str(given) if a == "IN" else str(out) if a == "OUT" else a for a in WRITERS[name]]
+
+
+@pytest.mark.parametrize("spelling", ["same name", "symlink", "hard link", "through its folder"])
+@pytest.mark.parametrize("name", sorted(WRITERS))
+def test_an_output_that_is_an_input_is_refused(tmp_path: Path, name: str, spelling: str) -> None:
+    """Was: ``atif validate x.json --summary x.json`` replaced the trajectory by the summary
+    (exit 0); view, export-sft, migrate and convert -o overwrote their input the same way."""
+    src = tmp_path / "run" / "t.json"
+    data = put(src, doc())
+    given, out = src, src
+    if spelling == "symlink":
+        (tmp_path / "link.json").symlink_to(src)
+        out = tmp_path / "link.json"
+    elif spelling == "hard link":
+        os.link(src, tmp_path / "hard.json")
+        out = tmp_path / "hard.json"
+    elif spelling == "through its folder":
+        given = src.parent
+        out = src.parent if name in ("migrate -o", "convert -o") else src  # -o DIR mirrors IN
+    line = one_clear_line(atif(*command(name, given, out)))
+    assert "refusing to write" in line and "input" in line, line
+    assert src.read_bytes() == data
+    no_temp_files(tmp_path)
+
+
+@pytest.mark.parametrize("name", sorted(WRITERS))
+def test_an_output_that_is_not_read_is_written(tmp_path: Path, name: str) -> None:
+    """A new file, or a file of the input's folder that the run does not read, is fine."""
+    src = tmp_path / "run" / "t.json"
+    data = put(src, doc())
+    for out in (tmp_path / "out" / "new.json", tmp_path / "run" / "notes.txt"):
+        out.parent.mkdir(exist_ok=True)
+        result = atif(*command(name, src.parent, out))
+        assert result.exit_code in (0, 1), result.output
+        assert out.exists()
+        assert "--in-place" in name or src.read_bytes() == data
+
+
+def test_in_place_still_rewrites_its_input(tmp_path: Path) -> None:
+    src = tmp_path / "t.json"
+    put(src, doc())
+    result = atif("migrate", "--to", "v1.6", "--in-place", str(src))
+    assert result.exit_code == 0, result.output
+    assert orjson.loads(src.read_bytes())["schema_version"] == "ATIF-v1.6"
+
+
+def test_a_conformance_report_that_is_a_file_of_the_run_is_refused(tmp_path: Path) -> None:
+    """Was: ``--report`` over the ``--skip-file``, a manifest or a case document replaced it."""
+    skip = tmp_path / "skip.txt"
+    skip.write_text("nothing-matches  # no case\n", encoding="utf-8")
+    case = tmp_path / "suite" / "atif" / "v1.7" / "valid" / "t.json"
+    put(case, doc())
+    manifest = case.parent.parent / "manifest.json"
+    entry = {"id": "c", "category": "valid", "profiles": ["schema"], "path": "valid/t.json"}
+    manifest.write_bytes(orjson.dumps({"format": "atif", "version": "v1.7", "cases": [entry]}))
+    suite = str(tmp_path / "suite")
+    for report in (skip, case, manifest):
+        before = report.read_bytes()
+        args = ["--impl", "false", "--suite", suite, "--skip-file", str(skip)]
+        line = one_clear_line(atif("conformance", "run", *args, "--report", str(report)))
+        assert "refusing to write" in line and "input" in line, line
+        assert report.read_bytes() == before
+
+
+def referring(target: str, continuation: str | None = None) -> dict[str, Any]:
+    """A v1.7 trajectory whose first step references the subagent file ``target``."""
+    d = doc()
+    d["steps"][0]["observation"] = {
+        "results": [
+            {
+                "content": "s",
+                "subagent_trajectory_ref": [{"session_id": "s", "trajectory_path": target}],
+            }
+        ]
+    }
+    if continuation is not None:
+        d["continued_trajectory_ref"] = continuation
+    return d
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate", "--follow-refs", "IN", "--summary", "OUT"],
+        ["validate", "--follow-refs", "-j", "2", "IN", "--summary", "OUT"],
+        ["view", "--follow-refs", "IN", "-o", "OUT"],
+    ],
+    ids=["validate", "validate -j 2", "view"],
+)
+@pytest.mark.parametrize("kind", ["subagent", "continuation"])
+def test_an_output_that_is_a_referenced_file_is_refused(
+    tmp_path: Path, args: list[str], kind: str
+) -> None:
+    """Was: a file read through --follow-refs could be the output, and was replaced by it."""
+    sub = tmp_path / "sub.json"
+    data = put(sub, doc(2))
+    main_doc = referring("sub.json") if kind == "subagent" else referring("none.json", "sub.json")
+    put(tmp_path / "main.json", main_doc)
+    filled = [
+        str(tmp_path / "main.json") if a == "IN" else str(sub) if a == "OUT" else a for a in args
+    ]
+    line = one_clear_line(atif(*filled))
+    assert "refusing to write" in line and "this run reads it (a referenced trajectory)" in line
+    assert sub.read_bytes() == data
+    no_temp_files(tmp_path)
+
+
+def test_a_view_output_that_is_an_embedded_media_file_is_refused(tmp_path: Path) -> None:
+    image = tmp_path / "i.png"
+    png = b"\x89PNG\r\n\x1a\n" + b"\0" * 16
+    image.write_bytes(png)
+    d = doc()
+    d["steps"][0]["message"] = [
+        {"type": "image", "source": {"media_type": "image/png", "path": "i.png"}}
+    ]
+    put(tmp_path / "t.json", d)
+    line = one_clear_line(atif("view", str(tmp_path / "t.json"), "-o", str(image)))
+    assert "this run reads it (a media file)" in line
+    assert image.read_bytes() == png
+
+
 # --- special files, symlinks, owners, links -------------------------------------------------------
 
 
@@ -241,7 +387,10 @@ class _FullDisk:
 
 
 @pytest.mark.parametrize("where", ["write", "fsync", "mkstemp", "replace"])
-@pytest.mark.parametrize("command", ["migrate-in-place", "migrate-o", "export-sft", "summary"])
+@pytest.mark.parametrize(
+    "command",
+    ["migrate-in-place", "migrate-o", "export-sft", "summary", "view", "validate-summary"],
+)
 def test_write_errors_are_one_line_exit_2_and_leave_originals(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, command: str
 ) -> None:
@@ -279,6 +428,8 @@ def test_write_errors_are_one_line_exit_2_and_leave_originals(
         "migrate-o": ["migrate", "--to", "v1.6", str(src), "-o", str(out)],
         "export-sft": ["export-sft", str(src), "-o", str(out)],
         "summary": ["migrate", "--to", "v1.6", str(src), "--summary", str(out)],
+        "view": ["view", str(src), "-o", str(out)],
+        "validate-summary": ["validate", str(src), "--summary", str(out)],
     }[command]
     line = one_clear_line(atif(*args))
     assert "cannot write" in line and ("No space" in line or "denied" in line or "No such" in line)

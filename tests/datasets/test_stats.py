@@ -163,6 +163,34 @@ def test_jsonl_dataset_and_csv(tmp_path: Path) -> None:
     assert "prompt tokens" in text and "300" in text and "bash" in text
 
 
+HOSTILE = ("\x1b]0;pwned\x07", "\x1b[2J", "a\rb", "x\n1 forged line", "\u202eevil")
+"""Names that would change the terminal's title, clear it, overwrite or forge a line, reorder."""
+
+
+@pytest.mark.parametrize("by", [None, "model", "agent"])
+@pytest.mark.parametrize("fmt", ["text", "csv"])
+def test_names_from_documents_are_escaped(tmp_path: Path, by: str | None, fmt: str) -> None:
+    """Was: tool names, and model names with --by model, were printed raw."""
+    path = tmp_path / "data.jsonl"
+    docs = []
+    for i, name in enumerate(HOSTILE):
+        doc = _doc()
+        doc["agent"] |= {"name": name, "model_name": name}
+        doc["steps"][1]["tool_calls"][0]["function_name"] = name
+        doc["session_id"] = f"s{i}"
+        docs.append(orjson.dumps(doc))
+    path.write_bytes(b"\n".join(docs) + b"\n")
+    out = _cli(str(path), "--format", fmt, *(["--by", by] if by else []))
+    for raw in ("\x1b", "\x07", "\r", "\u202e"):
+        assert raw not in out, repr(out)
+    assert "\\x1b]0;pwned\\x07" in out and "x\\n1 forged line" in out
+    assert not any(line.startswith("1 forged line") for line in out.splitlines())
+    if fmt == "csv":
+        rows = list(csv.reader(io.StringIO(out)))
+        assert len(rows) == 2 + (len(HOSTILE) if by else 0)
+        assert all("\n" not in cell for row in rows for cell in row)
+
+
 def test_parquet_input(tmp_path: Path) -> None:
     pa = pytest.importorskip("pyarrow")
     pq = pytest.importorskip("pyarrow.parquet")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import tracemalloc
 from pathlib import Path
 from typing import Any
 
@@ -135,6 +136,33 @@ def test_refs_outside_the_folder_are_not_followed(tmp_path: Path) -> None:
     assert build([str(path)], ViewOptions(follow_refs=True))["docs"][0]["continuation"] is None
     lifted = ViewOptions(follow_refs=True, allow_outside=True)
     assert build([str(path)], lifted)["docs"][0]["continuation"] == 1
+
+
+def test_follow_refs_looks_at_a_referenced_files_size_before_reading_it(tmp_path: Path) -> None:
+    """Was: a reference to a huge (sparse) file was read whole before --max-bytes was looked
+    at (3.2 GB of memory for a 1 GB file); now it is a too-large finding on its entry."""
+    size = 64 * 1024 * 1024
+    with (tmp_path / "huge.json").open("wb") as fh:
+        fh.truncate(size)  # sparse: no disk space, no bytes written
+    path = _write(tmp_path, _doc(continued_trajectory_ref="huge.json"))
+    options = ViewOptions(follow_refs=True, max_bytes=100_000)
+    build([str(_write(tmp_path, _doc(), "warm.json"))], options)  # schemas, rules: loaded now
+    tracemalloc.start()
+    try:
+        payload = build([str(path)], options)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < size // 8, peak
+    linked = payload["docs"][payload["docs"][0]["continuation"]]
+    assert linked["source"] == str(tmp_path / "huge.json")
+    assert [(f["code"], f["message"]) for f in linked["findings"]] == [
+        (
+            "input:too-large",
+            f"document of {size} bytes exceeds the limit of 100000 bytes (raise it with "
+            "--max-bytes)",
+        )
+    ]
 
 
 def test_dataset_index_max_docs_and_stats(tmp_path: Path) -> None:

@@ -116,7 +116,8 @@ def run_command(
 ) -> None:
     """Run every case of the suite against the implementation started by --impl.
 
-    Exit status: 0 when no case failed or errored, 1 otherwise, 2 for usage errors.
+    Exit status: 0 when no case failed or errored, 1 otherwise, 2 for usage errors and a
+    --report that cannot be written or is a file of the suite the run reads.
     """
     from atif_spec.conformance.report import (
         SuiteInfo,
@@ -127,7 +128,9 @@ def run_command(
         report_lines,
     )
     from atif_spec.conformance.runner import RunOptions, run_suite
-    from atif_spec.conformance.suite import SkipList, SuiteError, load_suite, select
+    from atif_spec.conformance.suite import SkipList, SuiteError, load_suite, manifests, select
+    from atif_spec.jsonio.atomic import OutputError, write_atomic
+    from atif_spec.jsonio.samefile import refuse_overlap
 
     command = shlex.split(impl)
     if not command:
@@ -138,6 +141,12 @@ def run_command(
         raise click.UsageError(str(exc)) from exc
     if not cases:
         raise click.UsageError(f"no case id matches {', '.join(only)}")
+    read = [*manifests(suite_dir), *(case.document for case in cases), skip_file]
+    try:
+        refuse_overlap([report_path], [path for path in read if path is not None])
+    except OutputError as exc:
+        click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
+        sys.exit(2)
     skip = SkipList.parse(skip_file.read_text(encoding="utf-8")) if skip_file else SkipList()
     started = datetime.now(UTC).isoformat(timespec="seconds")
     run = run_suite(
@@ -147,12 +156,10 @@ def run_command(
     head = header(run, suite, started, only, str(skip_file) if skip_file else None)
     lines = report_lines(run, head)
     if report_path is not None:
-        from atif_spec.jsonio.atomic import OutputError, write_atomic
-
         try:
             write_atomic(report_path, dumps_lines(lines).encode())
         except OutputError as exc:
-            click.echo(f"atif: {exc}", err=True)
+            click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
             sys.exit(2)
     click.echo(terminal.clean_lines(render_text(lines, verbose=verbose, quiet=quiet)))
     sys.exit(1 if failed(run.results) else 0)
@@ -179,7 +186,7 @@ def lint_command(suite_dir: Path, formats: tuple[str, ...], no_validator: bool) 
 
     problems = lint(suite_dir, formats=formats, validator=not no_validator)
     for p in problems:
-        click.echo(str(p))
+        click.echo(terminal.clean(str(p)))
     click.echo(f"{len(problems)} problem(s)" if problems else "fixtures OK")
     sys.exit(1 if problems else 0)
 
@@ -192,4 +199,5 @@ def compare_command(reports: tuple[Path, ...]) -> None:
     """Print the per-version pass rates of several JSON Lines reports side by side."""
     from atif_spec.conformance.report import compare, parse_report
 
-    click.echo(compare([parse_report(p.read_text(encoding="utf-8")) for p in reports]))
+    parsed = [parse_report(p.read_text(encoding="utf-8")) for p in reports]
+    click.echo(terminal.clean_lines(compare(parsed)))

@@ -110,15 +110,20 @@ def run(
     ray_address: str | None = None,
     output: str | None = None,
     sink: Callable[[Result], None] | None = None,
+    written: Iterable[str | None] = (),
 ) -> DatasetSummary:
-    """Run ``task`` over ``inputs`` on ``engine``; raises ``UnreadablePath`` for a missing input.
+    """Run ``task`` over ``inputs`` on ``engine``; raises ``UnreadablePath`` for a missing input
+    and ``OutputError`` when a file of ``written`` (the side outputs: ``--summary``) is one of
+    the files read.
 
     ``output`` (a directory or URI) receives the results as Parquet (ray: written by Ray; local:
     one file); ``sink`` sees every result in input order.
     """
     from atif_spec.datasets.engines.sources import expand
+    from atif_spec.jsonio.samefile import refuse_overlap
 
     files = expand(inputs)
+    refuse_overlap(written, files)
     if engine == "ray":
         from atif_spec.datasets import ray as ray_engine
 
@@ -154,12 +159,13 @@ def write_summary(summary: DatasetSummary, path: str | None) -> None:
     if path == "-":
         sys.stderr.write(summary.to_json().decode())
         return
+    from atif_spec.cli import terminal
     from atif_spec.jsonio.atomic import OutputError, write_atomic
 
     try:
         write_atomic(path, summary.to_json())
     except OutputError as exc:
-        click.echo(f"atif: {exc}", err=True)
+        click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
 
 
@@ -188,6 +194,7 @@ def validate(
         column=column,
         ray_address=ray_address,
         sink=lambda result: sink(result.report),
+        written=[summary_path],
     )
     write_summary(summary, summary_path)
     return summary
@@ -241,6 +248,7 @@ def transform(
         ray_address=ray_address,
         output=None if output is None else str(output),
         sink=each,
+        written=[summary_path],
     )
     if report_format == "text":
         stream.write(

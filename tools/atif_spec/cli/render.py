@@ -7,6 +7,8 @@ from typing import Any
 
 import click
 
+from atif_spec.cli import terminal
+
 
 def _load_input(path: str) -> Any:
     """A parsed input: one JSON document, or the list of events of a JSON Lines log."""
@@ -16,7 +18,7 @@ def _load_input(path: str) -> Any:
     try:
         data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()  # noqa: SIM115
     except OSError as exc:
-        click.echo(f"atif: cannot read {path}: {exc.strerror or exc}", err=True)
+        click.echo(f"atif: cannot read {terminal.name(path)}: {exc.strerror or exc}", err=True)
         sys.exit(2)
     if path != "-" and is_jsonl(path):
         from atif_spec.stepsubstep.api import parse_jsonl
@@ -24,7 +26,7 @@ def _load_input(path: str) -> Any:
         try:
             return parse_jsonl(data)
         except ValueError as exc:
-            click.echo(f"atif: {path}: {exc}", err=True)
+            click.echo(f"atif: {terminal.name(path)}: {terminal.clean(str(exc))}", err=True)
             sys.exit(1)
     try:
         return loads(data)
@@ -34,7 +36,8 @@ def _load_input(path: str) -> Any:
         try:
             return parse_jsonl(data)
         except ValueError as exc:
-            click.echo(f"atif: {path}: not JSON or JSON Lines ({exc})", err=True)
+            why = terminal.clean(str(exc))
+            click.echo(f"atif: {terminal.name(path)}: not JSON or JSON Lines ({why})", err=True)
             sys.exit(1)
 
 
@@ -62,7 +65,7 @@ def render(input_path: str, verbose: bool) -> None:
     try:
         lines = render_timeline(value, verbose=verbose, width=width)
     except UnrenderableError as exc:
-        click.echo(f"atif: {input_path}: {exc}", err=True)
+        click.echo(f"atif: {terminal.name(input_path)}: {terminal.clean(str(exc))}", err=True)
         sys.exit(1)
     for line in lines:
         console.print(line)

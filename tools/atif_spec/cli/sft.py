@@ -106,7 +106,7 @@ def export(
             steps = doc.get("steps")
             count = len(steps) if isinstance(steps, list) else 0
             summary.large.append((raw.source, raw.line, count, projected))
-            where = f"{raw.source}:{raw.line}" if raw.line else raw.source
+            where = terminal.name(raw.source) + (f":{raw.line}" if raw.line else "")
             click.echo(
                 f"{where}: {count} steps give about {_size(projected)} of examples (each "
                 "repeats the context before it; cap with --max-context-steps or --max-bytes-out)",
@@ -190,13 +190,16 @@ def export_sft(
     output with --max-context-steps and/or --max-bytes-out.
 
     Exit status: 0 when every document was exported, 1 when any was skipped or
-    --max-bytes-out stopped the run, 2 for unreadable paths and write errors.
+    --max-bytes-out stopped the run, 2 for unreadable paths, write errors and an output that
+    is an input.
     """
+    from atif_spec.jsonio.samefile import refuse_overlap
     from atif_spec.validation.reader import UnreadablePath, check_paths, read_files
 
     try:
         files = check_paths(inputs)
-    except UnreadablePath as exc:
+        refuse_overlap([output], files)
+    except (UnreadablePath, OutputError) as exc:
         click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
     max_bytes = max_bytes or DEFAULT_MAX_BYTES
@@ -221,7 +224,7 @@ def export_sft(
                 target.abort()
                 raise
         except OutputError as exc:
-            click.echo(f"atif: {exc}", err=True)
+            click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
             sys.exit(2)
     for source, line, why in summary.skipped:
         where = f"{terminal.name(source)}:{line}" if line else terminal.name(source)
@@ -233,7 +236,8 @@ def export_sft(
         )
     click.echo(
         f"{summary.documents} document(s), {summary.examples} example(s) "
-        f"({_size(summary.bytes_out)}) written to {output}, {len(summary.skipped)} skipped",
+        f"({_size(summary.bytes_out)}) written to {terminal.name(output)}, "
+        f"{len(summary.skipped)} skipped",
         err=True,
     )
     sys.exit(1 if summary.skipped or summary.capped else 0)

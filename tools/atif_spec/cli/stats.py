@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from atif_spec.cli import terminal
 from atif_spec.cli.dataset import ENGINES, column_option, engine_available, ray_address_option
 from atif_spec.cli.options import jobs_option, lines_option, max_bytes_option
 
@@ -80,7 +81,7 @@ def stats(
                 files, group, jobs=jobs, lines=lines, column=column, max_bytes=limit
             )
     except UnreadablePath as exc:
-        click.echo(f"atif: {exc}", err=True)
+        click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
     data = result.to_dict()
     if output == "json":

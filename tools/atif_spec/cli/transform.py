@@ -300,7 +300,7 @@ def _run_dataset(
             report_format=report_format,
             done=done,
         )
-    except UnreadablePath as exc:
+    except (UnreadablePath, OutputError) as exc:
         click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
     sys.exit(status)
@@ -336,6 +336,21 @@ def _destinations(
     return dest
 
 
+def _refuse_inputs(files: list[str], dest: Destinations, summary_path: str | None) -> None:
+    """Exit 2 when an output (``-o``, ``--summary``) is one of the files read: only
+    ``--in-place`` rewrites an input."""
+    from atif_spec.jsonio.samefile import refuse_overlap
+
+    names = ("<stdin>" if f == STDIN else f for f in files)
+    targets = [] if dest.in_place else [dest.target_of(name) for name in names]
+    try:
+        refuse_overlap(targets, files, " (--in-place rewrites an input)")
+        refuse_overlap([summary_path], files)
+    except OutputError as exc:
+        click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
+        sys.exit(2)
+
+
 def _write_outcomes(
     docs: Iterator[RawDocument],
     options: MigrateOptions,
@@ -366,7 +381,7 @@ def _write_outcomes(
     except OutputError as exc:
         writer.abort()
         report_stream.flush()
-        click.echo(f"atif: {exc}", err=True)
+        click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
     except BaseException:
         writer.abort()
@@ -422,6 +437,7 @@ def _run(
     if options.convert:
         options = replace(options, whole_files=_legacy_logs(files))
     dest = _destinations(files, roots, output, in_place)
+    _refuse_inputs(files, dest, summary_path)
     to_stdout = output is None and not in_place
     if _json_lines_out(output if not dest.directory else None, to_stdout, files):
         options = replace(options, compact=True)
@@ -468,7 +484,7 @@ def migrate(
     version before it is written; a file is written only when all its documents pass.
 
     Exit status: 0 when every document was migrated, 1 when any was refused or invalid,
-    2 for usage errors and unreadable paths.
+    2 for usage errors, unreadable paths and an output that is an input (but --in-place).
     """
     from atif_spec.transforms.migrations import parse_version
     from atif_spec.validation.reader import DEFAULT_MAX_BYTES
@@ -539,7 +555,7 @@ def convert(
     file. What a target cannot hold is kept in a stash (RFC.md §4.5) unless --drop.
 
     Exit status: 0 when every document was converted, 1 when any was refused or invalid,
-    2 for usage errors and unreadable paths.
+    2 for usage errors, unreadable paths and an output that is an input (but --in-place).
     """
     from atif_spec.schemas.targets import Target, TargetError
     from atif_spec.validation.reader import DEFAULT_MAX_BYTES

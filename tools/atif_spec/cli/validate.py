@@ -85,11 +85,14 @@ def validate(
     dataset summary. Both engines report the same findings and exit with the same status.
 
     Exit status: 0 when every document is valid, 1 when any is invalid (or has warnings with
-    --strict), 2 for usage errors and unreadable paths.
+    --strict), 2 for usage errors, unreadable paths and a --summary that is a file the run
+    reads.
     """
     from atif_spec.cli.dataset import is_dataset_run
     from atif_spec.cli.output import Counts, JsonRenderer, TextRenderer
     from atif_spec.datasets.runner import run_validation
+    from atif_spec.jsonio.atomic import OutputError
+    from atif_spec.jsonio.samefile import file_ids
     from atif_spec.validation.pipeline import Options
     from atif_spec.validation.reader import DEFAULT_MAX_BYTES, UnreadablePath, check_paths
 
@@ -102,6 +105,7 @@ def validate(
         follow_refs=follow_refs,
         check_duplicate_keys=check_duplicate_keys,
         max_bytes=max_bytes or DEFAULT_MAX_BYTES,
+        outputs=file_ids([summary_path]),  # never read as a referenced file, never overwritten
     )
     renderer = JsonRenderer() if output == "json" else TextRenderer(quiet=quiet, strict=strict)
     if output == "text" and not quiet:  # JSON Lines readers get reports only
@@ -130,7 +134,7 @@ def validate(
             summary = run_validation(
                 files, options, jobs=jobs, lines=lines, sink=renderer.document, progress=quiet_bar
             )
-    except UnreadablePath as exc:
+    except (UnreadablePath, OutputError) as exc:
         click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
     renderer.finish(summary)

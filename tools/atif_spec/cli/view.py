@@ -57,9 +57,12 @@ def view(
     field they point at, listed at the top. Datasets get an index (validity, one click to each
     document) and statistics with small charts.
 
-    Exit status: 0 when the page was written, 2 for usage errors and unreadable paths.
+    Exit status: 0 when the page was written, 2 for usage errors, unreadable paths and an
+    output that cannot be written or is a file the page is made from.
     """
-    from atif_spec.jsonio.atomic import write_atomic
+    from atif_spec.cli import terminal
+    from atif_spec.jsonio.atomic import OutputError, write_atomic
+    from atif_spec.jsonio.samefile import file_ids
     from atif_spec.validation.reader import DEFAULT_MAX_BYTES, UnreadablePath
     from atif_spec.view import ViewOptions, render
 
@@ -69,14 +72,15 @@ def view(
         max_docs=max_docs,
         max_bytes=max_bytes or DEFAULT_MAX_BYTES,
         column=column,
+        outputs=file_ids([output]),
     )
     try:
         html = render(list(paths), options)
-    except UnreadablePath as exc:
-        click.echo(f"atif: {exc}", err=True)
+        if output is None or output == "-":
+            sys.stdout.write(html)
+            return
+        write_atomic(output, html.encode())
+    except (UnreadablePath, OutputError) as exc:
+        click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
-    if output is None or output == "-":
-        sys.stdout.write(html)
-        return
-    write_atomic(output, html.encode())
-    click.echo(f"atif: wrote {output}", err=True)
+    click.echo(f"atif: wrote {terminal.name(output)}", err=True)

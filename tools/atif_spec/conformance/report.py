@@ -25,6 +25,7 @@ from atif_spec.conformance.grading import (
 from atif_spec.conformance.protocol import PROTOCOL_VERSION
 from atif_spec.conformance.runner import RunResult
 from atif_spec.conformance.suite import PROFILES
+from atif_spec.jsonio.textsafety import escape
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +194,9 @@ def compare(reports: Sequence[Sequence[dict[str, Any]]]) -> str:
     for lines in reports:
         impl = lines[0]["implementation"]
         names.append(
-            f"{impl['implementation']['name']} {impl['implementation']['version']}" if impl else "?"
+            escape(f"{impl['implementation']['name']} {impl['implementation']['version']}")
+            if impl
+            else "?"
         )
         by_report.append(
             {s["name"]: s for s in lines if s["type"] == "summary" and s["scope"] != "profile"}
@@ -208,5 +211,5 @@ def compare(reports: Sequence[Sequence[dict[str, Any]]]) -> str:
             cells.append(
                 "-" if s is None else f"{_rate(s)} ({s['passed']}/{ran}, {s['skipped']} skipped)"
             )
-        rows.append(["total" if t == "all" else t, *cells])
+        rows.append(["total" if t == "all" else escape(t), *cells])
     return "\n".join(_table(rows))

@@ -36,6 +36,7 @@ from atif_spec.datasets.engines.sources import DEFAULT_COLUMN, read_documents
 from atif_spec.datasets.pool import map_ordered
 from atif_spec.formats.totals import trajectory_totals
 from atif_spec.jsonio.jsonvalues import dict_member, list_member, objects
+from atif_spec.jsonio.textsafety import escape
 from atif_spec.transforms.lenses import ConversionError, convert
 from atif_spec.validation.findings import Report
 from atif_spec.validation.pipeline import validate_document
@@ -394,8 +395,10 @@ def _cell(value: Any) -> str:
 
 
 def to_text(data: Mapping[str, Any]) -> str:
-    """A plain-text table: one column for the whole dataset and one per group."""
-    columns = [("all", data["total"]), *list(data["groups"].items())]
+    """A plain-text table: one column for the whole dataset and one per group (group, tool and
+    code names with their control characters escaped: document text never reaches a terminal
+    as itself)."""
+    columns = [("all", data["total"]), *((escape(k), g) for k, g in data["groups"].items())]
     label_width = max(len(label) for _, label in _ROWS)
     cells = [[_cell(_get(g, path)) or "-" for _, g in columns] for path, _ in _ROWS]
     widths = [
@@ -417,7 +420,7 @@ def to_text(data: Mapping[str, Any]) -> str:
             lines.append(f"{title} (all documents):")
             for name, value in sorted(items.items(), key=lambda kv: (-_count_of(kv[1]), kv[0])):
                 extra = f" in {value['documents']} document(s)" if isinstance(value, dict) else ""
-                lines.append(f"  {_count_of(value):>8}  {name}{extra}")
+                lines.append(f"  {_count_of(value):>8}  {escape(name)}{extra}")
     return "\n".join(lines) + "\n"
 
 
@@ -426,14 +429,15 @@ def _count_of(value: Any) -> int:
 
 
 def to_csv(data: Mapping[str, Any]) -> str:
-    """One row per group (``all`` first) and one column per number."""
+    """One row per group (``all`` first) and one column per number (names escaped as in
+    :func:`to_text`; ``--format json`` keeps them exactly)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["group", *(path for path, _ in _ROWS), "tool_calls", "findings"])
     for name, group in [("all", data["total"]), *data["groups"].items()]:
-        calls = ";".join(f"{k}={v}" for k, v in group["tool_calls"].items())
-        found = ";".join(f"{k}={v['findings']}" for k, v in group["findings"].items())
-        writer.writerow([name, *(_cell(_get(group, p)) for p, _ in _ROWS), calls, found])
+        calls = ";".join(f"{escape(k)}={v}" for k, v in group["tool_calls"].items())
+        found = ";".join(f"{escape(k)}={v['findings']}" for k, v in group["findings"].items())
+        writer.writerow([escape(name), *(_cell(_get(group, p)) for p, _ in _ROWS), calls, found])
     return out.getvalue()
 
 

@@ -27,6 +27,7 @@ from typing import Any
 from urllib.parse import urldefrag, urljoin
 
 from atif_spec.jsonio.pointers import join
+from atif_spec.jsonio.textsafety import escape
 from atif_spec.schemas.catalog import load_catalog, schema_by_id
 
 WRITERS = "writers"
@@ -178,12 +179,13 @@ class SchemaDiff:
         }
 
     def render_text(self, *, annotations: bool = True) -> str:
-        """Human-readable report: a summary line, then one line per change."""
-        lines = [f"{self.old} -> {self.new}: {self.classification}"]
+        """Human-readable report: a summary line, then one line per change (the schemas' text
+        with its control characters escaped)."""
+        lines = [escape(f"{self.old} -> {self.new}: {self.classification}")]
         for c in self.changes:
             if not annotations and c.kind == "annotation-changed":
                 continue
-            lines.append(f"  {c.impact:<17} {c.kind:<34} {c.location or '/'}  {c.message}")
+            lines.append(escape(f"  {c.impact:<17} {c.kind:<34} {c.location or '/'}  {c.message}"))
         return "\n".join(lines) + "\n"
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from atif_spec.formats import all_formats, detect
 from atif_spec.formats.streams import convert_hint
@@ -21,6 +21,9 @@ from atif_spec.schemas.catalog import UnknownSchemaError, load_catalog
 from atif_spec.schemas.targets import Target
 from atif_spec.validation.findings import Finding, Level, Report, input_finding
 from atif_spec.validation.reader import DEFAULT_MAX_BYTES, RawDocument, duplicate_keys, parse
+
+if TYPE_CHECKING:  # the check itself lives with the rules that read referenced files
+    from atif_spec.jsonio.samefile import FileId
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +40,9 @@ class Options:
     """Also validate ``trajectory_path`` subagent files and continuation files."""
     check_duplicate_keys: bool = False
     max_bytes: int = DEFAULT_MAX_BYTES
+    outputs: frozenset[FileId] = frozenset()
+    """Files this run writes (:func:`atif_spec.jsonio.samefile.file_ids`): reading one as a
+    referenced file raises :class:`atif_spec.jsonio.atomic.OutputError`."""
 
 
 def _json_kind(value: Any) -> str:
@@ -175,6 +181,7 @@ def _rule_options(opts: Options) -> Any:
         follow_refs=opts.follow_refs,
         max_bytes=opts.max_bytes,
         validate_file=functools.partial(_validate_referenced, opts),
+        outputs=opts.outputs,
     )
 
 
@@ -186,6 +193,7 @@ def _validate_referenced(opts: Options, path: Path, data: bytes) -> Report:
         allow_outside=opts.allow_outside,
         follow_refs=True,
         max_bytes=opts.max_bytes,
+        outputs=opts.outputs,
     )
     return validate_raw(RawDocument(str(path), data, None, path), options)
 

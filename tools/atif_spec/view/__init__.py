@@ -25,6 +25,7 @@ from atif_spec import __version__
 from atif_spec.datasets.engines.sources import DEFAULT_COLUMN, expand, read_documents
 from atif_spec.datasets.stats import Stats
 from atif_spec.jsonio import jsontext
+from atif_spec.jsonio.samefile import FileId, refuse_read
 from atif_spec.validation.reader import DEFAULT_MAX_BYTES, is_jsonl, is_parquet
 from atif_spec.view.documents import Collector
 
@@ -43,13 +44,20 @@ class ViewOptions:
     """Most documents of a dataset shown (statistics count every document)."""
     max_bytes: int = DEFAULT_MAX_BYTES
     column: str = DEFAULT_COLUMN
+    outputs: frozenset[FileId] = frozenset()
+    """Files the page is written to (:func:`atif_spec.jsonio.samefile.file_ids`): reading one
+    (an input, a referenced trajectory, a media file) raises
+    :class:`atif_spec.jsonio.atomic.OutputError`."""
 
 
 def build(inputs: list[str], options: ViewOptions | None = None) -> dict[str, Any]:
-    """The page's payload for ``inputs`` (files, directories, JSON Lines, Parquet)."""
+    """The page's payload for ``inputs`` (files, directories, JSON Lines, Parquet); raises
+    :class:`atif_spec.jsonio.atomic.OutputError` when it would read one of ``options.outputs``."""
 
     opts = options or ViewOptions()
     files = expand(inputs)
+    for name in files:
+        refuse_read(name, None, opts.outputs, "an input")
     collector = Collector(opts)
     stats = Stats()
     total = 0

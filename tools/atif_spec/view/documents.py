@@ -4,14 +4,18 @@ embedded from its folder, and the documents its references name (``--follow-refs
 from __future__ import annotations
 
 import base64
+import os
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from atif_spec.datasets.stats import as_atif, load, record
 from atif_spec.formats.totals import trajectory_totals
+from atif_spec.jsonio.atomic import OutputError
 from atif_spec.jsonio.jsonvalues import dict_member, dicts, list_member
 from atif_spec.jsonio.pointers import join
+from atif_spec.jsonio.samefile import refuse_read
 from atif_spec.validation.reader import RawDocument
 from atif_spec.validation.rules.atif_files import locate
 
@@ -122,22 +126,32 @@ class Collector:
         target, inside = locate(folder, path)
         if not inside and not self.options.allow_outside:
             return {"error": "outside the document's folder (--allow-outside to embed)"}
-        try:
-            size = target.stat().st_size
-            if not target.is_file():
-                return {"error": "not a file"}
-            if size > MAX_MEDIA_BYTES:
-                return {"error": f"{size} bytes: larger than {MAX_MEDIA_BYTES}"}
-            if self.media_bytes + size > MAX_PAGE_MEDIA_BYTES:
-                return {"error": "the page's media budget is spent"}
-            data = target.read_bytes()
-        except OSError as exc:
-            return {"error": f"cannot read: {exc.strerror or exc}"}
+        data = self._medium_bytes(target)
+        if isinstance(data, dict):
+            return data
         if not sniff(data, media_type):
             return {"error": f"the file's content is not {media_type}"}
         self.media_bytes += len(data)
         encoded = base64.b64encode(data).decode()
         return {"data": f"data:{media_type};base64,{encoded}", "bytes": len(data)}
+
+    def _medium_bytes(self, target: Path) -> bytes | dict[str, Any]:
+        """A media file's bytes within the limits, or why not (``{"error": ...}``)."""
+        try:
+            info = target.stat()
+            size = info.st_size
+            if not stat.S_ISREG(info.st_mode):
+                return {"error": "not a file"}
+            refuse_read(target, info, self.options.outputs, "a media file")
+            if size > MAX_MEDIA_BYTES:
+                return {"error": f"{size} bytes: larger than {MAX_MEDIA_BYTES}"}
+            if self.media_bytes + size > MAX_PAGE_MEDIA_BYTES:
+                return {"error": "the page's media budget is spent"}
+            return target.read_bytes()
+        except OutputError:
+            raise  # the page would overwrite it: the run stops before writing
+        except OSError as exc:
+            return {"error": f"cannot read: {exc.strerror or exc}"}
 
     # --- references --------------------------------------------------------------------------
 
@@ -166,14 +180,35 @@ class Collector:
             return self._linked[target]
         if len(self._linked) >= MAX_LINKED or not target.is_file():
             return None
-        try:
-            raw = RawDocument(str(target), target.read_bytes(), None, target)
-        except OSError:
+        raw = self._read_linked(target)
+        if raw is None:
             return None
         self._linked[target] = len(self.docs)  # before loading: a cycle ends here
         doc, report = load(raw, self.options.max_bytes)
         atif = as_atif(doc, report.format, report.version)
         return self._entry(raw, doc, report, atif, record(raw, report, atif), depth + 1)
+
+    def _read_linked(self, target: Path) -> RawDocument | None:
+        """A referenced file's bytes, its size looked at before reading: a file over
+        ``--max-bytes`` is not read (its entry gets ``input:too-large``); None when it cannot
+        be read."""
+        limit = self.options.max_bytes
+        try:
+            with target.open("rb") as fh:
+                info = os.fstat(fh.fileno())
+                if not stat.S_ISREG(info.st_mode):
+                    return None
+                refuse_read(target, info, self.options.outputs, "a referenced trajectory")
+                if info.st_size > limit:
+                    return RawDocument(str(target), b"", None, target, oversize=info.st_size)
+                data = fh.read(limit + 1)
+        except OutputError:
+            raise  # the page would overwrite it: the run stops before writing
+        except OSError:
+            return None
+        if len(data) > limit:  # grew since it was looked at
+            return RawDocument(str(target), b"", None, target, oversize=len(data))
+        return RawDocument(str(target), data, None, target)
 
     def _linked_by_ref(self, atif: dict[str, Any], links: dict[str, int]) -> dict[int, Any]:
         """The followed document of every file reference below ``atif`` and, transitively,

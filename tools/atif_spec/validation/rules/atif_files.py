@@ -11,6 +11,8 @@ from typing import Any
 
 from atif_spec.formats.totals import Resolver
 from atif_spec.jsonio import jsontext
+from atif_spec.jsonio.atomic import OutputError
+from atif_spec.jsonio.samefile import refuse_read
 from atif_spec.validation.rules.registry import RuleContext
 
 
@@ -46,15 +48,38 @@ _DOCS_KEPT = 64
 """Referenced documents kept parsed for the totals (by path and modification time)."""
 
 
+def _parsed(resolved: Path, ctx: RuleContext) -> Any:
+    """The parsed document of a referenced file within ``--max-bytes`` (kept by path and change
+    time), or None; raises only :class:`OutputError` (a file this run writes)."""
+    try:
+        if not resolved.is_file():
+            return None
+        stat = resolved.stat()
+        if stat.st_size > ctx.options.max_bytes:
+            return None
+        refuse_read(resolved, stat, ctx.options.outputs, "a referenced trajectory")
+        key = (resolved, stat.st_mtime_ns)
+        if key not in _DOCS:
+            if len(_DOCS) >= _DOCS_KEPT:
+                _DOCS.clear()
+            _DOCS[key] = jsontext.loads(resolved.read_bytes())
+    except OutputError:
+        raise  # an output of this run: the run stops before writing it
+    except (OSError, ValueError, RuntimeError):
+        return None
+    return _DOCS[key]
+
+
 def subagent_resolver(
     ctx: RuleContext,
 ) -> Callable[[Mapping[str, Any], Mapping[str, Any]], Mapping[str, Any] | None]:
     """Reads the documents file-referenced subagents name, for :mod:`atif_spec.formats.totals`: only
     with ``--follow-refs``, only local files inside the folder of the file holding the reference (or
     anywhere with ``--allow-outside``) and within ``--max-bytes``; None for anything it cannot
-    read (never raises). A relative path resolves against the folder of the file that holds the
-    reference (RFC.md §2.2): the document's own for its references, the referenced file's for
-    the references inside it, as the reference rules do."""
+    read (it raises only :class:`OutputError`, for a file that is an output of this run). A
+    relative path resolves against the folder of the file that holds the reference (RFC.md
+    §2.2): the document's own for its references, the referenced file's for the references
+    inside it, as the reference rules do."""
     root = tree_of(ctx)  # the folder of the file as named, as for every reference (D-6)
     folders: dict[int, Path] = {}
     """Folder of each document this resolver returned, by identity."""
@@ -66,21 +91,10 @@ def subagent_resolver(
             return None
         if not raw or "://" in raw:
             return None
-        try:
-            resolved, inside = locate(folder, raw)
-            if not (inside or ctx.options.allow_outside) or not resolved.is_file():
-                return None
-            stat = resolved.stat()
-            if stat.st_size > ctx.options.max_bytes:
-                return None
-            key = (resolved, stat.st_mtime_ns)
-            if key not in _DOCS:
-                if len(_DOCS) >= _DOCS_KEPT:
-                    _DOCS.clear()
-                _DOCS[key] = jsontext.loads(resolved.read_bytes())
-        except (OSError, ValueError, RuntimeError):
+        resolved, inside = locate(folder, raw)
+        if not (inside or ctx.options.allow_outside):
             return None
-        doc = _DOCS[key]
+        doc = _parsed(resolved, ctx)
         if not isinstance(doc, dict):
             return None
         folders[id(doc)] = resolved.parent

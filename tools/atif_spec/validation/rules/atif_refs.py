@@ -24,6 +24,7 @@ from pathlib import Path
 
 from atif_spec.formats.atif import VERSIONS
 from atif_spec.jsonio.pointers import join
+from atif_spec.jsonio.samefile import refuse_read
 from atif_spec.validation.findings import Finding, Level
 from atif_spec.validation.rules.atif_files import locate, tree_of
 from atif_spec.validation.rules.registry import RuleContext, rule
@@ -213,7 +214,8 @@ _FILES_SIZE = 4096
 
 
 def _check_file(resolved: Path, ctx: RuleContext) -> _Checked:
-    """Read and validate one referenced file (cached by path, change time, size, options)."""
+    """Read and validate one referenced file (cached by path, change time, size, options);
+    raises :class:`atif_spec.jsonio.atomic.OutputError` when it is an output of this run."""
     opts = ctx.options
     if opts.validate_file is None:
         return _Checked(problem="cannot be validated (no validator was given to the rules)")
@@ -223,6 +225,7 @@ def _check_file(resolved: Path, ctx: RuleContext) -> _Checked:
         return _Checked(problem=f"cannot be read ({exc.strerror or exc})")
     if not resolved.is_file():
         return _Checked(problem="is not a regular file")
+    refuse_read(resolved, info, opts.outputs, "a referenced trajectory")
     key = (
         resolved,
         info.st_mtime_ns,

@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from atif_spec.validation.findings import Level, Report
+
+if TYPE_CHECKING:
+    from atif_spec.jsonio.samefile import FileId
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +35,9 @@ class RuleOptions:
     validate_file: Callable[[Path, bytes], Report] | None = None
     """Validates a referenced file's bytes (``--follow-refs``); the validation pipeline sets it,
     so that rules never import the pipeline that runs them."""
+    outputs: frozenset[FileId] = frozenset()
+    """Files this run writes: a referenced file among them is refused, not read
+    (:func:`atif_spec.jsonio.samefile.refuse_read`)."""
 
 
 @dataclass(frozen=True, slots=True)
