@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from atif_spec.cli import main
+from atif_spec.formats.tao import content_hash as tao_content_hash
 from atif_spec.jsonio import jsontext
 from tests.support import ROOT
 
@@ -296,3 +297,43 @@ def test_view_stats_and_render_keep_big_integers(tmp_path: Path) -> None:
     assert "e+" not in stats.output
     rendered = atif(["render", str(path), "--verbose"])
     assert rendered.exit_code == 0, rendered.output
+
+
+def big_tao() -> dict[str, Any]:
+    """A valid TAO record (its own hash) with a member of its own holding big integers."""
+    doc: dict[str, Any] = json.loads(
+        (ROOT / "conformance/tao/v0.2.0/valid/coding-session.json").read_bytes()
+    )
+    doc["x_producer"] = {f"n{i}": n for i, n in enumerate(BIG)}
+    doc["metadata"] = {**(doc.get("metadata") or {}), "big": BIG}
+    doc["content_hash"] = tao_content_hash(doc, "v0.2.0")
+    return doc
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["stats", "--format", "json"],
+        ["view", "-o", "{out}"],
+        ["convert", "--to", "atif@v1.7", "-o", "{out}"],
+        ["convert", "--to", "step-substep@v1.0", "-o", "{out}"],
+        ["convert", "--to", "trajectory-sdk@v0.4", "-o", "{out}"],
+        ["export-sft", "-o", "{out}"],
+    ],
+    ids=lambda a: "-".join(a[:3:2]),
+)
+def test_a_tao_record_with_big_integers_goes_through_every_command(
+    tmp_path: Path, args: list[str]
+) -> None:
+    """Was: ``TypeError: Integer exceeds 64-bit range`` from bare ``orjson.dumps`` calls in the TAO
+    lens and the stash share (issue 36); ruff's TID251 now bans the bare call in tools/."""
+    path, out = tmp_path / "t.json", tmp_path / "out"
+    path.write_text(json.dumps(big_tao()))
+    result = atif([args[0], str(path), *(a.format(out=out) for a in args[1:])])
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    if args[0] == "convert" and args[2] == "atif@v1.7":
+        digits_kept(out.read_text(encoding="utf-8"))
+        back = atif(["convert", "--to", "tao@v0.2.0", str(out)])
+        assert back.exit_code == 0, back.output
+        assert json.loads(back.stdout.strip()) == big_tao()

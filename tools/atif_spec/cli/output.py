@@ -6,9 +6,9 @@ import sys
 from typing import Any, Protocol
 
 import click
-import orjson
 
 from atif_spec.cli import terminal
+from atif_spec.jsonio import jsontext
 
 _LEVEL_COLOURS = {"error": "red", "warning": "yellow"}
 
@@ -76,7 +76,7 @@ class JsonRenderer:
 
     def document(self, report: dict[str, Any]) -> None:
         """Write one report line."""
-        self._out.write(orjson.dumps(report, option=orjson.OPT_APPEND_NEWLINE))
+        self._out.write(jsontext.dumps(report) + b"\n")
 
     def finish(self, summary: Counts) -> None:
         """Flush; JSON output has no summary line."""

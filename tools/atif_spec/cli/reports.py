@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
-
 from atif_spec.cli import terminal
+from atif_spec.jsonio import jsontext
 
 
 def _text_line(report: dict[str, Any]) -> str:
@@ -29,4 +28,4 @@ def _text_line(report: dict[str, Any]) -> str:
 
 def report_line(report: dict[str, Any], report_format: str) -> str:
     """One document's report as printed (``--report``: a JSON object, or one line of text)."""
-    return orjson.dumps(report).decode() if report_format == "json" else _text_line(report)
+    return jsontext.dumps(report).decode() if report_format == "json" else _text_line(report)

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from atif_spec.cli import terminal
+from atif_spec.jsonio import jsontext
 
 
 @click.command("rules")
@@ -37,7 +38,6 @@ def rules_command(
     atif rules ATIF101 prints what the rule checks, why, its spec section, and an example and
     its fix taken from the rule's conformance cases.
     """
-    import orjson
 
     from atif_spec.schemas.targets import Target, TargetError
     from atif_spec.validation.codes import OTHER_CODES
@@ -62,9 +62,9 @@ def rules_command(
         others = []  # input:* and schema:* belong to no format
     if output == "json":
         for r in selected:
-            click.echo(orjson.dumps(r.to_dict()).decode())
+            click.echo(jsontext.dumps(r.to_dict()).decode())
         for c in others:
-            click.echo(orjson.dumps(_other_dict(c)).decode())
+            click.echo(jsontext.dumps(_other_dict(c)).decode())
         return
     rows = [
         (r.code, r.name, str(r.level), f"{r.format}@{_version_span(r.versions)}", r.summary)
@@ -107,7 +107,6 @@ def _version_span(versions: tuple[str, ...]) -> str:
 
 def _explain(code: str, output: str, suite_dir: Path | None) -> None:
     """Print one code's explanation (``atif rules CODE``); an unknown code is a usage error."""
-    import orjson
 
     from atif_spec.validation.codes import OTHER_CODES
     from atif_spec.validation.rules import REGISTRY
@@ -122,7 +121,7 @@ def _explain(code: str, output: str, suite_dir: Path | None) -> None:
     if rule is None:
         assert other is not None
         if output == "json":
-            click.echo(orjson.dumps(_other_dict(other)).decode())
+            click.echo(jsontext.dumps(_other_dict(other)).decode())
             return
         click.echo(
             f"{other.code} {other.name} ({other.level})\n\n{other.summary}\n\n"
@@ -131,7 +130,7 @@ def _explain(code: str, output: str, suite_dir: Path | None) -> None:
         return
     example = _example(rule.code, suite_dir)
     if output == "json":
-        click.echo(orjson.dumps(rule.to_dict() | {"doc": rule.doc, "example": example}).decode())
+        click.echo(jsontext.dumps(rule.to_dict() | {"doc": rule.doc, "example": example}).decode())
         return
     versions = _version_span(rule.versions)
     lines = [

@@ -6,6 +6,8 @@ from typing import Any
 
 import click
 
+from atif_spec.jsonio import jsontext
+
 
 @click.group()
 def schema() -> None:
@@ -18,7 +20,6 @@ def schema() -> None:
 )
 def schema_list(output: str) -> None:
     """Print the catalog: every schema with its pinned $id and status."""
-    import orjson
 
     from atif_spec.schemas.catalog import load_catalog
 
@@ -26,9 +27,7 @@ def schema_list(output: str) -> None:
     if output == "json":
         from atif_spec.schemas.catalog import read_spec_json
 
-        click.echo(
-            orjson.dumps(read_spec_json("catalog.json"), option=orjson.OPT_INDENT_2).decode()
-        )
+        click.echo(jsontext.dumps(read_spec_json("catalog.json"), indent=True).decode())
         return
     for e in catalog:
         latest = catalog.formats.get(e.format)

@@ -9,6 +9,8 @@ from typing import Any
 
 import click
 
+from atif_spec.jsonio import jsontext
+
 
 @click.group("spec")
 def spec() -> None:
@@ -102,7 +104,6 @@ def diff_command(
     OLD and NEW are schema files or packaged targets (atif@v1.6). With NEW alone, it is compared
     with the last released schema of its format (or the previous version, when none is released).
     """
-    import orjson
 
     from atif_spec.spectools.specdiff import READERS, WRITERS, diff_schemas
 
@@ -133,7 +134,7 @@ def diff_command(
         version_field=info.version_field if info else None,
     )
     if output == "json":
-        click.echo(orjson.dumps(result.to_dict(), option=orjson.OPT_INDENT_2).decode())
+        click.echo(jsontext.dumps(result.to_dict(), indent=True).decode())
     else:
         click.echo(result.render_text(annotations=not no_annotations), nl=False)
     breaks = result.breaks

@@ -23,6 +23,8 @@ from typing import Any
 
 import orjson
 
+from atif_spec.jsonio import jsontext
+
 _INIT = '''"""Self-contained schema files generated from spec/ (see ``atif_spec.codegen.bundles``).
 
 ``compound/<path>``: compound documents (embedded resources keep their ``$id``);
@@ -114,7 +116,7 @@ def editor(root_id: str, load: Callable[[str], dict[str, Any]], base_url: str) -
 
 def dumps(schema: dict[str, Any]) -> bytes:
     """The bytes of a generated file (two-space indent, like spec/)."""
-    return orjson.dumps(schema, option=orjson.OPT_INDENT_2) + b"\n"
+    return jsontext.dumps(schema, indent=True) + b"\n"
 
 
 def generate(root: Path, out: Path) -> None:

@@ -11,11 +11,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from atif_spec.codegen import prepare, schema_binding, unions
 from atif_spec.codegen.options import cli_arguments
 from atif_spec.codegen.prepare import Document
+from atif_spec.jsonio import jsontext
 
 GENERATOR = "datamodel-code-generator"
 GENERATOR_VERSION = "0.89.0"
@@ -143,7 +142,7 @@ def generate(
         schema_file = work / "schemas" / doc.path
         schema_file.parent.mkdir(parents=True, exist_ok=True)
         prepared[doc.id] = prepare.add_aliases(prepared[doc.id], aliases.get(doc.id, {}))
-        schema_file.write_bytes(orjson.dumps(prepared[doc.id], option=orjson.OPT_INDENT_2))
+        schema_file.write_bytes(jsontext.dumps(prepared[doc.id], indent=True))
         jobs.append((doc, schema_file, work / "models" / doc.python_file))
     with ThreadPoolExecutor() as pool:
         list(pool.map(lambda job: _run(job[0], job[1], job[2], options), jobs))

@@ -37,6 +37,7 @@ from atif_spec.conformance.runner import RunOptions, run_suite
 from atif_spec.conformance.suite import load_suite
 from atif_spec.conformance.written import Written, write_all
 from atif_spec.formats import detect
+from atif_spec.jsonio import jsontext
 from atif_spec.jsonio.atomic import write_atomic
 
 BEGIN = "<!-- BEGIN GENERATED: interop (nox -s interop) -->"
@@ -128,7 +129,7 @@ def cross_checks(products: list[Produced], root: Path) -> list[dict[str, Any]]:
             fields = Counter(_shape(d[0]) for d in diffs)
             example = {
                 _shape(d[0]): orjson.loads(
-                    orjson.dumps([d[1], d[2]]).decode().replace(str(root), "<repo>")
+                    jsontext.dumps([d[1], d[2]]).decode().replace(str(root), "<repo>")
                 )
                 for d in reversed(diffs)
             }
@@ -254,7 +255,7 @@ def render_markdown(data: dict[str, Any]) -> str:
         a, b = c["producers"]
         out.append(f"- `{c['input']}`, {a} vs {b}: {c['differing_leaves']} differing leaves")
         for f in c["fields"][:12]:
-            ex = orjson.dumps(f["example"]).decode()[:100]
+            ex = jsontext.dumps(f["example"]).decode()[:100]
             out.append(f"  - `{f['field']}` ({f['count']}): `{ex}`")
     written = data["written"]
     out.append(
@@ -352,7 +353,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     write_atomic(
         root / "conformance" / "interop.json",
-        orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS) + b"\n",
+        jsontext.dumps(data, indent=True, sort_keys=True) + b"\n",
     )
     doc = root / "conformance" / "INTEROP.md"
     text = doc.read_text(encoding="utf-8")

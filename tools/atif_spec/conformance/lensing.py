@@ -14,10 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-
 import atif_spec
 from atif_spec.formats import detect
+from atif_spec.jsonio import jsontext
 
 LENSES = ("atif@v1.7", "tao@v0.2.0", "trajectory-sdk@v0.4", "step-substep@v1.0")
 """One target per format atif-spec writes; a document goes through those of the other formats."""
@@ -57,7 +56,7 @@ def first_difference(a: Any, b: Any, where: str = "") -> str:
             if found:
                 return found
         return ""
-    left, right = orjson.dumps(a), orjson.dumps(b)
+    left, right = jsontext.dumps(a), jsontext.dumps(b)
     if left == right:
         return ""
     return f"{where or '(root)'}: {left.decode()[:60]} became {right.decode()[:60]}"
@@ -69,12 +68,12 @@ def round_trip(document: dict[str, Any], target: str) -> RoundTrip:
     if found is None:
         return RoundTrip(target, "failed", "no format recognises the document")
     home = "@".join(found)
-    original = orjson.dumps(document)
+    original = jsontext.dumps(document)
     try:
         there, _ = atif_spec.convert(document, to=target)
     except ValueError as exc:  # ConversionError / MigrationError: the lens refuses, by design
         return RoundTrip(target, "refused", str(exc).splitlines()[0][:200])
-    if orjson.dumps(document) != original:
+    if jsontext.dumps(document) != original:
         return RoundTrip(target, "failed", "the input document was modified")
     errors = _errors(there, target)
     if errors:
@@ -86,7 +85,7 @@ def round_trip(document: dict[str, Any], target: str) -> RoundTrip:
     errors = _errors(back, home)
     if errors:
         return RoundTrip(target, "failed", f"back in {home} invalid: {'; '.join(errors[:3])}")
-    if orjson.dumps(back) != original:
+    if jsontext.dumps(back) != original:
         return RoundTrip(target, "failed", first_difference(document, back) or "bytes differ")
     return RoundTrip(target, "passed")
 

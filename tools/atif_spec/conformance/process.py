@@ -19,6 +19,8 @@ from typing import IO, Any
 
 import orjson
 
+from atif_spec.jsonio import jsontext
+
 STDERR_LINES = 20
 
 
@@ -70,7 +72,7 @@ class Adapter:
         stdin = self._proc.stdin
         assert stdin is not None
         try:
-            stdin.write(orjson.dumps(message) + b"\n")
+            stdin.write(jsontext.dumps(message) + b"\n")
             stdin.flush()
         except (BrokenPipeError, ValueError, OSError) as exc:
             raise AdapterError(f"the implementation stopped reading requests ({exc})") from exc

@@ -25,6 +25,7 @@ from atif_spec.conformance.grading import (
 from atif_spec.conformance.protocol import PROTOCOL_VERSION
 from atif_spec.conformance.runner import RunResult
 from atif_spec.conformance.suite import PROFILES
+from atif_spec.jsonio import jsontext
 from atif_spec.jsonio.textsafety import escape
 
 
@@ -99,7 +100,7 @@ def report_lines(run: RunResult, head: dict[str, Any]) -> list[dict[str, Any]]:
 
 def dumps_lines(lines: Iterable[dict[str, Any]]) -> str:
     """JSON Lines text."""
-    return "".join(orjson.dumps(line).decode() + "\n" for line in lines)
+    return "".join(jsontext.dumps(line).decode() + "\n" for line in lines)
 
 
 def failed(results: Sequence[CaseResult]) -> bool:

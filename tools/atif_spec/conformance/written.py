@@ -20,6 +20,7 @@ import orjson
 import atif_spec
 from atif_spec.conformance.suite import Case
 from atif_spec.formats import all_formats
+from atif_spec.jsonio import jsontext
 from atif_spec.jsonio.atomic import write_atomic
 
 
@@ -64,7 +65,7 @@ def write_all(cases: Sequence[Case], out: Path) -> tuple[list[Written], int]:
             fmt, version = target.split("@")
             path = out / fmt / version / f"{case.id}.json"
             path.parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, orjson.dumps(converted, option=orjson.OPT_INDENT_2))
+            write_atomic(path, jsontext.dumps(converted, indent=True))
             report = atif_spec.validate(converted, as_target=target)
             item = Case(
                 id=f"written:{case.id}>{target}",

@@ -36,6 +36,7 @@ from atif_spec.datasets.engines import Result, Task, process
 from atif_spec.datasets.engines.sources import DEFAULT_COLUMN, cell_bytes, expand, read_documents
 from atif_spec.datasets.pool import batches
 from atif_spec.datasets.summary import DatasetSummary
+from atif_spec.jsonio import jsontext
 from atif_spec.validation.reader import DEFAULT_MAX_BYTES, STDIN, RawDocument, UnreadablePath
 
 if importlib.util.find_spec("ray") is None:  # pragma: no cover - exercised without the extra
@@ -211,7 +212,7 @@ def raw_documents(batch: Table, column: str) -> list[RawDocument]:
 def _process_batch(batch: Table, *, task: Task, column: str) -> Table:
     done = [process(task, raw) for raw in raw_documents(batch, column)]
     out = batch.append_column(
-        "report", pa.array([orjson.dumps(r.report).decode() for r in done], pa.large_string())
+        "report", pa.array([jsontext.dumps(r.report).decode() for r in done], pa.large_string())
     ).append_column("passed", pa.array([r.passed for r in done], pa.bool_()))
     if task.operation != "validate":
         texts = [None if r.document is None else r.document.decode() for r in done]

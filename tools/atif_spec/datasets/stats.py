@@ -35,6 +35,7 @@ import orjson
 from atif_spec.datasets.engines.sources import DEFAULT_COLUMN, read_documents
 from atif_spec.datasets.pool import map_ordered
 from atif_spec.formats.totals import trajectory_totals
+from atif_spec.jsonio import jsontext
 from atif_spec.jsonio.jsonvalues import dict_member, list_member, objects
 from atif_spec.jsonio.textsafety import escape
 from atif_spec.transforms.lenses import ConversionError, convert
@@ -509,4 +510,6 @@ def _ray_part(batch: Any, *, by: GroupBy | None, max_bytes: int) -> Any:
     part = Stats(by)
     for raw in atif_ray.raw_documents(batch, "data"):
         part.add(document_stats(raw, max_bytes))
-    return pa.table({"part": pa.array([orjson.dumps(part.to_part()).decode()], pa.large_string())})
+    return pa.table(
+        {"part": pa.array([jsontext.dumps(part.to_part()).decode()], pa.large_string())}
+    )

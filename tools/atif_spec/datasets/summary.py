@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import orjson
+from atif_spec.jsonio import jsontext
 
 Operation = Literal["validate", "migrate", "convert"]
 OPERATIONS: tuple[Operation, ...] = ("validate", "migrate", "convert")
@@ -138,7 +138,7 @@ class DatasetSummary:
 
     def to_json(self) -> bytes:
         """The JSON form, indented, one value per line (compare two runs with ``diff``)."""
-        return orjson.dumps(self.to_dict(), option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+        return jsontext.dumps(self.to_dict(), indent=True) + b"\n"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> DatasetSummary:

@@ -54,9 +54,5 @@ def dumps(value: Any, *, indent: bool = False, sort_keys: bool = False) -> bytes
 
 
 def canonical_json(value: Any) -> bytes:
-    """Compact JSON with sorted keys (orjson; the standard library beyond 64-bit integers)."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    except TypeError:
-        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-        return text.encode()
+    """Compact JSON with sorted keys."""
+    return dumps(value, sort_keys=True)

@@ -24,6 +24,7 @@ from urllib.parse import urlparse
 import orjson
 
 from atif_spec.conformance.interop import COLUMNS
+from atif_spec.jsonio import jsontext
 from atif_spec.schemas.catalog import (
     Catalog,
     SchemaEntry,
@@ -186,7 +187,7 @@ class _SchemaPage:
             if key in node:
                 return " | ".join(self.type_of(b) for b in node[key])
         if "const" in node:
-            return _code(orjson.dumps(node["const"]).decode())
+            return _code(jsontext.dumps(node["const"]).decode())
         types = node.get("type")
         names = types if isinstance(types, list) else [types] if types else []
         out = []
@@ -462,7 +463,7 @@ def build(out: Path | str, catalog: Catalog | None = None, interop: Path | None 
             _write(root, bundle, bundle_file(e, kind).read_bytes())
             site.bundles[bundle] = url_path(e.id)
     _write(root, "/schemas/catalog.json", _spec_bytes("catalog.json"))
-    store = orjson.dumps(schemastore_catalog(catalog), option=orjson.OPT_INDENT_2) + b"\n"
+    store = jsontext.dumps(schemastore_catalog(catalog), indent=True) + b"\n"
     _write(root, "/schemas/schemastore-catalog.json", store)
     index = "/index.html"
     for e in catalog:

@@ -20,8 +20,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
 from atif_spec.formats.step_substep import (
     SOURCES,
     SUBSTEP_TYPES,
@@ -32,6 +30,7 @@ from atif_spec.formats.step_substep import (
     substep_id,
 )
 from atif_spec.formats.streams import detect_stream
+from atif_spec.jsonio import jsontext
 from atif_spec.jsonio.pointers import pointer
 from atif_spec.stepsubstep.usage import (
     add_usage,
@@ -77,7 +76,7 @@ def migrate(
 
 def content_run_id(events: Sequence[Any]) -> str:
     """A run id derived from the events' content (used when the source names none)."""
-    digest = hashlib.sha256(orjson.dumps(list(events), option=orjson.OPT_SORT_KEYS)).hexdigest()
+    digest = hashlib.sha256(jsontext.dumps(list(events), sort_keys=True)).hexdigest()
     return f"run-{digest[:16]}"
 
 

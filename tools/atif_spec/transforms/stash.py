@@ -34,6 +34,7 @@ from typing import Any, Literal, TypeGuard
 
 import orjson
 
+from atif_spec.jsonio import jsontext
 from atif_spec.jsonio.jsontext import canonical_json
 from atif_spec.jsonio.pointers import parse_pointer
 from atif_spec.jsonio.pointers import pointer as make_pointer
@@ -126,7 +127,7 @@ def deep_copy(value: Any) -> Any:
     """An independent copy of a JSON value (restored values must not alias the input)."""
     if isinstance(value, (dict, list)):
         try:
-            return orjson.loads(orjson.dumps(value))
+            return orjson.loads(orjson.dumps(value))  # noqa: TID251 - the fast path; TypeError below
         except TypeError:  # integers beyond 64 bits
             return copy.deepcopy(value)
     return value
@@ -391,7 +392,7 @@ class NamedKeys:
         short: dict[str, Any] = {"named": [ALL_NAMED]}
         if foreign:
             short["foreign"] = foreign
-        return short if len(orjson.dumps(short)) < len(orjson.dumps(spelled)) else spelled
+        return short if len(jsontext.dumps(short)) < len(jsontext.dumps(spelled)) else spelled
 
     def _spelled(self, by: str | None) -> dict[str, Any]:
         rest = set(self.patterns)

@@ -13,9 +13,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-import orjson
-
 from atif_spec.datasets.engines import Result, Task
+from atif_spec.jsonio import jsontext
 
 ROWS_PER_GROUP = 4096
 
@@ -63,7 +62,7 @@ class ParquetResults:
             [r.report["source"] for r in rows],
             [r.report["line"] for r in rows],
             [r.passed for r in rows],
-            [orjson.dumps(r.report).decode() for r in rows],
+            [jsontext.dumps(r.report).decode() for r in rows],
         ]
         if self._task.operation != "validate":
             columns.append([None if r.document is None else r.document.decode() for r in rows])

@@ -33,14 +33,12 @@ from __future__ import annotations
 
 import bisect
 import difflib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-import orjson
-
+from atif_spec.jsonio import jsontext
 from atif_spec.jsonio.pointers import parse_pointer
 from atif_spec.jsonio.pointers import pointer as make_pointer
 from atif_spec.transforms.changes import ChangeReport, Item
@@ -118,10 +116,7 @@ def same(a: Any, b: Any) -> bool:
 
 def _key(value: Any) -> bytes:
     """Serialization that tells apart key order, ``1`` and ``1.0``, ``true`` and ``1``."""
-    try:
-        return orjson.dumps(value)
-    except TypeError:  # integers beyond 64 bits
-        return json.dumps(value, ensure_ascii=False).encode()
+    return jsontext.dumps(value)
 
 
 def _shared_ids(value: Any) -> set[int]:

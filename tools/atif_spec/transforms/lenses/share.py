@@ -18,8 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import orjson
-
+from atif_spec.jsonio import jsontext
 from atif_spec.transforms.lenses import ConversionError, all_lenses, convert
 from atif_spec.transforms.mapping import documents
 from atif_spec.transforms.stash import STASH_KEY
@@ -95,7 +94,7 @@ def _free_members(doc: Any) -> Iterator[tuple[tuple[str | int, ...], str, Any]]:
 
 
 def _canonical(key: str, value: Any) -> bytes:
-    return orjson.dumps({key: value}, option=orjson.OPT_SORT_KEYS)
+    return jsontext.dumps({key: value}, sort_keys=True)
 
 
 def unregistered(out: Any, source: Any, step: str) -> int:
@@ -109,16 +108,16 @@ def unregistered(out: Any, source: Any, step: str) -> int:
             continue
         member = _canonical(key, value)
         if member not in held:
-            size += len(orjson.dumps({key: value})) - 1  # `"key":value` and a comma
+            size += len(jsontext.dumps({key: value})) - 1  # `"key":value` and a comma
     return size
 
 
 def share(doc: Any, source: Any = None, step: str | None = None) -> Share:
     """The stash bytes and total bytes of one output document, and with the ``source`` it was
     converted from by ``step``, the bytes of its undocumented free-form members."""
-    stash = sum(len(orjson.dumps(s)) + len(STASH_KEY) + 3 for s in _stashes(doc))
+    stash = sum(len(jsontext.dumps(s)) + len(STASH_KEY) + 3 for s in _stashes(doc))
     extra = unregistered(doc, source, step) if step is not None else 0
-    total = len(orjson.dumps(doc))
+    total = len(jsontext.dumps(doc))
     percent = 100.0 * (stash + extra) / total if total else 0.0
     return Share(
         stash=stash, unregistered=extra, total=total, documents=1, low=percent, high=percent

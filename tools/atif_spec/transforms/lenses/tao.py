@@ -24,8 +24,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
 from atif_spec.formats.atif import key_order
 from atif_spec.formats.tao import (
     UnloadableRecordError,
@@ -37,6 +35,7 @@ from atif_spec.formats.tao import (
     unfill,
 )
 from atif_spec.formats.totals import trajectory_totals
+from atif_spec.jsonio import jsontext
 from atif_spec.jsonio.jsonvalues import dicts, text_of
 from atif_spec.jsonio.pointers import pointer as make_pointer
 from atif_spec.schemas.catalog import load_catalog, read_spec_json
@@ -1111,7 +1110,7 @@ class _ToTao:
             for tid in launched:
                 agent = subs[tid].get("agent")
                 mine = _subagent_agent(self.agent)
-                if isinstance(agent, dict) and orjson.dumps(agent) != orjson.dumps(mine):
+                if isinstance(agent, dict) and jsontext.dumps(agent) != jsontext.dumps(mine):
                     self.agents[tid] = agent
                     self._member(subs[tid], "agent", SUBAGENT_AGENTS, tid)
             children = [c for tid in launched for c in self._trajectory(subs[tid], depth + 1)]
@@ -1227,7 +1226,7 @@ class _ToTao:
                 if member == "extra":
                     value = self._producers(value)
                 elif member == "subagent_trajectory_ref":
-                    if k in plain and orjson.dumps(value) == orjson.dumps(plain[k]):
+                    if k in plain and jsontext.dumps(value) == jsontext.dumps(plain[k]):
                         continue
                 elif member != "content" or not isinstance(value, list):
                     continue
@@ -1511,9 +1510,9 @@ def _styled_residuals(
             rebuilt.doc["content_hash"] = written.get("content_hash")  # if it cannot be hashed
             _rehash(rebuilt.doc, written)
         residuals = diff(record, rebuilt.doc, origin=_through(built, rebuilt, source_of))
-        size = sum(len(orjson.dumps(r.entry)) + 1 for r in residuals)
+        size = sum(len(jsontext.dumps(r.entry)) + 1 for r in residuals)
         if style is not None:
-            size += len(orjson.dumps({"style": style}))
+            size += len(jsontext.dumps({"style": style}))
         if best is None or size < best[0]:
             best = (size, residuals, style)
     assert best is not None
@@ -1610,7 +1609,7 @@ def tao_to_atif(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
     trial = ChangeReport(report.source, report.line, report.from_, report.to)
     out = _checked(doc, trial, options, split=True)
     scratch = ChangeReport(report.source, report.line, report.to, report.from_)
-    if orjson.dumps(atif_to_tao(out, scratch, options)) == orjson.dumps(doc):
+    if jsontext.dumps(atif_to_tao(out, scratch, options)) == jsontext.dumps(doc):
         for name in ("stashed", "named", "dropped", "decided", "errors", "warnings"):
             getattr(report, name).extend(getattr(trial, name))
         return out
@@ -1666,14 +1665,14 @@ def _stash_bytes(doc: Doc) -> int:
     """The bytes of the stash on the root ``extra`` of an ATIF result (0 without one)."""
     extra = doc.get(ATIF_HOLDER)
     stash = extra.get(STASH_KEY) if isinstance(extra, dict) else None
-    return len(orjson.dumps(stash)) if stash is not None else 0
+    return len(jsontext.dumps(stash)) if stash is not None else 0
 
 
 def _gives_back(out: Doc, doc: Doc, report: ChangeReport, options: LensOptions) -> bool:
     """Whether ATIF → TAO makes ``doc`` of ``out`` again, byte for byte."""
     scratch = ChangeReport(report.source, report.line, report.to, report.from_)
     try:
-        return orjson.dumps(atif_to_tao(out, scratch, options)) == orjson.dumps(doc)
+        return jsontext.dumps(atif_to_tao(out, scratch, options)) == jsontext.dumps(doc)
     except ConversionError:
         return False
 

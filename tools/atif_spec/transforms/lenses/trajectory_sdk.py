@@ -23,10 +23,9 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
-import orjson
-
 from atif_spec.formats.atif import key_order
 from atif_spec.formats.totals import step_totals
+from atif_spec.jsonio import jsontext
 from atif_spec.jsonio.jsonvalues import json_int, objects, plain_text
 from atif_spec.jsonio.pointers import parse_pointer
 from atif_spec.transforms.changes import ChangeReport, Item
@@ -1221,7 +1220,7 @@ def json_chunks(doc: Any) -> Iterator[bytes]:
         if isinstance(value, dict) and depth < 4:
             yield b"{"
             for n, (k, v) in enumerate(value.items()):
-                yield (b"," if n else b"") + orjson.dumps(k) + b":"
+                yield (b"," if n else b"") + jsontext.dumps(k) + b":"
                 yield from walk(v, depth + 1)
             yield b"}"
         elif isinstance(value, list) and depth < 4:
@@ -1243,7 +1242,4 @@ def json_chunks(doc: Any) -> Iterator[bytes]:
 
 
 def _encode(value: Any) -> bytes:
-    try:
-        return orjson.dumps(value)
-    except TypeError:  # integers beyond 64 bits
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+    return jsontext.dumps(value)
