@@ -16,9 +16,11 @@ import jsonschema
 import pydantic
 import pytest
 import referencing
+from pydantic_core import PydanticCustomError
 from referencing.jsonschema import DRAFT202012
 
 from atif_spec.bindings import models_io
+from atif_spec.bindings.models_base import _schema_errors
 from atif_spec.codegen import driver
 from atif_spec.codegen.typescript_types import NodeError, find_node_modules
 from tests.support import ROOT
@@ -560,3 +562,19 @@ def test_a_class_without_a_definition_is_a_generation_error() -> None:
     }  # fmt: skip
     with pytest.raises(BindingError, match="Inline1 stands for no definition"):
         schema_binding.locations(doc, ["Inline1"], canonical, prepared, {})
+
+
+def test_schema_errors_of_a_deeply_nested_refused_value_are_line_errors() -> None:
+    """The models' schema check reads findings through ``findings_of``: a refused value nested
+    deeper than the engine describes is one ``input:too-deep`` line error, not a ``ValueError``
+    (issue #36; through ``model_validate`` Pydantic's own depth limit answers first)."""
+    deep: Any = []
+    for _ in range(300):
+        deep = [deep]
+    doc = {"schema_version": "ATIF-v1.7", "agent": {"name": "a", "version": "1"}, "steps": deep}
+    location = "https://atif-spec.org/schemas/atif/v1.7/trajectory.schema.json#"
+    [error] = _schema_errors(location, doc)
+    assert error["loc"] == ("steps", 0)
+    assert isinstance(error["type"], PydanticCustomError)
+    assert error["type"].message().startswith("nested too deeply to check")
+    assert error["type"].context == {"message": error["type"].message(), "code": "input:too-deep"}

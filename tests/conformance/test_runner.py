@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+import tracemalloc
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from referencing.jsonschema import DRAFT202012
 
 from atif_spec.cli.conformance import conformance
 from atif_spec.conformance.grading import grade
+from atif_spec.conformance.process import MAX_RESPONSE_BYTES, MAX_STDERR_LINE_BYTES
 from atif_spec.conformance.protocol import Capabilities
 from atif_spec.conformance.suite import SkipList, load_suite, manifests
 from atif_spec.schemas.catalog import UnknownSchemaError, load_catalog
@@ -66,6 +68,10 @@ for line in sys.stdin:
                 continue
             if mode == "hang":
                 time.sleep(600)
+            if mode.startswith("endless-"):  # one line that never ends
+                stream = sys.stdout if mode == "endless-stdout" else sys.stderr
+                while True:
+                    stream.write("x" * 65536)
         valid = True if mode == "accept-all" else "-invalid-" not in req["id"]
         out = {"id": req["id"], "valid": valid}
     print(json.dumps(out), flush=True)
@@ -249,6 +255,49 @@ def test_broken_answer_is_errored_and_the_run_goes_on(
     if mode == "crash":
         assert line["messages"] == ["boom"]
     assert f"ERRORED  {bad}: " in result.output
+
+
+@pytest.mark.parametrize(
+    ("stream", "reason"),
+    [
+        ("stdout", "a line on standard output is longer than 64 MiB: 'xxxx"),
+        ("stderr", "no answer within 3 s"),
+    ],
+)
+def test_endless_line_is_an_adapter_error_in_bounded_memory(
+    tmp_path: Path, fake: Path, stream: str, reason: str
+) -> None:
+    """Was: the runner read the line whole (2.3 GB in 5 s). On stdout it is an adapter error as
+    soon as it passes MAX_RESPONSE_BYTES; on stderr only its first MAX_STDERR_LINE_BYTES are
+    kept (the case errors for want of an answer). The run goes on."""
+    bad = "atif-v1.0-invalid-step-id-gap"
+    report = tmp_path / f"{stream}.jsonl"
+    tracemalloc.start()
+    try:
+        result = run(
+            "--impl",
+            impl(fake, f"endless-{stream}", bad),
+            "--only",
+            "atif-v1.0-invalid-step-*",
+            "--timeout",
+            "3",
+            report=report,
+        )
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 4 * MAX_RESPONSE_BYTES, f"{peak / 2**20:.0f} MiB"
+    assert result.exit_code == 1
+    lines = read_report(report)
+    assert_report_valid(lines)
+    got = outcomes(lines)
+    assert got.pop(bad) == "errored"
+    assert got and set(got.values()) == {"passed"}
+    line = next(x for x in lines if x.get("id") == bad)
+    assert line["reason"].startswith(reason)
+    if stream == "stderr":
+        [cut] = line["messages"]
+        assert cut == "x" * MAX_STDERR_LINE_BYTES + "… (line cut)"
 
 
 def test_adapter_that_cannot_start_errors_every_case(tmp_path: Path) -> None:

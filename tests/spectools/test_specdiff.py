@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from atif_spec.cli.spec import spec
 from atif_spec.schemas.catalog import Catalog, SchemaEntry, load_catalog
-from atif_spec.spectools.specdiff import KINDS, diff_schemas, diff_targets
+from atif_spec.spectools.specdiff import KINDS, BrokenSchemaError, diff_schemas, diff_targets
 from atif_spec.spectools.specgate import check_all, check_changelogs, check_released, lock_line
 from tests.support import ROOT
 from tests.support.documents import ATIF_VERSIONS
@@ -477,6 +477,61 @@ def test_cli_diff_working_tree_file_against_baseline(tmp_path: Path) -> None:
 def test_cli_rejects_unknown_input() -> None:
     result = CliRunner().invoke(spec, ["diff", "nope@v9", "atif@v1.8"])
     assert result.exit_code == 2
+
+
+def _nested_items(levels: int, leaf: str) -> str:
+    """A schema of arrays of arrays ``levels`` deep (as text: too deep for ``json.dumps``)."""
+    head = '{"type": "array", "items": ' * levels
+    return head + f'{{"type": "{leaf}"}}' + "}" * levels
+
+
+UNRESOLVABLE = {
+    "missing $defs entry": "#/$defs/missing",
+    "unknown schema": "https://example.com/nope.schema.json",
+    "past a string": "#/properties/x/type/0",
+}
+
+
+@pytest.mark.parametrize("ref", sorted(UNRESOLVABLE))
+def test_unresolvable_ref_is_a_broken_schema(ref: str) -> None:
+    """Was: ``UnknownSchemaError`` (or ``KeyError``) from the resolver."""
+    broken = closed({"x": S, "y": {"$ref": UNRESOLVABLE[ref]}})
+    with pytest.raises(BrokenSchemaError, match="resolves to nothing"):
+        diff_schemas(closed({"x": S, "y": S}), broken)
+
+
+@pytest.mark.parametrize("ref", sorted(UNRESOLVABLE))
+def test_cli_unresolvable_ref_is_one_error_line_and_exit_2(ref: str, tmp_path: Path) -> None:
+    """Was: an ``UnknownSchemaError`` traceback, exit 1."""
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(closed({"x": S, "y": S})))
+    new = tmp_path / "new.json"
+    new.write_text(json.dumps(closed({"x": S, "y": {"$ref": UNRESOLVABLE[ref]}})))
+    for pair in ([str(old), str(new)], [str(new), str(old)]):
+        result = CliRunner().invoke(spec, ["diff", *pair])
+        assert result.exit_code == 2, result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        [line] = result.output.splitlines()
+        assert line.startswith(f"atif: spec diff {pair[0]} {pair[1]}: $ref ")
+        assert f"at {new}#/properties/y resolves to nothing" in line
+
+
+def test_cli_schema_too_deep_to_compare_is_one_error_line_and_exit_2(tmp_path: Path) -> None:
+    """Was: ``RecursionError`` on a 900-deep schema, exit 1."""
+    old = tmp_path / "old.json"
+    old.write_text(_nested_items(900, "string"))
+    new = tmp_path / "new.json"
+    new.write_text(_nested_items(900, "integer"))
+    result = CliRunner().invoke(spec, ["diff", str(old), str(new)])
+    assert result.exit_code == 2, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    [line] = result.output.splitlines()
+    assert line.endswith("the schemas nest too deeply to compare (beyond Python's recursion limit)")
+    old.write_text(_nested_items(50, "string"))
+    new.write_text(_nested_items(50, "integer"))
+    result = CliRunner().invoke(spec, ["diff", str(old), str(new)])
+    assert result.exit_code == 0, result.output
+    assert "type-changed" in result.output
 
 
 # --------------------------------------------------------------------------- the gate

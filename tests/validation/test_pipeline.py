@@ -414,3 +414,46 @@ def test_null_fields_of_later_versions_are_tolerated_in_older_documents() -> Non
         ("schema:additionalProperties", "/not_a_field"),
         ("schema:additionalProperties", "/steps/0/llm_call_count"),
     ]
+
+
+def _with(where: str) -> dict[str, Any]:
+    doc = minimal_atif("v1.7")
+    step = doc["steps"][0]
+    if where == "enum":
+        step["source"] = "\ud800"
+    elif where == "type":
+        step["step_id"] = "\ud800"
+    elif where == "pattern":
+        step["timestamp"] = "2025-01-01T00:00:00Z\udfff"
+    elif where == "key":
+        doc["\ud800"] = 1
+    else:  # a refused root holding a lone surrogate in its free-form extra
+        doc["extra"] = {"note": "x\ud800"}
+        del doc["agent"]
+    return doc
+
+
+@pytest.mark.parametrize(
+    ("where", "pointer", "char"),
+    [
+        ("enum", "/steps/0/source", "U+D800"),
+        ("type", "/steps/0/step_id", "U+D800"),
+        ("pattern", "/steps/0/timestamp", "U+DFFF"),
+        ("key", "/\\ud800", "U+D800"),
+        ("root", "/extra/note", "U+D800"),
+    ],
+)
+def test_lone_surrogate_in_a_python_document_is_invalid_utf8(
+    where: str, pointer: str, char: str
+) -> None:
+    """Was: ``UnicodeEncodeError`` from the schema engine (issue #36)."""
+    report = validate(_with(where))
+    assert [(f.code, f.pointer) for f in report.findings] == [("input:invalid-utf8", pointer)]
+    assert f"lone surrogate ({char})" in report.findings[0].message
+    assert orjson.dumps(report.to_dict())  # the report itself is valid Unicode
+
+
+def test_lone_surrogate_in_json_text_given_as_a_python_string_is_invalid_utf8() -> None:
+    """Was: ``UnicodeEncodeError`` encoding the string."""
+    [finding] = validate('{"schema_version": "ATIF-v1.7", "session_id": "\ud800"}').findings
+    assert finding.code == "input:invalid-utf8"

@@ -89,9 +89,9 @@ def _location(instance: Any, ptr: str) -> tuple[tuple[str | int, ...], Any]:
 def _schema_errors(location: str, instance: Any) -> list[InitErrorDetails]:
     """The failures of ``instance`` against the schema node at ``location``, as line errors."""
     from atif_spec.schemas.compiled import rs_validator_at  # noqa: PLC0415 - start-up: importing a model compiles no schema
-    from atif_spec.validation.schema_findings import findings_from_errors  # noqa: PLC0415 - start-up: importing a model compiles no schema
+    from atif_spec.validation.schema_findings import findings_of  # noqa: PLC0415 - start-up: importing a model compiles no schema
 
-    found = findings_from_errors(rs_validator_at(location).iter_errors(instance))
+    found = findings_of(rs_validator_at(location), instance)
     errors: list[InitErrorDetails] = []
     for finding in found:
         loc, value = _location(instance, finding.pointer)

@@ -105,7 +105,7 @@ def diff_command(
     with the last released schema of its format (or the previous version, when none is released).
     """
 
-    from atif_spec.spectools.specdiff import READERS, WRITERS, diff_schemas
+    from atif_spec.spectools.specdiff import READERS, WRITERS, BrokenSchemaError, diff_schemas
 
     if new is None:
         new_schema, new_label, new_entry = _load(old_or_new, name)
@@ -126,13 +126,17 @@ def diff_command(
     from atif_spec.schemas.catalog import load_catalog
 
     info = load_catalog().formats.get(fmt or "")
-    result = diff_schemas(
-        old_schema,
-        new_schema,
-        old_name=old_label,
-        new_name=new_label,
-        version_field=info.version_field if info else None,
-    )
+    try:
+        result = diff_schemas(
+            old_schema,
+            new_schema,
+            old_name=old_label,
+            new_name=new_label,
+            version_field=info.version_field if info else None,
+        )
+    except BrokenSchemaError as exc:  # the schemas given are broken: a usage error
+        click.echo(f"atif: spec diff {old_label} {new_label}: {exc}", err=True)
+        sys.exit(2)
     if output == "json":
         click.echo(jsontext.dumps(result.to_dict(), indent=True).decode())
     else:

@@ -1,9 +1,11 @@
 """An implementation under test, as a child process spoken to in JSON lines.
 
 Standard output is read by a thread into a queue so that every wait has a timeout; standard
-error is drained by another thread and its last lines are kept for reports. Anything that
-goes wrong (exit, timeout, a line that is not JSON) raises :class:`AdapterError`; the caller
-decides whether to restart.
+error is drained by another thread and its last lines are kept for reports. Both read lines of
+bounded length (:data:`MAX_RESPONSE_BYTES`, :data:`MAX_STDERR_LINE_BYTES`), so an adapter that
+writes one endless line cannot exhaust memory. Anything that goes wrong (exit, timeout, a line
+that is not JSON or is too long) raises :class:`AdapterError`; the caller decides whether to
+restart.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import contextlib
 import queue
 import subprocess
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -22,6 +24,15 @@ import orjson
 from atif_spec.jsonio import jsontext
 
 STDERR_LINES = 20
+
+MAX_RESPONSE_BYTES = 64 * 1024 * 1024
+"""Longest line read from an adapter's standard output. A response holds at most the documents
+of one case (``produce`` answers with every document written from a native log); the largest
+file of the suite is 1.5 MB, so 64 MiB leaves a margin of over 40. A longer line is an adapter
+error, and at most this much of it is held at once."""
+
+MAX_STDERR_LINE_BYTES = 64 * 1024
+"""Longest line of an adapter's standard error kept for reports; the rest of it is dropped."""
 
 
 class AdapterError(Exception):
@@ -34,7 +45,7 @@ class Adapter:
     def __init__(self, command: Sequence[str], cwd: Path | None = None) -> None:
         self.command = list(command)
         self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
-        self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self._lines: queue.Queue[bytes | AdapterError | None] = queue.Queue()
         try:
             self._proc = subprocess.Popen(
                 self.command,
@@ -50,13 +61,22 @@ class Adapter:
         threading.Thread(target=self._drain, args=(self._proc.stderr,), daemon=True).start()
 
     def _pump(self, stream: IO[bytes]) -> None:
-        for line in stream:
-            self._lines.put(line)
+        """Queue each line of standard output; a line over :data:`MAX_RESPONSE_BYTES` is
+        queued as the error it is, and the rest of it read and dropped."""
+        for line, whole in _lines(stream, MAX_RESPONSE_BYTES):
+            if whole:
+                self._lines.put(line)
+            else:
+                mib = MAX_RESPONSE_BYTES // (1024 * 1024)
+                start = line[:60].decode("utf-8", "replace")
+                too_long = f"a line on standard output is longer than {mib} MiB: {start!r}…"
+                self._lines.put(AdapterError(too_long))
         self._lines.put(None)
 
     def _drain(self, stream: IO[bytes]) -> None:
-        for line in stream:
-            self._stderr.append(line.decode("utf-8", "replace").rstrip())
+        for line, whole in _lines(stream, MAX_STDERR_LINE_BYTES):
+            text = line[:MAX_STDERR_LINE_BYTES].decode("utf-8", "replace").rstrip()
+            self._stderr.append(text if whole else f"{text}… (line cut)")
 
     @property
     def alive(self) -> bool:
@@ -88,6 +108,8 @@ class Adapter:
                 self._lines.put(None)
                 status = self._proc.wait()
                 raise AdapterError(f"the implementation exited (status {status})")
+            if isinstance(line, AdapterError):
+                raise line
             if line.strip():
                 break
         try:
@@ -119,3 +141,18 @@ class Adapter:
         if self.alive:
             self._proc.kill()
         self._proc.wait()
+
+
+def _lines(stream: IO[bytes], limit: int) -> Iterator[tuple[bytes, bool]]:
+    """``(line, whole)`` for each line of ``stream``: a line longer than ``limit`` bytes comes
+    once, as its first ``limit + 1`` bytes with ``whole`` False, and the rest of it is dropped."""
+    dropping = False
+    while line := stream.readline(limit + 1):
+        ends = line.endswith(b"\n")
+        if dropping:
+            dropping = not ends
+        elif len(line) > limit:
+            dropping = not ends
+            yield line, False
+        else:
+            yield line, True

@@ -15,6 +15,7 @@ import jsonschema_rs
 
 from atif_spec.conformance.suite import Case
 from atif_spec.schemas.catalog import read_spec_json
+from atif_spec.validation.schema_findings import findings_of
 
 if TYPE_CHECKING:
     import jsonschema_rs
@@ -47,9 +48,9 @@ def check_response(message: Any) -> dict[str, Any]:
     """``message`` if it is a valid response object, else :class:`ProtocolError`."""
     validator = _response_validator()
     if not validator.is_valid(message):
-        first = next(iter(validator.iter_errors(message)))
-        where = "/".join(str(p) for p in first.instance_path)
-        raise ProtocolError(f"not a protocol response ({where or 'root'}: {first.message[:200]})")
+        first = findings_of(validator, message)[0]  # also for values nested too deeply
+        where = first.pointer or "root"
+        raise ProtocolError(f"not a protocol response ({where}: {first.message[:200]})")
     assert isinstance(message, dict)
     return message
 

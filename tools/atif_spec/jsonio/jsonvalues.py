@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from atif_spec.jsonio.pointers import join
+
 
 def objects(value: Any) -> Iterator[dict[str, Any]]:
     """The object items of a list (anything else yields nothing)."""
@@ -61,3 +63,44 @@ def text_of(parts: Any) -> str:
 def plain_text(message: Any) -> str:
     """The text of a message: the string itself, or its text parts joined by newlines."""
     return message if isinstance(message, str) else text_of(message)
+
+
+def lone_surrogates(value: Any) -> Iterator[tuple[str, str, str]]:
+    """``(pointer, "key" or "string", character)`` of each key and string below ``value`` that
+    holds a lone surrogate (U+D800..U+DFFF), in document order: no UTF-8 (and so no JSON text)
+    can hold one, though a Python string can. The pointer writes such a character ``\\udXXX``,
+    so that it stays printable."""
+    stack: list[tuple[str, Any, str | None]] = [("", value, None)]
+    while stack:
+        ptr, node, key_char = stack.pop()
+        if key_char is not None:
+            yield ptr, "key", key_char
+        if isinstance(node, str):
+            if (char := _lone_surrogate(node)) is not None:
+                yield ptr, "string", char
+        elif isinstance(node, dict):
+            children: list[tuple[str, Any, str | None]] = []
+            for key, child in node.items():
+                token = key if isinstance(key, str) else str(key)
+                char = _lone_surrogate(token)
+                children.append(
+                    (join(ptr, token if char is None else _printable(token)), child, char)
+                )
+            stack.extend(reversed(children))
+        elif isinstance(node, list):
+            stack.extend((join(ptr, i), node[i], None) for i in reversed(range(len(node))))
+
+
+def _lone_surrogate(text: str) -> str | None:
+    """The first character of ``text`` that UTF-8 cannot encode, or None."""
+    if text.isascii():
+        return None
+    try:
+        text.encode()
+    except UnicodeEncodeError as exc:
+        return text[exc.start]
+    return None
+
+
+def _printable(text: str) -> str:
+    return text.encode("utf-8", "backslashreplace").decode()

@@ -209,13 +209,21 @@ def _untoken(text: str) -> str:
     return text.replace("~1", "/").replace("~0", "~")
 
 
+class BrokenSchemaError(ValueError):
+    """A schema given to :func:`diff_schemas` cannot be compared: a ``$ref`` that resolves to
+    nothing, or nesting deeper than the walk can follow."""
+
+
 class _Resolver:
     def __init__(self, loader: Loader | None) -> None:
         self._loader = loader
         self._docs: dict[str, Any] = {}
+        self._names: dict[str, str] = {}
 
-    def add(self, uri: str, doc: Any) -> None:
+    def add(self, uri: str, doc: Any, name: str | None = None) -> None:
         self._docs[uri] = doc
+        if name:
+            self._names[uri] = name
 
     def _doc(self, uri: str) -> Any:
         if uri not in self._docs:
@@ -224,16 +232,22 @@ class _Resolver:
             self._docs[uri] = self._loader(uri)
         return self._docs[uri]
 
-    def ref(self, node: _Node, ref: str) -> _Node:
-        target = urljoin(node.uri, ref) if node.uri else ref
-        uri, fragment = urldefrag(target)
-        if not uri:
-            uri = node.uri
-        doc = node.root if uri == node.uri else self._doc(uri)
-        value = doc
-        for tok in fragment.split("/")[1:] if fragment else []:
-            key = _untoken(tok)
-            value = value[int(key)] if isinstance(value, list) else value[key]
+    def ref(self, node: _Node, ref: Any) -> _Node:
+        """The node ``ref`` (a ``$ref`` at ``node``) points at; :class:`BrokenSchemaError` when
+        there is none."""
+        try:
+            target = urljoin(node.uri, ref) if node.uri else str(ref)
+            uri, fragment = urldefrag(target)
+            if not uri:
+                uri = node.uri
+            doc = node.root if uri == node.uri else self._doc(uri)
+            value = doc
+            for tok in fragment.split("/")[1:] if fragment else []:
+                key = _untoken(tok)
+                value = value[int(key)] if isinstance(value, list) else value[key]
+        except (LookupError, TypeError, ValueError) as exc:  # UnknownSchemaError is a LookupError
+            where = f"{self._names.get(node.uri, node.uri)}#{node.pointer}"
+            raise BrokenSchemaError(f"$ref {ref!r} at {where} resolves to nothing") from exc
         return _Node(uri, fragment, value, doc)
 
 
@@ -866,7 +880,8 @@ def diff_schemas(
     ``version_field`` names the property that declares the document's version (``schema_version``
     for ATIF): changes to its allowed values are reported as ``version-marker`` (compatible).
     ``loader`` resolves ``$ref``s to other documents by absolute URI (default: the packaged
-    schemas; nothing is fetched).
+    schemas; nothing is fetched). Raises :class:`BrokenSchemaError` for a ``$ref`` that resolves
+    to nothing and for schemas nested deeper than Python's recursion limit lets the walk go.
     """
     resolver = _Resolver(loader)
     old_uri = str(old.get("$id", "urn:atif-spec:old")) if isinstance(old, dict) else "urn:old"
@@ -875,10 +890,15 @@ def diff_schemas(
         old_uri, new_uri = "urn:atif-spec:old", "urn:atif-spec:new"
         old = {k: v for k, v in old.items() if k != "$id"}
         new = {k: v for k, v in new.items() if k != "$id"}
-    resolver.add(old_uri, old)
-    resolver.add(new_uri, new)
+    resolver.add(old_uri, old, old_name)
+    resolver.add(new_uri, new, new_name)
     walk = _Walk(resolver, version_field)
-    walk.compare(_Node(old_uri, "", old, old), _Node(new_uri, "", new, new), "")
+    try:
+        walk.compare(_Node(old_uri, "", old, old), _Node(new_uri, "", new, new), "")
+    except RecursionError:
+        raise BrokenSchemaError(
+            "the schemas nest too deeply to compare (beyond Python's recursion limit)"
+        ) from None
     return SchemaDiff(
         old=old_name or old_uri,
         new=new_name or new_uri,

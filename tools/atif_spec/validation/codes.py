@@ -26,9 +26,17 @@ class Code:
 
 _INPUT = {
     "invalid-json": (Level.ERROR, "The bytes are not JSON (or are cut short: truncated JSON)."),
-    "invalid-utf8": (Level.ERROR, "The bytes are not valid UTF-8."),
+    "invalid-utf8": (
+        Level.ERROR,
+        "The bytes are not valid UTF-8 (a document built in Python: a string or key holds a lone "
+        "surrogate, at its pointer).",
+    ),
     "non-finite-number": (Level.ERROR, "NaN or Infinity, which JSON does not have, is a value."),
-    "too-deep": (Level.ERROR, "Nesting is deeper than the parser's limit of 1024 levels."),
+    "too-deep": (
+        Level.ERROR,
+        "Nesting is deeper than the parser's limit of 1024 levels, too deep to transform, or too "
+        "deep to check at a place the schema refuses (over 240 levels: at that value's pointer).",
+    ),
     "too-large": (Level.ERROR, "The document is larger than --max-bytes."),
     "byte-order-mark": (Level.WARNING, "The document starts with a UTF-8 byte order mark."),
     "duplicate-key": (Level.WARNING, "An object repeats a key (--check-duplicate-keys)."),

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from atif_spec.formats import all_formats, detect
 from atif_spec.formats.streams import convert_hint
+from atif_spec.jsonio.jsonvalues import lone_surrogates
 from atif_spec.schemas.catalog import UnknownSchemaError, load_catalog
 from atif_spec.schemas.targets import Target
 from atif_spec.validation.findings import Finding, Level, Report, input_finding
@@ -209,7 +210,12 @@ def validate_document(
     path: Path | None = None,
     options: Options | None = None,
 ) -> Report:
-    """Validate one parsed document and collect every finding."""
+    """Validate one parsed document and collect every finding.
+
+    A document built in Python may hold a lone surrogate (``"\\ud800"``), which no parsed text
+    can: where the schema engine or a rule meets one, the report holds an ``input:invalid-utf8``
+    finding at each string or key that holds one, and nothing else is checked.
+    """
     opts = options or _DEFAULT
     fmt, version, problems = _identify(doc, opts)
     report = Report(source, line, fmt, version, problems)
@@ -219,6 +225,31 @@ def validate_document(
     if isinstance(plan, UnknownSchemaError):
         problems.append(input_finding("unknown-version", str(plan)))
         return report
+    try:
+        problems.extend(_check(doc, fmt, version, plan, path, opts))
+    except UnicodeEncodeError:
+        unwritable = list(lone_surrogates(doc))
+        if not unwritable:
+            raise
+        problems.extend(
+            input_finding(
+                "invalid-utf8",
+                f"the {what} holds a lone surrogate (U+{ord(char):04X}), which is not Unicode "
+                "text: no JSON text can hold it and the schema check cannot read it",
+                ptr,
+            )
+            for ptr, what, char in unwritable
+        )
+    return report
+
+
+def _check(
+    doc: Any, fmt: str, version: str, plan: _Plan, path: Path | None, opts: Options
+) -> list[Finding]:
+    """The schema findings and rule findings of an identified document. A document built in
+    Python (the API) may hold a lone surrogate, which no parsed text can: the schema engine
+    then raises :class:`UnicodeEncodeError` (see :func:`validate_document`)."""
+    found: list[Finding] = []
     # A document the screen accepts is schema-valid, and most rules may skip its steps.
     vouched = plan.screen is not None and plan.screen.is_valid(doc)
     if not vouched:
@@ -226,28 +257,28 @@ def validate_document(
 
         validator = rs_validator(plan.schema_id)
         if not validator.is_valid(doc):
-            problems.extend(_schema_findings(doc, fmt, version, validator))
-    problems.extend(
+            found.extend(_schema_findings(doc, fmt, version, validator))
+    found.extend(
         _run_rules()(doc, fmt, version, path=path, options=_rule_options(opts), vouched=vouched)
     )
-    return report
+    return found
 
 
 def _schema_findings(doc: Any, fmt: str, version: str, validator: Any) -> list[Finding]:
     """The schema findings of a document its schema refused, with the ATIF dispatch's
     tolerances: embedded subagents newer than the parent checked against their own version
     (DECISIONS.md D-7), later versions' fields set to null in an older document (D-8)."""
-    from atif_spec.validation.schema_findings import findings_from_errors  # noqa: PLC0415 - start-up: only a schema-invalid document needs it
+    from atif_spec.validation.schema_findings import findings_of  # noqa: PLC0415 - start-up: only a schema-invalid document needs it
 
     if fmt != "atif":
-        return list(findings_from_errors(validator.iter_errors(doc)))
+        return findings_of(validator, doc)
     from atif_spec.validation.later_nulls import tolerate  # noqa: PLC0415 - start-up: only a schema-invalid document needs it
     from atif_spec.validation.newer_embedded import newer_children, schema_findings  # noqa: PLC0415 - start-up: only a schema-invalid document needs it
 
     if newer_children(doc, version):
         found = schema_findings(doc, version, _atif_schema_check)
     else:
-        found = list(findings_from_errors(validator.iter_errors(doc)))
+        found = findings_of(validator, doc)
     return tolerate(doc, version, found, _atif_schema_check)
 
 
@@ -262,10 +293,10 @@ def _run_rules() -> Any:
 def _atif_schema_check(version: str, doc: Any) -> list[Finding]:
     """The schema findings of ``doc`` against ATIF ``version``'s schema."""
     from atif_spec.schemas.compiled import rs_validator  # noqa: PLC0415 - start-up: only a schema-invalid document needs it
-    from atif_spec.validation.schema_findings import findings_from_errors  # noqa: PLC0415 - start-up: only a schema-invalid document needs it
+    from atif_spec.validation.schema_findings import findings_of  # noqa: PLC0415 - start-up: only a schema-invalid document needs it
 
     entry = load_catalog().find(Target("atif", version))
-    return list(findings_from_errors(rs_validator(entry.id).iter_errors(doc)))
+    return findings_of(rs_validator(entry.id), doc)
 
 
 PAUSE_GC_FROM = 256 * 1024
@@ -373,7 +404,9 @@ def validate(
         return validate_raw(RawDocument("<bytes>", bytes(obj_or_path)), options)
     if isinstance(obj_or_path, str):
         if obj_or_path.lstrip().startswith(("{", "[")):
-            return validate_raw(RawDocument("<string>", obj_or_path.encode()), options)
+            # A lone surrogate passes into the bytes, where it is invalid UTF-8 (a finding).
+            data = obj_or_path.encode("utf-8", "surrogatepass")
+            return validate_raw(RawDocument("<string>", data), options)
         path = Path(obj_or_path)
         return validate_raw(RawDocument(obj_or_path, path.read_bytes(), None, path), options)
     return validate_document(obj_or_path, options=options)

@@ -6,6 +6,9 @@ unpacked: when only one branch fits the value's JSON type (``X`` or ``null``, ``
 ``array``), that branch's own errors are reported instead of the ``anyOf``. A schema node may
 have a custom message for failures directly beneath it (``atif_spec.validation.schema_messages``,
 keyed by schema location, so that the published schemas use standard keywords only).
+
+Call :func:`findings_of`: it also reports a value nested too deeply for the schema engine to
+describe (``input:too-deep``) instead of letting the engine's ``ValueError`` through.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any
 from atif_spec.formats import all_formats
 from atif_spec.jsonio.pointers import join, pointer
 from atif_spec.schemas.catalog import node_at
-from atif_spec.validation.findings import Finding, schema_finding
+from atif_spec.validation.findings import Finding, input_finding, schema_finding
 from atif_spec.validation.schema_messages import message_at
 
 _KEYWORDS = {
@@ -296,3 +299,69 @@ _MESSAGES: dict[str, Callable[[dict[str, Any], Any], str | None]] = {
 }
 """Error kind -> its message from the error's details and the failing value (None, or a kind
 not listed: jsonschema-rs's own message)."""
+
+
+ENGINE_DEPTH = 255
+"""Levels of nesting jsonschema-rs's Python binding converts back to Python: ``iter_errors``
+raises ``ValueError: Recursion limit reached`` for a failing value nested deeper (``is_valid``
+has no such limit, so a deep value the schema accepts is checked in full)."""
+
+_ENGINE_REFUSAL = "Recursion limit reached"
+
+CUT_DEPTH = ENGINE_DEPTH - 15
+"""Where :func:`findings_of` cuts a document the engine cannot report on: each container this
+deep is replaced by an empty one of its type. No schema looks that deep (it would take some
+thirty levels of embedded subagents), so the cut changes no finding above it."""
+
+
+def findings_of(validator: Any, instance: Any, base: str = "") -> list[Finding]:
+    """The findings of ``instance`` against a compiled schema (``base`` prefixes every pointer).
+
+    Where the engine cannot report (a value it refuses is nested more than
+    :data:`ENGINE_DEPTH` levels deep), the findings are those of a copy cut at
+    :data:`CUT_DEPTH`, and each finding about a value that was cut short becomes one
+    ``input:too-deep`` finding at that value's pointer, quoting what the schema says of it
+    (or, when the cut copy shows nothing, one at ``base``).
+    """
+    try:
+        return findings_from_errors(validator.iter_errors(instance), base)
+    except ValueError as exc:
+        if str(exc) != _ENGINE_REFUSAL:
+            raise
+    cut_short: set[str] = set()
+    shallow = _cut(instance, base, 0, cut_short)
+    found: dict[tuple[str, str], Finding] = {}
+    for f in findings_from_errors(validator.iter_errors(shallow), base):
+        if f.pointer not in cut_short:
+            found.setdefault((f.code, f.pointer), f)
+        elif ("input:too-deep", f.pointer) not in found:
+            message = f"nested too deeply to check (over {CUT_DEPTH} levels): {f.message}"
+            found["input:too-deep", f.pointer] = input_finding("too-deep", message, f.pointer)
+    if not found:
+        message = f"nested too deeply to check (over {CUT_DEPTH} levels) where refused"
+        return [input_finding("too-deep", message, base)]
+    return list(found.values())
+
+
+def _cut(value: Any, ptr: str, depth: int, cut_short: set[str]) -> Any:
+    """``value`` (at ``ptr``, ``depth`` levels down) with each container :data:`CUT_DEPTH` deep
+    replaced by an empty one of its type; adds to ``cut_short`` the pointer of each value that
+    lost part of itself (the replaced containers and all that hold them)."""
+    if not isinstance(value, (dict, list)):
+        return value
+    if depth >= CUT_DEPTH:
+        cut_short.add(ptr)
+        return {} if isinstance(value, dict) else []
+    before = len(cut_short)
+    out: Any
+    if isinstance(value, dict):  # loops, not comprehensions: one stack frame per level
+        out = {}
+        for key, item in value.items():
+            out[key] = _cut(item, join(ptr, key), depth + 1, cut_short)
+    else:
+        out = []
+        for i, item in enumerate(value):
+            out.append(_cut(item, join(ptr, i), depth + 1, cut_short))
+    if len(cut_short) > before:
+        cut_short.add(ptr)
+    return out

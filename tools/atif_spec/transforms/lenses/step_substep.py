@@ -64,7 +64,7 @@ from atif_spec.transforms.stash import (
     moved_entry,
     resolve,
 )
-from atif_spec.validation.schema_findings import findings_from_errors
+from atif_spec.validation.schema_findings import findings_of
 
 Doc = dict[str, Any]
 T = TypeVar("T")
@@ -1083,7 +1083,7 @@ def _check_source(doc: Any, target: str, report: ChangeReport) -> None:
     if validator.is_valid(doc):
         return
     error = refuse(report, "invalid-source", f"the source is not a valid {target} document")
-    report.errors.extend(findings_from_errors(validator.iter_errors(doc)))
+    report.errors.extend(findings_of(validator, doc))
     raise error
 
 

@@ -55,7 +55,7 @@ from atif_spec.transforms.stash import (
     top_layer,
 )
 from atif_spec.validation.findings import Finding, Level
-from atif_spec.validation.schema_findings import findings_from_errors
+from atif_spec.validation.schema_findings import findings_of
 
 Doc = dict[str, Any]
 
@@ -1532,7 +1532,7 @@ def _refuse_invalid(doc: Any, fmt: str, version: str, report: ChangeReport) -> N
     validator = rs_validator(load_catalog().find(Target(fmt, version)).id)
     if validator.is_valid(doc):
         return
-    report.errors.extend(findings_from_errors(validator.iter_errors(doc)))
+    report.errors.extend(findings_of(validator, doc))
     report.errors.append(
         Finding(
             "convert:invalid-source",
