@@ -215,3 +215,27 @@ def test_json_report_counts_values_by_class(tmp_path: Path) -> None:
     from atif_spec.transforms.changes import mapped_leaves
 
     assert counts["mapped"] == mapped_leaves(migrated) == mapped_leaves(doc) - 1
+
+
+def test_convert_caps_a_trajectory_sdk_output_by_default_and_0_lifts_it(tmp_path: Path) -> None:
+    """Each trajectory-sdk snapshot repeats the conversation: 640 KB gave 1.5 GB (issue 36)."""
+    from atif_spec.cli.options import DEFAULT_MAX_BYTES_OUT
+    from atif_spec.cli.transform import convert
+
+    cap = next(p for p in convert.params if p.name == "max_bytes_out")
+    assert cap.default == DEFAULT_MAX_BYTES_OUT == 1024**3
+    doc = minimal_atif("v1.7")
+    doc["steps"] = [
+        {"step_id": i + 1, "source": "user" if i % 2 == 0 else "agent", "message": "m " * 50}
+        for i in range(80)
+    ]
+    source, out = tmp_path / "t.json", tmp_path / "sdk.json"
+    source.write_bytes(orjson.dumps(doc))
+    runner = CliRunner()
+    base = ["--to", "trajectory-sdk@v0.4", str(source), "-o", str(out)]
+    refused = runner.invoke(convert, [*base, "--max-bytes-out", "10000"])
+    assert refused.exit_code == 1 and not out.exists()
+    assert "convert:output-too-large" in refused.output and "would be" in refused.output
+    lifted = runner.invoke(convert, [*base, "--max-bytes-out", "0"])
+    assert lifted.exit_code == 0, lifted.output
+    assert out.stat().st_size > 10000

@@ -254,3 +254,19 @@ def test_export_streams_in_bounded_memory(tmp_path: Path) -> None:
     assert written > size  # the output is larger than the input ...
     # ... yet neither was ever held in memory: the reader's fixed line buffer and a little more
     assert peak < LINE_BUFFER + size / 8
+
+
+def test_export_sft_is_capped_by_default_and_0_lifts_the_cap(tmp_path: Path) -> None:
+    """Was: gigabytes by default, a warning and on (issues 35, 36); the cap and its default are
+    the ones `atif convert --to trajectory-sdk@v0.4` has."""
+    from atif_spec.cli.options import DEFAULT_MAX_BYTES_OUT
+
+    cap = next(p for p in export_sft.params if p.name == "max_bytes_out")
+    assert cap.default == DEFAULT_MAX_BYTES_OUT
+    source = ROOT / "conformance" / "atif" / "v1.7" / "valid" / "rich.json"
+    out = tmp_path / "sft.jsonl"
+    capped = CliRunner().invoke(export_sft, [str(source), "-o", str(out), "--max-bytes-out", "10"])
+    assert capped.exit_code == 1 and "stopped at --max-bytes-out 10" in capped.output
+    lifted = CliRunner().invoke(export_sft, [str(source), "-o", str(out), "--max-bytes-out", "0"])
+    assert lifted.exit_code == 0, lifted.output
+    assert out.read_bytes().count(b"\n") >= 1

@@ -24,6 +24,23 @@ max_bytes_option = click.option(
 )
 """The size limit of one document (``None``: ``atif_spec.validation.reader.DEFAULT_MAX_BYTES``)."""
 
+DEFAULT_MAX_BYTES_OUT = 1024**3
+"""The default of ``--max-bytes-out``: outputs that grow with the square of the steps (SFT
+examples, trajectory-sdk snapshots) stop at 1 GiB unless the user raises or lifts the cap."""
+
+
+def max_bytes_out_option(what: str) -> Callable[[FC], FC]:
+    """``--max-bytes-out BYTES``: the cap on an output that grows with the square of the steps
+    (``what`` says what the command does at the cap); 0 lifts it."""
+    return click.option(
+        "--max-bytes-out",
+        type=click.IntRange(min=0),
+        default=DEFAULT_MAX_BYTES_OUT,
+        show_default="1 GiB",
+        metavar="BYTES",
+        help=f"{what} (0: no limit).",
+    )
+
 
 def jobs_option(help_text: str) -> Callable[[FC], FC]:
     """``-j/--jobs N``: how many processes do the work (the local engine)."""

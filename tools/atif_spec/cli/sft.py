@@ -19,9 +19,10 @@ from typing import IO, Any
 import click
 
 from atif_spec.cli import terminal
-from atif_spec.cli.options import lines_option, max_bytes_option
+from atif_spec.cli.options import lines_option, max_bytes_option, max_bytes_out_option
 from atif_spec.jsonio import jsontext
 from atif_spec.jsonio.atomic import AtomicFile, OutputError
+from atif_spec.transforms.document import LARGE_OUTPUT
 from atif_spec.validation.reader import DEFAULT_MAX_BYTES, STDIN, RawDocument
 
 
@@ -38,11 +39,6 @@ class Summary:
     """``(source, line, steps, projected bytes)`` of documents whose examples are large."""
     capped: bool = False
     """The run stopped before an example that would have passed ``--max-bytes-out``."""
-
-
-LARGE_OUTPUT = 64 * 1024 * 1024
-"""A document whose examples are projected above this size (and above 20 times its own size)
-is named on stderr with its projected size before its examples are written."""
 
 
 def _as_atif(doc: Any) -> tuple[Any, str | None]:
@@ -158,11 +154,8 @@ def _size(n: int) -> str:
     help="Keep only the context of the N steps before each target (the output then grows "
     "linearly with the steps).",
 )
-@click.option(
-    "--max-bytes-out",
-    type=click.IntRange(min=1),
-    metavar="BYTES",
-    help="Stop before the output would exceed BYTES (exit 1; the examples so far are written).",
+@max_bytes_out_option(
+    "Stop before the output would exceed BYTES (exit 1; the examples so far are written)"
 )
 @lines_option
 @max_bytes_option
@@ -173,7 +166,7 @@ def export_sft(
     validate: bool,
     max_bytes: int | None,
     max_context_steps: int | None,
-    max_bytes_out: int | None,
+    max_bytes_out: int,
 ) -> None:
     """Export supervised fine-tuning examples from trajectories to OUT.jsonl.
 
@@ -186,8 +179,9 @@ def export_sft(
 
     The output grows with the SQUARE of the steps: each example repeats the whole context
     before it (a trajectory of 8 000 steps and 1.7 MB gives about 2 GB). A document whose
-    examples are projected to be large is named on stderr with the projected size; cap the
-    output with --max-context-steps and/or --max-bytes-out.
+    examples are projected to be large is named on stderr with the projected size; the output
+    stops at --max-bytes-out (1 GiB unless raised; 0 lifts it), and --max-context-steps keeps
+    it linear.
 
     Exit status: 0 when every document was exported, 1 when any was skipped or
     --max-bytes-out stopped the run, 2 for unreadable paths, write errors and an output that
@@ -208,7 +202,7 @@ def export_sft(
         "validate": validate,
         "max_bytes": max_bytes,
         "max_context_steps": max_context_steps,
-        "max_bytes_out": max_bytes_out,
+        "max_bytes_out": max_bytes_out or None,
     }
     if output == STDIN:
         stream: IO[bytes] = sys.stdout.buffer

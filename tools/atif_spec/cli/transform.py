@@ -20,7 +20,12 @@ import click
 import orjson
 
 from atif_spec.cli import terminal
-from atif_spec.cli.options import jobs_option, lines_option, max_bytes_option
+from atif_spec.cli.options import (
+    jobs_option,
+    lines_option,
+    max_bytes_option,
+    max_bytes_out_option,
+)
 from atif_spec.cli.reports import report_line
 from atif_spec.jsonio.atomic import AtomicFile, OutputError
 from atif_spec.transforms.document import MigrateOptions, Outcome
@@ -527,6 +532,10 @@ def migrate(
     metavar="FORMAT@VERSION",
     help="Target, e.g. atif@v1.7, tao@v0.2.0, step-substep@v1.0, trajectory-sdk@v0.4.",
 )
+@max_bytes_out_option(
+    "Refuse a trajectory-sdk document projected larger than BYTES: each of its snapshots repeats "
+    "every message before it, so it grows with the square of the steps"
+)
 @_shared_options
 def convert(
     inputs: tuple[str, ...],
@@ -546,6 +555,7 @@ def convert(
     ray_address: str | None,
     summary_path: str | None,
     column: str,
+    max_bytes_out: int,
 ) -> None:
     """Convert documents to another format (the source format is detected from each document).
 
@@ -573,6 +583,7 @@ def convert(
         convert=True,
         session_ref_path=session_ref_path,
         drop_context_only=drop_context_only,
+        max_bytes_out=max_bytes_out or None,
     )
     _run(
         inputs,

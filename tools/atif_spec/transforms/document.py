@@ -10,13 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from atif_spec.jsonio import jsontext
 from atif_spec.schemas.targets import Target
-from atif_spec.validation.findings import Level, input_finding
+from atif_spec.validation.findings import Finding, Level, input_finding
 from atif_spec.validation.pipeline import Options, validate_document
 from atif_spec.validation.reader import RawDocument, parse
+
+if TYPE_CHECKING:
+    from atif_spec.transforms.changes import ChangeReport
+
+LARGE_OUTPUT = 64 * 1024 * 1024
+"""An output that grows with the square of the steps is named with its size above this (and above
+20 times its input's size); ``atif export-sft`` uses the same threshold."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +43,10 @@ class MigrateOptions:
     """The v1.6 -> v1.7 policy for session-only references (``--session-ref-path``)."""
     drop_context_only: bool = False
     """``--drop-context-only-steps``."""
+    max_bytes_out: int | None = None
+    """Refuse a trajectory-sdk document whose JSON would be larger (``--max-bytes-out``; None: no
+    limit). Its snapshots repeat every message before them: the size grows with the square of
+    the steps, and it is known exactly before anything is serialized."""
     compact: bool = False
     """Write every document as one compact line (the output is JSON Lines). Otherwise a document
     read as a whole file is written indented, and one read from a line of JSON Lines compact."""
@@ -122,6 +133,9 @@ def _migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
             out, report = migrate(doc, options.to, copy=False, **shared)
     except (MigrationError, ConversionError) as exc:
         return Outcome(raw.source, raw.line, exc.report.to_dict(), None)
+    streamed = options.convert and (report.to or "").startswith("trajectory-sdk@")
+    if streamed and _over_size(out, len(raw.data), options.max_bytes_out, report):
+        return Outcome(raw.source, raw.line, report.to_dict(), None)
     check = validate_document(
         out, source=raw.source, line=raw.line, options=Options(check_files=False)
     )
@@ -129,11 +143,38 @@ def _migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
     report.warnings.extend(check.warnings)
     if not report.ok:
         return Outcome(raw.source, raw.line, report.to_dict(), None)
-    if options.convert and (report.to or "").startswith("trajectory-sdk@"):
+    if streamed:
         return Outcome(raw.source, raw.line, report.to_dict(), None, streamed=out)
     return Outcome(
         raw.source, raw.line, report.to_dict(), jsontext.dumps(out, indent=options.pretty(raw))
     )
+
+
+def _over_size(out: Any, size_in: int, limit: int | None, report: ChangeReport) -> bool:
+    """Whether the trajectory-sdk document ``out`` is over ``limit`` bytes (then refused with
+    ``convert:output-too-large``); a large one under the limit is named with its size
+    (``convert:large-output``, a warning), before it is checked or written."""
+    from atif_spec.transforms.lenses.trajectory_sdk import json_chunks  # noqa: PLC0415 - start-up: `atif --help` imports this module
+
+    size = sum(map(len, json_chunks(out)))  # each shared message is encoded once
+    why = (
+        "each snapshot repeats every message before it: the size grows with the square of the steps"
+    )
+    if limit is not None and size > limit:
+        message = (
+            f"the trajectory-sdk document would be {size} bytes, over --max-bytes-out {limit} "
+            f"({why}); raise the limit (0: none)"
+        )
+        report.errors.append(
+            Finding("convert:output-too-large", "output-too-large", Level.ERROR, "", message)
+        )
+        return True
+    if size > max(LARGE_OUTPUT, 20 * size_in):
+        message = f"the trajectory-sdk document is {size} bytes ({why})"
+        report.warnings.append(
+            Finding("convert:large-output", "large-output", Level.WARNING, "", message)
+        )
+    return False
 
 
 def _legacy_outcome(raw: RawDocument, options: MigrateOptions) -> Outcome:

@@ -1,0 +1,70 @@
+"""One raw document transformed: the trajectory-sdk output cap (issue 36)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from atif_spec.jsonio import jsontext
+from atif_spec.transforms import document
+from atif_spec.transforms.document import MigrateOptions, migrate_raw
+from atif_spec.transforms.lenses.trajectory_sdk import json_chunks
+from atif_spec.validation.reader import RawDocument
+
+
+def _conversation(turns: int) -> dict[str, Any]:
+    steps: list[dict[str, Any]] = []
+    for i in range(turns):
+        steps.append({"step_id": 2 * i + 1, "source": "user", "message": f"question {i} " * 8})
+        steps.append({"step_id": 2 * i + 2, "source": "agent", "message": f"answer {i} " * 8})
+    return {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": {"name": "a", "version": "1"},
+        "steps": steps,
+    }
+
+
+def _raw(doc: dict[str, Any]) -> RawDocument:
+    return RawDocument("t.json", jsontext.dumps(doc), None, None)
+
+
+def test_a_trajectory_sdk_output_over_the_cap_is_refused_before_it_is_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    raw = _raw(_conversation(60))
+    allowed = migrate_raw(raw, MigrateOptions("trajectory-sdk@v0.4", convert=True))
+    size = sum(map(len, allowed.chunks()))
+    assert size > 20 * len(raw.data)  # quadratic: 120 steps, each snapshot repeats the rest
+
+    def never(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the output was checked (built whole) although it is refused")
+
+    monkeypatch.setattr(document, "validate_document", never)
+    refused = migrate_raw(
+        raw, MigrateOptions("trajectory-sdk@v0.4", convert=True, max_bytes_out=size - 1)
+    )
+    assert not refused.writable
+    (error,) = refused.report["errors"]
+    assert error["code"] == "convert:output-too-large"
+    assert f"would be {size} bytes, over --max-bytes-out {size - 1}" in error["message"]
+
+
+def test_the_projected_size_is_the_written_size() -> None:
+    raw = _raw(_conversation(30))
+    outcome = migrate_raw(raw, MigrateOptions("trajectory-sdk@v0.4", convert=True))
+    assert outcome.streamed is not None
+    assert sum(map(len, json_chunks(outcome.streamed))) == len(b"".join(outcome.chunks()))
+
+
+def test_a_large_output_under_the_cap_is_named_with_its_size(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(document, "LARGE_OUTPUT", 1000)
+    outcome = migrate_raw(
+        _raw(_conversation(60)), MigrateOptions("trajectory-sdk@v0.4", convert=True)
+    )
+    assert outcome.writable
+    (warning,) = [w for w in outcome.report["warnings"] if w["code"] == "convert:large-output"]
+    assert f"is {len(b''.join(outcome.chunks()))} bytes" in warning["message"]
