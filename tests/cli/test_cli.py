@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -259,3 +260,50 @@ def test_the_command_line_has_one_home() -> None:
     assert expected <= set(main.list_commands(None))  # type: ignore[arg-type]
     for name in expected:
         assert main.get_command(None, name) is not None, name  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["validate"],
+        ["validate", "--summary", "{tmp}/summary.json"],
+        ["stats"],
+        ["view", "-o", "{tmp}/page.html"],
+        ["export-sft", "-o", "{tmp}/sft.jsonl"],
+        ["migrate", "--to", "v1.6"],
+        ["convert", "--to", "atif@v1.7"],
+        ["convert", "--to", "atif@v1.7", "-j", "2"],
+    ],
+    ids=lambda a: "-".join(a[:1] + [x.lstrip("-") for x in a[1:2]]),
+)
+@pytest.mark.parametrize("holding", ["nothing", "text files", "a fifo"])
+def test_nothing_found_is_one_error_line_and_exit_2(
+    tmp_path: Path, args: list[str], holding: str
+) -> None:
+    """Was: "0 document(s)" and exit 0, so a CI job given a wrong path passed (issue 35 item 4):
+    one rule, one message, one exit status for every command that reads documents."""
+    folder = tmp_path / "in"
+    folder.mkdir()
+    if holding == "text files":
+        (folder / "notes.txt").write_text("{}")
+    elif holding == "a fifo":
+        os.mkfifo(folder / "pipe.json")
+    result = CliRunner().invoke(
+        main, [args[0], str(folder), *(a.format(tmp=tmp_path) for a in args[1:])]
+    )
+    assert result.exit_code == 2, result.output
+    assert result.output.strip().splitlines()[-1].startswith(f"atif: no document files in {folder}")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in"]  # nothing was written
+
+
+@pytest.mark.parametrize("where", ["file", "folder", "jobs"])
+def test_convert_to_an_unknown_target_is_a_usage_error(tmp_path: Path, where: str) -> None:
+    """Was: a KeyError traceback and exit 1 (issue 35 item 2); migrate already said so."""
+    source = tmp_path / "t.json"
+    source.write_bytes(orjson.dumps(minimal_atif("v1.7")))
+    given = str(tmp_path) if where == "folder" else str(source)
+    extra = ["-j", "2"] if where == "jobs" else []
+    result = CliRunner().invoke(main, ["convert", given, "--to", "nonsense", *extra])
+    assert result.exit_code == 2, result.output
+    assert "unknown format 'nonsense'" in result.output
+    assert "Traceback" not in result.output

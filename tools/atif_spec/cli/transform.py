@@ -22,6 +22,7 @@ import orjson
 from atif_spec.cli import terminal
 from atif_spec.cli.options import (
     jobs_option,
+    known_target,
     lines_option,
     max_bytes_option,
     max_bytes_out_option,
@@ -142,7 +143,7 @@ def _listing(inputs: tuple[str, ...]) -> tuple[list[str], dict[str, tuple[Path, 
     """The files of the inputs (as :func:`atif_spec.validation.reader.check_paths` lists them,
     directories walked once) and, for each, the input it came from and whether that is a
     directory."""
-    from atif_spec.validation.reader import check_paths, expand
+    from atif_spec.validation.reader import check_paths, expand, found_files
 
     files: list[str] = []
     roots: dict[str, tuple[Path, bool]] = {}
@@ -156,7 +157,7 @@ def _listing(inputs: tuple[str, ...]) -> tuple[list[str], dict[str, tuple[Path, 
             seen.add(real)
             files.append(f)
             roots.setdefault(f, (Path(item), is_dir))
-    return check_paths(files), roots
+    return check_paths(found_files(inputs, files)), roots
 
 
 def _collision(files: list[str], dest: Destinations) -> str | None:
@@ -567,13 +568,9 @@ def convert(
     Exit status: 0 when every document was converted, 1 when any was refused or invalid,
     2 for usage errors, unreadable paths and an output that is an input (but --in-place).
     """
-    from atif_spec.schemas.targets import Target, TargetError
     from atif_spec.validation.reader import DEFAULT_MAX_BYTES
 
-    try:
-        Target.parse(to)
-    except TargetError as exc:
-        raise click.UsageError(str(exc)) from exc
+    known_target(to, "--to")
     options = MigrateOptions(
         to,
         drop,

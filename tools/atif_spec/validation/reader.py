@@ -94,9 +94,24 @@ def _folder(top: str) -> list[str]:
     return sorted(found)
 
 
+def found_files(inputs: Iterable[str], files: list[str]) -> list[str]:
+    """``files``, the files listed for ``inputs``; :class:`UnreadablePath` when there is none, so
+    that a wrong path (an empty folder, one holding no document file) never passes as a run
+    with nothing wrong in it. Every command lists its inputs through this."""
+    if not files:
+        named = ", ".join(inputs) or "the inputs"
+        raise UnreadablePath(
+            f"no document files in {named} (looked for *.json, *.jsonl, *.ndjson"
+            " and, for datasets, *.parquet)"
+        )
+    return files
+
+
 def check_paths(inputs: Iterable[str]) -> list[str]:
-    """Expand inputs up front so that a missing path is reported before any work starts."""
-    files = list(expand(inputs))
+    """Expand inputs up front so that a missing path, or inputs holding no document file, is
+    reported before any work starts."""
+    inputs = list(inputs)
+    files = found_files(inputs, list(expand(inputs)))
     for f in files:
         if f != STDIN and not os.access(f, os.R_OK):
             raise UnreadablePath(f"permission denied: {f}")

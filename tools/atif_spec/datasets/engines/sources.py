@@ -29,6 +29,7 @@ from atif_spec.validation.reader import (
     STDIN,
     RawDocument,
     UnreadablePath,
+    found_files,
     is_jsonl,
     is_parquet,
     is_uri,
@@ -50,7 +51,8 @@ def _wanted(name: str) -> bool:
 def expand(inputs: Iterable[str]) -> list[str]:
     """Every file of the inputs: directories recursively (``*.json``, ``*.jsonl``, ``*.ndjson``,
     ``*.parquet``, sorted), ``-`` for stdin; raises :class:`UnreadablePath` for an input that
-    does not exist."""
+    does not exist, or for inputs that hold no file (:func:`found_files`)."""
+    inputs = list(inputs)
     files: list[str] = []
     for item in inputs:
         if item == STDIN:
@@ -68,7 +70,7 @@ def expand(inputs: Iterable[str]) -> list[str]:
             raise UnreadablePath(f"not a regular file: {item}")
         else:
             raise UnreadablePath(f"no such file or directory: {item}")
-    return files
+    return found_files(inputs, files)
 
 
 def _pyarrow(module: str) -> Any:
