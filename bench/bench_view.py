@@ -22,10 +22,7 @@ from typing import Any
 
 import orjson
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-
-from atif_spec.view import render  # noqa: E402
+from atif_spec.view import render
 
 
 def trajectory(steps: int) -> dict[str, Any]:

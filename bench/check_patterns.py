@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
-from pattern_inputs import (  # noqa: E402
+sys.path.insert(0, str(ROOT))
+from tests.support.pattern_inputs import (  # noqa: E402
     Input,
     PatternNode,
     dialect_cases,
