@@ -24,6 +24,8 @@ import orjson
 
 from atif_spec.view import render
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.support.browser
+
 
 def trajectory(steps: int) -> dict[str, Any]:
     """A long agent run: a user step, then agent steps with one tool call and its result."""
@@ -63,7 +65,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=3000)
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
-    from test_site_browser import CHROMIUM, Browser
+    from tests.support.browser import CHROMIUM, Browser
 
     if CHROMIUM is None:
         sys.exit("chromium is not installed (apt-get install -y chromium)")
