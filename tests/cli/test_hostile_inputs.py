@@ -394,7 +394,7 @@ def test_rules_explains_one_rule_with_an_example_from_its_cases() -> None:
     assert result.exit_code == 0, result.output
     out = result.output
     assert out.startswith("ATIF101 non-sequential-step-id (error, atif@v1.0..v1.8)")
-    assert "What it checks:" in out and "Why:" in out and "Section:" in out
+    assert "What it checks:" in out and "Why:" in out and "Spec:" in out
     assert "Example (atif-" in out and "at /steps/" in out and "Fix, as in atif-" in out
     assert "\\n" not in out  # the docstring's lines are lines
     assert run("rules", "input:too-large").exit_code == 0
@@ -402,20 +402,35 @@ def test_rules_explains_one_rule_with_an_example_from_its_cases() -> None:
     assert run("rules", "NOPE1").exit_code == 2
 
 
-def test_rules_lists_input_and_schema_codes_in_aligned_columns() -> None:
-    """Was: registry rules only, and a fixed-width name column that long names overflowed."""
-    lines = run("rules").output.splitlines()
-    codes = [line.split()[0] for line in lines]
+def test_rules_explanations_are_plain_text_with_their_spec_once() -> None:
+    """Was: reStructuredText and Sphinx markup in the terminal (````step_id````, :mod:`…`), and
+    "Spec:" and "Section:" saying the same thing (issue 35 item 8)."""
+    from atif_spec.validation.codes import OTHER_CODES
+    from atif_spec.validation.rules import REGISTRY
+
+    for code in [*(r.code for r in REGISTRY), *(c.code for c in OTHER_CODES)]:
+        out = run("rules", code).output
+        assert "``" not in out and ":mod:`" not in out and ":func:`" not in out, code
+        assert out.count("Spec:") == 1 and "Section:" not in out, code
+    assert "See also: RFC.md §2.3" in run("rules", "ATIF101").output
+
+
+def test_rules_lists_every_code_under_a_header_within_the_terminal_width() -> None:
+    """Was: registry rules only, no header, lines up to 264 characters (issue 35 item 8)."""
+    result = CliRunner().invoke(main, ["rules"], env={"COLUMNS": "80"})
+    lines = result.output.splitlines()
+    assert lines[0].split() == ["CODE", "LEVEL", "APPLIES", "TO"]
+    assert max(map(len, lines)) <= 80
+    rows = [line for line in lines[2:] if not line.startswith(" ")]
+    codes = [line.split()[0] for line in rows]
     assert "ATIF101" in codes and "input:invalid-json" in codes and "schema:required" in codes
     import re
 
-    offsets: list[set[int]] = [set() for _ in range(5)]
-    for line in lines:
-        cells = [m.start() for m in re.finditer(r"(?:^|(?<=  ))\S", line)][:5]
-        assert len(cells) == 5, line
-        for column, start in enumerate(cells):
-            offsets[column].add(start)
-    assert all(len(starts) == 1 for starts in offsets), offsets
+    columns = [m.start() for m in re.finditer(r"(?:^|(?<=  ))\S", lines[0])]
+    for line in rows:  # code, level and targets in aligned columns
+        assert [m.start() for m in re.finditer(r"(?:^|(?<=  ))\S", line)] == columns, line
+    names = {line.split(":")[0].strip() for line in lines[2:] if line.startswith(" ")}
+    assert {"non-sequential-step-id", "invalid-json", "schema-required"} <= names
 
 
 def test_every_input_code_in_the_sources_is_listed() -> None:

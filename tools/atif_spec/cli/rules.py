@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import inspect
+import re
+import shutil
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -67,23 +71,36 @@ def rules_command(
             click.echo(jsontext.dumps(_other_dict(c)).decode())
         return
     rows = [
-        (r.code, r.name, str(r.level), f"{r.format}@{_version_span(r.versions)}", r.summary)
+        (r.code, str(r.level), f"{r.format}@{_version_span(r.versions)}", r.name, plain(r.summary))
         for r in selected
     ]
-    rows += [(c.code, c.name, str(c.level), "any", c.summary) for c in others]
-    for line in _table(rows):
+    rows += [(c.code, str(c.level), "any", c.name, plain(c.summary)) for c in others]
+    width = shutil.get_terminal_size((100, 24)).columns
+    for line in _table(rows, width):
         click.echo(terminal.clean(line))
 
 
-def _table(rows: Sequence[tuple[str, ...]]) -> list[str]:
-    """Rows with every column but the last padded to its widest cell."""
+HEADER = ("CODE", "LEVEL", "APPLIES TO")
+
+
+def _table(rows: Sequence[tuple[str, str, str, str, str]], width: int) -> list[str]:
+    """A header, then per row its code, level and targets in aligned columns, and below them
+    its name and summary wrapped to ``width`` columns (at least 40 wide), indented to the level."""
     if not rows:
         return []
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
-    return [
-        "  ".join([*(cell.ljust(w) for cell, w in zip(row, widths, strict=False)), row[-1]])
-        for row in rows
-    ]
+    cells = [HEADER, *(row[:3] for row in rows)]
+    widths = [max(len(cell[i]) for cell in cells) for i in range(2)]
+
+    def line(cell: Sequence[str]) -> str:
+        return "  ".join([*(c.ljust(w) for c, w in zip(cell, widths, strict=False)), cell[2]])
+
+    indent = " " * (widths[0] + 2)
+    room = max(width - len(indent), 40)
+    out = [line(HEADER), f"{indent}name: summary (atif rules CODE explains one)"]
+    for code, level, targets, name, summary in rows:
+        out.append(line((code, level, targets)))
+        out.extend(indent + text for text in textwrap.wrap(f"{name}: {summary}", room))
+    return out
 
 
 def _other_dict(code: Any) -> dict[str, Any]:
@@ -125,7 +142,7 @@ def _explain(code: str, output: str, suite_dir: Path | None) -> None:
             return
         click.echo(
             f"{other.code} {other.name} ({other.level})\n\n{other.summary}\n\n"
-            f"Section: {other.section}"
+            f"Spec: {plain(other.section)}"
         )
         return
     example = _example(rule.code, suite_dir)
@@ -138,9 +155,7 @@ def _explain(code: str, output: str, suite_dir: Path | None) -> None:
         "",
         rule.summary,
         "",
-        _dedent(rule.doc),
-        "",
-        f"Section: {rule.section}",
+        *_described(plain(_dedent(rule.doc)), plain(rule.section)),
     ]
     if example.get("invalid"):
         lines += ["", "From the conformance suite:", *_example_lines(example)]
@@ -151,9 +166,32 @@ def _explain(code: str, output: str, suite_dir: Path | None) -> None:
 
 
 def _dedent(text: str) -> str:
-    import inspect
-
     return inspect.cleandoc(text)
+
+
+_LITERAL = re.compile(r"``(.+?)``", re.DOTALL)
+_ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
+
+
+def plain(text: str) -> str:
+    """Docstring markup (reStructuredText ``literals``, Sphinx :role:`targets`) as plain text:
+    the literal's text, the target's last name when written ``~a.b``, else the whole target."""
+    text = _ROLE.sub(
+        lambda m: m.group(1).rsplit(".", 1)[-1] if "~" in m.group(0) else m.group(1), text
+    )
+    return _LITERAL.sub(lambda m: m.group(1), text)
+
+
+def _described(doc: str, section: str) -> list[str]:
+    """The rule's docstring, its spec references once: the docstring's ``Spec:`` paragraph,
+    and what the registry's section adds to it (this project's own documents), or the section
+    as ``Spec:`` when the docstring has none."""
+    if "\nSpec:" not in f"\n{doc}":
+        return [doc, "", f"Spec: {section}"]
+    spec = doc[doc.index("Spec:") :]
+    extra = [p.strip() for p in section.split(";") if p.strip() and p.strip() not in spec]
+    own = [p for p in extra if p.startswith(("RFC.md", "spec/", "DECISIONS"))]
+    return [doc, *([f"See also: {'; '.join(own)}"] if own else [])]
 
 
 def _suite_root(suite_dir: Path | None) -> Path | None:
