@@ -4,7 +4,6 @@ embedded from its folder, and the documents its references name (``--follow-refs
 from __future__ import annotations
 
 import base64
-import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,7 +15,7 @@ from atif_spec.jsonio.atomic import OutputError
 from atif_spec.jsonio.jsonvalues import dict_member, dicts, list_member
 from atif_spec.jsonio.pointers import join
 from atif_spec.jsonio.samefile import refuse_read
-from atif_spec.validation.reader import RawDocument
+from atif_spec.validation.reader import RawDocument, read_file
 from atif_spec.validation.rules.atif_files import locate
 
 if TYPE_CHECKING:
@@ -189,26 +188,14 @@ class Collector:
         return self._entry(raw, doc, report, atif, record(raw, report, atif), depth + 1)
 
     def _read_linked(self, target: Path) -> RawDocument | None:
-        """A referenced file's bytes, its size looked at before reading: a file over
-        ``--max-bytes`` is not read (its entry gets ``input:too-large``); None when it cannot
-        be read."""
-        limit = self.options.max_bytes
+        """A referenced file as :func:`read_file` reads an input (its size looked at first: one
+        over ``--max-bytes`` is not read, and its entry gets ``input:too-large``); None when it
+        cannot be read."""
+        refuse_read(target, None, self.options.outputs, "a referenced trajectory")
         try:
-            with target.open("rb") as fh:
-                info = os.fstat(fh.fileno())
-                if not stat.S_ISREG(info.st_mode):
-                    return None
-                refuse_read(target, info, self.options.outputs, "a referenced trajectory")
-                if info.st_size > limit:
-                    return RawDocument(str(target), b"", None, target, oversize=info.st_size)
-                data = fh.read(limit + 1)
-        except OutputError:
-            raise  # the page would overwrite it: the run stops before writing
+            return next(read_file(str(target), self.options.max_bytes, lines=False))
         except OSError:
             return None
-        if len(data) > limit:  # grew since it was looked at
-            return RawDocument(str(target), b"", None, target, oversize=len(data))
-        return RawDocument(str(target), data, None, target)
 
     def _linked_by_ref(self, atif: dict[str, Any], links: dict[str, int]) -> dict[int, Any]:
         """The followed document of every file reference below ``atif`` and, transitively,
