@@ -9,8 +9,8 @@ import orjson
 import pytest
 from click.testing import CliRunner, Result
 
-from atif_spec.cli import transform as migrate_cli
 from atif_spec.cli.transform import migrate as command
+from atif_spec.jsonio.atomic import AtomicFile
 from tests.support.documents import minimal_atif
 
 
@@ -106,15 +106,15 @@ def test_interrupted_in_place_run_leaves_originals_intact(
     data_first = write(first, v17(), v17(), v17())
     data_second = write(second, v17())
     calls = {"n": 0}
-    real_write = migrate_cli.AtomicFile.write
+    real_write = AtomicFile.write
 
-    def failing_write(self: migrate_cli.AtomicFile, data: bytes) -> None:
+    def failing_write(self: AtomicFile, data: bytes) -> None:
         calls["n"] += 1
         if calls["n"] == 3:  # mid-way through the first file
             raise KeyboardInterrupt
         real_write(self, data)
 
-    monkeypatch.setattr(migrate_cli.AtomicFile, "write", failing_write)
+    monkeypatch.setattr(AtomicFile, "write", failing_write)
     result = run(str(first), str(second), "--to", "v1.6", "--in-place")
     assert result.exit_code != 0
     assert first.read_bytes() == data_first
