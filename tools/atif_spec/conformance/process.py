@@ -24,6 +24,9 @@ import orjson
 from atif_spec.jsonio import jsontext
 
 STDERR_LINES = 20
+STDERR_SETTLE_SECONDS = 2.0
+"""How long a report waits for the last standard-error lines of an exited process (a child
+that left the pipe open to a grandchild would otherwise hold it forever)."""
 
 MAX_RESPONSE_BYTES = 64 * 1024 * 1024
 """Longest line read from an adapter's standard output. A response holds at most the documents
@@ -58,7 +61,10 @@ class Adapter:
             raise AdapterError(f"cannot start {self.command[0]!r}: {exc}") from exc
         assert self._proc.stdout is not None and self._proc.stderr is not None
         threading.Thread(target=self._pump, args=(self._proc.stdout,), daemon=True).start()
-        threading.Thread(target=self._drain, args=(self._proc.stderr,), daemon=True).start()
+        self._drainer = threading.Thread(
+            target=self._drain, args=(self._proc.stderr,), daemon=True
+        )
+        self._drainer.start()
 
     def _pump(self, stream: IO[bytes]) -> None:
         """Queue each line of standard output; a line over :data:`MAX_RESPONSE_BYTES` is
@@ -84,7 +90,10 @@ class Adapter:
         return self._proc.poll() is None
 
     def stderr_tail(self) -> list[str]:
-        """The last lines the process wrote to standard error."""
+        """The last lines the process wrote to standard error; once it has exited, waits
+        (briefly) for the drain thread to read what was still in the pipe."""
+        if not self.alive:
+            self._drainer.join(timeout=STDERR_SETTLE_SECONDS)
         return list(self._stderr)
 
     def send(self, message: dict[str, Any]) -> None:
