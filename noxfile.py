@@ -123,7 +123,7 @@ def consumers(session: nox.Session) -> None:
     check-jsonschema, python-jsonschema and jsonschema-rs (no registry), Ajv with SchemaStore's
     options, VS Code's JSON language service (tests/support/consumer_matrix.py prints the
     matrix); every pattern means the same in Python, ECMA-262 and Rust (bench/check_patterns.py);
-    the README recipes for other tools run."""
+    the recipes of docs/INTEGRATIONS.md run."""
     with_codegen(session)
     session.run("python", "-m", "tests.support.consumer_matrix")
     session.run("python", "bench/check_patterns.py")

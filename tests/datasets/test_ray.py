@@ -23,9 +23,7 @@ from tests.support import ROOT
 # Read by Ray when it is imported: no usage statistics; the node on the loopback interface only.
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
-ray = pytest.importorskip(
-    "ray", reason="Ray is not installed (pip install 'atif-spec[ray]'; run `nox -s ray`)"
-)
+ray = pytest.importorskip("ray", reason="Ray is not installed (the 'ray' extra; run `nox -s ray`)")
 pytest.importorskip("ray.data", reason="Ray Data is not installed (pip install 'ray[data]')")
 
 from atif_spec.datasets import ray as ray_engine  # noqa: E402

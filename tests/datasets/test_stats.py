@@ -225,6 +225,6 @@ def test_ray_engine_without_ray_is_a_usage_error_naming_the_extra(
     errors = [line for line in result.output.splitlines() if line.startswith("Error")]
     assert errors == [
         "Error: Invalid value for '--engine': the Ray engine is not installed: "
-        "pip install 'atif-spec[ray]'"
+        "it needs the 'ray' extra (docs/USAGE.md, Optional extras)"
     ]
     assert "Traceback" not in result.output

@@ -110,13 +110,13 @@ def test_expected_verdicts_cover_both_outcomes(all_cases: list[Case]) -> None:
     assert 0 < sum(c.invalid for c in all_cases) < len(all_cases)
 
 
-# --- the README recipes for other tools ----------------------------------------------------------
+# --- the recipes for other tools (docs/INTEGRATIONS.md) ----------------------------------------------------------
 
 
 def _recipe(name: str) -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs/INTEGRATIONS.md").read_text(encoding="utf-8")
     found = re.search(rf"<!-- recipe: {name} -->\n```\w+\n(.*?)```", text, re.DOTALL)
-    assert found, f"README has no recipe {name!r}"
+    assert found, f"docs/INTEGRATIONS.md has no recipe {name!r}"
     return found.group(1)
 
 

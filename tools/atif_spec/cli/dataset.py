@@ -34,7 +34,10 @@ def engine_available(ctx: click.Context, param: click.Parameter, value: str) -> 
         importlib.util.find_spec("ray") is None or importlib.util.find_spec("pyarrow") is None
     ):
         raise click.BadParameter(
-            "the Ray engine is not installed: pip install 'atif-spec[ray]'", ctx, param
+            "the Ray engine is not installed: it needs the 'ray' extra "
+            "(docs/USAGE.md, Optional extras)",
+            ctx,
+            param,
         )
     return value
 

@@ -61,9 +61,7 @@ class Adapter:
             raise AdapterError(f"cannot start {self.command[0]!r}: {exc}") from exc
         assert self._proc.stdout is not None and self._proc.stderr is not None
         threading.Thread(target=self._pump, args=(self._proc.stdout,), daemon=True).start()
-        self._drainer = threading.Thread(
-            target=self._drain, args=(self._proc.stderr,), daemon=True
-        )
+        self._drainer = threading.Thread(target=self._drain, args=(self._proc.stderr,), daemon=True)
         self._drainer.start()
 
     def _pump(self, stream: IO[bytes]) -> None:

@@ -40,7 +40,7 @@ from atif_spec.jsonio import jsontext
 from atif_spec.validation.reader import DEFAULT_MAX_BYTES, STDIN, RawDocument, UnreadablePath
 
 if importlib.util.find_spec("ray") is None:  # pragma: no cover - exercised without the extra
-    raise ImportError("the Ray engine needs the ray extra: pip install 'atif-spec[ray]'")
+    raise ImportError("the Ray engine needs the 'ray' extra (docs/USAGE.md, Optional extras)")
 # Untyped modules: the ray extra is optional and pyarrow has no type hints. Ray itself is
 # imported on first use, so that connect() can configure a local cluster before it loads.
 pa: Any = importlib.import_module("pyarrow")

@@ -579,7 +579,7 @@ class PostgresStore(StepStore):
             import psycopg  # noqa: PLC0415 - optional: the postgres extra
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise RuntimeError(
-                "PostgresStore needs psycopg: pip install 'atif-spec[postgres]'"
+                "PostgresStore needs psycopg, the 'postgres' extra (docs/USAGE.md, Optional extras)"
             ) from exc
         self._conn = psycopg.connect(dsn, autocommit=True)
         with self._transaction() as cur:

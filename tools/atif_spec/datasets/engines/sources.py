@@ -80,7 +80,8 @@ def _pyarrow(module: str) -> Any:
         return importlib.import_module(f"pyarrow.{module}")
     except ImportError as exc:
         raise UnreadablePath(
-            "reading Parquet files and URIs needs pyarrow: pip install 'atif-spec[parquet]'"
+            "reading Parquet files and URIs needs pyarrow, the 'parquet' extra "
+            "(docs/USAGE.md, Optional extras)"
         ) from exc
 
 
