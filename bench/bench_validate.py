@@ -375,6 +375,45 @@ def jsonl_throughput(args: argparse.Namespace) -> None:
         )
 
 
+def small_files(folder: Path, count: int) -> None:
+    """``count`` trajectories of about 6.5 KB, one per file (the shape of a Harbor jobs tree),
+    in subfolders of 1,000; rewritten only when the count changed."""
+    if len(list(folder.rglob("*.json"))) == count:
+        return
+    data = orjson.dumps(corpus.trajectory(1, output_lines=57))
+    for i in range(count):
+        sub = folder / f"{i // 1000:03d}"
+        sub.mkdir(parents=True, exist_ok=True)
+        (sub / f"{i:06d}.json").write_bytes(data)
+
+
+def folder_scaling(args: argparse.Namespace) -> None:
+    """`atif validate -q --jobs N` on a folder of many small files, for every N up to the
+    machine's cores: median wall time, speed-up over --jobs 1, and per-core efficiency."""
+    folder = WORK / f"small-files-{args.small_files}"
+    small_files(folder, args.small_files)
+    cores = os.cpu_count() or 1
+    atif = [sys.executable, "-m", "atif_spec.cli", "validate", "-q"]
+    jobs = list(range(1, cores + 1))
+    wall: dict[int, list[float]] = {n: [] for n in jobs}
+    for _ in range(args.folder_runs):
+        for n in jobs:
+            wall[n].append(measured([*atif, "--jobs", str(n), str(folder)])[0])
+    print(
+        f"\nFolder: {args.small_files} files of ~6.5 KB, {args.folder_runs} interleaved runs;"
+        " median (min-max)"
+    )
+    print(f"  {'':<22} {'wall s':>8} {'files/s':>9}  speed-up over --jobs 1   per-core")
+    for n in jobs:
+        speedup = [a / b for a, b in zip(wall[1], wall[n], strict=True)]
+        median = statistics.median(wall[n])
+        print(
+            f"  {'--jobs ' + str(n):<22} {median:8.2f} {args.small_files / median:9.0f}"
+            f"  {spread(speedup):<22} {statistics.median(speedup) / n:6.2f}"
+        )
+    print("  (target: --jobs 2 >= 1.6x on an idle 2-core machine)")
+
+
 def startup(args: argparse.Namespace) -> None:
     small = WORK / "small.json"
     small.write_bytes(orjson.dumps(corpus.trajectory(1, output_lines=1)))
@@ -391,10 +430,12 @@ def main() -> None:
     parser.add_argument("--sweep-runs", type=int, default=7, help="rounds per sweep size (>= 5)")
     parser.add_argument("--documents", type=int, default=2700, help="JSON Lines corpus size")
     parser.add_argument("--jsonl-runs", type=int, default=5, help="runs of each JSON Lines command")
+    parser.add_argument("--small-files", type=int, default=20_000, help="folder size")
+    parser.add_argument("--folder-runs", type=int, default=5, help="runs of each --jobs count")
     parser.add_argument(
         "--sections",
-        default="sweep,single,jsonl,startup",
-        help="comma-separated sections to run (sweep, single, jsonl, startup)",
+        default="sweep,single,jsonl,folder,startup",
+        help="comma-separated sections to run (sweep, single, jsonl, folder, startup)",
     )
     args = parser.parse_args()
     WORK.mkdir(exist_ok=True)
@@ -402,6 +443,7 @@ def main() -> None:
         "sweep": size_sweep,
         "single": single_document,
         "jsonl": jsonl_throughput,
+        "folder": folder_scaling,
         "startup": startup,
     }
     for name in args.sections.split(","):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from atif_spec.datasets.pool import map_ordered
+from atif_spec.datasets.pool import batches, map_ordered
 from atif_spec.validation.pipeline import Options, gc_paused, validate_raw
 from atif_spec.validation.reader import (
     LINE_BUFFER,
@@ -111,6 +111,28 @@ def pieces(files: Iterable[str], lines: bool | None) -> Iterator[Piece]:
                 start = end
 
 
+TASK_FILES = 64
+"""Most whole files in one worker task: a folder of small trajectories goes out in batches (up
+to ``PIECE_BYTES`` on disk), so the parent's cost per task, a message each way, is not paid per
+file."""
+
+
+def tasks(items: Iterable[Piece]) -> Iterator[list[Piece]]:
+    """Pieces grouped into worker tasks: at most :data:`TASK_FILES`, until they hold
+    ``PIECE_BYTES`` (a JSON Lines range is about that much alone)."""
+    return batches(items, size=TASK_FILES, weight=_weight, max_weight=PIECE_BYTES)
+
+
+def _weight(piece: Piece) -> int:
+    """Bytes a piece holds: its range, or the file's size (0 when unknown: its worker says why)."""
+    if piece.end is not None:
+        return piece.end - piece.start
+    try:
+        return os.path.getsize(piece.name)
+    except OSError:
+        return 0
+
+
 class _Range:
     """``readline`` over ``[start, end)`` of a file, counting the lines it hands out."""
 
@@ -196,19 +218,19 @@ def _validate_piece(piece: Piece, options: Options) -> tuple[int, list[dict[str,
 def _map_pieces(
     items: Iterator[Piece], options: Options, jobs: int
 ) -> Iterator[tuple[Piece, tuple[int, list[Packed]]]]:
-    """Each piece and its result, in order, from ``jobs`` worker processes: forked at once on
-    Linux (:mod:`atif_spec.datasets.forkpool`), a process pool elsewhere."""
+    """Each piece and its result, in order, from ``jobs`` worker processes (tasks of up to
+    :data:`TASK_FILES` pieces): forked at once on Linux (:mod:`atif_spec.datasets.forkpool`), a
+    process pool elsewhere."""
     from atif_spec.datasets import forkpool  # noqa: PLC0415 - start-up: only --jobs runs need it
 
-    if forkpool.available():
-        return forkpool.map_forked(functools.partial(_one_piece, options=options), items, jobs)
-    by_piece = functools.partial(validate_pieces, options=options)
-    return map_ordered(by_piece, items, jobs, size=1)
-
-
-def _one_piece(piece: Piece, options: Options) -> tuple[int, list[Packed]]:
-    [result] = validate_pieces([piece], options)
-    return result
+    work = functools.partial(validate_pieces, options=options)
+    if not forkpool.available():
+        yield from map_ordered(
+            work, items, jobs, size=TASK_FILES, weight=_weight, max_weight=PIECE_BYTES
+        )
+        return
+    for batch, results in forkpool.map_forked(work, tasks(items), jobs):
+        yield from zip(batch, results, strict=True)
 
 
 WARM_UP_BYTES = 1024 * 1024
