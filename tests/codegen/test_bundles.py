@@ -84,7 +84,7 @@ def _embedded_v18() -> Path:
 
 
 def test_readme_check_jsonschema_recipe_runs_offline() -> None:
-    """README: ``check-jsonschema --schemafile "$(atif schema path atif@v1.8)" FILE``, with
+    """docs/INTEGRATIONS.md: ``check-jsonschema --schemafile "$(atif schema path atif@v1.8)" FILE``, with
     every proxy pointing at a closed port (any download would fail)."""
     bin_dir = Path(sys.executable).parent
     path = subprocess.run(

@@ -108,10 +108,10 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
         check=True,
     )
     (project / "index.ts").write_text(CONSUMER, encoding="utf-8")
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    recipe = re.search(r"<!-- recipe: typescript -->\n```ts\n(.*?)```", readme, re.DOTALL)
-    assert recipe, "README has no TypeScript recipe"
-    (project / "readme.ts").write_text(recipe.group(1), encoding="utf-8")
+    guide = (ROOT / "docs/INTEGRATIONS.md").read_text(encoding="utf-8")
+    recipe = re.search(r"<!-- recipe: typescript -->\n```ts\n(.*?)```", guide, re.DOTALL)
+    assert recipe, "docs/INTEGRATIONS.md has no TypeScript recipe"
+    (project / "recipe.ts").write_text(recipe.group(1), encoding="utf-8")
     return project
 
 
@@ -136,7 +136,7 @@ def test_consumer_compiles_strict_without_skip_lib_check(installed: Path, mode: 
         **SETTINGS[mode],
     }
     config = installed / f"tsconfig.{mode}.json"
-    config.write_text(json.dumps({"compilerOptions": options, "files": ["index.ts", "readme.ts"]}))
+    config.write_text(json.dumps({"compilerOptions": options, "files": ["index.ts", "recipe.ts"]}))
     done = subprocess.run(
         [str(TSC), "-p", str(config)], capture_output=True, text=True, check=False
     )
