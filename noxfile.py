@@ -46,6 +46,8 @@ nox.options.reuse_existing_virtualenvs = True
 nox.options.sessions = ["tests", "lint", "typecheck", "schemas", "generated", "spec-check"]
 
 PYTHON = "3.11"
+ADAPTER = "conformance/adapters/atif_spec_adapter.py"
+"""atif-spec's own adapter of the conformance protocol."""
 
 
 @nox.session(python=PYTHON)
@@ -144,6 +146,41 @@ def site(session: nox.Session) -> None:
     session.run("python", "-m", "atif_spec.spectools.site", *(session.posargs or ["_site"]))
 
 
+SAME_SUITE = """
+import sys
+from pathlib import Path
+from atif_spec.conformance.suite import default_suite, suite_files
+installed, checkout = default_suite(), Path(sys.argv[1])
+names = lambda root: {p.relative_to(root).as_posix() for p in suite_files(root)}
+missing = names(checkout) - names(installed)
+print(f"the wheel's suite: {len(names(installed))} files at {installed}")
+sys.exit(f"missing from the wheel: {sorted(missing)[:10]}" if missing else 0)
+"""
+
+
+@nox.session(python=PYTHON)
+def package(session: nox.Session) -> None:
+    """The artifacts as users get them: build the wheel and sdist, `twine check` them, install
+    the wheel alone into a fresh environment and run from it, outside the checkout: the README's
+    main job, the conformance suite the wheel carries (every file of the checkout's), and
+    `atif conformance export`."""
+    session.install("build>=1.2", "twine>=5")
+    work = Path(tempfile.mkdtemp(prefix="atif-package-"))
+    dist, env = work / "dist", work / "env"
+    session.run("python", "-m", "build", "--outdir", str(dist))
+    session.run("twine", "check", "--strict", *sorted(glob.glob(str(dist / "*"))))
+    session.run("python", "-m", "venv", str(env))
+    python, atif = str(env / "bin" / "python"), str(env / "bin" / "atif")
+    wheel = sorted(glob.glob(str(dist / "*.whl")))
+    session.run(python, "-m", "pip", "install", "-q", *wheel, external=True)
+    session.run(atif, "validate", *sorted(glob.glob("conformance/atif/*/valid")), external=True)
+    checkout, adapter = Path("conformance").absolute(), Path(ADAPTER).absolute()
+    session.chdir(work)
+    session.run(python, "-c", SAME_SUITE, str(checkout), external=True)
+    session.run(atif, "conformance", "run", "-q", "--impl", f"{python} {adapter}", external=True)
+    session.run(atif, "conformance", "export", str(work / "suite.tar.gz"), external=True)
+
+
 @nox.session(name="spec-check", python=PYTHON)
 def spec_check(session: nox.Session) -> None:
     """Released schemas unchanged (spec/RELEASED.sha256); every version's changes named in
@@ -207,9 +244,7 @@ def conformance(session: nox.Session) -> None:
     out = Path(session.create_tmp())
     ours, harbor = str(out / "atif-spec.jsonl"), str(out / "harbor.jsonl")
     run = ("python", "-m", "atif_spec.conformance", "run", "--quiet")
-    session.run(
-        *run, "--impl", "python conformance/adapters/atif_spec_adapter.py", "--report", ours
-    )
+    session.run(*run, "--impl", f"python {ADAPTER}", "--report", ours)
     session.run(
         *run,
         "--impl",

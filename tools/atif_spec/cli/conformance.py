@@ -12,37 +12,31 @@ import click
 
 from atif_spec.cli import terminal
 
-DEFAULT_SUITE = "conformance"
-
 
 def _suite_option(f: click.decorators.FC) -> click.decorators.FC:
     return click.option(
         "--suite",
         "suite_dir",
         type=click.Path(file_okay=False, path_type=Path),
-        default=DEFAULT_SUITE,
-        show_default=True,
+        default=None,
         callback=_check_suite,
-        help="The conformance/ folder holding <format>/<version>/manifest.json (it comes with "
-        "the atif-spec source, not with the installed package).",
+        help="The folder holding <format>/<version>/manifest.json [default: ./conformance in "
+        "an atif-spec checkout, else the suite installed with the package].",
     )(f)
 
 
-def _check_suite(ctx: click.Context, param: click.Parameter, value: Path) -> Path:
-    """A --suite folder that holds no manifest is a usage error that says where to find one."""
-    if any(value.glob("*/*/manifest.json")):
+def _check_suite(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path:
+    """The suite named, or the default one; a folder that holds no manifest is a usage error."""
+    from atif_spec.conformance.suite import default_suite, manifests
+
+    if value is None:
+        found = default_suite()
+        if found is None:  # an installation without its package data
+            raise click.BadParameter("no conformance suite is installed: give --suite", ctx, param)
+        return found
+    if manifests(value):
         return value
-    where = (
-        "the current folder has no conformance/ suite"
-        if str(value) == DEFAULT_SUITE
-        else (f"{value} holds no <format>/<version>/manifest.json")
-    )
-    raise click.BadParameter(
-        f"{where}. The suite is not part of the installed package: point --suite at the "
-        "conformance/ folder of an atif-spec checkout (or run from the checkout's root).",
-        ctx=ctx,
-        param=param,
-    )
+    raise click.BadParameter(f"{value} holds no <format>/<version>/manifest.json", ctx, param)
 
 
 def _git_commit(root: Path) -> str | None:
@@ -163,6 +157,27 @@ def run_command(
             sys.exit(2)
     click.echo(terminal.clean_lines(render_text(lines, verbose=verbose, quiet=quiet)))
     sys.exit(1 if failed(run.results) else 0)
+
+
+@conformance.command("export")
+@click.argument("out", type=click.Path(path_type=Path))
+@_suite_option
+def export_command(out: Path, suite_dir: Path) -> None:
+    """Write the suite (manifests, cases, migration pairs, training examples, PROTOCOL.md) to
+    OUT: a new folder, or an archive when OUT ends in .tar.gz. For implementations in any
+    language; the runner protocol is in PROTOCOL.md."""
+    from atif_spec.conformance.suite import export
+    from atif_spec.jsonio.atomic import OutputError
+
+    if out.exists() and not (out.is_dir() and not any(out.iterdir())):
+        raise click.UsageError(f"{out} exists: give a new folder or archive name")
+    try:
+        count = export(suite_dir, out)
+    except OSError as exc:
+        reason = str(exc) if isinstance(exc, OutputError) else exc.strerror
+        click.echo(f"atif: cannot write {terminal.clean(str(out))}: {reason}", err=True)
+        sys.exit(2)
+    click.echo(f"atif: wrote {count} files of the conformance suite to {terminal.clean(str(out))}")
 
 
 @conformance.command("lint")

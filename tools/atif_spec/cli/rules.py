@@ -195,15 +195,12 @@ def _described(doc: str, section: str) -> list[str]:
 
 
 def _suite_root(suite_dir: Path | None) -> Path | None:
-    """The conformance suite: ``--suite``, ./conformance, or the checkout the package is in."""
-    import atif_spec
+    """The conformance suite: ``--suite``, else the default one (a checkout's or the installed)."""
+    from atif_spec.conformance.suite import default_suite, manifests
 
-    candidates = (
-        [suite_dir]
-        if suite_dir is not None
-        else [Path("conformance"), Path(atif_spec.__file__).resolve().parents[2] / "conformance"]
-    )
-    return next((c for c in candidates if any(c.glob("*/*/manifest.json"))), None)
+    if suite_dir is None:
+        return default_suite()
+    return suite_dir if manifests(suite_dir) else None
 
 
 def _example(code: str, suite_dir: Path | None) -> dict[str, Any]:

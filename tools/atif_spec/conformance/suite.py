@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
+import importlib.resources
+import io
 import re
+import shutil
+import tarfile
+import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,10 +17,64 @@ from typing import Any
 
 import orjson
 
+from atif_spec.jsonio.atomic import write_atomic
+
 PROFILES = ("schema", "must", "should", "files")
 """The conformance profiles, in report order."""
 
 MANIFEST = "manifest.json"
+PROTOCOL = "PROTOCOL.md"
+LOCAL_SUITE = Path("conformance")
+"""The suite of a checkout, from its root: preferred to the installed one when present."""
+
+
+def default_suite() -> Path | None:
+    """The suite to use when none is named: ``./conformance`` when it holds manifests (a
+    checkout, so that fixtures being edited are the ones run), else the one installed with the
+    package (``atif_spec.suite``); None when neither holds a manifest."""
+    roots = [LOCAL_SUITE]
+    with contextlib.suppress(ModuleNotFoundError):  # an installation without the suite
+        roots.append(Path(str(importlib.resources.files("atif_spec.suite"))))
+    return next((root for root in roots if manifests(root)), None)
+
+
+GOLDEN = ("migrations", "sft")
+"""Folders of golden data beside the manifests: migration pairs and training examples."""
+
+
+def suite_files(root: Path) -> list[Path]:
+    """Every file of the suite proper, sorted: ``PROTOCOL.md``, each manifest with every file
+    below its folder (cases, and the files they reference), and the :data:`GOLDEN` folders.
+    Not the adapters, native logs and known differences, which serve this project's reports."""
+    found = {root / PROTOCOL} if (root / PROTOCOL).is_file() else set()
+    folders = [m.parent for m in manifests(root)] + [root / name for name in GOLDEN]
+    for folder in folders:
+        found.update(p for p in folder.rglob("*") if p.is_file())
+    return sorted(found)
+
+
+def export(root: Path, out: Path) -> int:
+    """Write the suite of ``root`` to ``out``, all or nothing: a ``.tar.gz`` archive (members
+    under ``conformance/``), or else a new folder. Returns the number of files written."""
+    files = suite_files(root)
+    if out.name.endswith(".tar.gz"):
+        buffer = io.BytesIO()
+        with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+            for path in files:
+                archive.add(path, f"conformance/{path.relative_to(root).as_posix()}")
+        write_atomic(out, buffer.getvalue())
+        return len(files)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        for path in files:
+            target = staging / path.relative_to(root)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
+        staging.rename(out)  # an empty folder at ``out`` is replaced
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return len(files)
 
 
 class SuiteError(Exception):
