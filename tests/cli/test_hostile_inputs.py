@@ -345,16 +345,13 @@ def test_findings_never_share_the_spinners_line(
 ) -> None:
     """Was: on a terminal the first finding was printed right after the progress spinner."""
     import io
-
-    from rich.console import Console
+    import sys
 
     from atif_spec.datasets import runner
     from atif_spec.validation.pipeline import Options
 
     screen = io.StringIO()
-    monkeypatch.setattr(
-        runner, "_stderr_console", lambda: Console(file=screen, force_terminal=True, width=80)
-    )
+    monkeypatch.setattr(sys, "stderr", screen)  # the progress line is drawn on stderr
     bad = minimal_atif("v1.7")
     bad["steps"][0]["step_id"] = 2
     files = [str(write(tmp_path / f"t{i}.json", bad)) for i in range(5)]

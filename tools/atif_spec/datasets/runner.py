@@ -11,13 +11,13 @@ from __future__ import annotations
 import functools
 import os
 import sys
-import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from atif_spec.datasets.pool import batches, map_ordered
+from atif_spec.datasets.progress import Progress, Total, total_of
 from atif_spec.validation.pipeline import Options, gc_paused, validate_raw
 from atif_spec.validation.reader import (
     LINE_BUFFER,
@@ -269,21 +269,21 @@ def run_validation(
     summary = Summary()
     docs = read_files(files, options.max_bytes, lines)
     show = sys.stderr.isatty() if progress is None else progress
-    with _Progress(show) as bar:
+    with Progress(show, "validated", total_of(files, lines) if show else Total()) as bar:
 
-        def emit(report: dict[str, Any]) -> None:
+        def emit(report: dict[str, Any], size: int = 0) -> None:
             summary.add(report)
             if report["errors"] or report["warnings"]:
                 bar.clear()  # findings may go to the same terminal: never on the spinner's line
             sink(report)
-            bar.advance()
+            bar.advance(size=size)
 
         if jobs == 1 or STDIN in files:
             work = functools.partial(validate_batch, options=options)
-            for _, report in map_ordered(
+            for doc, report in map_ordered(
                 work, docs, jobs, weight=lambda d: len(d.data), max_weight=BATCH_BYTES
             ):
-                emit(report)
+                emit(report, len(doc.data) or doc.oversize or 0)
             return summary
         seen: dict[str, int] = {}
         if files:  # an empty folder gives none
@@ -293,77 +293,17 @@ def run_validation(
             shift = base if piece.end is not None else 0
             for item in reports:
                 emit(unpack(item, piece.name, shift))
+            if show:  # a stat per piece only for the progress line
+                bar.advance(0, _size(piece))
             seen[piece.name] = base + count
     return summary
 
 
-class _Progress:
-    """A rich progress counter on a terminal; nothing otherwise.
-
-    It is drawn only between documents, at most every ``REFRESH_SECONDS`` (no refresh thread),
-    and :meth:`clear` erases it before a document's findings are handed on, so a finding printed
-    to the same terminal never shares the spinner's line. Colour follows rich, which honours
-    ``NO_COLOR``.
-    """
-
-    REFRESH_SECONDS = 0.1
-
-    def __init__(self, show: bool) -> None:
-        self._show = show
-        self._progress: Any = None
-        self._task: Any = None
-        self._drawn_at = 0.0
-        self._drawn = False
-
-    def __enter__(self) -> _Progress:
-        if self._show:
-            from rich.progress import (  # noqa: PLC0415 - start-up: only a run that shows progress needs it
-                MofNCompleteColumn,
-                Progress,
-                SpinnerColumn,
-                TimeElapsedColumn,
-            )
-
-            self._progress = Progress(
-                SpinnerColumn(),
-                "validated",
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                transient=True,
-                auto_refresh=False,
-                redirect_stdout=False,
-                redirect_stderr=False,
-                console=_stderr_console(),
-            )
-            self._progress.__enter__()
-            self._task = self._progress.add_task("validate", total=None)
-            self._drawn = True  # starting draws it once
-        return self
-
-    def clear(self) -> None:
-        """Erase the drawn counter (it comes back at the next refresh, on a line of its own)."""
-        if self._progress is not None and self._drawn:
-            self._progress.console.file.write("\r\x1b[2K")
-            self._progress.console.file.flush()
-            self._drawn = False
-
-    def advance(self) -> None:
-        if self._progress is None:
-            return
-        self._progress.advance(self._task)
-        now = time.monotonic()
-        if now - self._drawn_at >= self.REFRESH_SECONDS:
-            sys.stdout.flush()
-            self._progress.refresh()
-            self._drawn, self._drawn_at = True, now
-
-    def __exit__(self, *exc: object) -> None:
-        if self._progress is not None:
-            self._progress.__exit__(*exc)
-
-
-def _stderr_console() -> Any:
-
-    from rich.console import Console  # noqa: PLC0415 - start-up: only a run that shows progress needs it
-
-    return Console(stderr=True)
+def _size(piece: Piece) -> int:
+    """The bytes of ``piece`` (what the progress of a run counts when its total is in bytes)."""
+    if piece.end is not None:
+        return piece.end - piece.start
+    try:
+        return os.path.getsize(piece.name)
+    except OSError:
+        return 0
