@@ -61,6 +61,26 @@ def test_struct_column_migrates(tmp_path: Path) -> None:
     assert "notes" not in docs[0] and docs[1]["notes"] == "only here"
 
 
+def test_a_dataset_run_prints_the_summary_lines_per_document_with_v_and_nothing_with_q(
+    tmp_path: Path,
+) -> None:
+    """The output convention of ``migrate`` and ``convert`` holds for dataset runs too."""
+    struct_dataset(tmp_path / "d.parquet")
+    data = str(tmp_path / "d.parquet")
+    default = atif("migrate", "--to", "v1.6", data)
+    assert default.exit_code == 0, default.output
+    assert default.stderr.splitlines() == [
+        "Migrated 2 of 2 documents to atif@v1.6: 2 carried over completely, 0 kept data the "
+        "target cannot hold in its stash, 0 lost data; 0 not written."
+    ]
+    verbose = atif("migrate", "--to", "v1.6", data, "-v")
+    assert [line.split(": ")[1] for line in verbose.stderr.splitlines()[:2]] == [
+        "atif@v1.7 -> atif@v1.6"
+    ] * 2
+    quiet = atif("migrate", "--to", "v1.6", data, "-q")
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+
+
 def test_big_integers_keep_their_digits_through_parquet(tmp_path: Path) -> None:
     text = json.dumps(doc("s1", extra={"big": BIG}))
     pq.write_table(pa.table({"trajectory": [text]}), tmp_path / "d.parquet")

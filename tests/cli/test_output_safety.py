@@ -65,7 +65,7 @@ def test_same_file_through_its_folder_and_by_name_is_migrated_once(tmp_path: Pat
     )
     assert result.exit_code == 0, result.output
     assert orjson.loads((tmp_path / "d" / "t.json").read_bytes())["schema_version"] == "ATIF-v1.6"
-    assert "1 document(s)" in result.output
+    assert "Migrated 1 of 1 document " in result.output
 
 
 def test_a_symlink_and_its_target_are_one_input(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ def v17(**step: Any) -> dict[str, Any]:
 
 
 def write(path: Path, *docs: dict[str, Any]) -> bytes:
+    path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix == ".jsonl":
         data = b"".join(orjson.dumps(d) + b"\n" for d in docs)
     else:
@@ -40,12 +41,102 @@ def reports(text: str) -> list[dict[str, Any]]:
 def test_file_to_stdout_with_text_report_on_stderr(tmp_path: Path) -> None:
     src = tmp_path / "t.json"
     write(src, v17(llm_call_count=2))
-    result = run(str(src), "--to", "v1.6")
+    result = run(str(src), "--to", "v1.6", "-v")
     assert result.exit_code == 0, result.output
     out = orjson.loads(result.stdout)
     assert out["schema_version"] == "ATIF-v1.6"
     assert "atif@v1.7 -> atif@v1.6: " in result.stderr
     assert "mapped, 0 named, 1 stashed, 0 dropped, 0 decided" in result.stderr
+
+
+# --- what a run prints: a summary, a line per document with -v, only problems with -q ------------
+
+
+def test_the_default_is_a_summary_in_plain_words_and_no_line_per_document(tmp_path: Path) -> None:
+    """Was: one line of jargon per document (``54 mapped, 0 named, ...``), 10,000 for 10,000."""
+    write(tmp_path / "a.json", v17(llm_call_count=2))  # llm_call_count goes to the stash
+    write(tmp_path / "b.json", v17())
+    write(tmp_path / "c.json", v17())
+    result = run(str(tmp_path), "--to", "v1.6", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "Migrated 3 of 3 documents to atif@v1.6: 2 carried over completely, 1 kept data the "
+        "target cannot hold in its stash, 0 lost data; 0 not written."
+    ]
+
+
+def test_verbose_adds_a_line_per_document(tmp_path: Path) -> None:
+    write(tmp_path / "a.json", v17())
+    write(tmp_path / "b.json", v17())
+    result = run(str(tmp_path), "--to", "v1.6", "-o", str(tmp_path / "out"), "--verbose")
+    assert result.exit_code == 0, result.output
+    *each, last = result.stdout.splitlines()
+    assert [line.split(":")[0] for line in each] == [
+        str(tmp_path / "a.json"),
+        str(tmp_path / "b.json"),
+    ]
+    assert all("atif@v1.7 -> atif@v1.6: " in line for line in each)
+    assert last.startswith("Migrated 2 of 2 documents")
+
+
+def test_quiet_prints_nothing_on_success(tmp_path: Path) -> None:
+    write(tmp_path / "a.json", v17())
+    result = run(str(tmp_path / "a.json"), "--to", "v1.6", "-o", str(tmp_path / "o.json"), "-q")
+    assert result.exit_code == 0
+    assert result.stdout == "" and result.stderr == ""
+    assert orjson.loads((tmp_path / "o.json").read_bytes())["schema_version"] == "ATIF-v1.6"
+
+
+def test_quiet_prints_only_the_documents_not_written(tmp_path: Path) -> None:
+    write(tmp_path / "a.json", v17(llm_call_count=2))
+    write(tmp_path / "b.json", v17())
+    out = tmp_path / "out"
+    result = run(str(tmp_path), "--to", "v1.6", "-o", str(out), "-q", "--fail-on-loss")
+    assert result.exit_code == 1
+    (line,) = result.stdout.splitlines()
+    assert line.startswith(f"{tmp_path / 'a.json'}: atif@v1.7 -> atif@v1.6: not written: ")
+    assert "migrate:would-lose-data" in line
+
+
+def test_the_default_names_the_documents_not_written_and_counts_them(tmp_path: Path) -> None:
+    write(tmp_path / "a.json", v17(llm_call_count=2))
+    write(tmp_path / "b.json", v17())
+    out = tmp_path / "out"
+    result = run(str(tmp_path), "--to", "v1.6", "-o", str(out), "--fail-on-loss")
+    assert result.exit_code == 1
+    refused, summary = result.stdout.splitlines()
+    assert refused.startswith(f"{tmp_path / 'a.json'}: ") and "not written" in refused
+    assert summary == (
+        "Migrated 1 of 2 documents to atif@v1.6: 1 carried over completely, 0 kept data the "
+        "target cannot hold in its stash, 0 lost data; 1 not written."
+    )
+
+
+def test_dropped_data_is_counted_as_lost(tmp_path: Path) -> None:
+    write(tmp_path / "a.json", v17(llm_call_count=2))
+    result = run(str(tmp_path / "a.json"), "--to", "v1.6", "--drop")
+    assert result.exit_code == 0, result.output
+    assert "0 carried over completely, 0 kept data the target cannot hold in its stash, " in (
+        result.stderr
+    )
+    assert "1 lost data; 0 not written." in result.stderr
+
+
+def test_quiet_and_verbose_together_are_a_usage_error(tmp_path: Path) -> None:
+    write(tmp_path / "a.json", v17())
+    result = run(str(tmp_path / "a.json"), "--to", "v1.6", "-q", "-v")
+    assert result.exit_code == 2
+    assert "mutually exclusive" in result.output
+
+
+def test_json_reports_are_one_per_document_whatever_the_level(tmp_path: Path) -> None:
+    write(tmp_path / "in" / "a.json", v17())
+    write(tmp_path / "in" / "b.json", v17())
+    for level in ("-q", "-v"):
+        out = str(tmp_path / f"out{level}")
+        result = run(str(tmp_path / "in"), "--to", "v1.6", "-o", out, "--report", "json", level)
+        assert result.exit_code == 0, result.output
+        assert len(reports(result.stdout)) == 2 and "Migrated" not in result.stdout
 
 
 def test_json_report_lines_and_output_file(tmp_path: Path) -> None:

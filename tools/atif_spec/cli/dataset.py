@@ -217,6 +217,7 @@ def transform(
     in_place: bool,
     report_format: str,
     done: str,
+    level: int,
 ) -> int:
     """``atif migrate``/``atif convert`` as a dataset run; returns the exit status.
 
@@ -224,7 +225,7 @@ def transform(
     Parquet; without, each transformed document goes to stdout as one JSON line and the reports
     to stderr.
     """
-    from atif_spec.cli.reports import report_line
+    from atif_spec.cli.reports import ReportPrinter
 
     if in_place:
         raise click.UsageError("--in-place is not available for dataset runs; use -o DIRECTORY")
@@ -233,13 +234,14 @@ def transform(
     to_stdout = output is None
     stream = sys.stderr if to_stdout else sys.stdout
     where = "<stdout>" if to_stdout else str(output)
+    printer = ReportPrinter(stream, report_format, level)
 
     def each(result: Result) -> None:
         report = result.report
         report["output"] = where if result.passed else None
         if to_stdout and result.document is not None:
             sys.stdout.buffer.write(result.document.replace(b"\n", b"") + b"\n")
-        stream.write(report_line(report, report_format) + "\n")
+        printer.document(report)
 
     summary = run(
         task,
@@ -253,11 +255,7 @@ def transform(
         sink=each,
         written=[summary_path],
     )
-    if report_format == "text":
-        stream.write(
-            f"{summary.documents} document(s): {summary.passed} {done}, {summary.failed} not\n"
-        )
-    stream.flush()
+    printer.finish(done)
     sys.stdout.flush()
     write_summary(summary, summary_path)
     return 1 if summary.failed else 0

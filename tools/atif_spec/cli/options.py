@@ -49,6 +49,28 @@ def jobs_option(help_text: str) -> Callable[[FC], FC]:
     )
 
 
+def quiet_option(help_text: str) -> Callable[[FC], FC]:
+    """``-q/--quiet``: print less (``help_text`` says what is left)."""
+    return click.option("-q", "--quiet", is_flag=True, help=help_text)
+
+
+def verbose_option(help_text: str) -> Callable[[FC], FC]:
+    """``-v/--verbose``: print a line per document (``help_text`` says which)."""
+    return click.option("-v", "--verbose", is_flag=True, help=help_text)
+
+
+QUIET, NORMAL, VERBOSE = -1, 0, 1
+"""Output levels: ``-q`` (only problems), the default (problems and a summary), ``-v`` (a line
+per document too)."""
+
+
+def output_level(quiet: bool, verbose: bool) -> int:
+    """The output level of ``-q``/``-v`` (both at once: a usage error, exit 2)."""
+    if quiet and verbose:
+        raise click.UsageError("-q/--quiet and -v/--verbose are mutually exclusive")
+    return QUIET if quiet else VERBOSE if verbose else NORMAL
+
+
 def known_target(text: str, option: str = "--as") -> Target:
     """Parse ``FORMAT@VERSION`` and check that the format and version exist (a usage error,
     exit 2, otherwise: a bad option is the caller's mistake, not the document's)."""

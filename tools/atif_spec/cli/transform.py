@@ -14,7 +14,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 import orjson
@@ -27,13 +27,18 @@ from atif_spec.cli.destinations import (
     refuse_inputs,
 )
 from atif_spec.cli.options import (
+    NORMAL,
     jobs_option,
     known_target,
     lines_option,
     max_bytes_option,
     max_bytes_out_option,
+    output_level,
+    quiet_option,
+    verbose_option,
 )
-from atif_spec.cli.reports import report_line
+from atif_spec.cli.reports import ReportPrinter
+from atif_spec.datasets.progress import Progress, Total, total_of
 from atif_spec.jsonio.atomic import OutputError
 from atif_spec.transforms.document import MigrateOptions
 from atif_spec.validation.reader import STDIN, RawDocument, UnreadablePath
@@ -87,6 +92,8 @@ _SHARED_OPTIONS = [
         show_default=True,
         help="json: one JSON report line per document (stdout; stderr when documents go there).",
     ),
+    quiet_option("Print only the documents that were not written (text report)."),
+    verbose_option("Print a line per document: what it became and how its values were carried."),
     click.option("--drop", is_flag=True, help="Discard what the target cannot hold (no stash)."),
     click.option("--fail-on-loss", is_flag=True, help="Refuse documents the target cannot hold."),
     click.option(
@@ -169,6 +176,7 @@ def _run_dataset(
     in_place: bool,
     report_format: str,
     done: str,
+    level: int,
 ) -> NoReturn:
     """Transform a dataset through its engine and exit with the engine's status."""
     from atif_spec.cli import dataset as engines_cli
@@ -191,6 +199,7 @@ def _run_dataset(
             in_place=in_place,
             report_format=report_format,
             done=done,
+            level=level,
         )
     except (UnreadablePath, OutputError) as exc:
         click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
@@ -218,37 +227,35 @@ def _write_outcomes(
     options: MigrateOptions,
     jobs: int,
     writer: Writer,
-    report_stream: TextIO,
-    report_format: str,
+    printer: ReportPrinter,
+    progress: Progress,
     summary: DatasetSummary,
     summary_path: str | None,
-) -> tuple[int, int]:
-    """Transform, write and report every document: ``(documents, failed)``; exits 2 when the
-    output cannot be written (every target file left as it was)."""
+) -> None:
+    """Transform, write and report every document; exits 2 when the output cannot be written
+    (every target file left as it was)."""
     from atif_spec.cli.dataset import write_summary
     from atif_spec.datasets.engines.local import outcomes
 
-    total = failed = 0
     try:
-        for outcome in outcomes(docs, options, jobs):
-            where = writer.add(outcome)
-            report = outcome.report
-            report["output"] = where if report["ok"] else None
-            total += 1
-            failed += not report["ok"]
-            report_stream.write(report_line(report, report_format) + "\n")
-            summary.add(report)
+        with progress:
+            for raw, outcome in outcomes(docs, options, jobs):
+                where = writer.add(outcome)
+                report = outcome.report
+                report["output"] = where if report["ok"] else None
+                printer.document(report)
+                summary.add(report)
+                progress.advance(size=len(raw.data) or raw.oversize or 0)
         writer.close()
         write_summary(summary, summary_path)
     except OutputError as exc:
         writer.abort()
-        report_stream.flush()
+        printer.stream.flush()
         click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
     except BaseException:
         writer.abort()
         raise
-    return total, failed
 
 
 def _run(
@@ -264,6 +271,7 @@ def _run(
     ray_address: str | None = None,
     summary_path: str | None = None,
     column: str = "trajectory",
+    level: int = NORMAL,
 ) -> None:
     """Read, transform, check, write and report; exits with the command's status."""
     from atif_spec.cli.dataset import is_dataset_run
@@ -294,6 +302,7 @@ def _run(
             in_place=in_place,
             report_format=report_format,
             done=done,
+            level=level,
         )
     files, roots = _input_files(inputs, output, in_place)
     if options.convert:
@@ -303,17 +312,16 @@ def _run(
     to_stdout = output is None and not in_place
     if json_lines_out(output if not dest.directory else None, to_stdout, files):
         options = replace(options, compact=True)
+    # Documents on the terminal are lines of their own: no progress line between them.
+    show = sys.stderr.isatty() and not (to_stdout and sys.stdout.isatty())
+    progress = Progress(show, done, total_of(files, lines) if show else Total())
     report_stream = sys.stderr if to_stdout else sys.stdout
-    writer = Writer(dest)
+    printer = ReportPrinter(report_stream, report_format, level, before=progress.clear)
     summary = task.summary()
     docs = _documents(files, lines, options.max_bytes, options.whole_files)
-    total, failed = _write_outcomes(
-        docs, options, jobs, writer, report_stream, report_format, summary, summary_path
-    )
-    if report_format == "text":
-        report_stream.write(f"{total} document(s): {total - failed} {done}, {failed} not\n")
-    report_stream.flush()
-    sys.exit(1 if failed else 0)
+    _write_outcomes(docs, options, jobs, Writer(dest), printer, progress, summary, summary_path)
+    printer.finish(done)
+    sys.exit(1 if summary.failed else 0)
 
 
 @click.command("migrate")
@@ -338,6 +346,8 @@ def migrate(
     ray_address: str | None,
     summary_path: str | None,
     column: str,
+    quiet: bool,
+    verbose: bool,
 ) -> None:
     """Migrate ATIF documents to another version, keeping what the target cannot hold in a stash.
 
@@ -377,6 +387,7 @@ def migrate(
         ray_address,
         summary_path,
         column,
+        output_level(quiet, verbose),
     )
 
 
@@ -413,6 +424,8 @@ def convert(
     summary_path: str | None,
     column: str,
     max_bytes_out: int,
+    quiet: bool,
+    verbose: bool,
 ) -> None:
     """Convert documents to another format (the source format is detected from each document).
 
@@ -451,4 +464,5 @@ def convert(
         ray_address,
         summary_path,
         column,
+        output_level(quiet, verbose),
     )

@@ -8,7 +8,13 @@ import click
 
 from atif_spec.cli import terminal
 from atif_spec.cli.dataset import engine_options
-from atif_spec.cli.options import jobs_option, known_target, lines_option, max_bytes_option
+from atif_spec.cli.options import (
+    jobs_option,
+    known_target,
+    lines_option,
+    max_bytes_option,
+    quiet_option,
+)
 
 
 @click.command()
@@ -53,9 +59,7 @@ from atif_spec.cli.options import jobs_option, known_target, lines_option, max_b
 )
 @lines_option
 @max_bytes_option
-@click.option(
-    "-q", "--quiet", is_flag=True, help="Print nothing but the summary line (text format)."
-)
+@quiet_option("Print nothing but the summary line (text format).")
 @engine_options
 def validate(
     paths: tuple[str, ...],

@@ -60,8 +60,9 @@ def migrate_batch(batch: list[RawDocument], options: MigrateOptions) -> list[Out
     return [migrate_raw(raw, options) for raw in batch]
 
 
-def outcomes(docs: Iterable[RawDocument], options: MigrateOptions, jobs: int) -> Iterator[Outcome]:
-    """Every document's outcome, in input order, in this process or in ``jobs`` processes."""
-    work = functools.partial(migrate_batch, options=options)
-    for _, outcome in map_ordered(work, docs, jobs):
-        yield outcome
+def outcomes(
+    docs: Iterable[RawDocument], options: MigrateOptions, jobs: int
+) -> Iterator[tuple[RawDocument, Outcome]]:
+    """Every document with its outcome, in input order, in this process or in ``jobs``
+    processes."""
+    return map_ordered(functools.partial(migrate_batch, options=options), docs, jobs)
