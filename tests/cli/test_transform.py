@@ -330,3 +330,39 @@ def test_convert_caps_a_trajectory_sdk_output_by_default_and_0_lifts_it(tmp_path
     lifted = runner.invoke(convert, [*base, "--max-bytes-out", "0"])
     assert lifted.exit_code == 0, lifted.output
     assert out.stat().st_size > 10000
+
+
+def test_a_terminal_shows_the_progress_line_and_its_total(tmp_path: Path) -> None:
+    """On a terminal (a pseudo-terminal here) migrate shows ``migrated N/total documents``; the
+    line is erased at the end, so the summary is what stays."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    for name in ("a.json", "b.json"):
+        write(tmp_path / "in" / name, v17())
+    main, child = pty.openpty()
+    command = [sys.executable, "-m", "atif_spec.cli", "migrate", "--to", "v1.6"]
+    with subprocess.Popen(
+        [*command, str(tmp_path / "in"), "-o", str(tmp_path / "out")],
+        stdin=subprocess.DEVNULL,
+        stdout=child,
+        stderr=child,
+        env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"},
+    ) as process:
+        os.close(child)
+        screen = b""
+        while True:
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            screen += chunk
+        assert process.wait() == 0
+    os.close(main)
+    text = screen.decode()
+    assert "migrated 1/2 documents · " in text
+    assert text.rstrip().endswith("0 lost data; 0 not written.")

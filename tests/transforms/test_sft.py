@@ -191,7 +191,36 @@ def test_cli_exports_files(tmp_path: Path) -> None:
     assert len(lines) == expected
     assert all(schema_errors(line) == [] for line in lines)
     assert lines[0]["metadata"]["source"].endswith("copied-context.atif.json")
-    assert f"{len(CASES)} document(s), {expected} example(s)" in result.stderr
+    assert result.stderr.startswith(
+        f"Exported {len(CASES)} of {len(CASES)} documents to {out}: {expected} examples ("
+    )
+    assert result.stderr.endswith("); 0 skipped.\n")
+    assert len(result.stderr.splitlines()) == 1  # no line per document by default
+
+
+def test_cli_verbose_prints_a_line_per_document_and_quiet_nothing_on_success(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "out.jsonl"
+    inputs = [str(GOLDEN / f"{case}.atif.json") for case in CASES]
+    verbose = CliRunner().invoke(export_sft, [*inputs, "-o", str(out), "-v"])
+    assert verbose.exit_code == 0, verbose.output
+    *each, last = verbose.stderr.splitlines()
+    assert [line.split(": ")[0] for line in each] == inputs
+    assert all(line.split(": ")[1].split(" ")[1] in ("example", "examples") for line in each)
+    assert last.startswith("Exported ")
+    quiet = CliRunner().invoke(export_sft, [*inputs, "-o", str(out), "-q"])
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+    assert out.read_bytes().count(b"\n") == sum(1 for case in CASES for _ in examples(load(case)))
+
+
+def test_cli_quiet_prints_only_the_skipped_documents(tmp_path: Path) -> None:
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(orjson.dumps(load("mid-run-system")) + b"\nnot json\n")
+    result = CliRunner().invoke(export_sft, [str(src), "-o", str(tmp_path / "o.jsonl"), "-q"])
+    assert result.exit_code == 1
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"{src}:2: skipped: ")
 
 
 def test_cli_skips_invalid_documents_and_reads_jsonl(tmp_path: Path) -> None:

@@ -210,7 +210,7 @@ def _check_validate(result: Result, places: list[tuple[str, str, bytes]], _: Pat
 
 def _check_transform(result: Result, places: list[tuple[str, str, bytes]], _: Path) -> None:
     assert result.exit_code in (0, 1)
-    assert f" of {len(places)} documents to " in result.output
+    assert f" of {len(places)} document" in result.output
 
 
 def _check_stats(result: Result, places: list[tuple[str, str, bytes]], _: Path) -> None:
@@ -226,7 +226,7 @@ def _check_view(result: Result, places: list[tuple[str, str, bytes]], out: Path)
 
 def _check_sft(result: Result, places: list[tuple[str, str, bytes]], _: Path) -> None:
     assert result.exit_code in (0, 1)
-    assert f"{len(places)} document(s)" in result.output
+    assert f" of {len(places)} document" in result.output
 
 
 COMMANDS = {

@@ -19,7 +19,18 @@ from typing import IO, Any
 import click
 
 from atif_spec.cli import terminal
-from atif_spec.cli.options import lines_option, max_bytes_option, max_bytes_out_option
+from atif_spec.cli.options import (
+    NORMAL,
+    QUIET,
+    VERBOSE,
+    lines_option,
+    max_bytes_option,
+    max_bytes_out_option,
+    output_level,
+    quiet_option,
+    verbose_option,
+)
+from atif_spec.datasets.progress import Progress, Total, total_of
 from atif_spec.jsonio import jsontext
 from atif_spec.jsonio.atomic import AtomicFile, OutputError
 from atif_spec.transforms.document import LARGE_OUTPUT
@@ -40,6 +51,17 @@ class Summary:
     capped: bool = False
     """The run stopped before an example that would have passed ``--max-bytes-out``."""
 
+    def text(self, output: str) -> str:
+        """The summary line, e.g. ``Exported 2 of 3 documents to out.jsonl: 40 examples
+        (12.3 kB); 1 skipped.``"""
+        exported = self.documents - len(self.skipped)
+        plural = "" if self.documents == 1 else "s"
+        return (
+            f"Exported {exported:,} of {self.documents:,} document{plural} to "
+            f"{terminal.name(output)}: {self.examples:,} example{'' if self.examples == 1 else 's'}"
+            f" ({_size(self.bytes_out)}); {len(self.skipped):,} skipped."
+        )
+
 
 def _as_atif(doc: Any) -> tuple[Any, str | None]:
     """The document as ATIF (converted when needed), or an error message."""
@@ -58,6 +80,69 @@ def _as_atif(doc: Any) -> tuple[Any, str | None]:
     return out, None
 
 
+class Notes:
+    """What ``export-sft`` prints on stderr besides the summary: problems (skipped documents,
+    large outputs) always, a line per document with ``-v``; each line first erases the progress
+    line, which counts every document."""
+
+    def __init__(self, level: int = NORMAL, progress: Progress | None = None) -> None:
+        self.level = level
+        self.progress = progress or Progress(False, "exported")
+
+    def problem(self, text: str) -> None:
+        """Print a line about a document that needs attention."""
+        self.progress.clear()
+        click.echo(text, err=True)
+
+    def document(self, text: str) -> None:
+        """Print a line about a document exported as expected (``-v``)."""
+        if self.level >= VERBOSE:
+            self.problem(text)
+
+
+def _where(raw: RawDocument) -> str:
+    return terminal.name(raw.source) + (f":{raw.line}" if raw.line else "")
+
+
+def _checked(raw: RawDocument, validate: bool, max_bytes: int) -> tuple[Any, str | None]:
+    """The document as ATIF, or why it gives no examples (unreadable, unknown, invalid)."""
+    from atif_spec.validation.findings import Level
+    from atif_spec.validation.pipeline import Options, validate_document
+    from atif_spec.validation.reader import parse
+
+    doc, problems = parse(raw, max_bytes)
+    errors = [p for p in problems if p.level is Level.ERROR]
+    if errors:
+        return None, errors[0].message
+    doc, why = _as_atif(doc)
+    if why is None and validate:
+        report = validate_document(
+            doc, source=raw.source, line=raw.line, path=raw.path, options=Options(check_files=False)
+        )
+        if report.errors:
+            first = report.errors[0]
+            why = f"{first.code} at {first.pointer or '/'}: {first.message}"
+    return doc, why
+
+
+def _warn_if_large(
+    doc: Any, raw: RawDocument, summary: Summary, notes: Notes, max_context_steps: int | None
+) -> None:
+    """Name a document whose examples are projected to be large (they grow with the square of
+    its steps)."""
+    from atif_spec.transforms.sft import projected_bytes
+
+    projected = projected_bytes(doc, max_context_steps=max_context_steps)
+    if projected > max(LARGE_OUTPUT, 20 * len(raw.data)):
+        steps = doc.get("steps")
+        count = len(steps) if isinstance(steps, list) else 0
+        summary.large.append((raw.source, raw.line, count, projected))
+        notes.problem(
+            f"{_where(raw)}: {count} steps give about {_size(projected)} of examples (each "
+            "repeats the context before it; cap with --max-context-steps or --max-bytes-out)"
+        )
+
+
 def export(
     docs: Iterable[RawDocument],
     write: Any,
@@ -66,48 +151,24 @@ def export(
     max_bytes: int = DEFAULT_MAX_BYTES,
     max_context_steps: int | None = None,
     max_bytes_out: int | None = None,
+    notes: Notes | None = None,
 ) -> Summary:
     """Write one JSON line per example of every document to ``write`` (a bytes callable),
     stopping before the first line that would take the output past ``max_bytes_out``."""
-    from atif_spec.transforms.sft import examples, projected_bytes
-    from atif_spec.validation.findings import Level
-    from atif_spec.validation.pipeline import Options, validate_document
-    from atif_spec.validation.reader import parse
+    from atif_spec.transforms.sft import examples
 
+    notes = notes or Notes()
     summary = Summary()
     for raw in docs:
         summary.documents += 1
-        doc, problems = parse(raw, max_bytes)
-        errors = [p for p in problems if p.level is Level.ERROR]
-        if errors:
-            summary.skipped.append((raw.source, raw.line, errors[0].message))
-            continue
-        doc, why = _as_atif(doc)
-        if why is None and validate:
-            report = validate_document(
-                doc,
-                source=raw.source,
-                line=raw.line,
-                path=raw.path,
-                options=Options(check_files=False),
-            )
-            if report.errors:
-                first = report.errors[0]
-                why = f"{first.code} at {first.pointer or '/'}: {first.message}"
+        doc, why = _checked(raw, validate, max_bytes)
         if why is not None:
             summary.skipped.append((raw.source, raw.line, why))
+            notes.problem(f"{_where(raw)}: skipped: {terminal.clean(why)}")
+            notes.progress.advance(size=len(raw.data) or raw.oversize or 0)
             continue
-        projected = projected_bytes(doc, max_context_steps=max_context_steps)
-        if projected > max(LARGE_OUTPUT, 20 * len(raw.data)):
-            steps = doc.get("steps")
-            count = len(steps) if isinstance(steps, list) else 0
-            summary.large.append((raw.source, raw.line, count, projected))
-            where = terminal.name(raw.source) + (f":{raw.line}" if raw.line else "")
-            click.echo(
-                f"{where}: {count} steps give about {_size(projected)} of examples (each "
-                "repeats the context before it; cap with --max-context-steps or --max-bytes-out)",
-                err=True,
-            )
+        _warn_if_large(doc, raw, summary, notes, max_context_steps)
+        count, size = summary.examples, summary.bytes_out
         for example in examples(doc, max_context_steps=max_context_steps):
             meta = example["metadata"]
             example["metadata"] = {"source": raw.source, **({"line": raw.line} if raw.line else {})}
@@ -119,6 +180,12 @@ def export(
             write(line)
             summary.bytes_out += len(line)
             summary.examples += 1
+        made = summary.examples - count
+        notes.document(
+            f"{_where(raw)}: {made} example{'' if made == 1 else 's'} "
+            f"({_size(summary.bytes_out - size)})"
+        )
+        notes.progress.advance(size=len(raw.data) or raw.oversize or 0)
     return summary
 
 
@@ -159,6 +226,8 @@ def _size(n: int) -> str:
 )
 @lines_option
 @max_bytes_option
+@quiet_option("Print only the documents skipped or named as large, and a stop at the cap.")
+@verbose_option("Print a line per document: how many examples it gave.")
 def export_sft(
     inputs: tuple[str, ...],
     output: str,
@@ -167,6 +236,8 @@ def export_sft(
     max_bytes: int | None,
     max_context_steps: int | None,
     max_bytes_out: int,
+    quiet: bool,
+    verbose: bool,
 ) -> None:
     """Export supervised fine-tuning examples from trajectories to OUT.jsonl.
 
@@ -190,6 +261,7 @@ def export_sft(
     from atif_spec.jsonio.samefile import refuse_overlap
     from atif_spec.validation.reader import UnreadablePath, check_paths, read_files
 
+    level = output_level(quiet, verbose)
     try:
         files = check_paths(inputs)
         refuse_overlap([output], files)
@@ -198,40 +270,46 @@ def export_sft(
         sys.exit(2)
     max_bytes = max_bytes or DEFAULT_MAX_BYTES
     docs = read_files(files, max_bytes, lines)
+    # Examples on the terminal are lines of their own: no progress line between them.
+    show = sys.stderr.isatty() and not (output == STDIN and sys.stdout.isatty())
+    progress = Progress(show, "exported", total_of(files, lines) if show else Total())
     settings: dict[str, Any] = {
+        "notes": Notes(level, progress),
         "validate": validate,
         "max_bytes": max_bytes,
         "max_context_steps": max_context_steps,
         "max_bytes_out": max_bytes_out or None,
     }
-    if output == STDIN:
-        stream: IO[bytes] = sys.stdout.buffer
-        summary = export(docs, stream.write, **settings)
-        stream.flush()
-    else:
-        try:
-            target = AtomicFile(Path(output))
-            try:
-                summary = export(docs, target.write, **settings)
-                target.commit()
-            except BaseException:
-                target.abort()
-                raise
-        except OutputError as exc:
-            click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
-            sys.exit(2)
-    for source, line, why in summary.skipped:
-        where = f"{terminal.name(source)}:{line}" if line else terminal.name(source)
-        click.echo(f"{where}: skipped: {terminal.clean(why)}", err=True)
+    with progress:
+        summary = _export_to(output, docs, settings)
     if summary.capped:
         click.echo(
             f"stopped at --max-bytes-out {max_bytes_out}: the next example would exceed it",
             err=True,
         )
-    click.echo(
-        f"{summary.documents} document(s), {summary.examples} example(s) "
-        f"({_size(summary.bytes_out)}) written to {terminal.name(output)}, "
-        f"{len(summary.skipped)} skipped",
-        err=True,
-    )
+    if level > QUIET:
+        click.echo(summary.text(output), err=True)
     sys.exit(1 if summary.skipped or summary.capped else 0)
+
+
+def _export_to(output: str, docs: Iterable[RawDocument], settings: dict[str, Any]) -> Summary:
+    """Export to ``output`` (``-``: stdout; a file: atomically, exit 2 if it cannot be
+    written)."""
+    if output == STDIN:
+        stream: IO[bytes] = sys.stdout.buffer
+        summary = export(docs, stream.write, **settings)
+        stream.flush()
+        return summary
+    try:
+        target = AtomicFile(Path(output))
+        try:
+            summary = export(docs, target.write, **settings)
+            target.commit()
+        except BaseException:
+            target.abort()
+            raise
+    except OutputError as exc:
+        settings["notes"].progress.clear()
+        click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
+        sys.exit(2)
+    return summary
