@@ -64,6 +64,13 @@ def test_standard_input_and_pipes_have_no_known_total(tmp_path: Path) -> None:
     assert total_of([str(tmp_path / "pipe.jsonl")]) == Total()
 
 
+def test_parquet_and_uris_have_no_known_total(tmp_path: Path) -> None:
+    """A Parquet file holds many rows, and neither its bytes nor its name count them."""
+    (tmp_path / "d.parquet").write_bytes(b"PAR1")
+    assert total_of([str(tmp_path / "d.parquet")]) == Total()
+    assert total_of(["s3://bucket/d.jsonl"]) == Total()
+
+
 def test_the_line_is_drawn_on_a_forced_terminal_and_cleared() -> None:
     screen = io.StringIO()
     with Progress(True, "exported", Total(2), stream=screen) as bar:

@@ -228,3 +228,16 @@ def test_ray_engine_without_ray_is_a_usage_error_naming_the_extra(
         "it needs the 'ray' extra (docs/USAGE.md, Optional extras)"
     ]
     assert "Traceback" not in result.output
+
+
+def test_run_local_counts_its_documents_on_the_progress_line(tmp_path: Path) -> None:
+    from atif_spec.datasets.progress import Progress, Total
+
+    for name in ("a.json", "b.json"):
+        (tmp_path / name).write_bytes(orjson.dumps(_doc()))
+    screen = io.StringIO()
+    files = [str(tmp_path / "a.json"), str(tmp_path / "b.json")]
+    with Progress(True, "counted", Total(2), stream=screen) as bar:
+        result = stats.run_local(files, progress=bar)
+        assert result.to_dict()["total"]["documents"] == 2
+        assert "counted 1/2 documents" in screen.getvalue()

@@ -63,6 +63,7 @@ def stats(
     """
     from atif_spec.datasets import stats as core
     from atif_spec.datasets.engines.sources import expand
+    from atif_spec.datasets.progress import Progress, Total, total_of
     from atif_spec.jsonio import jsontext
     from atif_spec.validation.reader import DEFAULT_MAX_BYTES, STDIN, UnreadablePath
 
@@ -77,9 +78,17 @@ def stats(
                 files, group, lines=lines, column=column, address=ray_address, max_bytes=limit
             )
         else:
-            result = core.run_local(
-                files, group, jobs=jobs, lines=lines, column=column, max_bytes=limit
-            )
+            show = sys.stderr.isatty()
+            with Progress(show, "counted", total_of(files, lines) if show else Total()) as bar:
+                result = core.run_local(
+                    files,
+                    group,
+                    jobs=jobs,
+                    lines=lines,
+                    column=column,
+                    max_bytes=limit,
+                    progress=bar,
+                )
     except UnreadablePath as exc:
         click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)

@@ -3,10 +3,10 @@
 One line, redrawn in place: what is done out of the total, the rate and the time left
 (``validated 1,234/20,000 documents · 2,100/s · 0:00:09 left``). The total is known when it is
 cheap to know: the number of files after listing when every file is one document, or their size
-in bytes when some are JSON Lines (progress then counts the bytes read). On standard input or a
-pipe it is not known, and the line shows the count and the rate only.
+in bytes when some are JSON Lines (progress then counts the bytes read). On standard input, a
+pipe, Parquet files and URIs it is not known, and the line shows the count and the rate only.
 
-Shared by ``atif validate``, ``atif migrate``, ``atif convert`` and ``atif export-sft``; the text
+Shared by ``atif validate``, ``stats``, ``migrate``, ``convert`` and ``export-sft``; the text
 comes from the pure function :func:`progress_text`.
 """
 
@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from atif_spec.validation.reader import STDIN, is_jsonl
+from atif_spec.validation.reader import STDIN, is_jsonl, is_parquet, is_uri
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +38,7 @@ def total_of(files: Iterable[str], lines: bool | None = None) -> Total:
     count = size = 0
     in_bytes = False
     for name in files:
-        if name == STDIN:
+        if name == STDIN or is_uri(name) or is_parquet(name):  # rows are not bytes of the file
             return Total()
         try:
             info = os.stat(name)

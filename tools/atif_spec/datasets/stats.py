@@ -34,6 +34,7 @@ import orjson
 
 from atif_spec.datasets.engines.sources import DEFAULT_COLUMN, read_documents
 from atif_spec.datasets.pool import map_ordered
+from atif_spec.datasets.progress import Progress
 from atif_spec.formats.totals import trajectory_totals
 from atif_spec.jsonio import jsontext
 from atif_spec.jsonio.jsonvalues import dict_member, list_member, objects
@@ -458,9 +459,10 @@ def run_local(
     lines: bool | None = None,
     column: str = DEFAULT_COLUMN,
     max_bytes: int = DEFAULT_MAX_BYTES,
+    progress: Progress | None = None,
 ) -> Stats:
     """The stats of every document of ``files`` (already expanded), here or in ``jobs``
-    processes."""
+    processes; ``progress`` counts them."""
 
     def docs() -> Iterator[RawDocument]:
         for name in files:
@@ -468,8 +470,10 @@ def run_local(
 
     stats = Stats(by)
     work = functools.partial(records_batch, max_bytes=max_bytes)
-    for _, record in map_ordered(work, docs(), jobs):
+    for raw, record in map_ordered(work, docs(), jobs):
         stats.add(record)
+        if progress is not None:
+            progress.advance(size=len(raw.data) or raw.oversize or 0)
     return stats
 
 
