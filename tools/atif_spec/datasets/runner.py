@@ -291,10 +291,10 @@ def run_validation(
         for piece, (count, reports) in _map_pieces(pieces(files, lines), options, jobs):
             base = seen.get(piece.name, 0)
             shift = base if piece.end is not None else 0
+            if show:  # the piece is read: its bytes are done (a stat only for the progress)
+                bar.advance(0, _size(piece))
             for item in reports:
                 emit(unpack(item, piece.name, shift))
-            if show:  # a stat per piece only for the progress line
-                bar.advance(0, _size(piece))
             seen[piece.name] = base + count
     return summary
 
