@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from atif_spec import validate
 from atif_spec.cli import main
+from atif_spec.conformance import suite
 from tests.support import ROOT
 from tests.support.documents import minimal_atif
 
@@ -456,13 +457,17 @@ def test_spec_diff_refuses_two_formats() -> None:
 def test_conformance_without_a_suite_says_where_to_get_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Was: "no <format>/<version>/manifest.json found" from a plain install."""
+    """Was: "no <format>/<version>/manifest.json found" from a plain install. The suite now
+    comes with the package; an installation without it, or an empty --suite, is one line."""
     monkeypatch.chdir(tmp_path)
-    for command in (["run", "--impl", "true"], ["lint"]):
+    monkeypatch.setattr(suite, "default_suite", lambda: None)
+    for command in (["run", "--impl", "true"], ["lint"], ["export", "out"]):
         result = run("conformance", *command)
         assert result.exit_code == 2, result.output
-        assert "not part of the installed package" in result.output
-        assert "--suite" in result.output
+        assert "no conformance suite is installed: give --suite" in result.output
+        result = run("conformance", *command, "--suite", str(tmp_path))
+        assert result.exit_code == 2, result.output
+        assert "holds no <format>/<version>/manifest.json" in result.output
 
 
 EVIL_ADAPTER = """
