@@ -246,7 +246,7 @@ def test_local_results_file(tmp_path: Path) -> None:
     data = tmp_path / "data"
     dataset.generate(data, documents=500)
     out = tmp_path / "out"
-    summary = run(Task("migrate", to="v1.6"), [str(data)], output=str(out))
+    summary = run(Task("migrate", to="v1.6"), expand([str(data)]), output=str(out))
     table = pq.read_table(out / "results.parquet")
     assert table.column_names == ["source", "line", "passed", "report", "document"]
     assert table.num_rows == summary.documents

@@ -104,7 +104,7 @@ def _has_parquet(item: str) -> bool:
 
 def run(
     task: Task,
-    inputs: Iterable[str],
+    files: list[str],
     *,
     engine: str = "local",
     jobs: int = 1,
@@ -115,17 +115,15 @@ def run(
     sink: Callable[[Result], None] | None = None,
     written: Iterable[str | None] = (),
 ) -> DatasetSummary:
-    """Run ``task`` over ``inputs`` on ``engine``; raises ``UnreadablePath`` for a missing input
-    and ``OutputError`` when a file of ``written`` (the side outputs: ``--summary``) is one of
-    the files read.
+    """Run ``task`` over ``files`` (as :func:`atif_spec.datasets.engines.sources.listing` lists
+    a run's inputs) on ``engine``; raises ``OutputError`` when a file of ``written`` (the side
+    outputs: ``--summary``) is one of the files read.
 
     ``output`` (a directory or URI) receives the results as Parquet (ray: written by Ray; local:
     one file); ``sink`` sees every result in input order.
     """
-    from atif_spec.datasets.engines.sources import expand
     from atif_spec.jsonio.samefile import refuse_overlap
 
-    files = expand(inputs)
     refuse_overlap(written, files)
     if engine == "ray":
         from atif_spec.datasets import ray as ray_engine
@@ -173,7 +171,7 @@ def write_summary(summary: DatasetSummary, path: str | None) -> None:
 
 
 def validate(
-    inputs: Iterable[str],
+    files: list[str],
     options: Any,
     *,
     engine: str,
@@ -184,13 +182,14 @@ def validate(
     ray_address: str | None,
     sink: Callable[[dict[str, Any]], None],
 ) -> DatasetSummary:
-    """``atif validate`` as a dataset run: every report to ``sink`` in input order; returns the
-    summary (its renderer and exit status read ``invalid``, ``errors``, ``warnings``, ...)."""
+    """``atif validate`` as a dataset run over the listed ``files``: every report to ``sink``
+    in input order; returns the summary (its renderer and exit status read ``invalid``,
+    ``errors``, ``warnings``, ...)."""
     from atif_spec.datasets.engines import Task
 
     summary = run(
         Task("validate", options),
-        inputs,
+        files,
         engine=engine,
         jobs=jobs,
         lines=lines,
@@ -204,7 +203,7 @@ def validate(
 
 
 def transform(
-    inputs: Iterable[str],
+    files: list[str],
     task: Task,
     *,
     engine: str,
@@ -219,7 +218,8 @@ def transform(
     done: str,
     level: int,
 ) -> int:
-    """``atif migrate``/``atif convert`` as a dataset run; returns the exit status.
+    """``atif migrate``/``atif convert`` as a dataset run over the listed ``files``; returns the
+    exit status.
 
     With ``-o DIR`` the results (source, line, passed, report, document) are written there as
     Parquet; without, each transformed document goes to stdout as one JSON line and the reports
@@ -245,7 +245,7 @@ def transform(
 
     summary = run(
         task,
-        inputs,
+        files,
         engine=engine,
         jobs=jobs,
         lines=lines,

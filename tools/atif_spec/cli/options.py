@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import click
 from click.decorators import FC
 
 from atif_spec.schemas.targets import Target, TargetError
+
+if TYPE_CHECKING:
+    from atif_spec.validation.listing import Filters
 
 lines_option = click.option(
     "--lines/--no-lines",
@@ -98,3 +102,53 @@ def known_target(text: str, option: str = "--as") -> Target:
     elif not any(target.version in spec.versions for spec in formats.values()):
         raise click.BadParameter(f"no format has version {target.version}", param_hint=option)
     return target
+
+
+def _patterns(
+    ctx: click.Context, param: click.Parameter, value: tuple[str, ...]
+) -> tuple[str, ...]:
+    """Check the glob patterns of ``--include``/``--exclude`` (a bad one is a usage error)."""
+    from atif_spec.validation.globs import PatternError, compile_all
+
+    try:
+        compile_all(value)
+    except PatternError as exc:
+        raise click.BadParameter(str(exc), ctx, param) from exc
+    return value
+
+
+def selection_options(command: FC) -> FC:
+    """``--include PATTERN`` and ``--exclude PATTERN`` (repeatable): which files of a folder
+    input are read (docs/INPUTS.md; files named on the command line are always read)."""
+    command = click.option(
+        "--exclude",
+        multiple=True,
+        metavar="PATTERN",
+        callback=_patterns,
+        help="Skip files of folder inputs that match this glob (relative to the folder; "
+        "repeatable). A .atifignore file in a folder works the same way.",
+    )(command)
+    return click.option(
+        "--include",
+        multiple=True,
+        metavar="PATTERN",
+        callback=_patterns,
+        help="Read only the files of folder inputs that match this glob (repeatable; replaces "
+        "the Harbor job-folder rule).",
+    )(command)
+
+
+def filters(include: tuple[str, ...], exclude: tuple[str, ...]) -> Filters:
+    """The :class:`~atif_spec.validation.listing.Filters` of the two options."""
+    from atif_spec.validation.listing import Filters
+
+    return Filters.parse(include, exclude)
+
+
+def note_skipped(note: str | None) -> None:
+    """Print what the folder walks skipped (:meth:`atif_spec.validation.listing.Listing.note`)
+    on stderr, for commands whose summary is not a line of ``atif validate``."""
+    if note:
+        from atif_spec.cli import terminal
+
+        click.echo(f"atif: note: {terminal.clean(note)}", err=True)

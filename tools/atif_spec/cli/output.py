@@ -55,13 +55,15 @@ class TextRenderer:
             message = terminal.clean(finding["message"])
             click.echo(f"{where}: {tag} {ptr} {finding['code']} {finding['name']}: {message}")
 
-    def finish(self, summary: Counts) -> None:
-        """Print the summary line."""
+    def finish(self, summary: Counts, skipped: str | None = None) -> None:
+        """Print the summary line (with what the folder walks ``skipped``, if anything)."""
         ok = summary.documents - summary.invalid
         text = (
             f"{summary.documents} document(s): {ok} valid, {summary.invalid} invalid; "
             f"{summary.errors} error(s), {summary.warnings} warning(s)"
         )
+        if skipped:
+            text += f"; {terminal.clean(skipped)}"
         failed = summary.invalid or (self.strict and summary.with_warnings)
         if self.colour:
             text = click.style(text, fg="red" if failed else "green")
@@ -78,6 +80,6 @@ class JsonRenderer:
         """Write one report line."""
         self._out.write(jsontext.dumps(report) + b"\n")
 
-    def finish(self, summary: Counts) -> None:
+    def finish(self, summary: Counts, skipped: str | None = None) -> None:
         """Flush; JSON output has no summary line."""
         self._out.flush()

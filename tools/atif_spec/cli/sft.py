@@ -23,11 +23,14 @@ from atif_spec.cli.options import (
     NORMAL,
     QUIET,
     VERBOSE,
+    filters,
     lines_option,
     max_bytes_option,
     max_bytes_out_option,
+    note_skipped,
     output_level,
     quiet_option,
+    selection_options,
     verbose_option,
 )
 from atif_spec.datasets.progress import Progress, Total, total_of
@@ -224,6 +227,7 @@ def _size(n: int) -> str:
 @max_bytes_out_option(
     "Stop before the output would exceed BYTES (exit 1; the examples so far are written)"
 )
+@selection_options
 @lines_option
 @max_bytes_option
 @quiet_option("Print only the documents skipped or named as large, and a stop at the cap.")
@@ -238,6 +242,8 @@ def export_sft(
     max_bytes_out: int,
     quiet: bool,
     verbose: bool,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
 ) -> None:
     """Export supervised fine-tuning examples from trajectories to OUT.jsonl.
 
@@ -259,11 +265,14 @@ def export_sft(
     is an input.
     """
     from atif_spec.jsonio.samefile import refuse_overlap
-    from atif_spec.validation.reader import UnreadablePath, check_paths, read_files
+    from atif_spec.validation.listing import list_inputs
+    from atif_spec.validation.reader import UnreadablePath, read_files
 
     level = output_level(quiet, verbose)
     try:
-        files = check_paths(inputs)
+        found = list_inputs(inputs, filters(include, exclude))
+        note_skipped(found.note())
+        files = found.files
         refuse_overlap([output], files)
     except (UnreadablePath, OutputError) as exc:
         click.echo(f"atif: {terminal.clean(str(exc))}", err=True)

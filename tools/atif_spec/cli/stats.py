@@ -8,7 +8,14 @@ import click
 
 from atif_spec.cli import terminal
 from atif_spec.cli.dataset import ENGINES, column_option, engine_available, ray_address_option
-from atif_spec.cli.options import jobs_option, lines_option, max_bytes_option
+from atif_spec.cli.options import (
+    filters,
+    jobs_option,
+    lines_option,
+    max_bytes_option,
+    note_skipped,
+    selection_options,
+)
 
 
 @click.command()
@@ -37,6 +44,7 @@ from atif_spec.cli.options import jobs_option, lines_option, max_bytes_option
 )
 @ray_address_option
 @column_option
+@selection_options
 @lines_option
 @max_bytes_option
 def stats(
@@ -47,6 +55,8 @@ def stats(
     engine: str,
     ray_address: str | None,
     column: str,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
     lines: bool | None,
     max_bytes: int | None,
 ) -> None:
@@ -57,12 +67,13 @@ def stats(
     and zero-call steps, findings by code, and exact p50/p90/max of steps and tokens
     (prompt + completion) per document. Totals follow RFC.md §2.4 (copied-context and
     llm_call_count 0 steps do not count; embedded subagents do). Other formats are counted
-    through ATIF (converted to atif@v1.7). Both engines give the same output.
+    through ATIF (converted to atif@v1.7). Both engines give the same output. In a Harbor job
+    folder only the trajectories count (--include, --exclude, .atifignore: docs/INPUTS.md).
 
     Exit status: 0, or 2 for usage errors and unreadable paths.
     """
     from atif_spec.datasets import stats as core
-    from atif_spec.datasets.engines.sources import expand
+    from atif_spec.datasets.engines.sources import listing
     from atif_spec.datasets.progress import Progress, Total, total_of
     from atif_spec.jsonio import jsontext
     from atif_spec.validation.reader import DEFAULT_MAX_BYTES, STDIN, UnreadablePath
@@ -70,7 +81,9 @@ def stats(
     group: core.GroupBy | None = by  # type: ignore[assignment]
     limit = max_bytes or DEFAULT_MAX_BYTES
     try:
-        files = expand(paths)
+        found = listing(paths, filters(include, exclude))
+        note_skipped(found.note())
+        files = found.files
         if engine == "ray":
             if STDIN in files:
                 raise UnreadablePath("standard input (-) is read by the local engine only")

@@ -28,6 +28,7 @@ from atif_spec.cli.destinations import (
 )
 from atif_spec.cli.options import (
     NORMAL,
+    filters,
     jobs_option,
     known_target,
     lines_option,
@@ -35,6 +36,7 @@ from atif_spec.cli.options import (
     max_bytes_out_option,
     output_level,
     quiet_option,
+    selection_options,
     verbose_option,
 )
 from atif_spec.cli.reports import ReportPrinter
@@ -46,33 +48,39 @@ from atif_spec.validation.reader import STDIN, RawDocument, UnreadablePath
 if TYPE_CHECKING:
     from atif_spec.datasets.engines import Task
     from atif_spec.datasets.summary import DatasetSummary
+    from atif_spec.validation.listing import Filters
 
 
 # --- the command ----------------------------------------------------------------------------------
 
 
-def _listing(inputs: tuple[str, ...]) -> tuple[list[str], dict[str, tuple[Path, bool]]]:
-    """The files of the inputs (as :func:`atif_spec.validation.reader.check_paths` lists them,
-    directories walked once) and, for each, the input it came from and whether that is a
-    directory."""
-    from atif_spec.validation.reader import check_paths, expand, found_files
+def _listing(
+    inputs: tuple[str, ...], selection: Filters | None = None
+) -> tuple[list[str], dict[str, tuple[Path, bool]]]:
+    """The files of the inputs (as :func:`atif_spec.validation.listing.list_inputs` lists them)
+    and, for each, the input it came from and whether that is a directory; a file reached
+    twice (by name and through its folder) once. Prints what the folder walks skipped."""
+    from atif_spec.cli.options import note_skipped
+    from atif_spec.validation.listing import list_inputs
 
+    found = list_inputs(inputs, selection)
+    note_skipped(found.note())
     files: list[str] = []
     roots: dict[str, tuple[Path, bool]] = {}
     seen: set[str] = set()
-    for item in inputs:
-        is_dir = item != STDIN and Path(item).is_dir()
-        for f in expand([item]):
-            real = f if f == STDIN else os.path.realpath(f)
-            if real in seen:  # the same file reached twice (by name and through its folder)
-                continue
-            seen.add(real)
-            files.append(f)
-            roots.setdefault(f, (Path(item), is_dir))
-    return check_paths(found_files(inputs, files)), roots
+    for f in found.files:
+        real = f if f == STDIN else os.path.realpath(f)
+        if real in seen:
+            continue
+        seen.add(real)
+        files.append(f)
+        root = found.roots[f]
+        roots[f] = (Path(root), root != STDIN and Path(root).is_dir())
+    return files, roots
 
 
 _SHARED_OPTIONS = [
+    selection_options,
     lines_option,
     max_bytes_option,
     click.option(
@@ -177,17 +185,22 @@ def _run_dataset(
     report_format: str,
     done: str,
     level: int,
+    selection: Filters | None,
 ) -> NoReturn:
     """Transform a dataset through its engine and exit with the engine's status."""
     from atif_spec.cli import dataset as engines_cli
+    from atif_spec.cli.options import note_skipped
+    from atif_spec.datasets.engines.sources import listing
 
     if options.session_ref_path is not None or options.drop_context_only:
         raise click.UsageError(
             "--session-ref-path and --drop-context-only-steps apply to files, not datasets"
         )
     try:
+        found = listing(inputs, selection)
+        note_skipped(found.note())
         status = engines_cli.transform(
-            inputs,
+            found.files,
             task,
             engine=engine,
             jobs=jobs,
@@ -208,7 +221,7 @@ def _run_dataset(
 
 
 def _input_files(
-    inputs: tuple[str, ...], output: Path | None, in_place: bool
+    inputs: tuple[str, ...], output: Path | None, in_place: bool, selection: Filters | None
 ) -> tuple[list[str], dict[str, tuple[Path, bool]]]:
     """The files of the inputs and their roots (see :func:`_listing`); exits 2 if unreadable."""
     if in_place and output is not None:
@@ -216,7 +229,7 @@ def _input_files(
     if in_place and STDIN in inputs:
         raise click.UsageError("--in-place cannot rewrite stdin")
     try:
-        return _listing(inputs)
+        return _listing(inputs, selection)
     except UnreadablePath as exc:
         click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
@@ -272,6 +285,7 @@ def _run(
     summary_path: str | None = None,
     column: str = "trajectory",
     level: int = NORMAL,
+    selection: Filters | None = None,
 ) -> None:
     """Read, transform, check, write and report; exits with the command's status."""
     from atif_spec.cli.dataset import is_dataset_run
@@ -303,8 +317,9 @@ def _run(
             report_format=report_format,
             done=done,
             level=level,
+            selection=selection,
         )
-    files, roots = _input_files(inputs, output, in_place)
+    files, roots = _input_files(inputs, output, in_place, selection)
     if options.convert:
         options = replace(options, whole_files=_legacy_logs(files))
     dest = destinations(files, roots, output, in_place)
@@ -340,6 +355,8 @@ def migrate(
     fail_on_decision: bool,
     session_ref_path: str | None,
     drop_context_only: bool,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
     lines: bool | None,
     max_bytes: int | None,
     engine: str,
@@ -388,6 +405,7 @@ def migrate(
         summary_path,
         column,
         output_level(quiet, verbose),
+        filters(include, exclude),
     )
 
 
@@ -417,6 +435,8 @@ def convert(
     fail_on_decision: bool,
     session_ref_path: str | None,
     drop_context_only: bool,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
     lines: bool | None,
     max_bytes: int | None,
     engine: str,
@@ -465,4 +485,5 @@ def convert(
         summary_path,
         column,
         output_level(quiet, verbose),
+        filters(include, exclude),
     )

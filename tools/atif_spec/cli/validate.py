@@ -9,11 +9,13 @@ import click
 from atif_spec.cli import terminal
 from atif_spec.cli.dataset import engine_options
 from atif_spec.cli.options import (
+    filters,
     jobs_option,
     known_target,
     lines_option,
     max_bytes_option,
     quiet_option,
+    selection_options,
 )
 
 
@@ -57,6 +59,7 @@ from atif_spec.cli.options import (
     is_flag=True,
     help="Warn about repeated object keys (a second, slower parse).",
 )
+@selection_options
 @lines_option
 @max_bytes_option
 @quiet_option("Print nothing but the summary line (text format).")
@@ -71,6 +74,8 @@ def validate(
     no_check_files: bool,
     allow_outside: bool,
     check_duplicate_keys: bool,
+    include: tuple[str, ...],
+    exclude: tuple[str, ...],
     lines: bool | None,
     max_bytes: int | None,
     quiet: bool,
@@ -80,6 +85,10 @@ def validate(
     column: str,
 ) -> None:
     """Validate trajectory files, directories (recursively: *.json, *.jsonl) or stdin (-).
+
+    In a Harbor job or trial folder only the trajectories are read (agent/trajectory*.json,
+    steps/*/agent/trajectory*.json); --include, --exclude and .atifignore files choose the files
+    of other folders (docs/INPUTS.md). The summary counts the files skipped.
 
     Standard input has no folder, so the checks of referenced files (media, --follow-refs) do
     not apply to it; a note on stderr says so.
@@ -97,8 +106,9 @@ def validate(
     from atif_spec.datasets.runner import run_validation
     from atif_spec.jsonio.atomic import OutputError
     from atif_spec.jsonio.samefile import file_ids
+    from atif_spec.validation.listing import list_inputs
     from atif_spec.validation.pipeline import Options
-    from atif_spec.validation.reader import DEFAULT_MAX_BYTES, UnreadablePath, check_paths
+    from atif_spec.validation.reader import DEFAULT_MAX_BYTES, UnreadablePath
 
     if as_target:
         known_target(as_target)
@@ -116,12 +126,16 @@ def validate(
         for note in _skipped_checks(paths, no_check_files, follow_refs):
             click.echo(f"atif: note: {note}", err=True)
     summary: Counts
+    skipped = None
     try:
-        if is_dataset_run(paths, engine, summary_path):  # the engines list the inputs themselves
+        if is_dataset_run(paths, engine, summary_path):
             from atif_spec.cli import dataset as engines_cli
+            from atif_spec.datasets.engines.sources import listing
 
+            found = listing(paths, filters(include, exclude))
+            skipped = found.note()
             summary = engines_cli.validate(
-                paths,
+                found.files,
                 options,
                 engine=engine,
                 jobs=jobs,
@@ -132,7 +146,8 @@ def validate(
                 sink=renderer.document,
             )
         else:
-            files = check_paths(paths)
+            found = list_inputs(paths, filters(include, exclude))
+            files, skipped = found.files, found.note()
             # JSON Lines on a terminal is a line per document: no spinner between them.
             quiet_bar = False if output == "json" and sys.stdout.isatty() else None
             summary = run_validation(
@@ -141,7 +156,7 @@ def validate(
     except (UnreadablePath, OutputError) as exc:
         click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
-    renderer.finish(summary)
+    renderer.finish(summary, skipped)
     failed = summary.invalid or (strict and summary.with_warnings)
     sys.exit(1 if failed else 0)
 

@@ -1,4 +1,5 @@
-"""Reading documents: files, directories, JSON Lines and stdin, with where each came from.
+"""Reading documents: files, JSON Lines and stdin, with where each came from (which files a run
+reads: :mod:`atif_spec.validation.listing`).
 
 Reading never fails on bad content: bytes are handed on, and parsing turns problems into
 findings. Only paths that cannot be read at all raise :class:`UnreadablePath`.
@@ -7,7 +8,6 @@ findings. Only paths that cannot be read at all raise :class:`UnreadablePath`.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -58,64 +58,6 @@ class RawDocument(NamedTuple):
     """Set instead of ``data`` when the record was longer than the size limit."""
     stream: str | None = None
     """Set instead of ``data`` when the whole file is a provider stream (its kind)."""
-
-
-def expand(inputs: Iterable[str]) -> Iterator[str]:
-    """Expand directories into their ``*.json``/``*.jsonl`` files (sorted, recursive)."""
-    for item in inputs:
-        if item == STDIN:
-            yield item
-            continue
-        p = Path(item)
-        if p.is_dir():
-            yield from _folder(item)
-        elif p.is_file():
-            yield item
-        elif p.exists():
-            raise UnreadablePath(f"not a regular file: {item}")
-        else:
-            raise UnreadablePath(f"no such file or directory: {item}")
-
-
-def _folder(top: str) -> list[str]:
-    """The ``*.json``/``*.jsonl`` files below a folder, sorted; a folder inside it that cannot
-    be read raises :class:`UnreadablePath` instead of being skipped. Links to folders are not
-    descended into (no cycles); links to files are read."""
-
-    def refuse(exc: OSError) -> None:
-        raise UnreadablePath(f"cannot read folder {exc.filename}: {exc.strerror or exc}")
-
-    found: list[str] = []
-    for folder, _, names in os.walk(top, onerror=refuse):
-        for name in names:
-            path = Path(folder, name)
-            if path.suffix.lower() in JSON_SUFFIXES and path.is_file():
-                found.append(str(path))
-    return sorted(found)
-
-
-def found_files(inputs: Iterable[str], files: list[str]) -> list[str]:
-    """``files``, the files listed for ``inputs``; :class:`UnreadablePath` when there is none, so
-    that a wrong path (an empty folder, one holding no document file) never passes as a run
-    with nothing wrong in it. Every command lists its inputs through this."""
-    if not files:
-        named = ", ".join(inputs) or "the inputs"
-        raise UnreadablePath(
-            f"no document files in {named} (looked for *.json, *.jsonl, *.ndjson"
-            " and, for datasets, *.parquet)"
-        )
-    return files
-
-
-def check_paths(inputs: Iterable[str]) -> list[str]:
-    """Expand inputs up front so that a missing path, or inputs holding no document file, is
-    reported before any work starts."""
-    inputs = list(inputs)
-    files = found_files(inputs, list(expand(inputs)))
-    for f in files:
-        if f != STDIN and not os.access(f, os.R_OK):
-            raise UnreadablePath(f"permission denied: {f}")
-    return files
 
 
 def is_uri(name: str) -> bool:

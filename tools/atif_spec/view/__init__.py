@@ -22,10 +22,11 @@ from importlib import resources
 from typing import Any
 
 from atif_spec import __version__
-from atif_spec.datasets.engines.sources import DEFAULT_COLUMN, expand, read_documents
+from atif_spec.datasets.engines.sources import DEFAULT_COLUMN, listing, read_documents
 from atif_spec.datasets.stats import Stats
 from atif_spec.jsonio import jsontext
 from atif_spec.jsonio.samefile import FileId, refuse_read
+from atif_spec.validation.listing import Filters
 from atif_spec.validation.reader import DEFAULT_MAX_BYTES, is_jsonl, is_parquet
 from atif_spec.view.documents import Collector
 
@@ -48,6 +49,8 @@ class ViewOptions:
     """Files the page is written to (:func:`atif_spec.jsonio.samefile.file_ids`): reading one
     (an input, a referenced trajectory, a media file) raises
     :class:`atif_spec.jsonio.atomic.OutputError`."""
+    selection: Filters | None = None
+    """``--include``/``--exclude`` of folder inputs (Harbor job folders: the trajectories)."""
 
 
 def build(inputs: list[str], options: ViewOptions | None = None) -> dict[str, Any]:
@@ -55,7 +58,8 @@ def build(inputs: list[str], options: ViewOptions | None = None) -> dict[str, An
     :class:`atif_spec.jsonio.atomic.OutputError` when it would read one of ``options.outputs``."""
 
     opts = options or ViewOptions()
-    files = expand(inputs)
+    found = listing(inputs, opts.selection)
+    files = found.files
     for name in files:
         refuse_read(name, None, opts.outputs, "an input")
     collector = Collector(opts)
@@ -70,6 +74,7 @@ def build(inputs: list[str], options: ViewOptions | None = None) -> dict[str, An
     return {
         "generator": f"atif-spec {__version__}",
         "inputs": files,
+        "skipped": found.note(),
         "dataset": dataset,
         "total": total,
         "shown": min(total, opts.max_docs),

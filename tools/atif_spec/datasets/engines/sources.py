@@ -22,14 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from atif_spec.jsonio.jsontext import dumps
+from atif_spec.validation.listing import Filters, Listing, Tree, list_inputs
 from atif_spec.validation.reader import (
     DEFAULT_MAX_BYTES,
     JSON_SUFFIXES,
     PARQUET_SUFFIXES,
-    STDIN,
     RawDocument,
     UnreadablePath,
-    found_files,
     is_jsonl,
     is_parquet,
     is_uri,
@@ -44,33 +43,16 @@ literal is the ``--column`` default in :mod:`atif_spec.cli.dataset`)."""
 PARQUET_BATCH_ROWS = 256
 
 
-def _wanted(name: str) -> bool:
-    return name.lower().endswith(DATASET_SUFFIXES)
+def listing(inputs: Iterable[str], filters: Filters | None = None) -> Listing:
+    """The files of a dataset's inputs (:func:`atif_spec.validation.listing.list_inputs`, with
+    ``*.parquet`` too and URIs listed through ``pyarrow.fs``), and what the walks skipped."""
+    return list_inputs(inputs, filters, suffixes=DATASET_SUFFIXES, remote=_uri_tree)
 
 
-def expand(inputs: Iterable[str]) -> list[str]:
-    """Every file of the inputs: directories recursively (``*.json``, ``*.jsonl``, ``*.ndjson``,
-    ``*.parquet``, sorted), ``-`` for stdin; raises :class:`UnreadablePath` for an input that
-    does not exist, or for inputs that hold no file (:func:`found_files`)."""
-    inputs = list(inputs)
-    files: list[str] = []
-    for item in inputs:
-        if item == STDIN:
-            files.append(item)
-            continue
-        if is_uri(item):
-            files.extend(_expand_uri(item))
-            continue
-        path = Path(item)
-        if path.is_dir():
-            files.extend(sorted(str(f) for f in path.rglob("*") if _wanted(f.name) and f.is_file()))
-        elif path.is_file():
-            files.append(item)
-        elif path.exists():
-            raise UnreadablePath(f"not a regular file: {item}")
-        else:
-            raise UnreadablePath(f"no such file or directory: {item}")
-    return found_files(inputs, files)
+def expand(inputs: Iterable[str], filters: Filters | None = None) -> list[str]:
+    """The files of :func:`listing`: directories recursively (sorted), ``-`` for stdin; raises
+    :class:`UnreadablePath` for an input that does not exist, or for inputs that hold no file."""
+    return listing(inputs, filters).files
 
 
 def _pyarrow(module: str) -> Any:
@@ -91,17 +73,25 @@ def _filesystem(uri: str) -> tuple[Any, str, str]:
     return filesystem, path, uri.split("://", 1)[0] + "://"
 
 
-def _expand_uri(uri: str) -> list[str]:
+def _uri_tree(uri: str) -> Tree | None:
+    """The files and folders below a URI (None when it names a file). Object stores have no
+    ignore files here: ``.atifignore`` is read on local disk only."""
     fs = _pyarrow("fs")
     filesystem, path, prefix = _filesystem(uri)
     info = filesystem.get_file_info(path)
     if info.type == fs.FileType.NotFound:
         raise UnreadablePath(f"no such file or directory: {uri}")
     if info.type == fs.FileType.File:
-        return [uri]
-    listed = filesystem.get_file_info(fs.FileSelector(path, recursive=True))
-    found = (i.path for i in listed if i.type == fs.FileType.File and _wanted(i.base_name))
-    return sorted(prefix + p for p in found)
+        return None
+    tree = Tree()
+    base = path.rstrip("/") + "/"
+    for entry in filesystem.get_file_info(fs.FileSelector(path, recursive=True)):
+        rel = entry.path[len(base) :] if entry.path.startswith(base) else entry.base_name
+        if entry.type == fs.FileType.File:
+            tree.files.append((rel, prefix + entry.path))
+        elif entry.type == fs.FileType.Directory:
+            tree.dirs.add(rel)
+    return tree
 
 
 class _RawStream(io.RawIOBase):

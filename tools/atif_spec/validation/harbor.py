@@ -1,0 +1,98 @@
+"""Harbor's job folders: where the trajectories are, by their place in the layout.
+
+Harbor (``harbor run``) writes one folder per job and one per trial inside it (its
+``models/trial/paths.py`` and ``job.py``)::
+
+    <job>/config.json  result.json  lock.json  job.log
+    <job>/<trial>/config.json  result.json  lock.json  trial.log  exception.txt
+    <job>/<trial>/agent/trajectory.json                  the agent's ATIF trajectory
+    <job>/<trial>/agent/trajectory.cont-1.json           its continuations (linear history)
+    <job>/<trial>/agent/trajectory.summarization-1-summary.json   subagents (and -questions,
+                                                                   -answers)
+    <job>/<trial>/agent/...                              the agent's native logs and settings
+    <job>/<trial>/verifier/  reward.json  reward.txt  test-stdout.txt ...
+    <job>/<trial>/artifacts/ manifest.json (a JSON array) and collected files
+    <job>/<trial>/steps/<step>/agent|verifier|artifacts/ the same, per step of a multi-step trial
+
+A *trial folder* is a folder holding ``config.json``, ``result.json`` or ``trial.log``, and
+one of the folders Harbor makes for every trial (``agent``, ``verifier``, ``artifacts``,
+``steps``). Inside one, the documents are
+the files ``trajectory*.json`` directly in its ``agent/`` (or ``user-agent/``, the simulated
+user's) and in each ``steps/<step>/agent/``; every other file is Harbor's or the agent's own (a
+Claude Code session under ``agent/sessions/`` is the same run as the trajectory, not a second
+one). A *job folder* holds ``config.json`` and a trial folder or ``job.log``; its own files are
+Harbor's. The rule is by place, not by name: a ``config.json`` outside these folders is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from fnmatch import fnmatchcase
+
+TRIAL_FOLDERS = ("agent", "verifier", "artifacts", "steps")
+"""Folders Harbor makes in every trial folder (``TrialPaths.mkdir``; ``steps`` for multi-step)."""
+AGENT_FOLDERS = ("agent", "user-agent")
+"""Where an agent writes its logs, trajectories included (``/logs/agent``, ``/logs/user-agent``)."""
+TRAJECTORY_NAMES = "trajectory*.json"
+"""The trajectory, its continuations and its subagents (``trajectory.cont-N.json``,
+``trajectory.summarization-N-summary.json``)."""
+CONFIG = "config.json"
+TRIAL_FILES = ("result.json", "trial.log")
+"""One of these beside ``config.json`` (a folder of sources with a ``config.json`` and an
+``agent/`` folder is no trial)."""
+JOB_LOG = "job.log"
+
+
+def _parent(path: str) -> str:
+    return path.rpartition("/")[0]
+
+
+class Layout:
+    """The trial and job folders among the files and folders of one walk (relative paths with
+    ``/``, ``""`` for the folder walked)."""
+
+    def __init__(self, files: Iterable[str], dirs: Iterable[str]) -> None:
+        file_set = set(files)
+        dir_set = set(dirs) | {""}
+        configs = [_parent(f) for f in file_set if f.rpartition("/")[2] == CONFIG]
+        self.trials = frozenset(
+            folder
+            for folder in configs
+            if any(_join(folder, name) in dir_set for name in TRIAL_FOLDERS)
+            and any(_join(folder, name) in file_set for name in TRIAL_FILES)
+        )
+        holding_trials = {_parent(trial) for trial in self.trials if trial}
+        self.jobs = frozenset(
+            folder
+            for folder in configs
+            if folder not in self.trials
+            and (folder in holding_trials or _join(folder, JOB_LOG) in file_set)
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self.trials or self.jobs)
+
+    def place(self, path: str) -> bool | None:
+        """True for a trajectory of a trial, False for another file of a trial or job folder
+        (Harbor's, or the agent's own), None for a file outside them."""
+        parts = path.split("/")
+        for depth in range(len(parts) - 1, -1, -1):
+            folder = "/".join(parts[:depth])
+            if folder in self.trials:
+                return is_trajectory(parts[depth:])
+        if _parent(path) in self.jobs:
+            return False
+        return None
+
+
+def is_trajectory(inside: list[str]) -> bool:
+    """Whether a path inside a trial folder (its parts) is a trajectory's place."""
+    if len(inside) == 4 and inside[0] == "steps":  # steps/<step>/agent/trajectory*.json
+        inside = inside[2:]
+    return (
+        len(inside) == 2 and inside[0] in AGENT_FOLDERS and fnmatchcase(inside[1], TRAJECTORY_NAMES)
+    )
+
+
+def _join(folder: str, name: str) -> str:
+    return f"{folder}/{name}" if folder else name
