@@ -114,3 +114,15 @@ def test_a_job_folder_in_object_storage_lists_the_same_way(job: HarborJob) -> No
     assert result.exit_code == 0, result.output
     assert result.output.startswith(f"{len(job.trajectories)} document(s): 10 valid, 0 invalid")
     assert "skipped 31 file(s)" in result.output
+
+
+def test_a_job_without_trajectories_is_nothing_found(tmp_path: Path) -> None:
+    """Every trial failed before its agent wrote a trajectory: no document, exit 2, and the
+    message says what was skipped (not a green run of zero documents)."""
+    job = harbor_job(tmp_path)
+    for path in job.trajectories:
+        path.unlink()
+    result = run("validate", str(job.root))
+    assert result.exit_code == 2
+    assert f"atif: no document files in {job.root}" in result.output
+    assert "Harbor job and trial files" in result.output
