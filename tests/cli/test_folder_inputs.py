@@ -126,3 +126,11 @@ def test_a_job_without_trajectories_is_nothing_found(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert f"atif: no document files in {job.root}" in result.output
     assert "Harbor job and trial files" in result.output
+
+
+def test_json_reports_keep_stdout_and_the_count_goes_to_stderr(job: HarborJob) -> None:
+    result = CliRunner().invoke(main, ["validate", str(job.root), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    reports = [json.loads(line) for line in result.stdout.splitlines()]
+    assert sorted(r["source"] for r in reports) == sorted(str(p) for p in job.trajectories)
+    assert "atif: note: skipped 31 file(s)" in result.stderr

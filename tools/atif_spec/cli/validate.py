@@ -14,6 +14,7 @@ from atif_spec.cli.options import (
     known_target,
     lines_option,
     max_bytes_option,
+    note_skipped,
     quiet_option,
     selection_options,
 )
@@ -156,6 +157,8 @@ def validate(
     except (UnreadablePath, OutputError) as exc:
         click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
+    if output == "json":  # no summary line: stdout holds reports only
+        note_skipped(skipped)
     renderer.finish(summary, skipped)
     failed = summary.invalid or (strict and summary.with_warnings)
     sys.exit(1 if failed else 0)
