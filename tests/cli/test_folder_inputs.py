@@ -93,7 +93,7 @@ def test_export_sft_reads_the_trajectories_only(job: HarborJob, tmp_path: Path) 
     )
     assert result.exit_code == 0, result.output
     assert "atif: note: skipped 31 file(s)" in result.stderr
-    assert f"{len(job.trajectories)} document(s)" in result.stderr
+    assert f" of {len(job.trajectories)} documents to " in result.stderr
 
 
 @pytest.mark.parametrize("command", [["migrate", "--to", "v1.7"], ["convert", "--to", "atif@v1.7"]])
