@@ -15,12 +15,19 @@ extra, or ``ray``).
 
 from __future__ import annotations
 
-import importlib
 import io
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from atif_spec.datasets.engines.storage import (
+    answer,
+    failure,
+    locate,
+    open_file,
+    open_stream,
+    pyarrow,
+)
 from atif_spec.jsonio.jsontext import dumps
 from atif_spec.validation.listing import Filters, Listing, Tree, list_inputs
 from atif_spec.validation.reader import (
@@ -55,37 +62,23 @@ def expand(inputs: Iterable[str], filters: Filters | None = None) -> list[str]:
     return listing(inputs, filters).files
 
 
-def _pyarrow(module: str) -> Any:
-    """A pyarrow module (untyped; installed with the ray extra)."""
-
-    try:
-        return importlib.import_module(f"pyarrow.{module}")
-    except ImportError as exc:
-        raise UnreadablePath(
-            "reading Parquet files and URIs needs pyarrow, the 'parquet' extra "
-            "(docs/USAGE.md, Optional extras)"
-        ) from exc
-
-
-def _filesystem(uri: str) -> tuple[Any, str, str]:
-    """``(pyarrow filesystem, path inside it, scheme prefix)`` of a URI."""
-    filesystem, path = _pyarrow("fs").FileSystem.from_uri(uri)
-    return filesystem, path, uri.split("://", 1)[0] + "://"
-
-
 def _uri_tree(uri: str) -> Tree | None:
     """The files and folders below a URI (None when it names a file). Object stores have no
     ignore files here: ``.atifignore`` is read on local disk only."""
-    fs = _pyarrow("fs")
-    filesystem, path, prefix = _filesystem(uri)
-    info = filesystem.get_file_info(path)
+    fs = pyarrow("fs")
+    filesystem, path, prefix = locate(uri)
+    info = answer(uri, lambda: filesystem.get_file_info(path))
     if info.type == fs.FileType.NotFound:
         raise UnreadablePath(f"no such file or directory: {uri}")
     if info.type == fs.FileType.File:
         return None
     tree = Tree()
     base = path.rstrip("/") + "/"
-    for entry in filesystem.get_file_info(fs.FileSelector(path, recursive=True)):
+    try:
+        entries = filesystem.get_file_info(fs.FileSelector(path, recursive=True))
+    except (OSError, ValueError) as exc:
+        raise failure(uri, exc) from None
+    for entry in entries:
         rel = entry.path[len(base) :] if entry.path.startswith(base) else entry.base_name
         if entry.type == fs.FileType.File:
             tree.files.append((rel, prefix + entry.path))
@@ -166,9 +159,15 @@ def read_documents(
         yield from read_file(name, max_bytes, lines)
         return
 
-    filesystem, path, _ = _filesystem(name)
+    try:
+        yield from _read_remote(name, max_bytes, lines)
+    except OSError as exc:  # the store failed while being read (pyarrow raises OSError)
+        raise failure(name, exc) from None
+
+
+def _read_remote(name: str, max_bytes: int, lines: bool | None) -> Iterator[RawDocument]:
     as_lines = is_jsonl(name) if lines is None else lines
-    with io.BufferedReader(_RawStream(filesystem.open_input_stream(path)), 1 << 20) as fh:
+    with io.BufferedReader(_RawStream(open_stream(name)), 1 << 20) as fh:
         if as_lines:
             yield from read_lines(fh, name, _local_path(name), max_bytes)
             return
@@ -181,12 +180,8 @@ def read_documents(
 
 def _parquet(name: str, max_bytes: int, column: str) -> Iterator[RawDocument]:
     """One document per row of ``column`` (string, binary, struct or list: :func:`cell_bytes`)."""
-    pq = _pyarrow("parquet")
-    if is_uri(name):
-        filesystem, path, _ = _filesystem(name)
-        handle: Any = filesystem.open_input_file(path)
-    else:
-        handle = name
+    pq = pyarrow("parquet")
+    handle: Any = open_file(name) if is_uri(name) else name
     local = _local_path(name)
     parquet = pq.ParquetFile(handle)
     if column not in parquet.schema_arrow.names:
