@@ -51,7 +51,8 @@ column_option = click.option(
     "--column",
     default=DEFAULT_COLUMN,
     show_default=True,
-    help="The Parquet column that holds each trajectory as JSON text.",
+    help="The Parquet column that holds each trajectory as JSON text (without it, a file with "
+    "a 'steps' column is read a row per document, one column per field).",
 )
 """``--column NAME``: the Parquet column that holds the trajectories."""
 
@@ -125,6 +126,7 @@ def run(
     from atif_spec.jsonio.samefile import refuse_overlap
 
     refuse_overlap(written, files)
+    note_rows(files, column)
     if engine == "ray":
         from atif_spec.datasets import ray as ray_engine
 
@@ -151,6 +153,17 @@ def run(
                 sink(result)
 
         return local.run(task, files, jobs=jobs, lines=lines, column=column, sink=both)
+
+
+def note_rows(files: list[str], column: str) -> None:
+    """Say on standard error which Parquet files are read a row per document (their columns
+    are the document's fields), before the run."""
+    from atif_spec.cli import terminal
+    from atif_spec.datasets.engines.sources import rows_note
+
+    note = rows_note(files, column)
+    if note is not None:
+        click.echo(f"atif: note: {terminal.clean(note)}", err=True)
 
 
 def write_summary(summary: DatasetSummary, path: str | None) -> None:

@@ -7,7 +7,13 @@ import sys
 import click
 
 from atif_spec.cli import terminal
-from atif_spec.cli.dataset import ENGINES, column_option, engine_available, ray_address_option
+from atif_spec.cli.dataset import (
+    ENGINES,
+    column_option,
+    engine_available,
+    note_rows,
+    ray_address_option,
+)
 from atif_spec.cli.options import (
     filters,
     jobs_option,
@@ -84,6 +90,7 @@ def stats(
         found = listing(paths, filters(include, exclude))
         note_skipped(found.note())
         files = found.files
+        note_rows(files, column)
         if engine == "ray":
             if STDIN in files:
                 raise UnreadablePath("standard input (-) is read by the local engine only")

@@ -33,7 +33,8 @@ from typing import Any
 import orjson
 
 from atif_spec.datasets.engines import Result, Task, process
-from atif_spec.datasets.engines.sources import DEFAULT_COLUMN, cell_bytes, expand, read_documents
+from atif_spec.datasets.engines.parquet import cells
+from atif_spec.datasets.engines.sources import DEFAULT_COLUMN, expand, read_documents
 from atif_spec.datasets.pool import batches
 from atif_spec.datasets.summary import DatasetSummary
 from atif_spec.jsonio import jsontext
@@ -188,7 +189,7 @@ def _column(batch: Table, name: str, default: Any) -> list[Any]:
 
 def raw_documents(batch: Table, column: str) -> list[RawDocument]:
     """The documents of one batch (its ``column`` cells with their source, line and path)."""
-
+    cell_bytes = cells(batch.schema.field(column))
     rows = zip(
         _column(batch, "source", "<dataset>"),
         batch.column(column).to_pylist(),

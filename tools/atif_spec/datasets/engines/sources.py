@@ -1,16 +1,16 @@
 """Dataset inputs: files and directories on local disk or object storage, one document per record.
 
 A dataset is any mix of JSON files (one document each), JSON Lines files (one per non-blank
-line) and Parquet files holding each trajectory in one column, best as a JSON string; a struct
-or list column (what pandas and Hugging Face ``datasets`` write) is read too, its null members
-dropped (see :func:`cell_bytes`: a struct cannot tell a missing key from a null). Every
+line) and Parquet files (one per row: each trajectory in one column, best as a JSON string, or
+one column per top-level field as Hugging Face ``datasets`` writes; see
+:mod:`atif_spec.datasets.engines.parquet`). Every
 engine lists and reads inputs through this module, so every engine sees the same documents
 with the same ``source`` and ``line``: the file as listed and the 1-based line (JSON Lines) or
 row (Parquet) number.
 
 Local paths are read with the standard library; URIs with a scheme (``s3://``, ``gs://``,
-``hdfs://``, ``file://``) through ``pyarrow.fs``; Parquet needs pyarrow too (the ``parquet``
-extra, or ``ray``).
+``hdfs://``, ``file://``) through ``pyarrow.fs`` (:mod:`atif_spec.datasets.engines.storage`);
+Parquet needs pyarrow too (the ``parquet`` extra, or ``ray``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from atif_spec.datasets.engines import parquet
 from atif_spec.datasets.engines.storage import (
     answer,
     failure,
@@ -28,7 +29,6 @@ from atif_spec.datasets.engines.storage import (
     open_stream,
     pyarrow,
 )
-from atif_spec.jsonio.jsontext import dumps
 from atif_spec.validation.listing import Filters, Listing, Tree, list_inputs
 from atif_spec.validation.reader import (
     DEFAULT_MAX_BYTES,
@@ -47,7 +47,6 @@ DATASET_SUFFIXES = (*JSON_SUFFIXES, *PARQUET_SUFFIXES)
 DEFAULT_COLUMN = "trajectory"
 """The Parquet column that holds each trajectory as JSON text, unless told otherwise (the same
 literal is the ``--column`` default in :mod:`atif_spec.cli.dataset`)."""
-PARQUET_BATCH_ROWS = 256
 
 
 def listing(inputs: Iterable[str], filters: Filters | None = None) -> Listing:
@@ -106,35 +105,6 @@ class _RawStream(io.RawIOBase):
         super().close()
 
 
-def cell_bytes(value: Any) -> bytes:
-    """The document in a table cell: JSON text or bytes, or a struct or list cell (what pandas
-    and Hugging Face ``datasets`` write for nested dicts) as JSON; a null cell is an empty
-    document.
-
-    An Arrow struct has a slot for every field of every row, so a field a row did not have
-    comes back as null: in struct and list cells, object members whose value is null are dropped
-    (a documented normalisation: such a column cannot tell an absent field from a null one).
-    """
-    if value is None:
-        return b""
-    if isinstance(value, str):
-        return value.encode()
-    if isinstance(value, bytes):
-        return value
-    if isinstance(value, dict | list):
-        return dumps(_without_nulls(value))
-    return repr(value).encode()  # a number or boolean cell: not a document (a parse finding)
-
-
-def _without_nulls(value: Any) -> Any:
-    """``value`` with every null-valued object member removed, at every level."""
-    if isinstance(value, dict):
-        return {k: _without_nulls(v) for k, v in value.items() if v is not None}
-    if isinstance(value, list):
-        return [_without_nulls(v) for v in value]
-    return value
-
-
 def _local_path(name: str) -> Path | None:
     """The file on this machine (file-level rules resolve against it), if there is one."""
     if not is_uri(name):
@@ -179,21 +149,38 @@ def _read_remote(name: str, max_bytes: int, lines: bool | None) -> Iterator[RawD
 
 
 def _parquet(name: str, max_bytes: int, column: str) -> Iterator[RawDocument]:
-    """One document per row of ``column`` (string, binary, struct or list: :func:`cell_bytes`)."""
+    """One document per row (:mod:`atif_spec.datasets.engines.parquet`: a document column, or a
+    row of one column per field)."""
     pq = pyarrow("parquet")
-    handle: Any = open_file(name) if is_uri(name) else name
-    local = _local_path(name)
-    parquet = pq.ParquetFile(handle)
-    if column not in parquet.schema_arrow.names:
-        raise UnreadablePath(
-            f"{name}: no column {column!r} (columns: {', '.join(parquet.schema_arrow.names)})"
-        )
-    row = 0
-    for batch in parquet.iter_batches(batch_size=PARQUET_BATCH_ROWS, columns=[column]):
-        for value in batch.column(0).to_pylist():
-            row += 1
-            data = cell_bytes(value)
-            if len(data) > max_bytes:
-                yield RawDocument(name, b"", row, local, oversize=len(data))
-            else:
-                yield RawDocument(name, data, row, local)
+    try:
+        handle: Any = open_file(name) if is_uri(name) else name
+        yield from parquet.read(pq.ParquetFile(handle), name, _local_path(name), max_bytes, column)
+    except (OSError, ValueError) as exc:  # unreadable: not Parquet, or the store failed
+        raise failure(name, exc) from None
+
+
+def rows_as_documents(files: Iterable[str], column: str = DEFAULT_COLUMN) -> list[str]:
+    """The Parquet files of ``files`` that have one column per field, so that each row is read
+    as a document (:func:`atif_spec.datasets.engines.parquet.rows_are_documents`), found from
+    their footers; the commands say so before a run."""
+    found: list[str] = []
+    for name in files:
+        if not is_parquet(name):
+            continue
+        try:
+            handle: Any = open_file(name) if is_uri(name) else name
+            names = pyarrow("parquet").read_schema(handle).names
+        except (OSError, ValueError) as exc:
+            raise failure(name, exc) from None
+        if parquet.rows_are_documents(names, column):
+            found.append(name)
+    return found
+
+
+def rows_note(files: Iterable[str], column: str = DEFAULT_COLUMN) -> str | None:
+    """One line saying which of ``files`` are read a row per document (None when none is)."""
+    files = rows_as_documents(files, column)
+    if not files:
+        return None
+    more = f" and {len(files) - 1} more Parquet file(s)" if len(files) > 1 else ""
+    return f"{files[0]}{more}: no {column!r} column: {parquet.ROWS_NOTE}"

@@ -103,7 +103,7 @@ def failure(uri: str, exc: BaseException) -> UnreadablePath:
     if len(detail) > _DETAIL_CHARS:
         detail = detail[: _DETAIL_CHARS - 1] + "…"
     cause = next((c for c, marks in _CAUSES if any(m in message for m in marks)), None)
-    return UnreadablePath(f"cannot read {uri}: {cause or 'error'}: {detail}")
+    return UnreadablePath(f"cannot read {uri}: {cause + ': ' if cause else ''}{detail}")
 
 
 def answer(uri: str, call: Callable[[], T]) -> T:
