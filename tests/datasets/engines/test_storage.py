@@ -147,10 +147,10 @@ def test_a_silent_store_is_given_up_within_the_timeout(
 
 
 def test_gcs_retries_stop_at_the_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(storage.TIMEOUT_ENV, "7")
+    monkeypatch.setenv(storage.TIMEOUT_ENV, "8")
     filesystem, path, prefix = storage.locate("gs://bucket/x/")
     _, (options,) = filesystem.__reduce__()
-    assert options["retry_time_limit"] == datetime.timedelta(seconds=7)
+    assert options["retry_time_limit"] == datetime.timedelta(seconds=4)
     assert (path, prefix) == ("bucket/x", "gs://")
 
 

@@ -8,8 +8,9 @@ pyarrow traceback. Time is bounded two ways:
 * the first contact with a store (resolving it, looking up the input, opening a file) must
   answer within :func:`timeout` seconds (``ATIF_STORAGE_TIMEOUT``, default 20). pyarrow's calls
   cannot be cancelled, so the call runs in a daemon thread that is abandoned when it is late;
-* Google Cloud Storage stops retrying after the same time (its client retries transient errors
-  for 15 minutes by default, which is the silent hang of a ``gs://`` input without network).
+* Google Cloud Storage stops retrying after half that time (its client retries transient
+  errors for 15 minutes by default, which is the silent hang of a ``gs://`` input without
+  network), so that its own error, which names the cause, comes before the deadline.
   S3 keeps its SDK's own limits (1 s to connect, 3 s without data, 3 attempts).
 """
 
@@ -27,7 +28,7 @@ from atif_spec.validation.reader import UnreadablePath
 
 TIMEOUT_ENV = "ATIF_STORAGE_TIMEOUT"
 DEFAULT_TIMEOUT = 20.0
-"""Seconds the first contact with a store may take (and GCS may spend retrying)."""
+"""Seconds the first contact with a store may take (GCS retries for half of it)."""
 _DETAIL_CHARS = 240
 
 _CAUSES = (
@@ -144,12 +145,12 @@ def locate(uri: str) -> tuple[Any, str, str]:
 
 
 def _bounded(filesystem: Any) -> Any:
-    """``filesystem`` with GCS retries limited to :func:`timeout` seconds (the same options
+    """``filesystem`` with GCS retries limited to half of :func:`timeout` (the same options
     otherwise: pickling's own constructor arguments)."""
     if type(filesystem).__name__ != "GcsFileSystem":
         return filesystem
     _, (options,) = filesystem.__reduce__()
-    limit = datetime.timedelta(seconds=timeout())
+    limit = datetime.timedelta(seconds=timeout() / 2)
     return type(filesystem)(**{**options, "retry_time_limit": limit})
 
 
