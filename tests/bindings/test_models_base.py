@@ -378,15 +378,15 @@ def test_models_verdict_equals_the_schemas_on_every_fixture() -> None:
 
 
 def test_class_names_come_from_the_schemas() -> None:
-    """Every class or alias a model module defines is named by the schema: no ``Agent1``."""
+    """Every class a model module defines is named by the schema: no ``Agent1``, and no public
+    name for a class of another model module (``v1_8.AtifV17Trajectory``, issue 35 item 12)."""
     import importlib
 
     from atif_spec.codegen import naming, unions
 
-    aliases = {naming.alias_name(d.format, d.version, d.root_class) for d in DOCUMENTS}
     for doc in DOCUMENTS:
         schema = unions.dispatch_unions(json.loads((ROOT / "spec" / doc.path).read_text()))
-        allowed = {doc.root_class, *schema.get("$defs", {})} | aliases
+        allowed = {doc.root_class, *schema.get("$defs", {})}
         module = importlib.import_module(doc.module)
         defined = {
             name
@@ -395,6 +395,15 @@ def test_class_names_come_from_the_schemas() -> None:
             or type(value).__name__ == "TypeAliasType"
         }
         assert defined <= allowed, (doc.module, sorted(defined - allowed))
+        borrowed = {
+            name
+            for name, value in vars(module).items()
+            if not name.startswith("_")
+            and isinstance(value, type)
+            and value.__module__.startswith(f"{naming.MODELS_PACKAGE}.")
+            and value.__module__ != module.__name__
+        }
+        assert not borrowed, (doc.module, sorted(borrowed))
 
 
 def test_integers_are_ints_and_integral_floats_keep_their_spelling() -> None:
@@ -554,14 +563,14 @@ def test_a_class_without_a_definition_is_a_generation_error() -> None:
     prepared = {"$defs": {"EmbeddedSubagent": {"discriminator": {"propertyName": "v"},
                                                "oneOf": [{"$ref": "#/$defs/EmbeddedSubagentX"}]}}}  # fmt: skip
     found = schema_binding.locations(
-        doc, ["Trajectory", "Step", "EmbeddedSubagentX", "V17"], canonical, prepared, {"V17": ""}
+        doc, ["Trajectory", "Step", "EmbeddedSubagentX"], canonical, prepared
     )
     assert found == {
         "Trajectory": "#", "Step": "#/$defs/Step",
-        "EmbeddedSubagentX": "#/$defs/EmbeddedSubagent", "V17": "#",
+        "EmbeddedSubagentX": "#/$defs/EmbeddedSubagent",
     }  # fmt: skip
     with pytest.raises(BindingError, match="Inline1 stands for no definition"):
-        schema_binding.locations(doc, ["Inline1"], canonical, prepared, {})
+        schema_binding.locations(doc, ["Inline1"], canonical, prepared)
 
 
 def test_schema_errors_of_a_deeply_nested_refused_value_are_line_errors() -> None:

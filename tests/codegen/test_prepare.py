@@ -95,16 +95,31 @@ def test_typescript_intersections_declare_no_numbered_interface() -> None:
     }
 
 
-def test_python_binding_imports_other_documents_through_a_versioned_alias() -> None:
+def test_python_binding_imports_other_documents_through_a_versioned_stand_in() -> None:
     schema = {"$id": V18.id, "anyOf": [{"$ref": V17.id}, {"$ref": "#"}]}
-    out, wanted = prepare.for_python(schema, V18, CATALOG)
+    out, imports = prepare.for_python(schema, V18, CATALOG)
     assert out["anyOf"][0] == {"$ref": "#/$defs/AtifV17Trajectory"}
     assert out["$defs"]["AtifV17Trajectory"] == {
         "x-python-import": {"module": "atif_spec.models.atif.v1_7", "name": "AtifV17Trajectory"}
     }
-    assert wanted == {V17.id: {"AtifV17Trajectory": ""}}
-    target = prepare.add_aliases({"$id": V17.id}, wanted[V17.id])
-    assert target["$defs"]["AtifV17Trajectory"]["allOf"] == [{"$ref": "#"}]
+    assert imports == {"AtifV17Trajectory": ("atif_spec.models.atif.v1_7", "Trajectory")}
+
+
+def test_a_stand_in_becomes_the_class_of_its_module() -> None:
+    from atif_spec.codegen import schema_binding
+
+    source = (
+        "from atif_spec.models.atif.v1_7 import AtifV17Trajectory\n\n"
+        "class EmbeddedSubagentAtifV17(AtifV17Trajectory):\n    pass\n"
+    )
+    imports = {"AtifV17Trajectory": ("atif_spec.models.atif.v1_7", "Trajectory")}
+    assert schema_binding.through_modules(source, imports) == (
+        "from atif_spec.models.atif import v1_7 as _atif_v1_7\n\n"
+        "class EmbeddedSubagentAtifV17(_atif_v1_7.Trajectory):\n    pass\n"
+    )
+    wrapped = source.replace("import AtifV17Trajectory", "import (AtifV17Trajectory)")
+    with pytest.raises(BindingError, match="as one line"):
+        schema_binding.through_modules(wrapped, imports)
 
 
 def test_typescript_binding_uses_import_types_and_keeps_only_model_titles() -> None:

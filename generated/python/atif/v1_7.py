@@ -442,15 +442,8 @@ class EmbeddedSubagent(Trajectory):
     )
 
 
-class AtifV17Trajectory(Trajectory):
-    """
-    The same model under a versioned name, for the documents that embed it.
-    """
-
-
 Trajectory.model_rebuild()
 EmbeddedSubagent.model_rebuild()
-AtifV17Trajectory.model_rebuild()
 
 
 # Each model also checks its input against its schema definition: the conditionals
@@ -471,6 +464,5 @@ StrictModel.bind_schema_locations(
         Step: "#/$defs/Step",
         Trajectory: "#",
         EmbeddedSubagent: "#/$defs/EmbeddedSubagent",
-        AtifV17Trajectory: "#",
     },
 )

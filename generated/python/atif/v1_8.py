@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Union
 
 from atif_spec.bindings.models_base import JsonInteger, StrictModel
-from atif_spec.models.atif.v1_7 import AtifV17Trajectory
+from atif_spec.models.atif import v1_7 as _atif_v1_7
 from pydantic import ConfigDict, Field
 from typing_extensions import TypeAliasType
 
@@ -283,7 +283,7 @@ class ContentPart(StrictModel):
     )
 
 
-class EmbeddedSubagentAtifV17(AtifV17Trajectory):
+class EmbeddedSubagentAtifV17(_atif_v1_7.Trajectory):
     """
     A subagent's complete trajectory embedded in its parent. It must declare a version from ATIF-v1.7 up to the parent's version and a `trajectory_id`; it is then validated as a trajectory of the version it declares.
     """

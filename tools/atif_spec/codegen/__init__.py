@@ -13,9 +13,9 @@ and cross-field rules, which :mod:`atif_spec.codegen.prepare` relaxes before gen
 classes say so in their docstring. Use ``atif_spec.validate`` for full validation.
 
 References to another catalog document (v1.8's ``EmbeddedSubagent`` → the v1.7 schema) are bound
-offline: the referring module imports a versioned alias class that the target module gains
-(``atif_spec.models.atif.v1_7.AtifV17Trajectory``, a subclass of its ``Trajectory``); the
-TypeScript file uses an ``import("../v1.7/trajectory.js").Trajectory`` type.
+offline: the referring module imports the target module under a private name and names its class
+through it (``_atif_v1_7.Trajectory``); the TypeScript file uses an
+``import("../v1.7/trajectory.js").Trajectory`` type.
 
 Tag switches become discriminated unions with members named ``<Definition><Value>``
 (:mod:`atif_spec.codegen.unions`): v1.8's ``EmbeddedSubagent`` on ``schema_version`` in both

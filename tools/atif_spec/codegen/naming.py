@@ -36,5 +36,12 @@ def class_name(name: str) -> str:
 
 
 def alias_name(fmt: str, version: str, target: str) -> str:
-    """Versioned alias under which another document imports ``target`` (``AtifV17Trajectory``)."""
+    """Versioned stand-in the generator reads for ``target`` of another document
+    (``AtifV17Trajectory``); the finished module names the class through its module instead."""
     return class_name(f"{fmt}-{version}-{target}".replace(".", "-"))
+
+
+def module_handle(module: str) -> str:
+    """Private name under which a model module imports another: ``atif_spec.models.atif.v1_7``
+    → ``_atif_v1_7``."""
+    return "_" + module.removeprefix(f"{MODELS_PACKAGE}.").replace(".", "_")

@@ -357,29 +357,24 @@ def _rewrite_refs(schema: Json, base: str, fn: Callable[[dict[str, Json], str, s
     return visit(schema)
 
 
-def alias_def(fragment: str) -> dict[str, Json]:
-    """Definition that another document imports: a subclass of the root (or of a definition)."""
-    return {
-        "description": "The same model under a versioned name, for the documents that embed it.",
-        "allOf": [{"$ref": f"#{fragment}"}],
-    }
-
-
 def for_python(
     schema: Json, doc: Document, documents: dict[str, Document]
-) -> tuple[Json, dict[str, dict[str, str]]]:
+) -> tuple[Json, dict[str, tuple[str, str]]]:
     """Bind external references to imports of the target modules.
 
-    Returns the rewritten schema and, per target ``$id``, the alias definitions the target's own
-    copy must gain (``{alias: fragment}``) so the import resolves to a class of that module.
+    Returns the rewritten schema and the imports it names, ``{stand-in: (module, class)}``: the
+    generator reads each reference as an import of a versioned stand-in (``AtifV17Trajectory``),
+    which :func:`atif_spec.codegen.schema_binding.through_modules` then turns into the target
+    module's own class (``_atif_v1_7.Trajectory``), so no module exposes another one's class.
     """
-    wanted: dict[str, dict[str, str]] = {}
+    imports: dict[str, tuple[str, str]] = {}
     defs: dict[str, Json] = {}
 
     def bind(node: dict[str, Json], url: str, fragment: str) -> None:
         target = _target(url, documents, doc)
-        alias = naming.alias_name(target.format, target.version, _fragment_name(fragment, target))
-        wanted.setdefault(url, {})[alias] = fragment
+        name = _fragment_name(fragment, target)
+        alias = naming.alias_name(target.format, target.version, name)
+        imports[alias] = (target.module, name)
         defs[alias] = {"x-python-import": {"module": target.module, "name": alias}}
         node["$ref"] = f"#/$defs/{alias}"
 
@@ -388,17 +383,7 @@ def for_python(
         defs[INTEGER] = INTEGER_IMPORT
     if defs:
         out["$defs"] = {**out.get("$defs", {}), **dict(sorted(defs.items()))}
-    return out, wanted
-
-
-def add_aliases(schema: Json, aliases: dict[str, str]) -> Json:
-    """Give ``schema`` the alias definitions other documents import (see :func:`for_python`)."""
-    if not aliases:
-        return schema
-    defs = {**schema.get("$defs", {})}
-    for alias, fragment in sorted(aliases.items()):
-        defs[alias] = alias_def(fragment)
-    return {**schema, "$defs": defs}
+    return out, imports
 
 
 def _import_path(source: Document, target: Document) -> str:

@@ -126,22 +126,18 @@ def generate(
     (work / "ruff.toml").write_text(RUFF_CONFIG, encoding="utf-8")
     docs = list(documents)
     prepared: dict[str, Any] = {}
-    aliases: dict[str, dict[str, str]] = {}
+    imports: dict[str, dict[str, tuple[str, str]]] = {}
     by_id = {doc.id: schema for doc, schema in docs}
     for doc, schema in docs:
-        bound, wanted = prepare.for_python(
+        prepared[doc.id], imports[doc.id] = prepare.for_python(
             prepare.prepare(unions.dispatch_unions(schema, by_id), prepare.CHECKED_NOTE),
             doc,
             catalog,
         )
-        prepared[doc.id] = bound
-        for url, names in wanted.items():
-            aliases.setdefault(url, {}).update(names)
     jobs = []
     for doc, _ in docs:
         schema_file = work / "schemas" / doc.path
         schema_file.parent.mkdir(parents=True, exist_ok=True)
-        prepared[doc.id] = prepare.add_aliases(prepared[doc.id], aliases.get(doc.id, {}))
         schema_file.write_bytes(jsontext.dumps(prepared[doc.id], indent=True))
         jobs.append((doc, schema_file, work / "models" / doc.python_file))
     with ThreadPoolExecutor() as pool:
@@ -152,7 +148,7 @@ def generate(
             doc,
             by_id[doc.id],
             prepared[doc.id],
-            aliases.get(doc.id, {}),
+            imports[doc.id],
         )
         produced.write_text(source, encoding="utf-8")
     _format([produced for _, _, produced in jobs], work / "ruff.toml")

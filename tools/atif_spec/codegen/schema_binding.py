@@ -8,12 +8,13 @@ locations are derived from the schemas, never listed by hand:
 
 * the root class → ``#``;
 * a class named after a canonical ``$defs`` entry → ``#/$defs/<name>``;
-* an alias that other documents import (:func:`atif_spec.codegen.prepare.add_aliases`) → the
-  fragment it aliases;
 * a member of a union built by :mod:`atif_spec.codegen.unions` → the location of the union's
   definition (the canonical definition that dispatches on the tag).
 
 A class that fits none of these is an error: every class must check the whole of its schema.
+
+A class of another document is named through its module (:func:`through_modules`):
+``EmbeddedSubagentAtifV17(_atif_v1_7.Trajectory)``, so ``v1_8`` exposes no class of ``v1_7``.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import ast
 import re
 from typing import Any
 
+from atif_spec.codegen import naming
 from atif_spec.codegen.prepare import BindingError, Document
 
 Json = Any
@@ -52,7 +54,6 @@ def locations(
     names: list[str],
     canonical: Json,
     prepared: Json,
-    aliases: dict[str, str],
 ) -> dict[str, str]:
     """``{class name: fragment}`` of every class in ``names`` (see the module docstring)."""
     defs = canonical.get("$defs") or {}
@@ -63,8 +64,6 @@ def locations(
             return "#"
         if name in defs:
             return f"{_DEFS}{name}"
-        if name in aliases:
-            return f"#{aliases[name]}"
         if name in members and name not in seen:
             return locate(members[name], seen | {name})
         raise BindingError(
@@ -95,14 +94,37 @@ _STRICT_IMPORT = re.compile(
 )
 
 
+def through_modules(source: str, imports: dict[str, tuple[str, str]]) -> str:
+    """``source`` with each imported stand-in (``{alias: (module, class)}``, see
+    :func:`atif_spec.codegen.prepare.for_python`) replaced by the class through a private import
+    of its module: ``from atif_spec.models.atif.v1_7 import AtifV17Trajectory`` becomes
+    ``from atif_spec.models.atif import v1_7 as _atif_v1_7``, and ``AtifV17Trajectory``
+    ``_atif_v1_7.Trajectory``."""
+    for alias, (module, name) in imports.items():
+        package, _, stem = module.rpartition(".")
+        handle = naming.module_handle(module)
+        line = f"from {module} import {alias}\n"
+        if line not in source:
+            raise BindingError(f"the generator did not write `{line.strip()}` as one line")
+        source = source.replace(line, f"from {package} import {stem} as {handle}\n")
+        source = re.sub(rf"\b{alias}\b", f"{handle}.{name}", source)
+    return source
+
+
 def bind(
-    source: str, doc: Document, canonical: Json, prepared: Json, aliases: dict[str, str]
+    source: str,
+    doc: Document,
+    canonical: Json,
+    prepared: Json,
+    imports: dict[str, tuple[str, str]],
 ) -> str:
-    """``source`` (a generated module) with the binding statement appended."""
+    """``source`` (a generated module) with other documents' classes named through their
+    modules and the binding statement appended."""
+    source = through_modules(source, imports)
     if not _STRICT_IMPORT.search(source):
         raise BindingError(f"the module of spec/{doc.path} does not import StrictModel")
     names = class_names(source)
     if not names:
         return source
-    bound = locations(doc, names, canonical, prepared, aliases)
+    bound = locations(doc, names, canonical, prepared)
     return source.rstrip("\n") + "\n" + footer(doc, bound)
