@@ -1,11 +1,12 @@
 """Read a trajectory into its generated Pydantic model and write it back unchanged.
 
-``load`` picks the model from what the document declares (for ATIF, ``schema_version``) and
-validates strictly; ``dump`` writes only the fields the document had, in its key order, so
+``load`` (public as ``atif_spec.load``) validates the document as ``atif_spec.validate`` does —
+the same detection of format and version, the same findings — and, when it has no error, returns
+the model of the version it declares; otherwise it raises :class:`InvalidDocumentError`, which
+carries the report. ``dump`` writes only the fields the document had, in its key order, so
 ``dump(load(text))`` is the same JSON value as ``text``: ``1``, ``1.0`` and ``true`` stay
-apart and an explicit ``null`` stays distinct from an absent key. The models accept exactly what
-the document's schema accepts (its conditionals included); ``atif_spec.validate`` adds the spec's
-rules beyond the schema.
+apart and an explicit ``null`` stays distinct from an absent key. The models on their own accept
+exactly what the document's schema accepts (its conditionals included).
 """
 
 from __future__ import annotations
@@ -20,9 +21,12 @@ from typing import Any
 from pydantic import BaseModel
 
 from atif_spec.codegen import naming
-from atif_spec.formats import detect, get_format
 from atif_spec.jsonio.jsontext import loads
 from atif_spec.schemas.catalog import UnknownSchemaError, load_catalog
+from atif_spec.validation.findings import Finding, Report
+from atif_spec.validation.pipeline import Options, validate_document
+from atif_spec.validation.reader import RawDocument
+from atif_spec.validation.reader import parse as parse_raw
 
 Source = str | bytes | bytearray | os.PathLike[str] | Mapping[str, Any]
 """A path, JSON text (``str`` starting with ``{``, or bytes), or an already parsed document."""
@@ -30,6 +34,24 @@ Source = str | bytes | bytearray | os.PathLike[str] | Mapping[str, Any]
 
 class UnknownDocumentError(ValueError):
     """The document's format or version has no generated model."""
+
+
+class InvalidDocumentError(ValueError):
+    """The document is not valid: :attr:`report` holds what ``atif_spec.validate`` found (its
+    :attr:`findings` with level ``error`` are why); the message is the first error."""
+
+    def __init__(self, report: Report) -> None:
+        self.report = report
+        first = report.errors[0]
+        more = len(report.errors) - 1
+        where = f" at {first.pointer}" if first.pointer else ""
+        tail = f" (and {more} more error(s))" if more else ""
+        super().__init__(f"{report.source}: {first.code}{where}: {first.message}{tail}")
+
+    @property
+    def findings(self) -> list[Finding]:
+        """Every finding of the report, warnings included."""
+        return self.report.findings
 
 
 def parse(source: Source) -> Any:
@@ -66,33 +88,45 @@ def model_class(fmt: str, version: str) -> type[BaseModel]:
     return cls
 
 
-def _declared(fmt: str, doc: Any) -> str:
-    spec = get_format(fmt)
-    if spec.version_field and isinstance(doc, Mapping):
-        return f"{spec.version_field} {doc.get(spec.version_field)!r}"
-    return "no version"
+def _read(source: Source, options: Options) -> tuple[Any, Report]:
+    """The document behind ``source`` and its validation report (a report of ``input:*``
+    findings and no document when the bytes are not JSON)."""
+    if isinstance(source, Mapping):
+        return source, validate_document(source, options=options)
+    if isinstance(source, str) and source.lstrip().startswith(("{", "[")):
+        raw = RawDocument("<string>", source.encode("utf-8", "surrogatepass"))
+    elif isinstance(source, bytes | bytearray):
+        raw = RawDocument("<bytes>", bytes(source))
+    else:
+        path = Path(source)
+        raw = RawDocument(os.fspath(source), path.read_bytes(), None, path)
+    doc, problems = parse_raw(raw)
+    if any(p.level == "error" for p in problems):
+        return None, Report(raw.source, None, findings=problems)
+    report = validate_document(doc, source=raw.source, path=raw.path, options=options)
+    report.findings[:0] = problems
+    return doc, report
 
 
-def load(source: Source) -> BaseModel:
-    """Parse and strictly validate a document into the model of the version it declares.
+_UNCHECKED_FILES = Options(check_files=False)
+_CHECKED_FILES = Options(check_files=True)
 
-    Raises :class:`UnknownDocumentError` for an unknown format or version and
-    ``pydantic.ValidationError`` when the document does not fit the model.
+
+def load(source: Source, *, check_files: bool = False) -> BaseModel:
+    """The document at ``source`` (a path, JSON text, bytes or a parsed ``dict``) as the
+    generated model of the format and version it declares: ``atif_spec.models.atif.v1_5
+    .Trajectory`` for an ATIF-v1.5 document.
+
+    The document is validated first, as :func:`atif_spec.validate` does, except that the media
+    files it names are looked up only with ``check_files=True``; a document with an error raises
+    :class:`InvalidDocumentError` carrying the report. Warnings do not stop it. Reading a path
+    that does not exist raises ``OSError``.
     """
-    doc = parse(source)
-    found = detect(doc)
-    if found is None:
-        raise UnknownDocumentError("not a document of any known trajectory format")
-    fmt, version = found
-    known = load_catalog().versions(fmt)
-    if version not in known:
-        spec = get_format(fmt)
-        spelled = [spec.version_spelling(v) if spec.version_spelling else v for v in known]
-        raise UnknownDocumentError(
-            f"{fmt} document declares {_declared(fmt, doc)}, which has no generated model "
-            f"(known: {', '.join(spelled)})"
-        )
-    return model_class(fmt, version).model_validate(doc)
+    doc, report = _read(source, _CHECKED_FILES if check_files else _UNCHECKED_FILES)
+    if report.errors:
+        raise InvalidDocumentError(report)
+    assert report.format is not None and report.version is not None  # no error: identified
+    return model_class(report.format, report.version).model_validate(doc)
 
 
 def to_json_value(model: BaseModel) -> Any:
