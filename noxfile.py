@@ -257,6 +257,48 @@ def conformance(session: nox.Session) -> None:
     session.run("python", "conformance/known_differences.py", harbor, "--check")
 
 
+ENGINE = "jsonschema-rs"
+"""The schema engine whose allowed range pyproject.toml states and `jsonschema-rs-range` tests."""
+
+
+def engine_range(pyproject: Path = Path("pyproject.toml")) -> tuple[str, str]:
+    """The two ends of the engine's range in pyproject.toml, as pip requirements: the lowest
+    allowed release (``jsonschema-rs==0.60``) and the highest (the range itself, installed with
+    ``--upgrade``). The range is stated once, in pyproject.toml; the session reads it here."""
+    from packaging.requirements import Requirement
+
+    dependencies = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]["dependencies"]
+    found = [Requirement(d) for d in dependencies if Requirement(d).name == ENGINE]
+    if len(found) != 1:
+        raise ValueError(f"pyproject.toml: expected one {ENGINE} dependency, found {len(found)}")
+    specifier = found[0].specifier
+    lowest = [s.version for s in specifier if s.operator == ">="]
+    if len(lowest) != 1 or not any(s.operator in ("<", "<=") for s in specifier):
+        raise ValueError(f"pyproject.toml: {ENGINE}{specifier} needs one >= and one < bound")
+    return f"{ENGINE}=={lowest[0]}", f"{ENGINE}{specifier}"
+
+
+ENGINE_TESTS = (
+    "tests/validation/test_schema_findings.py",
+    "tests/validation/test_schema_messages.py",
+)
+"""The tests that read the engine's errors (kinds, paths, messages), run at each end."""
+SHOW_VERSION = "import importlib.metadata as m, sys; print(sys.argv[1], m.version(sys.argv[1]))"
+
+
+@nox.session(name="jsonschema-rs-range", python=PYTHON)
+def jsonschema_rs_range(session: nox.Session) -> None:
+    """The conformance suite, and the tests that read the engine's errors, against the lowest and
+    the highest jsonschema-rs that pyproject.toml allows (issue 35 item 14)."""
+    session.install("-e", ".[test]")
+    adapter = "python conformance/adapters/atif_spec_adapter.py"
+    for requirement in engine_range():
+        session.install("--upgrade", requirement)
+        session.run("python", "-c", SHOW_VERSION, ENGINE)
+        session.run("python", "-m", "atif_spec.conformance", "run", "--quiet", "--impl", adapter)
+        session.run("python", "-m", "pytest", "-q", *ENGINE_TESTS)
+
+
 @nox.session(name="conformance-lint", python=PYTHON)
 def conformance_lint(session: nox.Session) -> None:
     """The fixture linter: manifests, ids, descriptions, files, and our validator's findings."""

@@ -7,15 +7,23 @@ import contextlib
 import io
 import runpy
 import sys
+import tomllib
 import types
 from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
 from typing import Any
 from unittest import mock
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.specifiers import SpecifierSet
 
 from tests.support import ROOT
 
 
-def test_every_session_prints_its_wall_time(monkeypatch: Any) -> None:
+def load_noxfile(monkeypatch: Any) -> tuple[dict[str, Any], dict[str, Callable[..., None]]]:
+    """The noxfile's globals and its sessions by name, read against a stand-in ``nox``."""
     registered: dict[str, Callable[..., None]] = {}
 
     def session(*args: Any, **kwargs: Any) -> Any:
@@ -33,7 +41,11 @@ def test_every_session_prints_its_wall_time(monkeypatch: Any) -> None:
     fake.options = types.SimpleNamespace()  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "nox", fake)
     monkeypatch.chdir(ROOT)
-    runpy.run_path(str(ROOT / "noxfile.py"))
+    return runpy.run_path(str(ROOT / "noxfile.py")), registered
+
+
+def test_every_session_prints_its_wall_time(monkeypatch: Any) -> None:
+    _, registered = load_noxfile(monkeypatch)
     assert {"tests", "lint", "ray", "disk-full"} <= set(registered)
     for name, func in registered.items():
         fake_session = mock.MagicMock(name=name)
@@ -49,3 +61,50 @@ def test_every_session_prints_its_wall_time(monkeypatch: Any) -> None:
         ):
             func(fake_session)
         assert f"{name}: wall time" in out.getvalue(), name
+
+
+# --- jsonschema-rs: the range pyproject.toml allows is the range the session tests ------------
+
+
+def test_the_engine_range_is_read_from_pyproject(monkeypatch: Any, tmp_path: Path) -> None:
+    noxfile, _ = load_noxfile(monkeypatch)
+    engine_range = noxfile["engine_range"]
+    pyproject = tmp_path / "pyproject.toml"
+    deps = '"orjson>=3.10", "jsonschema-rs>=0.58,<0.70", "click>=8.1"'
+    pyproject.write_text(f"[project]\ndependencies = [{deps}]\n", encoding="utf-8")
+    lowest, highest = engine_range(pyproject)
+    assert lowest == "jsonschema-rs==0.58"
+    assert SpecifierSet(highest.removeprefix("jsonschema-rs")) == SpecifierSet(">=0.58,<0.70")
+    for unbounded in ('"jsonschema-rs>=0.58"', '"jsonschema-rs<0.70"', '"orjson"'):
+        pyproject.write_text(f"[project]\ndependencies = [{unbounded}]\n", encoding="utf-8")
+        with pytest.raises(ValueError, match="jsonschema-rs"):
+            engine_range(pyproject)
+
+
+def test_the_session_tests_both_ends_of_the_pinned_range(monkeypatch: Any) -> None:
+    noxfile, registered = load_noxfile(monkeypatch)
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    pin = next(Requirement(d) for d in declared["project"]["dependencies"]
+               if Requirement(d).name == "jsonschema-rs")  # fmt: skip
+    lowest, highest = noxfile["engine_range"]()
+    assert (
+        lowest == f"jsonschema-rs=={next(s.version for s in pin.specifier if s.operator == '>=')}"
+    )
+    assert Requirement(highest).specifier == pin.specifier
+    session = mock.MagicMock(name="jsonschema-rs-range")
+    session.name = "jsonschema-rs-range"
+    with contextlib.redirect_stdout(io.StringIO()):
+        registered["jsonschema-rs-range"](session)
+    calls = [(c[0], c.args) for c in session.mock_calls if c[0] in ("install", "run")]
+    installed = [args[-1] for name, args in calls if name == "install" and "--upgrade" in args]
+    assert installed == [lowest, highest]
+    for requirement in installed:  # the suite runs after each install, before the next
+        after = calls[calls.index(("install", ("--upgrade", requirement))) + 1 :][:3]
+        assert any("atif_spec.conformance" in args and "run" in args for _, args in after)
+
+
+def test_the_installed_engine_is_inside_the_range() -> None:
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    pin = next(Requirement(d) for d in declared["project"]["dependencies"]
+               if Requirement(d).name == "jsonschema-rs")  # fmt: skip
+    assert pin.specifier.contains(metadata.version("jsonschema-rs"))
