@@ -12,9 +12,8 @@ document can drive the terminal. The detail strings follow gza's ``gza log --ste
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +23,14 @@ from atif_spec.formats import get_format
 from atif_spec.formats.step_substep import step_id, substep_id
 from atif_spec.formats.streams import detect_stream
 from atif_spec.jsonio.textsafety import escape as safe_text
+from atif_spec.stepsubstep.details import (
+    compact,
+    first_text,
+    message_text,
+    substep_detail,
+    to_json,
+    truncate,
+)
 from atif_spec.stepsubstep.legacy import migrate
 from atif_spec.transforms.stash import layer_entries, top_layer
 
@@ -106,11 +113,6 @@ def render_text(document: Any, *, verbose: bool = False, width: int = WIDTH) -> 
     return [line.rich() for line in timeline(document, verbose=verbose, width=width)]
 
 
-def truncate(text: str, limit: int, suffix: str = "...") -> str:
-    """``text`` cut to ``limit`` characters, the suffix included."""
-    return text if len(text) <= limit else text[: max(limit - len(suffix), 0)] + suffix
-
-
 def escape(text: str, *, keep_newlines: bool = False) -> str:
     """``text`` safe for a terminal (:func:`atif_spec.jsonio.textsafety.escape`): tabs are kept,
     newlines only when asked (else ``\\n``)."""
@@ -134,7 +136,7 @@ def run_lines(doc: dict[str, Any]) -> list[Line]:
         )
     for error in _list(extra.get("errors")):
         message = error.get("message") if isinstance(error, dict) else error
-        out.append(_run_line(f"error {_compact(message, 120)}".strip(), error=True))
+        out.append(_run_line(f"error {compact(message, 120)}".strip(), error=True))
     for result in _list(extra.get("results")):
         if isinstance(result, dict):
             out.append(_run_line(_result_detail(result), error=result.get("is_error") is True))
@@ -167,7 +169,7 @@ def _result_detail(result: dict[str, Any]) -> str:
         parts.append(f"cost_usd={cost}")
     stats = result.get("stats")
     if isinstance(stats, dict):
-        parts.append("stats=" + _json(stats))
+        parts.append("stats=" + to_json(stats))
     return " ".join(parts)
 
 
@@ -229,7 +231,7 @@ def _run_log_anchors(doc: dict[str, Any]) -> list[_Anchor]:
     stashed_copied = _stashed_copied(doc)
     for n, step in _numbered(doc.get("steps")):
         sid = str(step["step_id"]) if isinstance(step.get("step_id"), str) else step_id(n)
-        text = _first_text(step.get("message_text"), step.get("summary"))
+        text = first_text(step.get("message_text"), step.get("summary"))
         extra = step.get("extra")
         copied = (n - 1) in stashed_copied or (
             isinstance(extra, dict) and extra.get("is_copied_context") is True
@@ -250,7 +252,7 @@ def _atif_anchors(doc: dict[str, Any]) -> list[_Anchor]:
     for n, step in _numbered(doc.get("steps")):
         sid = step_id(step["step_id"]) if isinstance(step.get("step_id"), int) else step_id(n)
         source = str(step.get("source", "step"))
-        message = _message_text(step.get("message"))
+        message = message_text(step.get("message"))
         anchor = _Anchor(
             sid, f"({source}) {message}".strip(), copied=step.get("is_copied_context") is True
         )
@@ -258,7 +260,7 @@ def _atif_anchors(doc: dict[str, Any]) -> list[_Anchor]:
         for call in calls if isinstance(calls, list) else []:
             if isinstance(call, dict):
                 name = str(call.get("function_name", "unknown"))
-                args = _compact(call.get("arguments"), 100)
+                args = compact(call.get("arguments"), 100)
                 detail = f"tool_call {name} {args}".strip()
                 anchor.substeps.append(Line("", detail, substep=True))
         obs = step.get("observation")
@@ -266,7 +268,7 @@ def _atif_anchors(doc: dict[str, Any]) -> list[_Anchor]:
         for result in results if isinstance(results, list) else []:
             if isinstance(result, dict):
                 content = result.get("content")
-                body = content if isinstance(content, str) else _message_text(content)
+                body = content if isinstance(content, str) else message_text(content)
                 detail = f"tool_output {truncate(body, 120)}".strip()
                 anchor.substeps.append(Line("", detail, substep=True))
         anchor.substeps = [
@@ -275,120 +277,3 @@ def _atif_anchors(doc: dict[str, Any]) -> list[_Anchor]:
         ]
         anchors.append(anchor)
     return anchors
-
-
-# -- details ------------------------------------------------------------------------------------
-
-
-def substep_detail(type_: str, payload: Any) -> str:
-    """The text after a substep's type (the same strings gza's timeline prints)."""
-    if not isinstance(payload, dict):
-        return "" if payload is None else truncate(_json(payload), 120)
-    detail = _DETAILS.get(type_)
-    text = detail(payload) if detail is not None else None
-    return text if text is not None else truncate(_json(payload), 120)
-
-
-def _output_detail(payload: dict[str, Any]) -> str | None:
-    """A tool output's or error's text; None when no member holds it (the JSON is shown)."""
-    if "output" in payload or "exit_code" in payload:
-        return truncate(str(payload.get("output", "")), 120)
-    if "is_error" in payload:
-        content = payload.get("content", "")
-        if isinstance(content, str):
-            return truncate(content.replace("\\n", "\n"), 120)
-        return truncate(_json(content), 120)
-    for key in ("output", "content", "message", "error"):
-        if isinstance(payload.get(key), str):
-            return truncate(payload[key], 120)
-    return None
-
-
-def _status_detail(payload: dict[str, Any]) -> str | None:
-    """A status update's ``kind: message``; None without a string message."""
-    if not isinstance(payload.get("message"), str):
-        return None
-    kind = payload.get("kind")
-    parts = [kind if isinstance(kind, str) else "", payload["message"].strip()]
-    return truncate(": ".join(p for p in parts if p), 120)
-
-
-def _artifact_detail(payload: dict[str, Any]) -> str | None:
-    """An artifact's path or URI; None when it has neither as a string."""
-    where = payload.get("path") or payload.get("uri")
-    return where if isinstance(where, str) else None
-
-
-def _call_detail(payload: dict[str, Any]) -> str:
-    name = str(payload.get("tool_name", "unknown"))
-    if isinstance(payload.get("command"), str):
-        return f"{name} {truncate(strip_shell_wrapper(payload['command']), 100)}".strip()
-    tool_input = payload.get("tool_input")
-    return summarize_tool(name, tool_input if isinstance(tool_input, dict) else {})
-
-
-_DETAILS: dict[str, Callable[[dict[str, Any]], str | None]] = {
-    "tool_call": _call_detail,
-    "tool_output": _output_detail,
-    "tool_error": _output_detail,
-    "status_update": _status_detail,
-    "artifact": _artifact_detail,
-}
-"""Substep type -> its detail from a payload object (None: the payload's JSON is shown)."""
-
-
-def summarize_tool(name: str, tool_input: dict[str, Any]) -> str:
-    """A one-line summary of a tool call from its name and input."""
-    if name == "Bash":
-        command = strip_shell_wrapper(str(tool_input.get("command", "")))
-        return truncate(command, 100) if command else "Bash"
-    if name in ("Read", "Edit", "Write"):
-        return f"{name} {tool_input.get('file_path', '')}".strip()
-    if name == "Grep":
-        detail = f"{tool_input.get('pattern', '')} [{tool_input.get('path', '')}]".strip()
-        return f"Grep {detail}".strip()
-    if name == "web_search" and isinstance(tool_input.get("query"), str):
-        return f"web_search {truncate(tool_input['query'], 100)}"
-    if name == "Glob":
-        return f"Glob {tool_input.get('pattern', '')}".strip()
-    if name == "TodoWrite":
-        todos = tool_input.get("todos", [])
-        return f"TodoWrite {len(todos)} todos" if isinstance(todos, list) else "TodoWrite"
-    return name
-
-
-def strip_shell_wrapper(command: str) -> str:
-    """The inner command of ``/bin/bash -lc '...'`` and ``/bin/sh -c '...'`` (as gza shows it)."""
-    for shell in ("/bin/bash -lc ", "/bin/sh -c "):
-        for quote in ("'", '"'):
-            head = shell + quote
-            if command.startswith(head) and len(command) > len(head):
-                inner = command[len(head) :]
-                return inner[:-1] if inner.endswith(quote) else inner
-    return command
-
-
-def _first_text(*values: Any) -> str:
-    for value in values:
-        if isinstance(value, str) and value.strip():
-            return value.strip()
-    return ""
-
-
-def _message_text(message: Any) -> str:
-    if isinstance(message, str):
-        return message.strip()
-    if isinstance(message, Sequence):
-        parts = [p.get("text") for p in message if isinstance(p, dict)]
-        return "\n".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
-    return ""
-
-
-def _compact(value: Any, limit: int) -> str:
-    if value in (None, "", {}, []):
-        return ""
-    return truncate(value if isinstance(value, str) else _json(value), limit)
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=True)
