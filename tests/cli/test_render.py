@@ -67,7 +67,49 @@ def test_render_unreadable_and_unrenderable(tmp_path: Path) -> None:
     junk = tmp_path / "junk.json"
     junk.write_text('{"hello": 1}')
     result = CliRunner().invoke(main, ["render", str(junk)])
-    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.output.count("\n") == 1 and "not a run log, legacy log or ATIF" in result.output
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "says"),
+    [
+        ("x.jsonl", b'{"hello": 1}\n{"hello": 2}\n', "record 1 is neither an ATIF trajectory"),
+        ("x.jsonl", b'{"hello": 1}\n{oops\n', "line 2 is not JSON"),
+        ("x.json", b"\x00 neither JSON nor JSON Lines", "not JSON or JSON Lines"),
+        ("x.jsonl", b"\n\n", "no documents and no legacy log events"),
+    ],
+)
+def test_render_of_an_input_that_is_nothing_it_knows_is_one_line_and_exit_2(
+    tmp_path: Path, name: str, data: bytes, says: str
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(data)
+    result = CliRunner().invoke(main, ["render", str(path)])
+    assert result.exit_code == 2, result.output
+    assert result.output.count("\n") == 1 and says in result.output, result.output
+
+
+def test_render_json_lines_of_atif_documents_shows_each_with_its_subagents(
+    tmp_path: Path,
+) -> None:
+    """Was: "not a legacy log" (exit 1); embedded subagents were not shown."""
+    nested = ROOT / "conformance" / "atif" / "v1.8" / "valid" / "embedded-subagent-two-levels.json"
+    older = ROOT / "conformance" / "atif" / "v1.5" / "warning" / "rfc-example.json"
+    docs = [json.loads(p.read_text()) for p in (nested, older)]
+    path = tmp_path / "runs.jsonl"
+    path.write_text("".join(json.dumps(d) + "\n" for d in docs))
+    result = CliRunner().invoke(main, ["render", str(path)])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert [line.split("]")[0] for line in lines if line.startswith("[Document")] == [
+        "[Document 1",
+        "[Document 2",
+    ]
+    assert "  [Subagent explore-1] ATIF-v1.8 " in result.output
+    assert "      [Subagent callers-1] ATIF-v1.8 " in result.output
+    alone = CliRunner().invoke(main, ["render", str(nested)])
+    assert alone.exit_code == 0 and "[Subagent callers-1]" in alone.output
 
 
 def test_write_atomic_keeps_the_original_on_failure(

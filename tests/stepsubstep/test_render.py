@@ -213,3 +213,120 @@ def test_copied_context_survives_conversion_to_a_run_log() -> None:
     copied = [line.startswith("[Step S" + str(n) + "] (copied)") for n, line in enumerate(lines, 1)]
     expected = [s.get("is_copied_context") is True for s in src["steps"]]
     assert copied == expected and any(copied) and not all(copied)
+
+
+# --- embedded subagents and lists of documents (issue 35 item 9) -------------------------------
+
+
+def _subagent(trajectory_id: str, *messages: str, version: str = "v1.7") -> dict[str, Any]:
+    doc = minimal_atif(version)
+    doc["trajectory_id"] = trajectory_id
+    doc.pop("session_id", None)
+    doc["agent"] = {"name": f"agent-{trajectory_id}", "version": "1"}
+    doc["steps"] = [
+        {"step_id": n, "source": "agent", "message": m} for n, m in enumerate(messages, start=1)
+    ]
+    return doc
+
+
+def _dispatching(*refs: dict[str, Any]) -> dict[str, Any]:
+    return {"step_id": 2, "source": "agent", "message": "delegating",
+            "observation": {"results": [{"subagent_trajectory_ref": list(refs)}]}}  # fmt: skip
+
+
+def _parent(*subagents: dict[str, Any], refs: list[dict[str, Any]]) -> dict[str, Any]:
+    doc = minimal_atif("v1.8")
+    doc["steps"] = [
+        {"step_id": 1, "source": "user", "message": "go"},
+        _dispatching(*refs),
+        {"step_id": 3, "source": "agent", "message": "done"},
+    ]
+    doc["subagent_trajectories"] = list(subagents)
+    return doc
+
+
+def test_embedded_subagents_are_indented_under_the_step_that_dispatched_them() -> None:
+    inner = _subagent("inner", "deep work")
+    outer = _subagent("outer", "searching", "found it")
+    outer["steps"][0]["observation"] = {"results": [{"subagent_trajectory_ref": [{"trajectory_id": "inner"}]}]}  # fmt: skip
+    outer["subagent_trajectories"] = [inner]
+    lonely = _subagent("lonely", "never asked")
+    doc = _parent(outer, lonely, refs=[{"trajectory_id": "outer"}])
+    assert render_lines(doc) == [
+        "[Step S1] (user) go",
+        "[Step S2] (agent) delegating",
+        "  [Subagent outer] ATIF-v1.7 agent-outer, 2 step(s)",
+        "    [Step S1] (agent) searching",
+        "      [Subagent inner] ATIF-v1.7 agent-inner, 1 step(s)",
+        "        [Step S1] (agent) deep work",
+        "    [Step S2] (agent) found it",
+        "[Step S3] (agent) done",
+        "[Subagent lonely] ATIF-v1.7 agent-lonely, 1 step(s) (no step references it)",
+        "  [Step S1] (agent) never asked",
+    ]
+    verbose = render_lines(doc, verbose=True)
+    assert verbose[2:4] == ["  [S2.1] tool_output", "  [Subagent outer] ATIF-v1.7 agent-outer, 2 step(s)"]  # fmt: skip
+    assert "      [S1.1] tool_output" in verbose  # the subagent's own substeps, one level down
+
+
+def test_a_reference_that_names_no_embedded_subagent_is_one_line() -> None:
+    sub = _subagent("s1", "work")
+    refs = [
+        {"trajectory_id": "s1"},
+        {"trajectory_id": "s1"},
+        {"trajectory_path": "subagents/s2.json"},
+        {"trajectory_id": "s3", "trajectory_path": "s3.json"},
+        {"trajectory_id": "missing"},
+    ]
+    lines = render_lines(_parent(sub, refs=refs))
+    assert lines[2:8] == [
+        "  [Subagent s1] ATIF-v1.7 agent-s1, 1 step(s)",
+        "    [Step S1] (agent) work",
+        "  [Subagent s1] (shown above)",
+        "  [Subagent subagents/s2.json] (in another file)",
+        "  [Subagent s3] (in another file: s3.json)",
+        "  [Subagent missing] (not embedded)",
+    ]
+
+
+def test_subagent_lines_fit_the_width_with_their_indent() -> None:
+    sub = _subagent("s1", "x " * 200)
+    lines = render_lines(_parent(sub, refs=[{"trajectory_id": "s1"}]), width=50)
+    assert lines[3].startswith("    [Step S1] (agent) x x") and lines[3].endswith("\u2026")
+    assert all(len(line) <= 50 for line in lines)
+
+
+def test_subagents_nested_too_deep_are_named_not_shown() -> None:
+    from atif_spec.stepsubstep.render import MAX_NESTING
+
+    doc = _subagent("s0", "top")
+    node = doc
+    for level in range(1, MAX_NESTING + 3):
+        child = _subagent(f"s{level}", f"level {level}")
+        node["steps"][0]["observation"] = {"results": [{"subagent_trajectory_ref": [{"trajectory_id": child["trajectory_id"]}]}]}  # fmt: skip
+        node["subagent_trajectories"] = [child]
+        node = child
+    lines = render_lines(doc, width=300)
+    headers = [line for line in lines if line.lstrip().startswith("[Subagent ")]
+    assert len(headers) == MAX_NESTING + 1  # the last one named, its steps not shown
+    assert headers[-1].lstrip().startswith(f"[Subagent s{MAX_NESTING + 1}]")
+    assert headers[-1].endswith(f"(nested more than {MAX_NESTING} deep: not shown)")
+    assert lines[-1] == headers[-1]
+
+
+def test_a_list_of_trajectories_renders_each_in_turn() -> None:
+    first, second = minimal_atif("v1.8"), minimal_atif("v1.5")
+    first["steps"][0]["message"], second["steps"][0]["message"] = "one", "two"
+    lines = render_lines([first, second, lifecycle()])
+    headers = [line for line in lines if line.startswith("[Document ")]
+    assert [h.split("]")[0] for h in headers] == ["[Document 1", "[Document 2", "[Document 3"]
+    assert headers[1].startswith("[Document 2] ATIF-v1.5 ")
+    assert lines[lines.index(headers[0]) + 1].endswith(" one")
+    assert lines[lines.index(headers[1]) + 1].endswith(" two")
+    assert lines[lines.index(headers[2]) + 1 :] == render_lines(lifecycle())
+
+
+@pytest.mark.parametrize("records", [[{"foo": 1}], [minimal_atif("v1.8"), {"foo": 1}], [3]])
+def test_a_list_with_a_record_that_is_no_document_is_refused(records: list[Any]) -> None:
+    with pytest.raises(UnrenderableError, match=f"record {len(records)} is neither"):
+        render_lines(records)

@@ -1,4 +1,5 @@
-"""``atif render``: the timeline of a run log, a legacy turn log or an ATIF trajectory."""
+"""``atif render``: the timeline of a run log, a legacy turn log or an ATIF trajectory, or of
+each trajectory of a JSON Lines file; an input that is none of these is one line and exit 2."""
 
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def _load_input(path: str) -> Any:
             return parse_jsonl(data)
         except ValueError as exc:
             click.echo(f"atif: {terminal.name(path)}: {terminal.clean(str(exc))}", err=True)
-            sys.exit(1)
+            sys.exit(2)
     try:
         return loads(data)
     except ValueError:
@@ -38,7 +39,7 @@ def _load_input(path: str) -> Any:
         except ValueError as exc:
             why = terminal.clean(str(exc))
             click.echo(f"atif: {terminal.name(path)}: not JSON or JSON Lines ({why})", err=True)
-            sys.exit(1)
+            sys.exit(2)
 
 
 @click.command()
@@ -51,8 +52,11 @@ def render(input_path: str, verbose: bool) -> None:
 
     Compact by default: exactly one line per step (anchored S<n>, cut with an ellipsis to the
     terminal's width, or 100 columns when not a terminal; copied-context steps marked
-    "(copied)"). --verbose adds every substep and the run-level events. Control characters
-    from the document are escaped. Colour on a terminal, plain text when piped.
+    "(copied)"). --verbose adds every substep and the run-level events. Embedded subagents
+    (ATIF v1.7+) are shown indented under the step that references them. A JSON Lines file of
+    trajectories or run logs shows each in turn under a "[Document <n>]" line. Control
+    characters from the document are escaped. Colour on a terminal, plain text when piped.
+    Exit 2 when INPUT cannot be read or is none of these.
     """
     from rich.console import Console
 
@@ -66,6 +70,6 @@ def render(input_path: str, verbose: bool) -> None:
         lines = render_timeline(value, verbose=verbose, width=width)
     except UnrenderableError as exc:
         click.echo(f"atif: {terminal.name(input_path)}: {terminal.clean(str(exc))}", err=True)
-        sys.exit(1)
+        sys.exit(2)
     for line in lines:
         console.print(line)

@@ -1,8 +1,10 @@
 """Step-first timelines: ``[Step S<n>] text`` anchors, and ``[S<n>.<m>] type detail`` substeps.
 
-Pure functions from a document to lines. Three inputs are understood: a run log, a legacy log
-(a list of provider-stream or legacy turn events, migrated first, so it renders step-first), and
-an ATIF trajectory (each step an anchor; its tool calls and observation results its substeps).
+Pure functions from a document to lines. Four inputs are understood: a run log, a legacy log
+(a list of provider-stream or legacy turn events, migrated first, so it renders step-first), an
+ATIF trajectory (each step an anchor; its tool calls and observation results its substeps; its
+embedded subagents, indented, under the step that references them), and a list of trajectories
+and run logs (a JSON Lines file), each under a ``[Document <n>]`` line.
 Compact mode prints exactly one line per step (its text on one line, cut with an ellipsis to
 the width); verbose mode adds every substep and, for a run log, the run-level events a provider
 stream carried (results, errors, rate limits, token totals). Steps copied from earlier context
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from rich.text import Text
@@ -47,21 +49,27 @@ _SPACE = re.compile(r"\s+")
 
 @dataclass(frozen=True)
 class Line:
-    """One timeline entry: a step anchor or an indented substep."""
+    """One timeline entry: a step anchor or an indented substep, ``depth`` levels down (the
+    steps of an embedded subagent sit one level below the step that dispatched it)."""
 
     label: str
     detail: str
     substep: bool = False
     error: bool = False
+    depth: int = 0
+
+    def indent(self) -> str:
+        """The spaces before the label."""
+        return SUBSTEP_INDENT * (self.depth + self.substep)
 
     def plain(self) -> str:
         """The entry as plain text."""
-        head = (SUBSTEP_INDENT if self.substep else "") + f"[{self.label}]"
+        head = f"{self.indent()}[{self.label}]"
         return f"{head} {self.detail}" if self.detail else head
 
     def rich(self) -> Text:
         """The entry as styled text (colour is dropped by rich when not on a terminal)."""
-        text = Text(SUBSTEP_INDENT if self.substep else "")
+        text = Text(self.indent())
         text.append(f"[{self.label}]", style=SUBSTEP_STYLE if self.substep else STEP_STYLE)
         if self.detail:
             text.append(" ")
@@ -75,32 +83,128 @@ class _Anchor:
     text: str
     substeps: list[Line] = field(default_factory=list)
     copied: bool = False
+    refs: list[dict[str, Any]] = field(default_factory=list)
+    """The step's subagent references (``subagent_trajectory_ref`` of its observation)."""
 
 
 class UnrenderableError(ValueError):
-    """The input is neither a run log, a legacy log nor an ATIF trajectory."""
+    """The input is neither a run log, a legacy log, an ATIF trajectory nor a list of
+    trajectories and run logs (JSON Lines)."""
+
+
+MAX_NESTING = 16
+"""Embedded subagents nested deeper than this (subagents of subagents ...) are named, not shown."""
+
+
+@dataclass
+class _Render:
+    """One rendering: its switches, and the embedded subagents already shown."""
+
+    verbose: bool
+    width: int
+    shown: set[int] = field(default_factory=set)
+    nesting: int = 0
+    """How many embedded subagents enclose the lines being made."""
+
+    def fit(self, label: str, text: str, depth: int) -> Line:
+        """A step or header line: its whole text when verbose, else one line cut to the width."""
+        if self.verbose:
+            return Line(label, escape(text, keep_newlines=True), depth=depth)
+        room = max(self.width - len(SUBSTEP_INDENT * depth) - len(label) - 3, 1)
+        return Line(label, truncate(escape(_SPACE.sub(" ", text)), room, ELLIPSIS), depth=depth)
 
 
 def timeline(document: Any, *, verbose: bool = False, width: int = WIDTH) -> list[Line]:
-    """The timeline of a run log, legacy event list or ATIF trajectory.
+    """The timeline of a run log, legacy event list or ATIF trajectory, or of each document of
+    a list of trajectories and run logs (JSON Lines) under a ``[Document <n>]`` line.
 
     Compact: one line per step, cut to ``width`` columns. Verbose: every step with its whole
-    text, every substep, then the run-level lines.
+    text, every substep, then the run-level lines. The embedded subagents of an ATIF trajectory
+    follow, indented, the step whose observation references them; those no step references
+    follow the last step.
     """
-    doc = _as_document(document)
     out: list[Line] = []
+    for header, doc in _as_documents(document):
+        render = _Render(verbose, width)
+        if header is not None:
+            out.append(render.fit(header, _describe(doc), 0))
+        out.extend(_document_lines(doc, render, 0))
+    return out
+
+
+def _document_lines(doc: Any, render: _Render, depth: int) -> list[Line]:
+    out: list[Line] = []
+    embedded = _embedded(doc)
     for anchor in _anchors(doc):
-        label = f"Step {anchor.step_id}"
         text = f"{COPIED} {anchor.text}".strip() if anchor.copied else anchor.text
-        if verbose:
-            out.append(Line(label, escape(text, keep_newlines=True)))
-            out.extend(anchor.substeps)
-        else:
-            room = max(width - len(label) - 3, 1)
-            out.append(Line(label, truncate(escape(_SPACE.sub(" ", text)), room, ELLIPSIS)))
-    if verbose:
+        out.append(render.fit(f"Step {anchor.step_id}", text, depth))
+        if render.verbose:
+            out.extend(replace(line, depth=depth) for line in anchor.substeps)
+        for ref in anchor.refs:
+            out.extend(_ref_lines(ref, embedded, render, depth + 1))
+    for trajectory_id, sub in embedded:
+        if id(sub) not in render.shown:
+            out.extend(_subagent_lines(trajectory_id, sub, "no step references it", render, depth))
+    if render.verbose and depth == 0:
         out.extend(run_lines(doc))
     return out
+
+
+def _embedded(doc: Any) -> list[tuple[str, dict[str, Any]]]:
+    """``(trajectory_id, subagent)`` for each embedded subagent of an ATIF trajectory."""
+    subs = _list(doc.get("subagent_trajectories")) if isinstance(doc, dict) else []
+    return [(str(s.get("trajectory_id", "?")), s) for s in subs if isinstance(s, dict)]
+
+
+def _ref_lines(
+    ref: dict[str, Any], embedded: list[tuple[str, dict[str, Any]]], render: _Render, depth: int
+) -> list[Line]:
+    """The subagent a reference names: the embedded one (shown once), else one line."""
+    wanted = ref.get("trajectory_id")
+    sub = next((s for t, s in embedded if t == wanted), None) if isinstance(wanted, str) else None
+    if sub is not None and id(sub) not in render.shown:
+        return _subagent_lines(str(wanted), sub, "", render, depth)
+    path = ref.get("trajectory_path")
+    names = (wanted, path, ref.get("session_id"))
+    name = next((v for v in names if isinstance(v, str) and v), "?")
+    if sub is not None:
+        note = "shown above"
+    elif isinstance(path, str) and path:
+        note = "in another file" if name == path else f"in another file: {path}"
+    else:
+        note = "not embedded"
+    return [render.fit(f"Subagent {escape(name)}", f"({note})", depth)]
+
+
+def _subagent_lines(
+    trajectory_id: str, sub: dict[str, Any], note: str, render: _Render, depth: int
+) -> list[Line]:
+    """An embedded subagent: a ``[Subagent <id>]`` line, then its timeline one level down."""
+    render.shown.add(id(sub))
+    label = f"Subagent {escape(trajectory_id)}"
+    about = f"{_describe(sub)} ({note})" if note else _describe(sub)
+    if _kind(sub) is None:
+        return [render.fit(label, f"{about} (not a trajectory: not shown)", depth)]
+    if render.nesting >= MAX_NESTING:
+        return [
+            render.fit(label, f"{about} (nested more than {MAX_NESTING} deep: not shown)", depth)
+        ]
+    render.nesting += 1
+    try:
+        return [render.fit(label, about, depth), *_document_lines(sub, render, depth + 1)]
+    finally:
+        render.nesting -= 1
+
+
+def _describe(doc: Any) -> str:
+    """What a document is, in a few words: its version, agent or run, id and size."""
+    if not isinstance(doc, dict):
+        return ""
+    agent = doc.get("agent")
+    name = agent.get("name") if isinstance(agent, dict) else None
+    ident = doc.get("session_id") or doc.get("run_id")
+    words = [v for v in (doc.get("schema_version"), name, ident) if isinstance(v, str) and v]
+    return ", ".join([" ".join(words), f"{len(_list(doc.get('steps')))} step(s)"]).lstrip(", ")
 
 
 def render_lines(document: Any, *, verbose: bool = False, width: int = WIDTH) -> list[str]:
@@ -180,22 +284,39 @@ def _list(value: Any) -> list[Any]:
 # -- input kinds --------------------------------------------------------------------------------
 
 
-def _as_document(document: Any) -> Any:
-    """A legacy log migrated to its run log; other inputs as they are."""
-    if isinstance(document, list):
-        if detect_stream(document) is None:
-            raise UnrenderableError("not a legacy log: no provider or legacy turn events")
-        return migrate(document).document
-    return document
+def _as_documents(document: Any) -> list[tuple[str | None, Any]]:
+    """The documents of an input, each with its header (None for a single document): a legacy
+    log migrated to its run log, a list of trajectories and run logs item by item."""
+    if not isinstance(document, list):
+        return [(None, document)]
+    if detect_stream(document) is not None:
+        return [(None, migrate(document).document)]
+    if not document:
+        raise UnrenderableError("no documents and no legacy log events")
+    for n, item in enumerate(document, start=1):
+        if _kind(item) is None:
+            raise UnrenderableError(
+                f"record {n} is neither an ATIF trajectory nor a run log, and the records are "
+                "not a legacy log"
+            )
+    return [(f"Document {n}", item) for n, item in enumerate(document, start=1)]
+
+
+def _kind(document: Any) -> str | None:
+    """``step-substep`` or ``atif`` for a document this module renders, else None."""
+    if isinstance(document, dict):
+        for fmt in ("step-substep", "atif"):
+            if get_format(fmt).detect(document) is not None:
+                return fmt
+    return None
 
 
 def _anchors(document: Any) -> list[_Anchor]:
-
-    if isinstance(document, dict):
-        if get_format("step-substep").detect(document) is not None:
-            return _run_log_anchors(document)
-        if get_format("atif").detect(document) is not None:
-            return _atif_anchors(document)
+    kind = _kind(document)
+    if kind == "step-substep":
+        return _run_log_anchors(document)
+    if kind == "atif":
+        return _atif_anchors(document)
     raise UnrenderableError("not a run log, legacy log or ATIF trajectory")
 
 
@@ -267,6 +388,9 @@ def _atif_anchors(doc: dict[str, Any]) -> list[_Anchor]:
         results = obs.get("results") if isinstance(obs, dict) else None
         for result in results if isinstance(results, list) else []:
             if isinstance(result, dict):
+                anchor.refs.extend(
+                    r for r in _list(result.get("subagent_trajectory_ref")) if isinstance(r, dict)
+                )
                 content = result.get("content")
                 body = content if isinstance(content, str) else message_text(content)
                 detail = f"tool_output {truncate(body, 120)}".strip()
