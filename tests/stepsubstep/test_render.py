@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from atif_spec.stepsubstep.api import is_legacy_log, render, render_plain, to_run_log
-from atif_spec.stepsubstep.render import UnrenderableError, render_lines, substep_detail
+from atif_spec.stepsubstep.render import UnrenderableError, render_lines
 from tests.support import ROOT
 from tests.support.documents import minimal_atif
 
@@ -75,34 +75,6 @@ def test_message_text_wins_over_summary_and_empty_steps_keep_their_anchor() -> N
         ],
     }
     assert render_lines(doc) == ["[Step S1] Hi", "[Step S2]"]
-
-
-@pytest.mark.parametrize(
-    ("type_", "payload", "detail"),
-    [
-        ("tool_call", {"tool_name": "Bash", "tool_input": {"command": "rg -n foo"}}, "rg -n foo"),
-        ("tool_call", {"tool_name": "Bash", "command": "ls -la"}, "Bash ls -la"),
-        (
-            "tool_call",
-            {"tool_name": "Grep", "tool_input": {"pattern": "x", "path": "src"}},
-            "Grep x [src]",
-        ),
-        (
-            "tool_call",
-            {"tool_name": "TodoWrite", "tool_input": {"todos": [1, 2]}},
-            "TodoWrite 2 todos",
-        ),
-        ("tool_call", {"tool_name": "WebFetch", "tool_input": {}}, "WebFetch"),
-        ("tool_output", {"content": "a\\nb", "is_error": False}, "a\nb"),
-        ("tool_output", {"content": [{"t": 1}], "is_error": False}, '[{"t": 1}]'),
-        ("tool_output", {"exit_code": 0, "output": "x" * 130}, "x" * 117 + "..."),
-        ("tool_error", {"message": "denied"}, "denied"),
-        ("tool_error", {"code": 3}, '{"code": 3}'),
-        ("tool_call", {"tool_name": "Bash", "command": "y" * 120}, "Bash " + "y" * 97 + "..."),
-    ],
-)
-def test_substep_details_follow_gza(type_: str, payload: Any, detail: str) -> None:
-    assert substep_detail(type_, payload) == detail
 
 
 def test_atif_trajectory_renders_steps_with_tool_substeps() -> None:
