@@ -29,8 +29,8 @@ pytestmark = [
 ]
 
 # What `pip install` of the package needs: pyproject's package-dir and readme, and the hook file.
-PACKAGE_FILES = ["pyproject.toml", "README.md", ".pre-commit-hooks.yaml"]
-PACKAGE_DIRS = ["tools", "spec", "generated/python", "generated/bundles"]
+PACKAGE_FILES = ["pyproject.toml", "README.md", "LICENSE", ".pre-commit-hooks.yaml"]
+PACKAGE_DIRS = ["tools", "spec", "generated/python", "generated/bundles", "conformance"]
 
 
 def git(cwd: Path, *args: str) -> None:
