@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from atif_spec.cli import main
-from atif_spec.view import ViewOptions, build, embed_json, page, render
+from atif_spec.view import SCRIPTS, ViewOptions, build, embed_json, page, render, script
 from atif_spec.view.documents import MAX_MEDIA_BYTES, sniff
 from tests.support import ROOT
 
@@ -246,3 +246,41 @@ def test_totals_count_the_references_of_referenced_files(tmp_path: Path) -> None
     assert all(d["valid"] for d in followed["docs"]), [d["findings"] for d in followed["docs"]]
     plain = build([str(parent)])["docs"][0]["totals"]
     assert plain["prompt_tokens"] == 1 and plain["unresolved_refs"] == 1
+
+
+def test_references_not_followed_say_why(tmp_path: Path) -> None:
+    ref = {"trajectory_path": "missing.json", "session_id": "m"}
+    doc = _doc(continued_trajectory_ref="https://example.com/next.json")
+    doc["steps"].append(
+        {
+            "step_id": 2,
+            "source": "agent",
+            "message": "m",
+            "observation": {"results": [{"subagent_trajectory_ref": [ref]}]},
+        }
+    )
+    path = _write(tmp_path, doc)
+    followed = build([str(path)], ViewOptions(follow_refs=True))
+    assert followed["follow_refs"] is True
+    assert followed["docs"][0]["not_followed"] == {
+        "/steps/1/observation/results/0/subagent_trajectory_ref/0": "no such file",
+        "/continued_trajectory_ref": "a URL (never loaded)",
+    }
+    plain = build([str(path)])
+    assert plain["follow_refs"] is False and plain["docs"][0]["not_followed"] == {}
+
+
+def test_the_script_is_its_parts_in_one_strict_scope() -> None:
+    text = script()
+    assert text.startswith("(function () {\n'use strict';\n") and text.endswith("})();\n")
+    for name in SCRIPTS:
+        assert f"// --- {name} ---" in text
+    assert text.index("function el(") < text.index("function route(")  # helpers first
+    assert text.rstrip().endswith("setAttribute('data-ready', '1');\n\n})();")  # drawn last
+
+
+def test_the_payload_explains_the_totals() -> None:
+    entry = build([str(ROOT / "conformance/atif/v1.8/valid/rich.json")])["docs"][0]
+    assert entry["final"]["differs"] is True
+    assert entry["final"]["reasons"][0].endswith("own steps only, without its 1 subagent")
+    assert entry["totals"]["prompt_tokens"] == 1774

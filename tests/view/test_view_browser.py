@@ -266,12 +266,16 @@ def test_folding_and_call_result_links(browser: Browser, single: Path) -> None:
     browser.evaluate(f"{reasoning}.querySelector('summary').click()")
     assert browser.evaluate(f"{reasoning}.open") is True
     args = "document.querySelector('[data-ptr=\"/steps/2/tool_calls/0/arguments\"] pre')"
-    folded = browser.evaluate(f"{args}.textContent.length")
-    assert folded < 2000
+    # Folded: the rest is in the page, hidden until found (the browser's find sees it).
+    assert (
+        browser.evaluate(f"{args}.querySelector('.rest').getAttribute('hidden')") == "until-found"
+    )
+    assert browser.evaluate(f"{args}.querySelector('.rest').getBoundingClientRect().height") == 0
+    assert browser.evaluate(f"{args}.innerText.length") < 2000
     browser.evaluate(
         "document.querySelector('[data-ptr=\"/steps/2/tool_calls/0/arguments\"] button.more').click()"
     )
-    assert browser.evaluate(f"{args}.textContent.length") > 5000
+    assert browser.evaluate(f"{args}.innerText.length") > 5000
     browser.evaluate(
         "Array.from(document.querySelectorAll('button.link')).find(b => b.textContent === '→ result').click()"
     )
@@ -353,4 +357,293 @@ def test_followed_subagent_files_open_under_their_call(browser: Browser, tmp_pat
         "trajectory.summarization-1-summary.json"
     )
     assert browser.evaluate(f"{inner}.querySelectorAll('li.step').length") > 0
+    assert errors(browser.events) == []
+
+
+def _wait(browser: Browser, ms: int = 200) -> None:
+    browser.call(
+        "Runtime.evaluate", expression=f"new Promise(r => setTimeout(r, {ms}))", awaitPromise=True
+    )
+
+
+def _search(browser: Browser, query: str, shift: bool = False) -> None:
+    """Type a query into the page's search box and press Enter (Shift+Enter: previous)."""
+    browser.evaluate(
+        f"(() => {{ const q = document.getElementById('q'); q.value = {orjson.dumps(query).decode()};"
+        f" q.dispatchEvent(new KeyboardEvent('keydown', {{key: 'Enter', shiftKey: {str(shift).lower()}, bubbles: true}})); }})()"
+    )
+
+
+def _key(browser: Browser, key: str) -> None:
+    browser.evaluate(
+        f"document.body.dispatchEvent(new KeyboardEvent('keydown', {{key: '{key}', bubbles: true}}))"
+    )
+
+
+def _in_view(browser: Browser, expression: str) -> bool:
+    return bool(
+        browser.evaluate(
+            f"(() => {{ const r = ({expression}).getBoundingClientRect(); "
+            "return r.height > 0 && r.bottom > 0 && r.top < window.innerHeight; })()"
+        )
+    )
+
+
+def test_search_counts_hits_and_walks_them_past_the_drawn_steps(
+    browser: Browser, single: Path
+) -> None:
+    assert _open(browser, single) == []
+    # 'step 11' is the message of step_ids 11 and 110-119: 11 steps, most not drawn yet.
+    _search(browser, "step 11")
+    assert browser.evaluate("document.getElementById('q-count').textContent") == (
+        "1 / 11 steps · 11 hits"
+    )
+    assert browser.evaluate("document.querySelector('li.step.current .id').textContent") == (
+        "step 11"
+    )
+    _search(browser, "step 11")  # Enter again: the next hit, step 110 (index 109)
+    current = "document.querySelector('li.step.current')"
+    assert browser.evaluate(f"{current}.id") == "s-0-/steps/109"
+    assert browser.evaluate("document.getElementById('q-count').textContent").startswith("2 / 11")
+    assert _in_view(browser, current)
+    assert browser.evaluate("CSS.highlights.get('hit').size") == 1
+    _search(browser, "step 11", shift=True)
+    _search(browser, "step 11", shift=True)  # previous from the first wraps to the last
+    assert browser.evaluate(f"{current}.querySelector('.id').textContent") == "step 119"
+    # Folded text counts: the reasoning of step 3 repeats 'thinking' 400 times; going there
+    # opens the reasoning and unfolds its rest.
+    _search(browser, "thinking")
+    assert browser.evaluate("document.getElementById('q-count').textContent") == (
+        "1 / 1 step · 400 hits"
+    )
+    reasoning = "document.querySelector('details.field[data-ptr=\"/steps/2/reasoning_content\"]')"
+    assert browser.evaluate(f"{reasoning}.open") is True
+    assert browser.evaluate(f"{reasoning}.querySelector('.rest')") is None
+    assert browser.evaluate("CSS.highlights.get('hit').size") == 400
+    # A hit inside an embedded subagent opens it under the call that launched it.
+    _search(browser, "sub task")
+    assert browser.evaluate("document.getElementById('q-count').textContent") == (
+        "1 / 1 step · 1 hit"
+    )
+    assert browser.evaluate("document.querySelector('details.subagent').open") is True
+    assert _in_view(browser, "document.getElementById('s-0-/subagent_trajectories/0/steps/0')")
+    _search(browser, "no such words anywhere")
+    assert browser.evaluate("document.getElementById('q-count').textContent") == "no hits"
+    # Ctrl+F goes to the page's search first (it sees steps not drawn yet).
+    browser.evaluate("document.getElementById('q').blur()")
+    browser.evaluate(
+        "document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'f', ctrlKey: true, bubbles: true, cancelable: true}))"
+    )
+    assert browser.evaluate("document.activeElement.id") == "q"
+    assert errors(browser.events) == []
+
+
+def _visible_ids(browser: Browser) -> list[str]:
+    return list(
+        browser.evaluate(
+            "Array.from(document.querySelectorAll('.timeline > ol.steps > li.step:not(.filtered-out)'))"
+            ".map(li => li.querySelector('.id').textContent)"
+        )
+    )
+
+
+def _filter(browser: Browser, name: str, value: str) -> None:
+    browser.evaluate(
+        f"(() => {{ const s = document.querySelector('.toolbar select[name={name}]'); s.value = '{value}';"
+        " s.dispatchEvent(new Event('change')); })()"
+    )
+
+
+def test_filters_by_source_tool_findings_and_subagents(browser: Browser, single: Path) -> None:
+    assert _open(browser, single) == []
+    _filter(browser, "source", "system")
+    assert _visible_ids(browser) == ["step 1", "step 4"]
+    assert browser.evaluate("document.getElementById('f-count').textContent") == (
+        "showing 2 of 120 steps"
+    )
+    _filter(browser, "source", "")
+    _filter(browser, "tool", "bash")
+    assert _visible_ids(browser) == ["step 3"]
+    _filter(browser, "tool", "")
+    # Steps with errors: step 3 (its result, and the subagent it launched) and step 999.
+    _filter(browser, "findings", "error")
+    assert _visible_ids(browser) == ["step 3", "step 999"]
+    _filter(browser, "findings", "warning")
+    assert _visible_ids(browser) == ["step 2"]
+    _filter(browser, "findings", "")
+    browser.evaluate(
+        "(() => { const c = document.querySelector('.toolbar input[name=subagents]'); c.checked = true;"
+        " c.dispatchEvent(new Event('change')); })()"
+    )
+    assert _visible_ids(browser) == ["step 3"]
+    # Search counts only the steps the filters show (a subagent's steps go with the step that
+    # launched it).
+    _search(browser, "step 11")
+    assert browser.evaluate("document.getElementById('q-count').textContent") == "no hits"
+    _search(browser, "sub task")
+    assert browser.evaluate("document.getElementById('q-count').textContent") == (
+        "1 / 1 step · 1 hit"
+    )
+    browser.evaluate(
+        "(() => { const c = document.querySelector('.toolbar input[name=subagents]'); c.checked = false;"
+        " c.dispatchEvent(new Event('change')); })()"
+    )
+    assert len(_visible_ids(browser)) == 120
+    assert browser.evaluate("document.getElementById('f-count').textContent") == ""
+    assert errors(browser.events) == []
+
+
+def test_anchors_copy_links_and_keys(browser: Browser, single: Path) -> None:
+    # A link to a step not drawn yet.
+    browser.load("about:blank")
+    assert browser.load(single.as_uri() + "#step-110") == []
+    current = "document.querySelector('li.step.current')"
+    assert browser.evaluate(f"{current}.id") == "s-0-/steps/109"
+    assert _in_view(browser, current)
+    # Following a link within the page: a subagent's step, a tool call, a finding.
+    browser.evaluate("location.hash = '#sub-sub-1/step-2'")
+    _wait(browser)
+    assert browser.evaluate("document.querySelector('details.subagent').open") is True
+    assert _in_view(browser, "document.getElementById('s-0-/subagent_trajectories/0/steps/1')")
+    browser.evaluate("location.hash = '#step-3/call-c2'")
+    _wait(browser)
+    call = "document.querySelector('[data-ptr=\"/steps/2/tool_calls/1\"]')"
+    assert browser.evaluate(f"{call}.classList.contains('flash')") is True
+    assert _in_view(browser, call)
+    browser.evaluate("location.hash = '#finding-2'")
+    _wait(browser)
+    assert _in_view(browser, "document.getElementById('f-0-1')")
+    assert "step 999" in browser.evaluate("document.getElementById('f-0-1').textContent")
+    # Copy-link buttons put the step's anchor in the address bar (and the clipboard if allowed).
+    browser.evaluate("document.querySelector('li.step button.copy').click()")
+    _wait(browser, 50)
+    assert browser.evaluate("location.hash") == "#step-1"
+    assert browser.evaluate("document.querySelector('li.step button.copy').textContent") in (
+        "link copied",
+        "link in the address bar",
+    )
+    subs = "document.querySelector('[data-ptr=\"/subagent_trajectories/0/steps/0\"] button.copy')"
+    assert browser.evaluate(f"{subs}.title").endswith("#sub-sub-1/step-1)")
+    # Keys: j/k between steps, n/p between findings.
+    browser.load("about:blank")
+    assert _open(browser, single) == []
+    _key(browser, "j")
+    assert browser.evaluate(f"{current}.querySelector('.id').textContent") == "step 1"
+    _key(browser, "j")
+    _key(browser, "j")
+    assert browser.evaluate(f"{current}.querySelector('.id').textContent") == "step 3"
+    assert browser.evaluate("location.hash") == "#step-3"
+    _key(browser, "k")
+    assert browser.evaluate(f"{current}.querySelector('.id').textContent") == "step 2"
+    _key(browser, "n")
+    assert browser.evaluate("location.hash") == "#finding-1"
+    _key(browser, "n")
+    _key(browser, "n")
+    assert browser.evaluate("location.hash") == "#finding-3"
+    assert _in_view(browser, "document.getElementById('f-0-2')")  # inside the subagent
+    _key(browser, "p")
+    assert browser.evaluate("location.hash") == "#finding-2"
+    assert browser.evaluate("document.querySelector('.findings-list li.current').id") == "fl-0-1"
+    assert errors(browser.events) == []
+
+
+def test_findings_show_the_step_label_and_the_pointer(browser: Browser, single: Path) -> None:
+    assert _open(browser, single) == []
+    items = browser.evaluate(
+        "Array.from(document.querySelectorAll('.findings-list li')).map(li => li.textContent)"
+    )
+    assert any("step 999 \u203a message" in t and "/steps/119/message" in t for t in items)
+    assert any(
+        "subagent sub-1 \u203a step 2 \u203a metrics/prompt_tokens" in t
+        and "/subagent_trajectories/0/steps/1/metrics/prompt_tokens" in t
+        for t in items
+    )
+    # Steps are labelled by their step_id.
+    assert browser.evaluate("document.querySelectorAll('li.step .id')[2].textContent") == "step 3"
+
+
+def test_collapsed_subagent_says_it_holds_errors(browser: Browser, single: Path) -> None:
+    assert _open(browser, single) == []
+    summary = "document.querySelector('details.subagent > summary')"
+    assert browser.evaluate("document.querySelector('details.subagent').open") is False
+    assert browser.evaluate(f"{summary}.textContent") == "subagent sub-1 · 2 steps 1 error"
+    assert browser.evaluate(f"{summary}.querySelector('.badge.error') !== null") is True
+
+
+def test_a_remote_media_url_is_shown_once(browser: Browser, single: Path) -> None:
+    assert _open(browser, single) == []
+    box = browser.evaluate(
+        "Array.from(document.querySelectorAll('.media')).map(m => m.textContent)"
+        ".find(t => t.includes('example.com'))"
+    )
+    assert box.count("https://example.com/x.png") == 1
+
+
+def test_compact_mode_and_dark_mode(browser: Browser, single: Path) -> None:
+    assert _open(browser, single) == []
+    step = "document.getElementById('s-0-/steps/2')"
+    full = browser.evaluate(f"{step}.getBoundingClientRect().height")
+    browser.evaluate("document.getElementById('compact').click()")
+    assert browser.evaluate("document.body.classList.contains('compact')") is True
+    assert browser.evaluate(f"{step}.getBoundingClientRect().height") < min(60, full)
+    message = f"{step}.querySelector('[data-ptr=\"/steps/2/message\"]')"
+    assert browser.evaluate(f"{message}.checkVisibility()") is False
+    assert browser.evaluate(f"{step}.querySelector('.preview').textContent").endswith(
+        "→ bash, task"
+    )
+    browser.evaluate(f"{step}.querySelector('.step-head').click()")  # opened in place
+    assert browser.evaluate(f"{message}.checkVisibility()") is True
+    _key(browser, "c")
+    assert browser.evaluate("document.body.classList.contains('compact')") is False
+    background = "getComputedStyle(document.body).backgroundColor"
+    assert browser.evaluate(background) == "rgb(255, 255, 255)"
+    browser.call(
+        "Emulation.setEmulatedMedia",
+        features=[{"name": "prefers-color-scheme", "value": "dark"}],
+    )
+    try:
+        assert browser.evaluate(background) == "rgb(17, 20, 24)"
+        _screenshot(browser, "single-trajectory-dark.png")
+    finally:
+        browser.call("Emulation.setEmulatedMedia", features=[])
+
+
+def test_totals_beside_final_metrics_with_the_reason(browser: Browser, tmp_path: Path) -> None:
+    page = tmp_path / "rich.html"
+    page.write_text(render([str(ROOT / "conformance/atif/v1.8/valid/rich.json")]))
+    assert _open(browser, page) == []
+    rows = browser.evaluate(
+        "Array.from(document.querySelectorAll('.totals tr.differs')).map(tr => tr.innerText)"
+    )
+    assert rows[0] == "steps\t5\t8" and rows[1] == "prompt tokens\t934\t1,774"
+    reasons = browser.evaluate("document.querySelector('.totals .reasons').textContent")
+    assert "final_metrics counts this trajectory's own steps only, without its 1 subagent" in (
+        reasons
+    )
+    # rich.json continues in an s3:// URL: with --follow-refs the page says why it is not shown,
+    # not that --follow-refs is missing.
+    page.write_text(
+        render([str(ROOT / "conformance/atif/v1.8/valid/rich.json")], ViewOptions(follow_refs=True))
+    )
+    assert _open(browser, page) == []
+    body = browser.evaluate("document.getElementById('app').textContent")
+    assert "(not followed: a URL (never loaded))" in body and "--follow-refs)" not in body
+
+
+def test_the_3000_step_fixture_opens_compact_and_search_reaches_its_end(
+    browser: Browser, tmp_path: Path
+) -> None:
+    page = tmp_path / "large.html"
+    page.write_text(render([str(ROOT / "conformance/atif/v1.8/valid/large-3000-steps.json")]))
+    assert _open(browser, page) == []
+    assert browser.evaluate("document.body.classList.contains('compact')") is True
+    assert browser.evaluate("document.querySelectorAll('li.step').length") == 50  # still lazy
+    _search(browser, "Iteration 2998:")
+    assert browser.evaluate("document.getElementById('q-count').textContent") == (
+        "1 / 1 step · 1 hit"
+    )
+    assert browser.evaluate("document.querySelector('li.step.current .id').textContent") == (
+        "step 3000"
+    )
+    assert _in_view(browser, "document.querySelector('li.step.current')")
     assert errors(browser.events) == []

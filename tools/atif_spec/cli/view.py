@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
+from pathlib import Path
 
 import click
 
@@ -16,7 +19,15 @@ from atif_spec.cli.options import filters, max_bytes_option, note_skipped, selec
     "-o",
     "--output",
     type=click.Path(dir_okay=False, writable=True),
-    help="Write the page here (default: stdout).",
+    help="Write the page here ('-': stdout). Default: on a terminal (or with --open) next to "
+    "the input as NAME.view.html (a temporary file when there are several inputs, a folder, or "
+    "the folder is read-only); piped, to stdout.",
+)
+@click.option(
+    "--open",
+    "open_page",
+    is_flag=True,
+    help="Open the page in the default browser once written.",
 )
 @click.option(
     "--follow-refs",
@@ -42,6 +53,7 @@ from atif_spec.cli.options import filters, max_bytes_option, note_skipped, selec
 def view(
     paths: tuple[str, ...],
     output: str | None,
+    open_page: bool,
     follow_refs: bool,
     allow_outside: bool,
     max_docs: int,
@@ -61,6 +73,9 @@ def view(
     appear at the step and field they point at, listed at the top. Datasets get an index
     (validity, one click to each document) and statistics with small charts.
 
+    Without -o on a terminal, the page is written to a file (next to the input, or a
+    temporary one) and its path is printed; --open opens it in the default browser.
+
     Exit status: 0 when the page was written, 2 for usage errors, unreadable paths and an
     output that cannot be written or is a file the page is made from.
     """
@@ -70,24 +85,51 @@ def view(
     from atif_spec.validation.reader import DEFAULT_MAX_BYTES, UnreadablePath
     from atif_spec.view import ViewOptions, build, page
 
+    if open_page and output == "-":
+        raise click.UsageError("--open opens a file: leave out -o - (or name a file)")
+    target = output if output is not None else destination(paths, open_page or stdout_is_terminal())
     options = ViewOptions(
         allow_outside=allow_outside,
         follow_refs=follow_refs,
         max_docs=max_docs,
         max_bytes=max_bytes or DEFAULT_MAX_BYTES,
         column=column,
-        outputs=file_ids([output]),
+        outputs=file_ids([target]),
         selection=filters(include, exclude),
     )
     try:
         payload = build(list(paths), options)
         note_skipped(payload["skipped"])
         html = page(payload)
-        if output is None or output == "-":
+        if target is None or target == "-":
             sys.stdout.write(html)
             return
-        write_atomic(output, html.encode())
+        write_atomic(target, html.encode())
     except (UnreadablePath, OutputError) as exc:
         click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
-    click.echo(f"atif: wrote {terminal.name(output)}", err=True)
+    click.echo(f"atif: wrote {terminal.name(target)}", err=True)
+    if open_page:
+        import webbrowser
+
+        if not webbrowser.open(Path(target).resolve().as_uri()):
+            click.echo("atif: no browser could be started; open the file yourself", err=True)
+
+
+def stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
+def destination(paths: tuple[str, ...], to_file: bool) -> str | None:
+    """Where the page goes without ``-o``: None (stdout) unless ``to_file``; then next to a
+    single input file (``NAME.view.html``), else a new temporary file."""
+    if not to_file:
+        return None
+    if len(paths) == 1 and paths[0] != "-" and Path(paths[0]).is_file():
+        source = Path(paths[0])
+        beside = source.with_name(f"{source.stem}.view.html")
+        if os.access(source.parent, os.W_OK) and not beside.is_dir():
+            return str(beside)
+    fd, name = tempfile.mkstemp(prefix="atif-view-", suffix=".html")
+    os.close(fd)
+    return name

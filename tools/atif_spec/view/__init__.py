@@ -79,6 +79,7 @@ def build(inputs: list[str], options: ViewOptions | None = None) -> dict[str, An
         "total": total,
         "shown": min(total, opts.max_docs),
         "max_docs": opts.max_docs,
+        "follow_refs": opts.follow_refs,
         "index": collector.index,
         "docs": collector.docs,
         "stats": stats.to_dict()["total"] if dataset else None,
@@ -105,8 +106,28 @@ def _is_dataset(name: str) -> bool:
     return is_jsonl(name) or is_parquet(name)
 
 
+SCRIPTS = (
+    "core.js",
+    "findings.js",
+    "steps.js",
+    "document.js",
+    "dataset.js",
+    "search.js",
+    "navigate.js",
+)
+"""The page's script, in order, one job each (helpers; findings; the timeline; a document's page;
+a dataset's index; search and filters; anchors, keys and routing): concatenated into one
+function scope by :func:`script`."""
+
+
 def _asset(name: str) -> str:
     return (resources.files("atif_spec.view") / "assets" / name).read_text(encoding="utf-8")
+
+
+def script() -> str:
+    """The page's one script: :data:`SCRIPTS` in one strict-mode function scope."""
+    parts = "\n".join(f"// --- {name} ---\n{_asset(name)}" for name in SCRIPTS)
+    return f"(function () {{\n'use strict';\n{parts}\n}})();\n"
 
 
 def _hash(text: str) -> str:
@@ -137,17 +158,17 @@ def csp(script: str, style: str) -> str:
 
 def page(payload: dict[str, Any]) -> str:
     """The HTML page for a payload from :func:`build`."""
-    script, style = _asset("view.js"), _asset("view.css")
+    script_text, style = script(), _asset("view.css")
     title = "atif view"
     if payload["docs"] and not payload["dataset"]:
         title = f"atif view: {payload['docs'][0]['source']}"
 
     slots = {
-        "CSP": escape(csp(script, style), quote=True),
+        "CSP": escape(csp(script_text, style), quote=True),
         "TITLE": escape(title),
         "STYLE": style,
         "DATA": embed_json(payload),
-        "SCRIPT": script,
+        "SCRIPT": script_text,
     }
     # One pass over the template: text put into one slot is never searched for another.
     return re.sub(r"\{\{([A-Z]+)\}\}", lambda m: slots[m.group(1)], _asset("page.html"))
@@ -158,4 +179,4 @@ def render(inputs: list[str], options: ViewOptions | None = None) -> str:
     return page(build(inputs, options))
 
 
-__all__ = ["DEFAULT_MAX_DOCS", "ViewOptions", "build", "embed_json", "page", "render"]
+__all__ = ["DEFAULT_MAX_DOCS", "ViewOptions", "build", "embed_json", "page", "render", "script"]

@@ -10,13 +10,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from atif_spec.datasets.stats import as_atif, load, record
-from atif_spec.formats.totals import trajectory_totals
+from atif_spec.formats.totals import Totals, trajectory_totals
 from atif_spec.jsonio.atomic import OutputError
 from atif_spec.jsonio.jsonvalues import dict_member, dicts, list_member
 from atif_spec.jsonio.pointers import join
 from atif_spec.jsonio.samefile import refuse_read
 from atif_spec.validation.reader import RawDocument, read_file
 from atif_spec.validation.rules.atif_files import locate
+from atif_spec.view.totals import explain
 
 if TYPE_CHECKING:
     from atif_spec.validation.findings import Report
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
 
 MAX_LINKED = 100
 """Most documents followed through references (``--follow-refs``) per page."""
+MAX_DEPTH = 8
+"""Most levels of references followed from an input."""
 MAX_MEDIA_BYTES = 8 * 1024 * 1024
 """Largest media file embedded."""
 MAX_PAGE_MEDIA_BYTES = 64 * 1024 * 1024
@@ -91,8 +94,10 @@ class Collector:
             "numbers": numbers if numbers.get("counted") else None,
             "media": {},
             "links": {},
+            "not_followed": {},
             "continuation": None,
             "totals": None,
+            "final": None,
         }
         self.docs.append(entry)
         if atif is None:
@@ -100,9 +105,11 @@ class Collector:
         folder = _folder(raw.path)
         if folder is not None:
             entry["media"] = self._media(atif, folder)
-        if self.options.follow_refs and folder is not None and depth < 8:
-            entry["links"], entry["continuation"] = self._follow(atif, folder, depth)
-        entry["totals"] = self._totals(atif, entry["links"])
+        if self.options.follow_refs and folder is not None:
+            self._follow(entry, atif, folder, depth)
+        totals = self._totals(atif, entry["links"])
+        entry["totals"] = _totals_dict(totals)
+        entry["final"] = explain(atif, totals, followed=self.options.follow_refs)
         return position
 
     # --- media -------------------------------------------------------------------------------
@@ -155,33 +162,42 @@ class Collector:
     # --- references --------------------------------------------------------------------------
 
     def _follow(
-        self, atif: dict[str, Any], folder: Path, depth: int
-    ) -> tuple[dict[str, int], int | None]:
-        links: dict[str, int] = {}
+        self, entry: dict[str, Any], atif: dict[str, Any], folder: Path, depth: int
+    ) -> None:
+        """Fill the entry's ``links`` (reference pointer -> document), ``continuation`` and
+        ``not_followed`` (pointer -> why a reference was not followed, in words)."""
         for ptr, ref in _file_refs(atif):
-            position = self._linked_doc(ref["trajectory_path"], folder, depth)
-            if position is not None:
-                links[ptr] = position
-        continuation = None
+            linked = self._linked_doc(ref["trajectory_path"], folder, depth)
+            if isinstance(linked, int):
+                entry["links"][ptr] = linked
+            else:
+                entry["not_followed"][ptr] = linked
         cont = atif.get("continued_trajectory_ref")
         if isinstance(cont, str):
-            continuation = self._linked_doc(cont, folder, depth)
-        return links, continuation
+            linked = self._linked_doc(cont, folder, depth)
+            if isinstance(linked, int):
+                entry["continuation"] = linked
+            else:
+                entry["not_followed"]["/continued_trajectory_ref"] = linked
 
-    def _linked_doc(self, path: str, folder: Path, depth: int) -> int | None:
-
+    def _linked_doc(self, path: str, folder: Path, depth: int) -> int | str:
+        """The position of the document ``path`` names, or why it was not followed."""
         if "://" in path:
-            return None
+            return "a URL (never loaded)"
         target, inside = locate(folder, path)
         if not inside and not self.options.allow_outside:
-            return None
+            return "outside the document's folder (--allow-outside to follow)"
         if target in self._linked:
             return self._linked[target]
-        if len(self._linked) >= MAX_LINKED or not target.is_file():
-            return None
+        if len(self._linked) >= MAX_LINKED:
+            return f"the page already holds {MAX_LINKED} followed files"
+        if not target.is_file():
+            return "no such file"
+        if depth >= MAX_DEPTH:
+            return f"more than {MAX_DEPTH} references deep"
         raw = self._read_linked(target)
         if raw is None:
-            return None
+            return "cannot be read"
         self._linked[target] = len(self.docs)  # before loading: a cycle ends here
         doc, report = load(raw, self.options.max_bytes)
         atif = as_atif(doc, report.format, report.version)
@@ -219,21 +235,23 @@ class Collector:
                     pending.append((linked["atif"], linked["links"]))
         return by_id
 
-    def _totals(self, atif: dict[str, Any], links: dict[str, int]) -> dict[str, Any]:
-
+    def _totals(self, atif: dict[str, Any], links: dict[str, int]) -> Totals:
         by_id = self._linked_by_ref(atif, links)
-        totals = trajectory_totals(atif, lambda ref, _holder: by_id.get(id(ref)))
-        return {
-            "prompt_tokens": totals.prompt_tokens,
-            "completion_tokens": totals.completion_tokens,
-            "cached_tokens": totals.cached_tokens,
-            "cost_usd": totals.cost_usd,
-            "steps": totals.steps,
-            "copied_context_steps": totals.copied_context_steps,
-            "zero_call_steps": totals.zero_call_steps,
-            "subagents": totals.subagents,
-            "unresolved_refs": totals.unresolved_refs,
-        }
+        return trajectory_totals(atif, lambda ref, _holder: by_id.get(id(ref)))
+
+
+def _totals_dict(totals: Totals) -> dict[str, Any]:
+    return {
+        "prompt_tokens": totals.prompt_tokens,
+        "completion_tokens": totals.completion_tokens,
+        "cached_tokens": totals.cached_tokens,
+        "cost_usd": totals.cost_usd,
+        "steps": totals.steps,
+        "copied_context_steps": totals.copied_context_steps,
+        "zero_call_steps": totals.zero_call_steps,
+        "subagents": totals.subagents,
+        "unresolved_refs": totals.unresolved_refs,
+    }
 
 
 def _folder(path: Path | None) -> Path | None:
