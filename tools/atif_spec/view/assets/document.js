@@ -58,7 +58,7 @@ function totalsView(entry) {
   }
   const why = el('ul', 'reasons');
   for (const r of final.reasons) why.appendChild(el('li', null, r));
-  add(box, el('h2', null, 'Totals: the document says, the steps add up to'), table, why);
+  add(box, el('h2', null, 'final_metrics differ from the computed totals'), add(el('div', 'side'), table, why));
   return box;
 }
 
