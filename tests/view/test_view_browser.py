@@ -591,6 +591,10 @@ def test_compact_mode_and_dark_mode(browser: Browser, single: Path) -> None:
     assert browser.evaluate(f"{step}.querySelector('.preview').textContent").endswith(
         "→ bash, task"
     )
+    # A step's findings are counted in its one line.
+    assert browser.evaluate(f"{step}.querySelector('.step-head .badge.error').textContent") == (
+        "1 error"
+    )
     browser.evaluate(f"{step}.querySelector('.step-head').click()")  # opened in place
     assert browser.evaluate(f"{message}.checkVisibility()") is True
     _key(browser, "c")
@@ -646,4 +650,45 @@ def test_the_3000_step_fixture_opens_compact_and_search_reaches_its_end(
         "step 3000"
     )
     assert _in_view(browser, "document.querySelector('li.step.current')")
+    assert errors(browser.events) == []
+
+
+def test_draw_all_steps_for_the_browsers_find(browser: Browser, single: Path) -> None:
+    assert _open(browser, single) == []
+    assert browser.evaluate("document.querySelectorAll('li.step').length") == 50
+    draw = "Array.from(document.querySelectorAll('.toolbar button')).find(b => b.textContent.startsWith('draw all'))"
+    assert browser.evaluate(f"{draw}.textContent") == "draw all 120 steps"
+    browser.evaluate(f"{draw}.click()")
+    assert browser.evaluate("document.querySelectorAll('li.step').length") == 120
+    assert "the browser's find sees them" in browser.evaluate(
+        "document.querySelector('.toolbar').textContent"
+    )
+
+
+def test_anchors_on_a_datasets_page(browser: Browser, tmp_path: Path) -> None:
+    def doc(name: str) -> bytes:
+        steps = [{"step_id": i, "source": "user", "message": f"{name} {i}"} for i in (1, 2, 3)]
+        return orjson.dumps(
+            {"schema_version": "ATIF-v1.7", "agent": {"name": name, "version": "1"}, "steps": steps}
+        )
+
+    data = tmp_path / "two.jsonl"
+    data.write_bytes(doc("first") + b"\n" + doc("second") + b"\n")
+    page = tmp_path / "two.html"
+    page.write_text(render([str(data)]))
+    browser.load("about:blank")
+    assert browser.load(page.as_uri() + "#doc-1/step-2") == []
+    assert browser.evaluate("document.querySelector('h1').textContent").endswith("two.jsonl:2")
+    current = "document.querySelector('li.step.current')"
+    assert browser.evaluate(f"{current}.querySelector('pre').textContent") == "second 2"
+    assert browser.evaluate(f"{current}.querySelector('button.copy').title").endswith(
+        "(#doc-1/step-2)"
+    )
+    assert browser.evaluate("document.querySelector('nav.top a').textContent") == "← dataset index"
+    browser.evaluate("location.hash = '#doc-0/step-3'")  # another document of the same page
+    _wait(browser)
+    assert browser.evaluate(f"{current}.querySelector('pre').textContent") == "first 3"
+    browser.evaluate("location.hash = ''")
+    _wait(browser)
+    assert browser.evaluate("document.querySelectorAll('table tr.row').length") == 2
     assert errors(browser.events) == []

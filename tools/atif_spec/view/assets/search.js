@@ -127,7 +127,8 @@ function stepLevels(doc) {
   const fx = shown.get(doc);
   if (!fx.levels) {
     fx.levels = new Map();
-    for (const f of DATA.docs[doc].findings) {
+    // A source tree's findings point into the source, not at the ATIF steps: they filter nothing.
+    for (const f of DATA.docs[doc].tree ? [] : DATA.docs[doc].findings) {
       const m = STEP_KEY.exec(f.pointer || '');
       const top = m ? topOf(doc, m[1]) : null;
       if (top === null) continue;

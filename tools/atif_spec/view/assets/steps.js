@@ -25,7 +25,12 @@ function trajectoryView(doc, traj, base, holder) {
     const fx = shown.get(doc);
     for (const node of added) {
       const items = fx && fx.findings.byStep.get(node.getAttribute('data-ptr'));
-      if (items) { node.classList.add('has-error'); place(doc, node, items); }
+      if (!items) continue;
+      node.classList.add('has-error');
+      place(doc, node, items);
+      const counts = { error: 0, warning: 0 };
+      for (const [f] of items) counts[f.level === 'warning' ? 'warning' : 'error']++;
+      add.apply(null, [node.querySelector('.step-head')].concat(findingBadges(counts))); // seen in compact mode too
     }
     sentinel.textContent = view.rendered < steps.length
       ? 'showing ' + view.rendered + ' of ' + steps.length + ' steps (more load as you scroll)' : '';
