@@ -381,6 +381,13 @@ def _key(browser: Browser, key: str) -> None:
 
 
 def _in_view(browser: Browser, expression: str) -> bool:
+    """True when the element is on screen once the page has settled (two frames: the page
+    scrolls again after steps coming into view are laid out)."""
+    browser.call(
+        "Runtime.evaluate",
+        expression="new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r))))",
+        awaitPromise=True,
+    )
     return bool(
         browser.evaluate(
             f"(() => {{ const r = ({expression}).getBoundingClientRect(); "
@@ -588,6 +595,10 @@ def test_compact_mode_and_dark_mode(browser: Browser, single: Path) -> None:
     assert browser.evaluate(f"{step}.getBoundingClientRect().height") < min(60, full)
     message = f"{step}.querySelector('[data-ptr=\"/steps/2/message\"]')"
     assert browser.evaluate(f"{message}.checkVisibility()") is False
+    # Its body is hidden until found: the browser's find still sees it, and opens the step.
+    assert browser.evaluate(f"{step}.querySelector('.body').getAttribute('hidden')") == (
+        "until-found"
+    )
     assert browser.evaluate(f"{step}.querySelector('.preview').textContent").endswith(
         "→ bash, task"
     )
@@ -599,6 +610,7 @@ def test_compact_mode_and_dark_mode(browser: Browser, single: Path) -> None:
     assert browser.evaluate(f"{message}.checkVisibility()") is True
     _key(browser, "c")
     assert browser.evaluate("document.body.classList.contains('compact')") is False
+    assert browser.evaluate("document.querySelectorAll('li.step > .body[hidden]').length") == 0
     background = "getComputedStyle(document.body).backgroundColor"
     assert browser.evaluate(background) == "rgb(255, 255, 255)"
     browser.call(
@@ -642,6 +654,9 @@ def test_the_3000_step_fixture_opens_compact_and_search_reaches_its_end(
     assert _open(browser, page) == []
     assert browser.evaluate("document.body.classList.contains('compact')") is True
     assert browser.evaluate("document.querySelectorAll('li.step').length") == 50  # still lazy
+    assert browser.evaluate("document.querySelector('.totals').textContent") == (
+        "final_metrics agrees with the computed totals (RFC.md §2.4)."
+    )
     _search(browser, "Iteration 2998:")
     assert browser.evaluate("document.getElementById('q-count').textContent") == (
         "1 / 1 step · 1 hit"

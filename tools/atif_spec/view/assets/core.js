@@ -46,17 +46,31 @@ function flash(node) {
   node.classList.add('flash');
   setTimeout(function () { node.classList.remove('flash'); }, 1600);
 }
+function setOpen(li, on) {
+  // A step in compact mode shows one line until opened; its body is then hidden until found,
+  // so that the browser's find still sees it (and opens it: 'beforematch').
+  li.classList.toggle('open', on);
+  const body = li.querySelector(':scope > .body');
+  if (!body) return;
+  if (!on && document.body.classList.contains('compact')) body.setAttribute('hidden', 'until-found');
+  else body.removeAttribute('hidden');
+}
 function unfold(node) {
-  // Open what hides node: closed <details>, compact steps, folded text.
-  for (let p = node.parentElement; p; p = p.parentElement) {
-    if (p.tagName === 'DETAILS' && !p.open) { p.open = true; if (p.open_) p.open_(); }
-    if (p.classList.contains('step')) p.classList.add('open');
+  // Open what hides node: closed <details>, compact steps.
+  for (let p = node; p; p = p.parentElement) {
+    if (p !== node && p.tagName === 'DETAILS' && !p.open) { p.open = true; if (p.open_) p.open_(); }
+    if (p.tagName === 'LI' && p.classList.contains('step')) setOpen(p, true);
   }
-  if (node.classList.contains('step')) node.classList.add('open');
+}
+function reach(node, block) {
+  node.scrollIntoView({ block: block || 'center' });
+  // Steps coming into view are laid out only then (content-visibility: auto) and change height:
+  // once they have, scroll again.
+  requestAnimationFrame(function () { requestAnimationFrame(function () { node.scrollIntoView({ block: block || 'center' }); }); });
 }
 function jumpTo(node, block) {
   unfold(node);
-  node.scrollIntoView({ block: block || 'center' });
+  reach(node, block);
   flash(node);
 }
 function showAll(pre, found) {

@@ -44,7 +44,7 @@ function linkButton(anchor) {
 }
 
 function subBase(doc, id) {
-  // The pointer of the embedded subagent whose trajectory_id is id (depth first), or null.
+  // The pointer of the embedded subagent whose trajectory_id is id (nearest the top first), or null.
   const pending = [['', DATA.docs[doc].atif]];
   while (pending.length) {
     const [base, traj] = pending.shift();
@@ -121,7 +121,7 @@ function moveStep(delta) {
       const li = setCursor(j);
       const anchor = anchorOf(current, ptr('', 'steps', j));
       if (anchor) history.replaceState(null, '', '#' + anchor);
-      li.scrollIntoView({ block: 'start' });
+      reach(li, 'start');
       return;
     }
   }
@@ -135,6 +135,7 @@ function moveFinding(delta) {
 
 function setCompact(on) {
   document.body.classList.toggle('compact', on);
+  document.querySelectorAll('li.step').forEach(function (li) { setOpen(li, li.classList.contains('open')); });
   const b = document.getElementById('compact');
   if (b) b.textContent = on ? 'full steps' : 'compact';
 }

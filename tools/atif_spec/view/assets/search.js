@@ -89,7 +89,7 @@ function goHit(doc, delta) {
   unfold(li);
   const ranges = markHits(li, search.query);
   const at = ranges.length ? ranges[0].startContainer.parentElement : li;
-  at.scrollIntoView({ block: 'center' });
+  reach(at, 'center');
   if (!ranges.length) flash(li);
 }
 

@@ -102,7 +102,7 @@ function stepHead(doc, step, base, first, li) {
     head.appendChild(chip);
   }
   head.addEventListener('click', function (ev) {
-    if (ev.target === head || ev.target.classList.contains('id')) li.classList.toggle('open');
+    if (ev.target === head || ev.target.classList.contains('id')) setOpen(li, !li.classList.contains('open'));
   });
   return head;
 }
@@ -125,6 +125,15 @@ function stepView(doc, step, base, first, view) {
   const source = typeof step.source === 'string' ? step.source : '?';
   li.classList.add(['user', 'agent', 'system'].includes(source) ? source : 'other');
   add(li, stepHead(doc, step, base, first, li), preview(step));
+  const body = el('div', 'body');
+  body.addEventListener('beforematch', function () { setOpen(li, true); });
+  stepBody(doc, step, base, view, body);
+  li.appendChild(body);
+  setOpen(li, false);
+  return li;
+}
+
+function stepBody(doc, step, base, view, li) {
   const cm = isObj(step.extra) && isObj(step.extra.context_management) ? step.extra.context_management : null;
   if (cm) {
     const b = el('div', 'boundary', '⟂ context management: ' + String(cm.type) + ' · boundary ' + String(cm.boundary));
@@ -146,7 +155,6 @@ function stepView(doc, step, base, first, view) {
     add(d, el('summary', null, 'extra'), text(step.extra));
     li.appendChild(d);
   }
-  return li;
 }
 
 function callsAndResults(doc, step, base, view, li) {
