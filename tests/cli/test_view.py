@@ -90,3 +90,14 @@ def test_open_and_stdout_do_not_mix(doc: Path, opened: list[str]) -> None:
     result = CliRunner().invoke(main, ["view", str(doc), "--open", "-o", "-"])
     assert result.exit_code == 2 and "--open opens a file" in result.output
     assert opened == []
+
+
+def test_nothing_is_left_behind_when_the_page_cannot_be_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(view_cli.tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(view_cli, "stdout_is_terminal", lambda: True)
+    result = CliRunner().invoke(main, ["view", str(tmp_path / "missing.json")])
+    assert result.exit_code == 2 and "no such file" in result.stderr
+    assert list((tmp_path / "tmp").iterdir()) == []

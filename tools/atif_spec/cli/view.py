@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import sys
 import tempfile
 from pathlib import Path
@@ -130,6 +131,5 @@ def destination(paths: tuple[str, ...], to_file: bool) -> str | None:
         beside = source.with_name(f"{source.stem}.view.html")
         if os.access(source.parent, os.W_OK) and not beside.is_dir():
             return str(beside)
-    fd, name = tempfile.mkstemp(prefix="atif-view-", suffix=".html")
-    os.close(fd)
-    return name
+    # A new name, not a file yet: nothing is left behind when the page cannot be made.
+    return str(Path(tempfile.gettempdir()) / f"atif-view-{secrets.token_hex(8)}.html")
