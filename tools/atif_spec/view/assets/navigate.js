@@ -40,6 +40,7 @@ function linkButton(anchor) {
     } else done(false);
   }, 'link copy');
   b.title = 'copy a link to here (#' + anchor + ')';
+  b.setAttribute('aria-label', 'copy a link to #' + anchor);
   return b;
 }
 
