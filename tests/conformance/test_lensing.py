@@ -11,7 +11,7 @@ import pytest
 import atif_spec
 from atif_spec.conformance import lensing
 from atif_spec.conformance.interop import _from_lens, produced, render_markdown
-from atif_spec.conformance.lensing import LENSES, RoundTrip, first_difference, round_trips
+from atif_spec.conformance.lensing import LENSES, RoundTrip, round_trips
 from atif_spec.conformance.producing import Produced
 from tests.support import ROOT
 
@@ -64,12 +64,50 @@ def test_a_refusal_is_not_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
     assert got == RoundTrip("tao@v0.2.0", "refused", "tao is written as tao@v0.2.0 only")
 
 
-def test_first_difference_sees_key_order_and_values() -> None:
-    assert first_difference({"a": 1, "b": [1, 2]}, {"a": 1, "b": [1, 2]}) == ""
-    assert first_difference({"a": 1, "b": 2}, {"b": 2, "a": 1}) == "(root): keys reordered"
-    assert first_difference({"a": [1, {"x": 1}]}, {"a": [1, {"x": 2}]}) == "/a/1/x: 1 became 2"
-    assert first_difference({"a": 1}, {}) == "/a: dropped"
-    assert first_difference({"a": 1.0}, {"a": 1}) == "/a: 1.0 became 1"
+def _coming_back(monkeypatch: pytest.MonkeyPatch, change: Any) -> None:
+    """Make every conversion back to ATIF return ``change(document)``."""
+    real = atif_spec.convert
+
+    def changed(doc: Any, to: str, **kw: Any) -> Any:
+        out, report = real(doc, to=to, **kw)
+        return (change(out) if to.startswith("atif@") else out), report
+
+    monkeypatch.setattr(lensing.atif_spec, "convert", changed)
+
+
+def _reversed_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _reversed_keys(value[k]) for k in reversed(list(value))}
+    if isinstance(value, list):
+        return [_reversed_keys(v) for v in value]
+    return value
+
+
+def test_a_round_trip_that_only_reorders_keys_passes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RFC.md §4.6: key order is not data, so another implementation's lens may write any."""
+    _coming_back(monkeypatch, _reversed_keys)
+    doc = _doc("atif/v1.7/valid/rich.json")
+    assert list(_reversed_keys(doc)) != list(doc)
+    assert lensing.round_trip(doc, "tao@v0.2.0") == RoundTrip("tao@v0.2.0", "passed")
+
+
+def test_a_round_trip_that_turns_an_integer_into_a_float_fails(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    doc = _doc("atif/v1.7/valid/rich.json")
+    step = next(i for i, s in enumerate(doc["steps"]) if isinstance(s.get("step_id"), int))
+
+    def floated(back: Any) -> Any:
+        steps = [dict(s) for s in back["steps"]]
+        steps[step]["step_id"] = float(steps[step]["step_id"])
+        return {**back, "steps": steps}
+
+    _coming_back(monkeypatch, floated)
+    got = lensing.round_trip(doc, "tao@v0.2.0")
+    assert got.outcome == "failed"
+    assert got.detail == f"/steps/{step}/step_id: {doc['steps'][step]['step_id']} became " + (
+        f"{float(doc['steps'][step]['step_id'])}"
+    )
 
 
 def test_lens_items_and_the_lenses_column() -> None:

@@ -232,7 +232,8 @@ def render_markdown(data: dict[str, Any]) -> str:
     out.append("\n### Producers on native logs\n")
     out.append(
         "*Lenses*: each valid document to every other format atif-spec writes and back, "
-        "byte-identical and valid (`lens:` items; a refusal by design is not counted).\n"
+        "the same JSON value (RFC.md §4.6) and valid (`lens:` items; a refusal by design is "
+        "not counted).\n"
     )
     out.append(
         "| Producer | Native log | Outcome | Parser | Steps | Warnings | Lenses | Explained by |"

@@ -1,12 +1,13 @@
-"""Producers' documents through atif-spec's lenses: there and back, byte for byte.
+"""Producers' documents through atif-spec's lenses: there and back, the same JSON value.
 
 A valid document a producer wrote (ATIF, or a step-substep run log) is converted with the public
 API (``atif_spec.convert(doc, to=...)``) to every other format atif-spec writes, the result is
 validated as that target, converted back to the document's own format and version and validated
-again, and the document that comes back must serialise to the same bytes as the one that went in
-(the stash of RFC.md §4.5 carries what the other format has no field for). A lens that fails one
-of these on a document atif-spec itself calls valid is atif-spec's bug, named by the first place
-the two documents differ.
+again, and the document that comes back must equal the one that went in as JSON values (RFC.md
+§4.6: every member, string and number of its kind; key order aside), the stash of RFC.md §4.5
+carrying what the other format has no field for. A lens that fails one of these on a document
+atif-spec itself calls valid is atif-spec's bug, named by the first place the two documents
+differ.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 import atif_spec
 from atif_spec.formats import detect
 from atif_spec.jsonio import jsontext
+from atif_spec.jsonio.jsonequal import difference
 
 LENSES = ("atif@v1.7", "tao@v0.2.0", "trajectory-sdk@v0.4", "step-substep@v1.0")
 """One target per format atif-spec writes; a document goes through those of the other formats."""
@@ -35,31 +37,6 @@ class RoundTrip:
 def _errors(document: Any, target: str) -> list[str]:
     report = atif_spec.validate(document, as_target=target)
     return [f"{f.code} at {f.pointer or '(root)'}" for f in report.errors]
-
-
-def first_difference(a: Any, b: Any, where: str = "") -> str:
-    """The JSON pointer of the first place two JSON values serialise differently (key order
-    included), with what changed; ``""`` when they serialise the same."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        for key in [*a, *(k for k in b if k not in a)]:
-            if key not in a or key not in b:
-                return f"{where}/{key}: {'added' if key not in a else 'dropped'}"
-            found = first_difference(a[key], b[key], f"{where}/{key}")
-            if found:
-                return found
-        return "" if list(a) == list(b) else f"{where or '(root)'}: keys reordered"
-    if isinstance(a, list) and isinstance(b, list):
-        if len(a) != len(b):
-            return f"{where}: {len(a)} items became {len(b)}"
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            found = first_difference(x, y, f"{where}/{i}")
-            if found:
-                return found
-        return ""
-    left, right = jsontext.dumps(a), jsontext.dumps(b)
-    if left == right:
-        return ""
-    return f"{where or '(root)'}: {left.decode()[:60]} became {right.decode()[:60]}"
 
 
 def round_trip(document: dict[str, Any], target: str) -> RoundTrip:
@@ -85,8 +62,9 @@ def round_trip(document: dict[str, Any], target: str) -> RoundTrip:
     errors = _errors(back, home)
     if errors:
         return RoundTrip(target, "failed", f"back in {home} invalid: {'; '.join(errors[:3])}")
-    if jsontext.dumps(back) != original:
-        return RoundTrip(target, "failed", first_difference(document, back) or "bytes differ")
+    found = difference(document, back)
+    if found is not None:
+        return RoundTrip(target, "failed", found)
     return RoundTrip(target, "passed")
 
 

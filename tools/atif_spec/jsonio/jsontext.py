@@ -54,5 +54,6 @@ def dumps(value: Any, *, indent: bool = False, sort_keys: bool = False) -> bytes
 
 
 def canonical_json(value: Any) -> bytes:
-    """Compact JSON with sorted keys."""
+    """Compact JSON with sorted keys: equal bytes exactly for values equal by RFC.md §4.6
+    (``atif_spec.jsonio.jsonequal``), so it serves as a hashable key or a fingerprint of one."""
     return dumps(value, sort_keys=True)
