@@ -24,6 +24,7 @@ import corpus
 import timing
 
 import atif_spec
+from atif_spec.jsonio.jsonequal import same_json_text
 from atif_spec.transforms.migrations import migrate
 from atif_spec.validation.pipeline import validate_raw
 from atif_spec.validation.reader import RawDocument
@@ -105,7 +106,7 @@ def single_document(args: argparse.Namespace) -> dict[str, float]:
     low_doc, low_report = migrate(orjson.loads(data), to="v1.0")
     low = orjson.dumps(low_doc)
     assert validate_raw(RawDocument("<bench>", low)).valid
-    assert orjson.dumps(migrate(orjson.loads(low), to="v1.8")[0]) == data, "round trip"
+    assert same_json_text(orjson.dumps(migrate(orjson.loads(low), to="v1.8")[0]), data)
     print(
         f"\nfeature-rich v1.8 trajectory: {len(data) / 1e6:.1f} MB, {len(doc['steps'])} steps, "
         f"{len(doc['subagent_trajectories'])} embedded subagents, "
@@ -150,7 +151,7 @@ def size_sweep(args: argparse.Namespace) -> None:
     for steps in SWEEP_STEPS:
         data = orjson.dumps(corpus.trajectory(steps, output_lines=42, version="v1.8"))
         low = orjson.dumps(migrate(orjson.loads(data), to="v1.0")[0])
-        assert orjson.dumps(migrate(orjson.loads(low), to="v1.8")[0]) == data, "round trip"
+        assert same_json_text(orjson.dumps(migrate(orjson.loads(low), to="v1.8")[0]), data)
         fns = {
             "base": lambda data=data: orjson.dumps(orjson.loads(data)),
             "down": lambda data=data: orjson.dumps(

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from atif_spec import validate
 from atif_spec.cli import main
 from atif_spec.formats.tao import content_hash
+from atif_spec.jsonio.jsonequal import difference, same_json
 from atif_spec.transforms.lenses import ConversionError, convert
 from atif_spec.transforms.lenses.residual import apply_layers, commit, detach, diff
 from atif_spec.transforms.lenses.tao import INTO_ATIF, INTO_TAO, anthropic_usage, prompt_key
@@ -66,7 +67,7 @@ def round_trip(doc: dict[str, Any], there: str, back: str) -> dict[str, Any]:
     assert not errors(out), report.to_dict()
     returned, _ = convert(out, to=back)
     assert not errors(returned)
-    assert orjson.dumps(returned) == original
+    assert difference(doc, returned) is None  # RFC.md §4.6
     return out
 
 
@@ -297,8 +298,7 @@ def test_session_passes_atif_validate_and_comes_back(session: Any, tmp_path: Pat
     assert result.exit_code == 0, result.output
     assert "0 error(s)" in result.output
     back, report = convert(out, to="tao@v0.2.0")
-    assert back == doc
-    assert orjson.dumps(back) == orjson.dumps(doc)
+    assert same_json(back, doc)
     assert not report.stashed and not report.decided and not report.dropped
     assert not errors(back)
 
@@ -383,7 +383,7 @@ def test_token_usage_is_converted_not_copied(
     out, _ = convert(doc, to="atif@v1.7")
     assert out["steps"][0]["metrics"] == expected
     back, _ = convert(out, to="tao@v0.2.0")
-    assert back == doc
+    assert same_json(back, doc)
 
 
 def test_anthropic_prompt_tokens_include_cached_tokens() -> None:
@@ -641,7 +641,7 @@ def test_observation_on_the_wrong_step_is_unlinked_in_atif() -> None:
     assert results[1]["extra"]["tao_source_call_id"] == "tc_0_9"
     assert _stash(out, "/steps/1/observations/1") == []
     back, _ = convert(out, to="tao@v0.2.0")
-    assert back == doc
+    assert same_json(back, doc)
 
 
 def test_interleaved_subagent_steps_become_embedded_subagents() -> None:
@@ -846,7 +846,7 @@ def test_v0_1_0_records_come_back_as_v0_1_0() -> None:
     assert report.from_ == "tao@v0.1.0"
     back, _ = convert(out, to="tao@v0.2.0")
     assert back["schema_version"] == "0.1.0"
-    assert back == doc
+    assert same_json(back, doc)
 
 
 # --- the residual diff ----------------------------------------------------------------------------
@@ -1373,7 +1373,7 @@ def test_an_edited_filled_record_is_hashed_as_written() -> None:
     assert record["content_hash"] == content_hash(record, "v0.2.0")
     assert not errors(record)
     again, _ = convert(record, "atif@v1.7")
-    assert orjson.dumps(again) == orjson.dumps(atif)
+    assert same_json(again, atif)
 
 
 def test_an_unknown_output_style_is_refused() -> None:
@@ -1464,7 +1464,7 @@ def test_a_wrong_hash_is_kept_not_recomputed() -> None:
     record["content_hash"] = "0" * 64  # TAO401: an error, yet the record converts
     out, _ = convert(record, "atif@v1.7")
     back, _ = convert(out, "tao@v0.2.0")
-    assert orjson.dumps(back) == orjson.dumps(record)
+    assert same_json(back, record)
     (layer,) = out["extra"][STASH_KEY]["layers"]
     assert "style" not in layer
     assert [e["pointer"] for e in layer["entries"]] == ["/content_hash"]
@@ -1480,6 +1480,6 @@ def test_an_older_records_version_is_a_named_key() -> None:
         assert out["extra"]["tao_schema_version"] == version
         assert not any(e["pointer"] == "/schema_version" for e in _stash(out))
         back, _ = convert(out, "tao@v0.2.0")
-        assert orjson.dumps(back) == orjson.dumps(record)
+        assert same_json(back, record)
     out, _ = convert(_load(SESSION), "atif@v1.7")
     assert "tao_schema_version" not in out["extra"]

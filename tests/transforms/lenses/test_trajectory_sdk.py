@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from atif_spec.jsonio.jsonequal import difference, same_json
 from atif_spec.jsonio.pointers import pointer as make_pointer
 from atif_spec.transforms.lenses import ConversionError, convert
 from atif_spec.transforms.lenses.trajectory_sdk import (
@@ -66,22 +67,21 @@ def test_atif_round_trip_is_identity(path: Path) -> None:
     assert dumps(doc) == before  # the input is untouched
     assert errors(sdk) == []
     back, back_report = convert(sdk, atif_version(doc), fail_on_decision=True)
-    assert dumps(back) == before
+    assert difference(doc, back) is None  # RFC.md §4.6
     assert back_report.stashed == [] and back_report.dropped == []
 
 
 @pytest.mark.parametrize("path", SDK_FIXTURES, ids=ids)
 def test_sdk_round_trip_is_identity(path: Path) -> None:
     doc = json.loads(path.read_text())
-    before = dumps(doc)
     atif, _ = convert(doc, "atif@v1.7")
     assert errors(atif) == []
     back, back_report = convert(atif, "trajectory-sdk@v0.4")
-    assert dumps(back) == before
+    assert difference(doc, back) is None  # RFC.md §4.6
     assert back_report.stashed == [] and back_report.decided == []
     # through another ATIF version as well
     atif8, _ = convert(doc, "atif@v1.8")
-    assert dumps(convert(atif8, "trajectory-sdk@v0.4")[0]) == before
+    assert same_json(convert(atif8, "trajectory-sdk@v0.4")[0], doc)
 
 
 def test_weather_example_becomes_atif_steps() -> None:
@@ -140,7 +140,7 @@ def test_tool_errors_are_named_and_producer_keys_never_misread() -> None:
     layer = atif["extra"][STASH_KEY]["layers"][-1]
     assert layer["foreign"] == [f"/steps/{step['step_id'] - 1}/extra/finish_reason"]
     back, _ = convert(atif, "trajectory-sdk@v0.4")
-    assert back == doc
+    assert same_json(back, doc)
     # an ATIF producer's own `extra.reward` is not read back as the SDK reward
     atif2 = json.loads(
         (ROOT / "conformance" / "atif" / "v1.7" / "valid" / "minimal.json").read_text()
@@ -178,7 +178,7 @@ def test_the_way_back_writes_in_the_file_writers_style() -> None:
     assert response == {**doc["steps"][2]["messages"][2]["tool_response"], "id": "tsdk-1-0"}
     for i in (1, 2):
         back["steps"][i]["messages"][2]["tool_response"]["id"] = "convert-0"
-    assert back == doc
+    assert same_json(back, doc)
 
 
 def test_a_system_prefix_replaced_by_an_equal_one_round_trips() -> None:
@@ -197,12 +197,11 @@ def test_a_system_prefix_replaced_by_an_equal_one_round_trips() -> None:
             {"step_id": 3, **system, "extra": extra},
         ],
     }
-    before = dumps(doc)
     sdk, _ = convert(doc, "trajectory-sdk@v0.4")
     back, _ = convert(sdk, "atif@v1.7")
-    assert dumps(back) == before
+    assert same_json(back, doc)
     again, _ = convert(back, "trajectory-sdk@v0.4")
-    assert dumps(again) == dumps(sdk)
+    assert same_json(again, sdk)
 
 
 def test_snapshots_are_cut_as_the_sdk_code_does() -> None:
@@ -388,11 +387,10 @@ def test_json_chunks_and_content_hash() -> None:
 @settings(max_examples=150, suppress_health_check=list(HealthCheck), deadline=None)
 @given(st.sampled_from(VERSIONS).flatmap(lambda v: trajectories(v)))
 def test_atif_round_trip_property(doc: dict[str, Any]) -> None:
-    before = dumps(doc)
     sdk, _ = convert(doc, "trajectory-sdk@v0.4", session_ref_path="atif-session://{session_id}")
     assert errors(sdk) == []
     back, report = convert(sdk, atif_version(doc))
-    assert dumps(back) == before
+    assert difference(doc, back) is None  # RFC.md §4.6
     assert report.stashed == []
 
 
@@ -465,11 +463,10 @@ def sdk_documents(draw: Any) -> dict[str, Any]:
 @given(sdk_documents())
 def test_sdk_round_trip_property(doc: dict[str, Any]) -> None:
     assert errors(doc) == []
-    before = dumps(doc)
     atif, _ = convert(doc, "atif@v1.7")
     assert errors(atif) == []
     back, report = convert(atif, "trajectory-sdk@v0.4")
-    assert dumps(back) == before
+    assert difference(doc, back) is None  # RFC.md §4.6
     assert report.stashed == [] and report.decided == []
 
 
@@ -486,7 +483,7 @@ def test_atif_meaning_is_named_in_the_sdk_file() -> None:
     assert stamps and stamps <= {s.get("timestamp") for s in doc["steps"]}
     assert "/telemetry/data/agent_name" in {i.to for i in report.named}
     back, back_report = convert(sdk, "atif@v1.7")
-    assert back == doc
+    assert same_json(back, doc)
     assert not any(i.pointer.endswith("/context_management") for i in back_report.decided)
     # a producer's own key at a named place is never overwritten nor read back as the field
     own = json.loads(path.read_text())
@@ -542,7 +539,7 @@ def test_embedded_subagents_become_sdk_trajectories() -> None:
         assert not {e["pointer"] for e in layer_entries(layer)} & whole
         assert "/subagent_trajectories" in {i.pointer for i in report.named}
         back, _ = convert(sdk, "atif@v1.7")
-        assert dumps(back) == dumps(doc)
+        assert same_json(back, doc)
         # a producer's own `telemetry.data.subagent_trajectories` is not read as subagents
         native = json.loads((SDK_DIR / "valid" / "weather-example.json").read_text())
         native["telemetry"]["data"]["subagent_trajectories"] = [{"not": "a subagent"}]

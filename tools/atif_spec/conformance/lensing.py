@@ -62,9 +62,9 @@ def round_trip(document: dict[str, Any], target: str) -> RoundTrip:
     errors = _errors(back, home)
     if errors:
         return RoundTrip(target, "failed", f"back in {home} invalid: {'; '.join(errors[:3])}")
-    found = difference(document, back)
-    if found is not None:
-        return RoundTrip(target, "failed", found)
+    changed = difference(document, back)
+    if changed is not None:
+        return RoundTrip(target, "failed", changed)
     return RoundTrip(target, "passed")
 
 
