@@ -6,7 +6,8 @@ classifies the leaves without reading the transform's own accounting. Version ma
 (``schema_version``, the root ``$schema``) are exempt: the report's ``from`` and ``to`` carry them.
 
 - every adjacent ATIF migration step (up and down), on every valid ATIF fixture and on generated
-  documents (``tests/support/strategies.py``), plus the way back byte for byte;
+  documents (``tests/support/strategies.py``), plus the way back, the same JSON value (RFC.md
+  §4.6);
 - every lens, on every valid fixture of every other format (ATIF: v1.7 and v1.8, the versions
   the lenses read without a migration first), one case per (source format, lens).
   A leaf carried in another spelling is accepted only by a row of the checker's own table of

@@ -1364,7 +1364,7 @@ def test_the_filled_style_is_chosen_only_where_it_is_cheaper() -> None:
 def test_an_edited_filled_record_is_hashed_as_written() -> None:
     """ATIF made from a filled record, edited, then converted back: the record's own stash goes
     into `metadata` and the hash covers it (TAO401 holds), and the trip back to ATIF gives the
-    edited document byte for byte."""
+    edited document (the same JSON value, RFC.md §4.6)."""
     atif, _ = convert(_load(OPENTRACES[-1]), "atif@v1.7")
     atif["steps"][1].setdefault("extra", {})["reviewer_note"] = "checked"
     atif["steps"][2]["message"] = "An edited answer."
