@@ -396,9 +396,9 @@ TRIGGERS: dict[str, tuple[str, Doc, Pairs]] = {
         ),
         [("ATIF502", "/steps/1/observation/results/2/subagent_trajectory_ref/1/trajectory_id")],
     ),
-    "601 type": (
+    "601 empty type": (
         "v1.7",
-        _edit("v1.7", _ctx_mgmt("system", {"type": "summary", "boundary": "replace"})),
+        _edit("v1.7", _ctx_mgmt("system", {"type": "", "boundary": "replace"})),
         [("ATIF601", "/steps/3/extra/context_management/type")],
     ),
     "601 missing boundary": (
@@ -646,6 +646,11 @@ NEAR_MISSES: dict[str, tuple[str, Doc]] = {
         _edit("v1.7", _ctx_mgmt("system", {"type": "compaction", "boundary": "replace"})),
     ),
     "601 null": ("v1.7", _edit("v1.7", _ctx_mgmt("system", None))),
+    # D-18: both lists are extensible by producers; any name is accepted
+    "601 extension values": (
+        "v1.8",
+        _edit("v1.8", _ctx_mgmt("system", {"type": "summary", "boundary": "rolling-window"})),
+    ),
     "601 v1.6": ("v1.6", _edit("v1.6", _ctx_mgmt("system", {"type": "summary"}))),
     "602 no source": (
         "v1.7",
@@ -1081,7 +1086,7 @@ EXPECTED = {
     "ATIF402": ("media-path-outside-tree", Level.WARNING, "v1.6"),
     "ATIF501": ("duplicate-subagent-trajectory-id", Level.ERROR, "v1.7"),
     "ATIF502": ("unresolved-embedded-ref", Level.WARNING, "v1.7"),
-    "ATIF601": ("unknown-context-management-value", Level.WARNING, "v1.7"),
+    "ATIF601": ("malformed-context-management", Level.WARNING, "v1.7"),
     "ATIF602": ("context-management-outside-system-step", Level.WARNING, "v1.7"),
 }
 

@@ -66,7 +66,12 @@ def test_missing_invalid_newer_and_outside(tmp_path: Path) -> None:
         ("ATIF701", REF),
         ("ATIF703", "/continued_trajectory_ref"),
     ]
+    # a newer continuation is read as its own version (DECISIONS.md D-14); a TAO record is no
+    # trajectory to continue with
     write(run / "trajectory.cont-1.json", minimal_atif("v1.8") | {"session_id": "s"})
+    assert ref_codes(validate(main, follow_refs=True)) == [("ATIF701", REF)]
+    tao = {"schema_version": "0.2.0", "trace_id": "t", "session_id": "s", "agent": {"name": "a"}}
+    write(run / "trajectory.cont-1.json", tao)
     assert ref_codes(validate(main, follow_refs=True)) == [
         ("ATIF701", REF),
         ("ATIF704", "/continued_trajectory_ref"),

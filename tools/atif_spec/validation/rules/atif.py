@@ -40,8 +40,6 @@ _NO_OFFSET = re.compile(
     r"T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]+)?)?"
 )
 
-_CM_TYPES = frozenset({"compaction", "pruning", "injection"})
-_CM_BOUNDARIES = frozenset({"replace", "append", "truncate"})
 
 # final_metrics total -> per-step metrics field, and whether it holds a cost (a number).
 _TOTALS = (
@@ -1149,45 +1147,43 @@ def _ctx_context_management(ctx: RuleContext) -> list[tuple[int, dict[str, Any],
 
 @rule(
     code="ATIF601",
-    name="unknown-context-management-value",
+    name="malformed-context-management",
     level=Level.WARNING,
     format=FORMAT,
     versions=FROM_1_7,
-    section="RFC §VII Context Management Convention; RFC.md §2.1",
-    summary="extra.context_management is an object with a known type and boundary.",
+    section="RFC §VII Context Management Convention; RFC.md §2.1; spec/atif/DECISIONS.md D-18",
+    summary="extra.context_management is an object whose type and boundary are non-empty strings.",
 )
 def check_context_management_values(ctx: RuleContext) -> Findings:
-    """What it checks: a step's ``extra.context_management`` is an object whose ``type`` is
-    ``compaction``, ``pruning`` or ``injection`` and whose ``boundary`` is ``replace``,
-    ``append`` or ``truncate``. A missing key is reported at the object, an unknown value at the
-    key; one finding per offending key.
+    """What it checks: a step's ``extra.context_management`` is an object with a ``type`` and a
+    ``boundary``, each a non-empty string. A missing key is reported at the object, a value that
+    is not a non-empty string at the key; one finding per offending key. Any string is accepted:
+    ``compaction``, ``pruning``, ``injection`` and ``replace``, ``append``, ``truncate`` are the
+    documented values, and producers may add others (DECISIONS.md D-18).
 
     Why: consumers rebuild the model's context window from these two values (``replace`` cuts
-    off everything before the step). The RFC lets producers extend both lists, hence a warning:
-    a value a consumer does not know is one it cannot act on.
+    off everything before the step); without them, or with a value that is not a name, there is
+    nothing to act on.
 
-    Example: ``"extra": {"context_management": {"type": "summary", "boundary": "replace"}}``.
+    Example: ``"extra": {"context_management": {"type": "compaction"}}``.
 
     Valid instead: ``"extra": {"context_management": {"type": "compaction",
     "boundary": "replace"}}``.
 
-    Spec: RFC §VII Context Management Convention.
+    Spec: RFC §VII Context Management Convention (both lists are extensible by producers).
     """
     for i, _, value in _ctx_context_management(ctx):
         base = join(ctx.base, "steps", i, "extra", "context_management")
         if not isinstance(value, dict):
             yield base, "context_management should be an object with type and boundary"
             continue
-        for key, allowed in (("type", _CM_TYPES), ("boundary", _CM_BOUNDARIES)):
+        for key in ("type", "boundary"):
             if key not in value:
                 yield base, f"context_management has no {key!r}"
                 continue
             got = value[key]
-            if not isinstance(got, str) or got not in allowed:
-                yield (
-                    join(base, key),
-                    f"context_management {key} {got!r} is not one of " + ", ".join(sorted(allowed)),
-                )
+            if not isinstance(got, str) or not got:
+                yield join(base, key), f"context_management {key} {got!r} is not a name"
 
 
 @rule(

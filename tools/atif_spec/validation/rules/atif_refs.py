@@ -336,18 +336,18 @@ def _walk(ctx: RuleContext) -> _Graph:
     return graph
 
 
-def _newer(checked: _Checked, than: str) -> str | None:
-    """Why a referenced file cannot be read by a reader of version ``than`` (ATIF704)."""
+def _not_atif(checked: _Checked) -> str | None:
+    """Why a referenced file is not a trajectory a parent can point at (ATIF704), or None. Its
+    version does not matter: older, equal or newer, it is read as the version it declares
+    (DECISIONS.md D-14)."""
     if checked.format not in (None, "atif"):
         return f"is {checked.format}, not ATIF"
-    if checked.version is not None and VERSIONS.index(checked.version) > VERSIONS.index(than):
-        return f"declares {checked.version}, newer than {than}"
     return None
 
 
 def _fault(checked: _Checked, graph: _Graph) -> str | None:
     """What is wrong with one checked file on its own (its first error, or a reference to a
-    file of a newer version), or None."""
+    file that is not ATIF), or None."""
     if checked.problem:
         return checked.problem
     if checked.errors:
@@ -357,7 +357,7 @@ def _fault(checked: _Checked, graph: _Graph) -> str | None:
         return f"is invalid: {first.pointer or '/'} {first.code}: {first.message}{extra}"
     for edge in checked.edges:
         target = graph.files.get(edge.resolved)
-        why = _newer(target, edge.version) if target and target.problem is None else None
+        why = _not_atif(target) if target and target.problem is None else None
         if why:
             return f"names {edge.target.text!r}, which {why}"
     return None
@@ -435,29 +435,30 @@ def invalid_referenced_trajectory(ctx: RuleContext) -> Iterator[tuple[str, str]]
 
 @rule(
     code="ATIF704",
-    name="incompatible-referenced-version",
+    name="referenced-file-not-atif",
     level=Level.ERROR,
     format="atif",
     versions=VERSIONS,
-    section="RFC.md §2.2 (5), version compatibility; spec/atif/DECISIONS.md D-1",
-    summary="A referenced file is not ATIF, or declares a newer ATIF version than the referrer.",
+    section="RFC.md §2.2 (5), versions of referenced files; spec/atif/DECISIONS.md D-14",
+    summary="A referenced subagent or continuation file is not an ATIF trajectory.",
     needs_file=True,
 )
-def incompatible_referenced_version(ctx: RuleContext) -> Iterator[tuple[str, str]]:
-    """What it checks: with --follow-refs, each referenced file is an ATIF document whose version
-    is not newer than the referring document's.
+def referenced_file_not_atif(ctx: RuleContext) -> Iterator[tuple[str, str]]:
+    """What it checks: with --follow-refs, each referenced file is an ATIF document. Its version
+    may be older than, equal to or newer than the referring document's: it is checked as the
+    version it declares, as an embedded subagent is (DECISIONS.md D-14).
 
-    Why: a reader that understands the parent's version must be able to read what it points to.
+    Why: a subagent reference or a continuation points at a trajectory; a file of another format
+    (a TAO record, a trajectory-sdk file) is not one, whatever it contains.
 
-    Example: a v1.6 `trajectory.json` whose continuation declares `ATIF-v1.8`.
+    Example: a `trajectory.json` whose continuation file is an opentraces TAO record.
 
-    Valid instead: write referenced files in the parent's version (or migrate them with
-    `atif migrate`).
+    Valid instead: point at the ATIF trajectory (convert the other format with `atif convert`).
 
-    Spec: atif-spec policy (RFC.md); the same policy governs embedded subagents in the schemas.
+    Spec: RFC.md, Subagent resolution (versions).
     """
     for target, _, checked, _ in _direct(ctx):
-        why = _newer(checked, ctx.version) if checked.problem is None else None
+        why = _not_atif(checked) if checked.problem is None else None
         if why:
             yield target.pointer, f"{target.kind} file {target.text!r} {why}"
 
