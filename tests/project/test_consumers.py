@@ -19,6 +19,7 @@ from tests.support import ROOT
 from tests.support.consumer_matrix import (
     CONSUMERS,
     DIFFERENCES,
+    DISPATCH_ONLY_CASES,
     Case,
     Result,
     cases,
@@ -108,6 +109,18 @@ def test_every_difference_names_a_known_consumer() -> None:
 def test_expected_verdicts_cover_both_outcomes(all_cases: list[Case]) -> None:
     assert len(all_cases) > 800
     assert 0 < sum(c.invalid for c in all_cases) < len(all_cases)
+
+
+def test_integrations_names_every_case_where_generic_validators_are_stricter(
+    all_cases: list[Case],
+) -> None:
+    """docs/INTEGRATIONS.md says generic validators are stricter "in exactly two cases" and names
+    their fixtures; the matrix's dispatch-only group is that list."""
+    stricter = [c.id for c in all_cases if re.fullmatch(DISPATCH_ONLY_CASES, c.id)]
+    text = (ROOT / "docs/INTEGRATIONS.md").read_text(encoding="utf-8")
+    assert len(stricter) == 2
+    assert "in exactly two cases" in text
+    assert all(f"`{case}`" in text for case in stricter)
 
 
 # --- the recipes for other tools (docs/INTEGRATIONS.md) ----------------------------------------------------------

@@ -77,8 +77,9 @@ DIFFERENCES += tuple(
         DISPATCH_ONLY_CASES,
         "Valid by decision, not by the released schema of the version they declare: an embedded "
         "subagent newer than its parent (DECISIONS.md D-14) and later versions' fields set to "
-        "null (D-15). Released schemas never change (RFC.md §8), so the tolerance lives in "
-        "atif-spec's validator; a consumer of the schema files alone rejects both documents.",
+        "null (D-15). A version's schema cannot name what later versions add, so the tolerance "
+        "lives in atif-spec's validator; a consumer of the schema files alone rejects both "
+        "documents (docs/INTEGRATIONS.md, RFC.md §8).",
     )
     for consumer in CONSUMERS
 )

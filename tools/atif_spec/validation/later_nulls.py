@@ -1,5 +1,6 @@
 """Fields of later ATIF versions present with ``null`` in an older document (DECISIONS.md D-15),
-tolerated without changing released schemas.
+tolerated by the validator's dispatch, not by the schemas: which keys are tolerated depends on
+the newest version, which a version's schema, fixed when it is released, cannot know.
 
 Writers built on the newest models dump every field, ``None`` included (harbor's
 ``to_json_dict(exclude_none=False)``), whatever ``schema_version`` they write: a v1.6 file then

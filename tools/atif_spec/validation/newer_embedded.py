@@ -1,7 +1,7 @@
-"""Embedded ATIF subagents newer than their parent (DECISIONS.md D-14), without changing released
-schemas.
+"""Embedded ATIF subagents newer than their parent (DECISIONS.md D-14), tolerated by the
+validator's dispatch: a version's schema cannot name the schemas of versions published after it.
 
-A released schema bounds an embedded subagent's ``schema_version`` by its parent's version and
+A version's schema bounds an embedded subagent's ``schema_version`` by its parent's version and
 checks the child with the parent's own root schema. Real producers embed newer children (harbor
 writes v1.8 subagents into v1.7 parents), and the RFC reads an embedded subagent as a complete
 trajectory of the version it declares. So the validator's dispatch, not the schema, decides: the
