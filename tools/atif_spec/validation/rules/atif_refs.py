@@ -185,8 +185,6 @@ def _missing(resolved: Path) -> str | None:
 class _Edge:
     """One local reference of a checked file, as recorded while that file was validated."""
 
-    version: str
-    """Version of the node that holds the reference (the file's root or an embedded one)."""
     target: _Target
     resolved: Path
     inside: bool
@@ -199,7 +197,6 @@ class _Checked:
     problem: str | None = None
     """Why the file could not be checked (unreadable, too large, not a regular file)."""
     format: str | None = None
-    version: str | None = None
     errors: list[Finding] = field(default_factory=list)
     edges: list[_Edge] = field(default_factory=list)
 
@@ -253,11 +250,7 @@ def _check_file(resolved: Path, ctx: RuleContext) -> _Checked:
                 report = opts.validate_file(resolved, data)
             finally:
                 _RECORDING.reset(token)
-            checked.format, checked.version, checked.errors = (
-                report.format,
-                report.version,
-                report.errors,
-            )
+            checked.format, checked.errors = report.format, report.errors
     if len(_FILES) >= _FILES_SIZE:
         _FILES.clear()
     _FILES[key] = checked
@@ -389,7 +382,7 @@ def _record(ctx: RuleContext) -> bool:
         return False
     if not ctx.memo.get("ref_recorded"):
         ctx.memo["ref_recorded"] = True
-        recording.edges.extend(_Edge(ctx.version, *local) for local in _local(ctx))
+        recording.edges.extend(_Edge(*local) for local in _local(ctx))
     return True
 
 
