@@ -171,3 +171,11 @@ def test_nox_sessions_reads_names_up_to_posargs() -> None:
         "package",
     }
     assert nox_sessions("echo none") == set()
+
+
+def test_rfc_section_8_records_the_hosting_and_the_procedure() -> None:
+    rfc = (ROOT / "RFC.md").read_text(encoding="utf-8")
+    section = rfc.split("\n## 8.")[1].split("\n## 9.")[0]
+    for needle in (".github/workflows/release.yml", "atif_spec.spectools.pages cname", "sudo"):
+        assert needle in section, needle
+    assert load_catalog().base_url in section
