@@ -371,9 +371,11 @@ HARBOR_ENV = Path(".nox/harbor-py312")
 def install_harbor(pip_install: Callable[..., object]) -> None:
     """Install the reference implementation (harbor) with ``pip_install(*args)``.
 
-    harbor pins `certifi>=2026.10.19`, newer than the package registry reachable here has; its
-    trajectory models and validator need only pydantic, so it is installed without its
-    dependency set (`--no-deps`), plus pydantic.
+    Harbor's trajectory models and validator need only pydantic, so it is installed without its
+    dependency set (`--no-deps`: litellm, supabase, fastapi, uvicorn, ... are its hosted service
+    and LLM calls), plus pydantic. (Its `certifi>=2026.10.19` now resolves from the index; that
+    is no longer the reason.) The interop report runs 0.25.0 and 0.26.0, whose models are the
+    same (spec/UPSTREAM.toml).
     """
     pip_install("--no-deps", f"harbor=={HARBOR_VERSION}")
     pip_install("pydantic>=2.11")
@@ -462,3 +464,13 @@ def interop(session: nox.Session) -> None:
                 session.run(*pip, *args, external=True)
     only = [arg for p in chosen for arg in ("--peer", p["name"])] if session.posargs else []
     session.run("python", "-m", "atif_spec.conformance.interop", "--envs", str(INTEROP_ENVS), *only)
+
+
+@nox.session(python=PYTHON)
+def upstream(session: nox.Session) -> None:
+    """Ask the package index for every release of the upstream packages of spec/UPSTREAM.toml
+    and append the ones it lacks as `unreviewed` (RFC.md §9). Needs the network (run by hand or
+    on a schedule, not in .ci/run); fails while a release is unreviewed, as the offline test
+    tests/spectools/test_upstream.py does."""
+    session.install("-e", ".")
+    session.run("python", "-m", "atif_spec.spectools.upstream")
