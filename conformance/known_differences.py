@@ -4,8 +4,9 @@
     python conformance/known_differences.py REPORT.jsonl          # rewrite the generated region
     python conformance/known_differences.py REPORT.jsonl --check  # exit 1 if it would change
 
-The groups are the ones of ``conformance/known-differences/harbor.toml``, the single source the
-interop report (``nox -s interop``) uses too (format: ``atif_spec.conformance.differences``).
+The groups are the ones of ``conformance/known-differences/harbor.toml`` that hold for the
+report's harbor release (``harbor-<version>`` in ``peers``, or no ``peers``), the single source
+the interop report (``nox -s interop``) uses too (format: ``atif_spec.conformance.differences``).
 Every failed or errored case of the report must match a group's patterns (an unexplained case
 is an error, exit 1), and every group with suite-case patterns must explain at least one case
 (a stale group is an error); groups about documents atif-spec writes or producers' outputs
@@ -82,7 +83,9 @@ def main() -> int:
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args()
     lines = [json.loads(x) for x in args.report.read_text(encoding="utf-8").splitlines() if x]
-    block, problems = render(lines, suite_groups(differences.load(GROUPS, ROOT)))
+    impl = lines[0]["implementation"]["implementation"]
+    peer = f"{impl['name']}-{impl['version']}"  # the interop peer of that release (peers.toml)
+    block, problems = render(lines, suite_groups(differences.load(GROUPS, ROOT, peer=peer)))
     text = DOC.read_text(encoding="utf-8")
     start, end = text.index(BEGIN), text.index(END) + len(END)
     new = text[:start] + block + text[end:]

@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from atif_spec.conformance.differences import DifferencesError, explain, load
-from atif_spec.conformance.interop import cross_checks, produced
+from atif_spec.conformance.interop import cross_checks, produced, render_markdown
 from atif_spec.conformance.producing import Produced, cross_check, native_inputs, run_producer
 from atif_spec.conformance.runner import RunOptions, run_suite
 from atif_spec.conformance.suite import load_suite
@@ -172,6 +173,7 @@ def test_differences_explain_and_report_unexplained_and_stale(tmp_path: Path) ->
         ('side = "ours"\npatterns = ["*"]', "bare patterns"),
         ('side = "ours"\npatterns = ["written:*"]', "bare patterns"),
         ('side = "both"\npatterns = ["atif-v1.0-a"]', "ours or theirs"),
+        ('side = "ours"\npatterns = ["atif-v1.0-a"]\npeers = "harbor-0.25.0"', "list of names"),
     ],
 )
 def test_differences_files_are_checked(tmp_path: Path, body: str, error: str) -> None:
@@ -183,6 +185,55 @@ def test_differences_files_are_checked(tmp_path: Path, body: str, error: str) ->
     )
     with pytest.raises(DifferencesError, match=error):
         load(toml, ROOT)
+
+
+def test_a_shared_differences_file_gives_each_peer_its_own_groups(tmp_path: Path) -> None:
+    """Two releases of one package share a file; a group naming `peers` holds only for those,
+    so it is neither applied to nor reported stale for the other release."""
+    toml = tmp_path / "x.toml"
+    group = '[[group]]\nside = "ours"\nrfc = "§2"\nfixture = "conformance/PROTOCOL.md"\n'
+    toml.write_text(
+        f'{group}name = "both"\npatterns = ["atif-v1.0-a"]\nexplanation = "e"\n'
+        f'{group}name = "old"\npatterns = ["produce:x/*"]\nexplanation = "e"\n'
+        'peers = ["h-0.25.0"]\n',
+        encoding="utf-8",
+    )
+    assert [g.name for g in load(toml, ROOT)] == ["both", "old"]
+    assert [g.name for g in load(toml, ROOT, peer="h-0.25.0")] == ["both", "old"]
+    newer = load(toml, ROOT, peer="h-0.26.0")
+    assert [g.name for g in newer] == ["both"]
+    assert explain(newer, ["atif-v1.0-a", "produce:x/y"])[1] == ["produce:x/y"]
+
+
+def test_the_report_links_each_group_to_the_file_it_comes_from() -> None:
+    group = {"name": "g", "side": "theirs", "rfc": "§2", "items": 3, "source": "x.py:1"}
+    data = {
+        "peers": {},
+        "listed": [],
+        "matrix": [],
+        "groups": [
+            {**group, "implementation": "harbor-0.26.0", "file": "harbor.toml"},
+            {**group, "implementation": "atif-scan", "file": "atif-scan.toml"},
+        ],
+        "cross_checks": [],
+        "written": {"documents": 0, "sources": 0, "refused": 0, "invalid": []},
+        "problems": [],
+    }
+    text = render_markdown(data)
+    assert "| harbor-0.26.0 | [g](known-differences/harbor.toml) | theirs |" in text
+    assert "| atif-scan | [g](known-differences/atif-scan.toml) | theirs |" in text
+
+
+def test_every_peer_differences_file_exists_and_names_only_its_peers() -> None:
+    peers = tomllib.loads((ADAPTERS / "peers.toml").read_text(encoding="utf-8"))["peer"]
+    users: dict[str, set[str]] = {}
+    for peer in peers:
+        users.setdefault(peer.get("differences", f"{peer['name']}.toml"), set()).add(peer["name"])
+    for name, sharing in users.items():
+        path = SUITE / "known-differences" / name
+        named = {p for g in load(path, ROOT) for p in g.peers}
+        assert named <= sharing, (name, named - sharing)
+    assert users["harbor.toml"] == {"harbor-0.25.0", "harbor-0.26.0"}
 
 
 def test_every_known_differences_file_loads() -> None:
@@ -310,8 +361,6 @@ def test_every_native_log_has_provenance_and_every_kind_three_logs() -> None:
 
 def test_interop_data_file_matches_the_peers_file() -> None:
     data = json.loads((SUITE / "interop.json").read_text(encoding="utf-8"))
-    import tomllib
-
     peers = tomllib.loads((ADAPTERS / "peers.toml").read_text(encoding="utf-8"))
     assert set(data["peers"]) == {p["name"] for p in peers["peer"]}
     assert data["problems"] == []

@@ -156,3 +156,20 @@ def test_build_is_reproducible(tmp_path: Path) -> None:
     assert files_a == sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
     for rel in files_a:
         assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
+
+
+def test_interop_page_links_explained_counts_to_the_peers_differences_file() -> None:
+    """Two releases sharing one known-differences file (peers.toml `differences`) link to it;
+    a peer without one links to its own `<name>.toml`."""
+    row = {"target": "atif@v1.8", "role": "validator", "kind": "suite", "explained": 2}
+    data = {
+        "peers": {"harbor-0.26.0": {"differences": "harbor.toml"}, "atif-scan": {}},
+        "matrix": [
+            {**row, "implementation": "harbor-0.26.0"},
+            {**row, "implementation": "atif-scan"},
+        ],
+    }
+    page = site_builder.interop_page(data, "/interop.html", "/index.html").decode()
+    assert "known-differences/harbor.toml'>2</a>" in page
+    assert "known-differences/atif-scan.toml'>2</a>" in page
+    assert "harbor-0.26.0.toml" not in page

@@ -1,10 +1,12 @@
 """Explained differences per implementation: ``conformance/known-differences/<name>.toml``.
 
-Each file holds groups; a group explains a set of differing items (suite cases, documents we
-wrote, native logs produced) named by shell-style patterns over their ids. A group names the
-RFC section that decides it, the side at fault (``ours`` or ``theirs``), a minimal fixture, and
-for ``theirs`` the file and line in the peer's pinned source. A differing item no group
-explains, and a group that explains nothing (stale), both fail the interop run.
+Each file holds groups (several releases of one package may share a file; a group that holds
+for only some of them names those peers in ``peers``); a group explains a set of differing
+items (suite cases, documents we wrote, native logs produced) named by shell-style patterns over
+their ids. A group names the RFC section that decides it, the side at fault (``ours`` or
+``theirs``), a minimal fixture, and for ``theirs`` the file and line in the peer's pinned
+source. A differing item no group explains, and a group that explains nothing (stale), both
+fail the interop run.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ class Group:
     explanation: str
     source: str | None = None
     """``path/in/package.py:LINE`` in the peer's pinned release (``theirs`` only)."""
+    peers: tuple[str, ...] = ()
+    """The peers (``peers.toml`` names) the group holds for; empty: every peer of the file."""
 
     def explains(self, item_id: str) -> bool:
         """Whether ``item_id`` matches one of the group's patterns."""
@@ -47,8 +51,9 @@ def _bare(pattern: str) -> bool:
     return literal in ("", "written:", "produce:", "lens:", "written:atif-", "produce:claude-code/")
 
 
-def load(path: Path, root: Path) -> list[Group]:
-    """The groups of one file; ``root`` is the repository (fixtures are relative to it)."""
+def load(path: Path, root: Path, peer: str | None = None) -> list[Group]:
+    """The groups of one file; ``root`` is the repository (fixtures are relative to it). With
+    ``peer``, only the groups that hold for that peer (their ``peers`` name it, or are empty)."""
     if not path.exists():
         return []
     data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -66,6 +71,11 @@ def load(path: Path, root: Path) -> list[Group]:
             raise DifferencesError(f"{path}: group {raw['name']!r}: bare patterns {bare}")
         if not (root / raw["fixture"]).exists():
             raise DifferencesError(f"{path}: group {raw['name']!r}: no fixture {raw['fixture']}")
+        peers = raw.get("peers", [])
+        if not isinstance(peers, list) or not all(isinstance(p, str) and p for p in peers):
+            raise DifferencesError(f"{path}: group {raw['name']!r}: peers must be a list of names")
+        if peer is not None and peers and peer not in peers:
+            continue
         groups.append(
             Group(
                 raw["name"],
@@ -75,6 +85,7 @@ def load(path: Path, root: Path) -> list[Group]:
                 raw["fixture"],
                 raw["explanation"],
                 raw.get("source"),
+                tuple(peers),
             )
         )
     return groups

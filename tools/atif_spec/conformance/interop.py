@@ -7,11 +7,11 @@ For each ``[[peer]]`` of ``conformance/adapters/peers.toml`` (already installed 
 ``ENVS/<name>``): validators run the suite, consumers read the suite and every document
 atif-spec writes (:mod:`~atif_spec.conformance.written`), producers convert the native logs of
 ``conformance/native`` (:mod:`~atif_spec.conformance.producing`). Every difference must be
-explained in ``conformance/known-differences/<name>.toml``
-(:mod:`~atif_spec.conformance.differences`). Writes ``conformance/interop.json`` (the data the
-site's interop page shows) and the generated region of ``conformance/INTEROP.md``; exits 1 on
-an unexplained difference, a stale explanation, a document we write that we call invalid, or a
-peer that does not start.
+explained in ``conformance/known-differences/<name>.toml``, or the file the peer's
+``differences`` names (:mod:`~atif_spec.conformance.differences`). Writes
+``conformance/interop.json`` (the data the site's interop page shows) and the generated region
+of ``conformance/INTEROP.md``; exits 1 on an unexplained difference, a stale explanation, a
+document we write that we call invalid, or a peer that does not start.
 """
 
 from __future__ import annotations
@@ -210,7 +210,7 @@ def render_markdown(data: dict[str, Any]) -> str:
         "Suite = the conformance cases; written = documents atif-spec writes (each valid case "
         "migrated and converted to every target it reaches); native = native logs through a "
         "producer, its outputs validated by atif-spec. *Explained* = a difference listed in "
-        "`known-differences/<implementation>.toml`.\n"
+        "`known-differences/<implementation>.toml` (or the file the peer shares).\n"
     )
     out.append("| Implementation | Target | Role | Items | " + " | ".join(COLUMNS) + " |")
     out.append("|---|---|---|---|" + "---|" * len(COLUMNS))
@@ -226,8 +226,8 @@ def render_markdown(data: dict[str, Any]) -> str:
     for g in data["groups"]:
         where = f"`{g['source']}`" if g["source"] else f"`{g['fixture']}`"
         out.append(
-            f"| {g['implementation']} | [{g['name']}](known-differences/{g['implementation']}"
-            f".toml) | {g['side']} | {g['rfc']} | {g['items']} | {where} |"
+            f"| {g['implementation']} | [{g['name']}](known-differences/{g['file']}) | "
+            f"{g['side']} | {g['rfc']} | {g['items']} | {where} |"
         )
     out.append("\n### Producers on native logs\n")
     out.append(
@@ -311,10 +311,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         info, got, made = run_peer(peer, python.absolute(), root, suite, written, inputs)
         took = time.monotonic() - t0
         print(f"interop: {name}: {len(got)} items in {took:.1f} s", file=sys.stderr)
-        peers[name] = {"package": peer["package"], **info}
+        kd_file = peer.get("differences", f"{name}.toml")
+        peers[name] = {"package": peer["package"], "differences": kd_file, **info}
         if not info["started"]:
             problems.append(f"{name} did not start: {info.get('error')}")
-        groups = differences.load(root / "conformance" / "known-differences" / f"{name}.toml", root)
+        kd_path = root / "conformance" / "known-differences" / kd_file
+        groups = differences.load(kd_path, root, peer=name)
         differing = [it["id"] for it in got if it["outcome"] in BAD]
         by_item, unexplained, stale = differences.explain(groups, differing)
         counts = Counter(by_item.values())
@@ -325,6 +327,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         groups_out += [
             {
                 "implementation": name,
+                "file": kd_file,
                 "name": g.name,
                 "side": g.side,
                 "rfc": g.rfc,

@@ -423,7 +423,9 @@ def interop_page(data: dict[str, Any], here: str, index: str) -> bytes:
         for c in COLUMNS:
             n = row.get(c) or ""
             if c == "explained" and n:
-                link = f"{repo}known-differences/{row['implementation']}.toml"
+                peer = data.get("peers", {}).get(row["implementation"], {})
+                kd_file = peer.get("differences", f"{row['implementation']}.toml")
+                link = f"{repo}known-differences/{kd_file}"
                 n = f"<a href='{_e(link)}'>{n}</a>"
             cells.append(f"<td>{n}</td>")
         parts.append(
