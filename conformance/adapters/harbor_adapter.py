@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Conformance adapter for the ATIF reference implementation: PyPI ``harbor`` (0.25.0).
+"""Conformance adapter for the ATIF reference implementation: PyPI ``harbor`` (0.25.0 under
+``nox -s conformance``; 0.25.0 and 0.26.0, whose models are the same, in the interop report).
 
 Runs under a Python 3.12 environment holding ``harbor`` (installed with ``--no-deps``; the
 validator and models need only ``pydantic``) and does not import atif-spec. Roles:
