@@ -241,3 +241,39 @@ def test_run_local_counts_its_documents_on_the_progress_line(tmp_path: Path) -> 
         result = stats.run_local(files, progress=bar)
         assert result.to_dict()["total"]["documents"] == 2
         assert "counted 1/2 documents" in screen.getvalue()
+
+
+CLAUDE_SESSION = (
+    ROOT
+    / "conformance/native/claude-code/task-subagent-session"
+    / "7c41d2e8-0b9a-4f63-a5d1-2e8f4c9b1a70.jsonl"
+)
+
+
+def test_a_provider_stream_is_converted_in_memory_and_counted(tmp_path: Path) -> None:
+    # validate recognizes it as one run (input:provider-stream); stats reads it as convert does.
+    out = _cli(str(CLAUDE_SESSION))
+    assert "empty document" not in out
+    assert "1 provider stream(s) converted in memory" in out
+    data = orjson.loads(_cli("--format", "json", str(CLAUDE_SESSION)))["total"]
+    written = tmp_path / "converted.json"
+    result = CliRunner().invoke(
+        main, ["convert", str(CLAUDE_SESSION), "--to", "atif@v1.8", "-o", str(written)]
+    )
+    assert result.exit_code == 0, result.output
+    converted = orjson.loads(written.read_bytes())
+    assert data["documents"] == data["valid"] == data["counted"] == 1
+    assert data["steps"] == converted["final_metrics"]["total_steps"] == 3
+    assert data["tokens"]["prompt"] == converted["final_metrics"]["total_prompt_tokens"]
+    assert data["findings"]["input:provider-stream"] == {"findings": 1, "documents": 1}
+
+
+def test_a_stream_that_is_not_json_after_its_start_is_one_finding(tmp_path: Path) -> None:
+    # Recognized from its first 50 lines; the 61st line is cut off.
+    head = CLAUDE_SESSION.read_bytes().splitlines()[0]
+    broken = tmp_path / "s.jsonl"
+    broken.write_bytes((head + b"\n") * 60 + b"{cut\n")
+    raw = next(iter(stats.read_documents(str(broken))))
+    doc, report = stats.load(raw)
+    assert doc is None and [f.code for f in report.findings] == ["input:invalid-json"]
+    assert "line 61" in report.findings[0].message

@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from atif_spec.cli import main
-from atif_spec.formats.streams import sniff_stream
+from atif_spec.formats.streams import converted_note, sniff_stream
+from atif_spec.validation.reader import read_file
 from tests.support import ROOT
 
 LEGACY = ROOT / "conformance" / "step-substep" / "v1.0" / "legacy"
@@ -57,3 +58,18 @@ def test_stream_on_stdin_and_unrelated_typed_lines(tmp_path: Path) -> None:
         sniff_stream(b'{"type": "note"}\n{"type": "message", "role": "user"}\n{"type": "x"}\n')
         is None
     )
+
+
+def test_a_stream_is_read_whole_with_its_kind_and_size_checked(tmp_path: Path) -> None:
+    source = ROOT / "conformance/native/claude-code/task-subagent-session"
+    session = next(source.glob("*.jsonl"))
+    (raw,) = read_file(str(session))
+    assert raw.stream == "claude" and raw.data == session.read_bytes() and raw.line is None
+    (big,) = read_file(str(session), max_bytes=100)
+    assert big.stream == "claude" and big.data == b"" and big.oversize == session.stat().st_size
+
+
+def test_converted_note_names_the_stream_and_the_conversion() -> None:
+    note = converted_note("codex")
+    assert note.startswith("a Codex exec --json provider stream, converted in memory")
+    assert "atif@v1.8" in note

@@ -284,3 +284,24 @@ def test_the_payload_explains_the_totals() -> None:
     assert entry["final"]["differs"] is True
     assert entry["final"]["reasons"][0].endswith("own steps only, without its 1 subagent")
     assert entry["totals"]["prompt_tokens"] == 1774
+
+
+CLAUDE_SESSION = (
+    ROOT
+    / "conformance/native/claude-code/task-subagent-session"
+    / "7c41d2e8-0b9a-4f63-a5d1-2e8f4c9b1a70.jsonl"
+)
+
+
+def test_a_provider_stream_is_shown_converted_and_says_so() -> None:
+    payload = build([str(CLAUDE_SESSION)])
+    assert payload["total"] == 1 and not payload["dataset"]
+    entry = payload["docs"][0]
+    assert entry["format"] == "step-substep"
+    assert "converted in memory" in entry["converted"] and "Claude Code" in entry["converted"]
+    assert len(entry["atif"]["steps"]) == 3
+    assert [f["code"] for f in entry["findings"]] == ["input:provider-stream"]
+
+
+def test_a_plain_document_says_nothing_of_conversion(tmp_path: Path) -> None:
+    assert build([str(_write(tmp_path, _doc()))])["docs"][0]["converted"] is None

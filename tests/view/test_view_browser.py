@@ -329,6 +329,23 @@ def test_dataset_index_and_one_click_to_a_document(browser: Browser, dataset: Pa
     assert errors(browser.events) == []
 
 
+def test_a_claude_code_session_is_converted_and_says_so(browser: Browser, tmp_path: Path) -> None:
+    session = (
+        ROOT
+        / "conformance/native/claude-code/task-subagent-session"
+        / "7c41d2e8-0b9a-4f63-a5d1-2e8f4c9b1a70.jsonl"
+    )
+    page = tmp_path / "session.html"
+    page.write_text(render([str(session)]))
+    assert _open(browser, page) == []
+    note = browser.evaluate("document.querySelector('p.converted').textContent")
+    assert "Claude Code stream-json provider stream, converted in memory" in note
+    text = browser.evaluate("document.getElementById('app').textContent")
+    assert "empty document" not in text and "As ATIF (converted to atif@v1.7)" in text
+    assert browser.evaluate("document.querySelectorAll('.timeline li.step').length") >= 3
+    assert errors(browser.events) == []
+
+
 def test_non_atif_findings_on_the_source_tree(browser: Browser, tmp_path: Path) -> None:
     source = ROOT / "conformance/tao/v0.2.0/invalid/agent-missing-name.json"
     page = tmp_path / "tao.html"

@@ -35,12 +35,14 @@ import orjson
 from atif_spec.datasets.engines.sources import DEFAULT_COLUMN, read_documents
 from atif_spec.datasets.pool import map_ordered
 from atif_spec.datasets.progress import Progress
+from atif_spec.formats.streams import converted_note
 from atif_spec.formats.totals import trajectory_totals
 from atif_spec.jsonio import jsontext
 from atif_spec.jsonio.jsonvalues import dict_member, list_member, objects
 from atif_spec.jsonio.textsafety import escape
+from atif_spec.stepsubstep.legacy import read_stream
 from atif_spec.transforms.lenses import ConversionError, convert
-from atif_spec.validation.findings import Report
+from atif_spec.validation.findings import Finding, Level, Report, input_finding
 from atif_spec.validation.pipeline import validate_document
 from atif_spec.validation.reader import DEFAULT_MAX_BYTES, RawDocument, parse
 
@@ -49,6 +51,8 @@ GROUP_BY: tuple[GroupBy, ...] = ("model", "agent", "version", "format")
 HUB = "atif@v1.7"
 """What documents of other formats are converted to before they are counted."""
 UNKNOWN = "unknown"
+STREAM_CODE = "input:provider-stream"
+"""The finding of a provider stream (converted in memory: :func:`load`)."""
 PERCENTILES = (50, 90)
 DISTRIBUTIONS = ("steps", "tokens")
 
@@ -65,12 +69,25 @@ def document_stats(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> dict
 def load(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, Report]:
     """Parse and validate one document: the parsed value (None when unreadable) and its report."""
 
-    doc, problems = parse(raw, max_bytes)
+    doc, problems = parse(raw, max_bytes) if raw.stream is None else _stream(raw, max_bytes)
     if any(p.level == "error" for p in problems):
         return None, Report(source=raw.source, line=raw.line, findings=problems)
     report = validate_document(doc, source=raw.source, line=raw.line, path=raw.path)
     report.findings[:0] = problems
     return doc, report
+
+
+def _stream(raw: RawDocument, max_bytes: int) -> tuple[Any, list[Finding]]:
+    """A provider stream converted in memory to a run log, as ``atif convert`` does (then
+    :func:`as_atif` takes it on to ATIF), with the finding that says so."""
+    if raw.oversize is not None:
+        return parse(raw, max_bytes)
+    try:
+        doc, notes = read_stream(raw.data)
+    except ValueError as exc:
+        return None, [input_finding("invalid-json", str(exc))]
+    said = input_finding("provider-stream", converted_note(raw.stream or ""), "", Level.WARNING)
+    return doc, [said, *notes]
 
 
 def record(raw: RawDocument, report: Report, atif: dict[str, Any] | None) -> dict[str, Any]:
@@ -423,6 +440,13 @@ def to_text(data: Mapping[str, Any]) -> str:
             for name, value in sorted(items.items(), key=lambda kv: (-_count_of(kv[1]), kv[0])):
                 extra = f" in {value['documents']} document(s)" if isinstance(value, dict) else ""
                 lines.append(f"  {_count_of(value):>8}  {escape(name)}{extra}")
+    streams = data["total"]["findings"].get(STREAM_CODE)
+    if streams:
+        lines.append("")
+        lines.append(
+            f"{streams['documents']} provider stream(s) converted in memory to ATIF"
+            " (as atif convert FILE --to atif@v1.8 does) and counted"
+        )
     return "\n".join(lines) + "\n"
 
 

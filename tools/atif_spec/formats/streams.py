@@ -108,3 +108,12 @@ def convert_hint(source: str, kind: str) -> str:
         f"a {NAMES.get(kind, kind)} provider stream (one run, not one document per line); "
         f"convert it with: atif convert {source} --to step-substep@v1.0"
     )
+
+
+def converted_note(kind: str) -> str:
+    """What ``view`` and ``stats`` say of a provider stream they read: converted in memory."""
+    return (
+        f"a {NAMES.get(kind, kind)} provider stream, converted in memory to "
+        "step-substep@v1.0 and on to ATIF as atif convert does (atif convert FILE --to "
+        "atif@v1.8 writes it)"
+    )

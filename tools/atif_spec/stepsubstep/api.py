@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 from rich.text import Text
 
 from atif_spec.formats.streams import detect_stream
-from atif_spec.jsonio.jsontext import loads
-from atif_spec.stepsubstep.legacy import dumps, extra_locations, migrate
+from atif_spec.stepsubstep.legacy import dumps, extra_locations, migrate, parse_jsonl
 from atif_spec.stepsubstep.render import WIDTH, UnrenderableError, render_lines, render_text
 from atif_spec.validation.findings import Finding
 
@@ -40,18 +38,6 @@ def stashed(document: dict[str, Any]) -> list[tuple[str, str]]:
     """``(pointer, what)`` for each named ``extra`` key of a migrated run log (the report's
     stashed items: what the stream carried that the run log has no field for)."""
     return extra_locations(document)
-
-
-def parse_jsonl(data: bytes) -> list[Any]:
-    """The events of a JSON Lines log (blank lines skipped); ValueError names a bad line."""
-    events: list[Any] = []
-    for number, line in enumerate(data.splitlines(), start=1):
-        if line.strip():
-            try:
-                events.append(loads(line))
-            except orjson.JSONDecodeError as exc:
-                raise ValueError(f"line {number} is not JSON: {exc}") from exc
-    return events
 
 
 def is_legacy_log(value: Any) -> bool:

@@ -20,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from atif_spec.formats.step_substep import (
     SOURCES,
     SUBSTEP_TYPES,
@@ -72,6 +74,26 @@ def migrate(
         builder = _StreamBuilder(events, provider or kind or "unknown")
     builder.build()
     return builder.finish(run_id)
+
+
+def parse_jsonl(data: bytes) -> list[Any]:
+    """The events of a JSON Lines log (blank lines skipped); ValueError names a bad line."""
+    events: list[Any] = []
+    for number, line in enumerate(data.splitlines(), start=1):
+        if line.strip():
+            try:
+                events.append(jsontext.loads(line))
+            except orjson.JSONDecodeError as exc:
+                raise ValueError(f"line {number} is not JSON: {exc}") from exc
+    return events
+
+
+def read_stream(data: bytes) -> tuple[dict[str, Any], list[Finding]]:
+    """The run log of a provider stream's (or legacy log's) bytes, and the migration's
+    warnings: what ``atif convert`` converts, and what ``view`` and ``stats`` read in memory.
+    ValueError names a line that is not JSON."""
+    result = migrate(parse_jsonl(data))
+    return result.document, result.findings
 
 
 def content_run_id(events: Sequence[Any]) -> str:

@@ -181,17 +181,17 @@ def _legacy_outcome(raw: RawDocument, options: MigrateOptions) -> Outcome:
     """A whole legacy turn log (provider JSON Lines stream) → a step-substep run log, then on
     to the requested target through :func:`atif_spec.transforms.lenses.convert` when it is
     another one."""
-    from atif_spec.stepsubstep.api import RUN_LOG, dumps, parse_jsonl, stashed, to_run_log  # noqa: PLC0415 - start-up: `atif --help` imports this module
+    from atif_spec.stepsubstep.api import RUN_LOG, dumps, stashed  # noqa: PLC0415 - start-up: `atif --help` imports this module
+    from atif_spec.stepsubstep.legacy import read_stream  # noqa: PLC0415 - start-up: `atif --help` imports this module
     from atif_spec.transforms.changes import ChangeReport, Item  # noqa: PLC0415 - start-up: `atif --help` imports this module
     from atif_spec.transforms.lenses import ConversionError, convert  # noqa: PLC0415 - start-up: `atif --help` imports this module
 
     report = ChangeReport(source=raw.source, line=None, from_="legacy-turn-log", to=options.to)
     try:
-        events = parse_jsonl(raw.data)
+        doc, notes = read_stream(raw.data)
     except ValueError as exc:
         report.errors.append(input_finding("invalid-json", str(exc)))
         return Outcome(raw.source, None, report.to_dict(), None)
-    doc, notes = to_run_log(events)
     report.warnings.extend(notes)
     step = f"legacy-turn-log->{RUN_LOG}"
     report.stashed.extend(Item(ptr, step, f"kept in {what}", ptr) for ptr, what in stashed(doc))

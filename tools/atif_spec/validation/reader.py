@@ -110,16 +110,21 @@ def read_file(
     with path.open("rb", buffering=LINE_BUFFER if as_lines else -1) as fh:
         if as_lines:
             kind = stream_kind(fh)
-            if kind is not None:
-                yield RawDocument(name, b"", None, path, stream=kind)
+            if kind is not None:  # one run: read whole (view and stats convert it)
+                yield _whole(fh, name, path, max_bytes, kind)
                 return
             yield from read_lines(fh, name, path, max_bytes)
             return
-        size = path.stat().st_size
-        if size > max_bytes:
-            yield RawDocument(name, b"", None, path, oversize=size)
-            return
-        yield RawDocument(name, fh.read(), None, path)
+        yield _whole(fh, name, path, max_bytes, None)
+
+
+def _whole(fh: Any, name: str, path: Path, max_bytes: int, kind: str | None) -> RawDocument:
+    """A whole file as one document (``kind``: the provider stream it is), or its size when
+    over ``max_bytes``."""
+    size = path.stat().st_size
+    if size > max_bytes:
+        return RawDocument(name, b"", None, path, oversize=size, stream=kind)
+    return RawDocument(name, fh.read(), None, path, stream=kind)
 
 
 def stream_kind(fh: Any) -> str | None:
@@ -152,7 +157,7 @@ def _read_stdin(max_bytes: int, lines: bool | None) -> Iterator[RawDocument]:
     if lines is None and _looks_like_lines(data):
         kind = sniff_stream(data[:SNIFF_BYTES])
         if kind is not None:
-            yield RawDocument("<stdin>", b"", None, None, stream=kind)
+            yield RawDocument("<stdin>", data, None, None, stream=kind)
             return
         number = 0
         for number, chunk in enumerate(data.split(b"\n"), start=1):

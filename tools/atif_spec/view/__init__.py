@@ -65,12 +65,15 @@ def build(inputs: list[str], options: ViewOptions | None = None) -> dict[str, An
     collector = Collector(opts)
     stats = Stats()
     total = 0
+    runs: set[str] = set()  # provider streams: one run each, not a dataset
     for name in files:
         for raw in read_documents(name, max_bytes=opts.max_bytes, column=opts.column):
             total += 1
             entry = collector.add(raw, shown=total <= opts.max_docs)
             stats.add(entry)
-    dataset = total > 1 or any(_is_dataset(f) for f in files)
+            if raw.stream is not None:
+                runs.add(name)
+    dataset = total > 1 or any(_is_dataset(f) for f in files if f not in runs)
     return {
         "generator": f"atif-spec {__version__}",
         "inputs": files,

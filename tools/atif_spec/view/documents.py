@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from atif_spec.datasets.stats import as_atif, load, record
+from atif_spec.formats.streams import converted_note
 from atif_spec.formats.totals import Totals, trajectory_totals
 from atif_spec.jsonio.atomic import OutputError
 from atif_spec.jsonio.jsonvalues import dict_member, dicts, list_member
@@ -91,6 +92,7 @@ class Collector:
             "findings": [f.to_dict() for f in report.findings],
             "atif": atif,
             "tree": doc if report.format != "atif" else None,
+            "converted": converted_note(raw.stream) if raw.stream and doc is not None else None,
             "numbers": numbers if numbers.get("counted") else None,
             "media": {},
             "links": {},

@@ -71,6 +71,7 @@ function header(doc, root) {
   const errs = entry.findings.filter(function (f) { return f.level === 'error'; }).length;
   add(tags, badge(plural(errs, 'error'), errs ? 'error' : null), badge(plural(entry.findings.length - errs, 'warning'), entry.findings.length - errs ? 'warning' : null));
   root.appendChild(tags);
+  if (entry.converted) root.appendChild(el('p', 'note converted', entry.converted));
   const atif = entry.atif;
   if (!isObj(atif)) return;
   const agent = isObj(atif.agent) ? atif.agent : {};
