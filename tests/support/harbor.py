@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -130,15 +131,35 @@ def _trial(
     rewards = {} if reward is None else {"reward": reward}
     job.write(
         trial / "result.json",
-        {
+        {  # Harbor's TrialResult (models/trial/result.py), its config left out
+            "id": str(uuid.uuid5(uuid.NAMESPACE_URL, name)),
             "task_name": task,
             "trial_name": name,
-            "agent_info": {"name": agent, "version": "2.0.0"},
-            "agent_result": {"n_input_tokens": 6049, "n_output_tokens": 215, "cost_usd": 0.0105},
+            "trial_uri": trial.as_uri(),
+            "task_id": {"path": f"tasks/{task}"},
+            "source": "terminal-bench",
+            "task_checksum": "1f" * 32,
+            "agent_info": {
+                "name": agent,
+                "version": "2.0.0",
+                "model_info": {"name": "claude-sonnet-4-5", "provider": "anthropic"},
+            },
+            "agent_result": {
+                "n_input_tokens": 6049,
+                "n_cache_tokens": 4500,
+                "n_output_tokens": 215,
+                "cost_usd": 0.0105,
+                "rollout_details": None,
+                "metadata": None,
+            },
             "verifier_result": {"rewards": rewards} if exception is None else None,
             "exception_info": exception,
             "started_at": STARTED,
             "finished_at": FINISHED,
+            "environment_setup": {"started_at": STARTED, "finished_at": STARTED},
+            "agent_setup": {"started_at": STARTED, "finished_at": STARTED},
+            "agent_execution": {"started_at": STARTED, "finished_at": FINISHED},
+            "verifier": None if exception else {"started_at": FINISHED, "finished_at": FINISHED},
         },
     )
     (trial / "trial.log").write_text(f"Trial {name} finished\n")

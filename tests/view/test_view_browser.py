@@ -22,6 +22,7 @@ import pytest
 from atif_spec.view import ViewOptions, render
 from tests.support import ROOT
 from tests.support.browser import CHROMIUM, Browser, errors
+from tests.support.harbor import harbor_job
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="chromium is not installed (apt-get install -y chromium)"
@@ -723,4 +724,75 @@ def test_anchors_on_a_datasets_page(browser: Browser, tmp_path: Path) -> None:
     browser.evaluate("location.hash = ''")
     _wait(browser)
     assert browser.evaluate("document.querySelectorAll('table tr.row').length") == 2
+    assert errors(browser.events) == []
+
+
+def _trial_names(browser: Browser) -> list[str]:
+    names = browser.evaluate(
+        "Array.from(document.querySelectorAll('tr.trial td:first-child')).map(td => td.textContent)"
+    )
+    assert isinstance(names, list)
+    return names
+
+
+def test_a_harbor_job_folder_gets_a_trials_index(browser: Browser, tmp_path: Path) -> None:
+    job = harbor_job(tmp_path)
+    page = tmp_path / "job.html"
+    page.write_text(render([str(job.root)]))
+    assert _open(browser, page) == []
+    assert browser.evaluate("document.querySelector('h1').textContent").startswith("Harbor job: ")
+    summary = browser.evaluate("document.querySelector('.trial-summary').textContent")
+    assert summary.startswith("5 trials: 1 error, 1 failed, 3 passed; mean reward 0.750")
+    assert len(_trial_names(browser)) == 5
+    failed = (
+        "Array.from(document.querySelectorAll('tr.trial')).find(r => r.dataset.outcome === 'error')"
+    )
+    text = browser.evaluate(f"{failed}.textContent")
+    assert "AgentTimeoutError: Agent execution timed out after 900.0 seconds" in text
+    assert "terminus-2 2.0.0" in text and "claude-sonnet-4-5" in text and "$0.0105" in text
+    _screenshot(browser, "harbor-job.png")
+    # Sorting by reward: ascending puts the missing reward last, descending first is a 1.0.
+    browser.evaluate("document.querySelector('th[data-key=reward]').click()")
+    assert _trial_names(browser)[0] == "hello-world__Kq9Lm2x"
+    assert _trial_names(browser)[-1] == "hello-world__Ee0Rr1t"
+    assert (
+        browser.evaluate("document.querySelector('th[data-key=reward]').getAttribute('aria-sort')")
+        == "ascending"
+    )
+    browser.evaluate("document.querySelector('th[data-key=reward]').click()")
+    assert _trial_names(browser)[-1] == "hello-world__Ee0Rr1t"
+    assert _trial_names(browser)[-2] == "hello-world__Kq9Lm2x"
+    # Filters: by outcome, then by text.
+    browser.evaluate(
+        "{ const s = document.querySelector('.trial-filters select'); s.value = 'passed';"
+        " s.dispatchEvent(new Event('change')); }"
+    )
+    assert len(_trial_names(browser)) == 3
+    assert browser.evaluate("document.querySelector('.trial-count').textContent") == "3 of 5 trials"
+    browser.evaluate(
+        "{ const q = document.querySelector('.trial-filters input'); q.value = 'claude-code';"
+        " q.dispatchEvent(new Event('input')); }"
+    )
+    assert _trial_names(browser) == ["fix-csv-bom__Zt5Wn8p"]
+    browser.evaluate(
+        "{ const s = document.querySelector('.trial-filters select'); s.value = '';"
+        " s.dispatchEvent(new Event('change'));"
+        " const q = document.querySelector('.trial-filters input'); q.value = 'Kq9';"
+        " q.dispatchEvent(new Event('input')); }"
+    )
+    assert _trial_names(browser) == ["hello-world__Kq9Lm2x"]
+    # One click to the trial's trajectory, its summarization subagents under their calls.
+    browser.evaluate("document.querySelector('tr.trial td:nth-child(3)').click()")
+    _wait(browser)
+    assert browser.evaluate("location.hash").startswith("#doc-")
+    shown = browser.evaluate("document.getElementById('app').textContent")
+    assert "hello-world__Kq9Lm2x/agent/trajectory.json" in shown
+    assert "not shown: atif view --follow-refs" not in shown
+    summaries = browser.evaluate(
+        "Array.from(document.querySelectorAll('details.subagent summary')).map(s => s.textContent)"
+    )
+    assert any(
+        s.startswith("subagent file trajectory.summarization-1-summary.json") for s in summaries
+    )
+    assert browser.evaluate("document.querySelector('nav.top a').textContent") == "← dataset index"
     assert errors(browser.events) == []

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -75,6 +75,9 @@ class Listing:
     roots: dict[str, str] = field(default_factory=dict)
     """The input each file came from (itself when named)."""
     skipped: list[tuple[str, Reason]] = field(default_factory=list)
+    trials: dict[str, str] = field(default_factory=dict)
+    """The Harbor trial folder of each file that is one of its trajectories (found by the
+    layout even with ``--include``)."""
 
     def note(self) -> str | None:
         """``skipped N file(s): ...`` (how many, why, the commonest names), or None."""
@@ -116,12 +119,15 @@ def list_inputs(
         if tree is None:
             _add(listing, item, item)
             continue
-        kept, skipped = select(tree, rules, suffixes)
+        layout = Layout((r for r, _ in tree.files), tree.dirs)
+        kept, skipped = select(tree, rules, suffixes, layout)
         listing.skipped.extend(skipped)
         for name in kept:
             if not is_uri(name) and not os.access(name, os.R_OK):
                 raise UnreadablePath(f"permission denied: {name}")
             _add(listing, name, item)
+        if layout.trials and not is_uri(item):
+            listing.trials.update(_trials(tree, layout, set(kept), item))
     if not listing.files:
         named = ", ".join(inputs) or "the inputs"
         extra = f"; {note}" if (note := listing.note()) else ""
@@ -180,12 +186,23 @@ def _ignore_file(path: Path) -> tuple[Pattern, ...]:
         raise UnreadablePath(f"{path}: {exc}") from exc
 
 
+def _trials(tree: Tree, layout: Layout, kept: set[str], top: str) -> Iterator[tuple[str, str]]:
+    """``(file, its trial folder)`` for the kept files that are trajectories of a trial."""
+    for rel, name in tree.files:
+        trial = layout.trial_of(rel) if name in kept else None
+        if trial is not None:
+            yield name, str(Path(top, trial)) if trial else top
+
+
 def select(
-    tree: Tree, filters: Filters, suffixes: tuple[str, ...]
+    tree: Tree, filters: Filters, suffixes: tuple[str, ...], layout: Layout | None = None
 ) -> tuple[list[str], list[tuple[str, Reason]]]:
     """The names of the document files of ``tree`` the run reads (sorted), and the others
-    with the reason each is skipped."""
-    layout = None if filters.include else Layout((r for r, _ in tree.files), tree.dirs)
+    with the reason each is skipped (``layout``: the tree's, when already made)."""
+    if filters.include:
+        layout = None
+    elif layout is None:
+        layout = Layout((r for r, _ in tree.files), tree.dirs)
     kept: list[str] = []
     skipped: list[tuple[str, Reason]] = []
     for rel, name in tree.files:

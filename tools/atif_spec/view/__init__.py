@@ -16,7 +16,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 from importlib import resources
 from typing import Any
@@ -29,6 +29,7 @@ from atif_spec.jsonio.samefile import FileId, refuse_read
 from atif_spec.validation.listing import Filters
 from atif_spec.validation.reader import DEFAULT_MAX_BYTES, is_jsonl, is_parquet
 from atif_spec.view.documents import Collector
+from atif_spec.view.jobs import Trials
 
 DEFAULT_MAX_DOCS = 200
 
@@ -62,21 +63,27 @@ def build(inputs: list[str], options: ViewOptions | None = None) -> dict[str, An
     files = found.files
     for name in files:
         refuse_read(name, None, opts.outputs, "an input")
+    if found.trials:  # a trial's subagents and continuations open under its trajectory
+        opts = replace(opts, follow_refs=True)
     collector = Collector(opts)
     stats = Stats()
+    trials = Trials()
     total = 0
     runs: set[str] = set()  # provider streams: one run each, not a dataset
     for name in files:
         for raw in read_documents(name, max_bytes=opts.max_bytes, column=opts.column):
             total += 1
-            entry = collector.add(raw, shown=total <= opts.max_docs)
-            stats.add(entry)
+            numbers, row = collector.add(raw, shown=total <= opts.max_docs)
+            stats.add(numbers)
+            if name in found.trials:
+                trials.add(found.trials[name], name, numbers, row)
             if raw.stream is not None:
                 runs.add(name)
     dataset = total > 1 or any(_is_dataset(f) for f in files if f not in runs)
     return {
         "generator": f"atif-spec {__version__}",
         "inputs": files,
+        "named": list(inputs),
         "skipped": found.note(),
         "dataset": dataset,
         "total": total,
@@ -84,6 +91,7 @@ def build(inputs: list[str], options: ViewOptions | None = None) -> dict[str, An
         "max_docs": opts.max_docs,
         "follow_refs": opts.follow_refs,
         "index": collector.index,
+        "trials": trials.to_list(),
         "docs": collector.docs,
         "stats": stats.to_dict()["total"] if dataset else None,
         "values": {"steps": _sample(stats.total.steps), "tokens": _sample(stats.total.tokens)}
@@ -115,12 +123,13 @@ SCRIPTS = (
     "steps.js",
     "document.js",
     "dataset.js",
+    "jobs.js",
     "search.js",
     "navigate.js",
 )
 """The page's script, in order, one job each (helpers; findings; the timeline; a document's page;
-a dataset's index; search and filters; anchors, keys and routing): concatenated into one
-function scope by :func:`script`."""
+a dataset's index; a Harbor job's trials; search and filters; anchors, keys and routing):
+concatenated into one function scope by :func:`script`."""
 
 
 def _asset(name: str) -> str:

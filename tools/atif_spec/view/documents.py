@@ -61,17 +61,31 @@ class Collector:
         self.index: list[dict[str, Any]] = []
         self.media_bytes = 0
         self._linked: dict[Path, int] = {}
+        self._inputs: dict[Path, int] = {}
+        """The inputs' files on the page (a reference to one links to it)."""
 
-    def add(self, raw: RawDocument, *, shown: bool) -> dict[str, Any]:
-        """Load one document of the inputs; returns its stats record."""
+    def add(self, raw: RawDocument, *, shown: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Load one document of the inputs; returns its stats record and its index row (put in
+        the index when ``shown``; its ``doc`` None when not). A file already on the page (an
+        earlier input's followed reference) is not added twice."""
 
         doc, report = load(raw, self.options.max_bytes)
         atif = as_atif(doc, report.format, report.version)
         numbers = record(raw, report, atif)
+        position = None
         if shown:
-            position = self._entry(raw, doc, report, atif, numbers)
-            self.index.append(_index_row(position, numbers, report))
-        return numbers
+            path = _resolved(raw.path) if raw.line is None else None
+            position = self._inputs.get(path) if path else None
+            if position is None:
+                position = self._linked.get(path) if path else None
+            if position is None:
+                position = self._entry(raw, doc, report, atif, numbers)
+            if path:
+                self._inputs[path] = position
+        row = _index_row(position, numbers, report)
+        if shown:
+            self.index.append(row)
+        return numbers, row
 
     def _entry(
         self,
@@ -189,6 +203,8 @@ class Collector:
         target, inside = locate(folder, path)
         if not inside and not self.options.allow_outside:
             return "outside the document's folder (--allow-outside to follow)"
+        if target in self._inputs:
+            return self._inputs[target]
         if target in self._linked:
             return self._linked[target]
         if len(self._linked) >= MAX_LINKED:
@@ -265,7 +281,16 @@ def _folder(path: Path | None) -> Path | None:
         return None
 
 
-def _index_row(position: int, numbers: dict[str, Any], report: Report) -> dict[str, Any]:
+def _resolved(path: Path | None) -> Path | None:
+    if path is None:
+        return None
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return None
+
+
+def _index_row(position: int | None, numbers: dict[str, Any], report: Report) -> dict[str, Any]:
     return {
         "doc": position,
         "source": numbers["source"],

@@ -44,11 +44,13 @@ function histogram(title, values) {
 
 function indexView() {
   const root = el('section', 'index');
-  root.appendChild(el('h1', null, 'Dataset: ' + DATA.inputs.join(', ')));
+  const job = DATA.trials && DATA.trials.length;
+  root.appendChild(el('h1', null, job ? 'Harbor job: ' + DATA.named.join(', ') : 'Dataset: ' + DATA.inputs.join(', ')));
   const capped = DATA.shown < DATA.total;
   root.appendChild(el('p', 'note', DATA.total + ' documents' + (capped
     ? '; the index shows the first ' + DATA.shown + ' (--max-docs ' + DATA.max_docs + '); the statistics count all ' + DATA.total
     : '; all shown')));
+  if (job) root.appendChild(trialsView());
   const st = DATA.stats;
   if (st) {
     root.appendChild(el('h2', null, 'Statistics'));
