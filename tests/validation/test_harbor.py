@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
-from atif_spec.validation.harbor import Layout
+from atif_spec.validation.harbor import Layout, read_trial, trial_facts
+from tests.support.harbor import harbor_job
 
 JOB = [
     "config.json",
@@ -93,3 +97,94 @@ def test_a_job_before_its_first_trial_is_known_by_its_log() -> None:
     layout = Layout(["config.json", "job.log", "lock.json"], [])
     assert layout.jobs == {""}
     assert layout.place("lock.json") is False
+
+
+@pytest.mark.parametrize(
+    ("path", "trial"),
+    [
+        ("t1/agent/trajectory.json", "t1"),
+        ("t1/agent/trajectory.cont-1.json", "t1"),
+        ("t2/steps/build/agent/trajectory.json", "t2"),
+        ("t2/user-agent/trajectory.json", "t2"),
+        ("t1/result.json", None),
+        ("t1/artifacts/app/trajectory.json", None),
+        ("t1/agent/sessions/projects/-app/0f.jsonl", None),
+        ("elsewhere/trajectory.json", None),
+    ],
+)
+def test_a_trajectory_belongs_to_its_trial(path: str, trial: str | None) -> None:
+    assert Layout(JOB, FOLDERS).trial_of(path) == trial
+
+
+def test_a_trial_folder_walked_itself_is_its_own_trial() -> None:
+    layout = Layout(["config.json", "result.json", "agent/trajectory.json"], ["agent"])
+    assert layout.trial_of("agent/trajectory.json") == ""
+
+
+RESULT: dict[str, Any] = {
+    "trial_name": "hello__A1",
+    "task_name": "hello",
+    "agent_info": {
+        "name": "terminus-2",
+        "version": "2.0.0",
+        "model_info": {"name": "gpt-5", "provider": "openai"},
+    },
+    "agent_result": {
+        "n_input_tokens": 10,
+        "n_cache_tokens": 4,
+        "n_output_tokens": 3,
+        "cost_usd": 0.5,
+    },
+    "verifier_result": {"rewards": {"reward": 0.5}},
+    "exception_info": None,
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "reward", "outcome"),
+    [
+        ({}, 0.5, "partial"),
+        ({"verifier_result": {"rewards": {"reward": 1}}}, 1, "passed"),
+        ({"verifier_result": {"rewards": {"reward": 0.0}}}, 0.0, "failed"),
+        ({"verifier_result": {"rewards": {"accuracy": 0.25, "note": "x"}}}, 0.25, "partial"),
+        ({"verifier_result": None}, None, "no reward"),
+        ({"verifier_result": {"rewards": {"reward": True}}}, None, "no reward"),
+        ({"exception_info": {"exception_type": "E", "exception_message": "m"}}, 0.5, "error"),
+    ],
+)
+def test_trial_facts_reward_and_outcome(
+    change: dict[str, Any], reward: float | None, outcome: str
+) -> None:
+    facts = trial_facts("folder", {**RESULT, **change}, None)
+    assert (facts["reward"], facts["outcome"]) == (reward, outcome)
+
+
+def test_trial_facts_agent_model_tokens_and_exception() -> None:
+    exception = {"exception_type": "AgentTimeoutError", "exception_message": "timed out"}
+    facts = trial_facts("folder", {**RESULT, "exception_info": exception}, None)
+    assert facts["name"] == "hello__A1" and facts["task"] == "hello"
+    assert facts["agent"] == "terminus-2 2.0.0" and facts["model"] == "gpt-5"
+    assert (facts["input_tokens"], facts["cache_tokens"], facts["output_tokens"]) == (10, 4, 3)
+    assert facts["cost_usd"] == 0.5
+    assert facts["exception"] == {"type": "AgentTimeoutError", "message": "timed out"}
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [(None, "no result.json"), (b"[1]", "result.json is not a JSON object"), (b"{", "cannot read")],
+)
+def test_read_trial_without_a_usable_result(
+    tmp_path: Path, content: bytes | None, problem: str
+) -> None:
+    if content is not None:
+        (tmp_path / "result.json").write_bytes(content)
+    facts = read_trial(tmp_path)
+    assert facts["outcome"] == "no result" and facts["problem"].startswith(problem)
+    assert facts["name"] == tmp_path.name and facts["reward"] is None
+
+
+def test_read_trial_of_a_harbor_job(tmp_path: Path) -> None:
+    job = harbor_job(tmp_path)
+    facts = read_trial(job.root / "hello-world__Ee0Rr1t")
+    assert facts["outcome"] == "error" and facts["exception"]["type"] == "AgentTimeoutError"
+    assert read_trial(job.root / "hello-world__Kq9Lm2x")["outcome"] == "failed"

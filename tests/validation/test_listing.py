@@ -105,3 +105,17 @@ def test_an_unreadable_file_of_a_folder_is_an_input_error(tmp_path: Path) -> Non
     path.chmod(0)
     with pytest.raises(UnreadablePath, match="permission denied"):
         list_inputs([str(tmp_path)])
+
+
+def test_each_trajectory_of_a_job_names_its_trial(tmp_path: Path) -> None:
+    job = harbor_job(tmp_path)
+    listing = list_inputs([str(job.root)])
+    assert set(listing.trials) == set(listing.files)
+    for name, trial in listing.trials.items():
+        assert Path(name).is_relative_to(trial) and (Path(trial) / "result.json").is_file()
+    steps = [t for f, t in listing.trials.items() if "/steps/" in f]
+    assert {Path(t).name for t in steps} == {"build-and-test__Pp1Qr4s"}
+    # --include picks the files; the layout still says whose they are.
+    included = list_inputs([str(job.root)], Filters.parse(include=["**/trajectory.json"]))
+    assert set(included.trials) == set(included.files)
+    assert list_inputs([str(job.root / "config.json")]).trials == {}  # named: no trial's

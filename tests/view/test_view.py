@@ -17,6 +17,7 @@ from atif_spec.cli import main
 from atif_spec.view import SCRIPTS, ViewOptions, build, embed_json, page, render, script
 from atif_spec.view.documents import MAX_MEDIA_BYTES, sniff
 from tests.support import ROOT
+from tests.support.harbor import harbor_job
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 16
 HOSTILE = "</script><script>alert(1)</script><!-- \u2028\u2029 & <b onmouseover=x>"
@@ -305,3 +306,45 @@ def test_a_provider_stream_is_shown_converted_and_says_so() -> None:
 
 def test_a_plain_document_says_nothing_of_conversion(tmp_path: Path) -> None:
     assert build([str(_write(tmp_path, _doc()))])["docs"][0]["converted"] is None
+
+
+def test_a_harbor_job_gets_one_row_per_trial(tmp_path: Path) -> None:
+    job = harbor_job(tmp_path)
+    payload = build([str(job.root)])
+    assert payload["follow_refs"] and payload["named"] == [str(job.root)]
+    trials = {t["name"]: t for t in payload["trials"]}
+    assert sorted(trials) == sorted(p.name for p in job.root.iterdir() if p.is_dir())
+    failed = trials["hello-world__Ee0Rr1t"]
+    assert failed["outcome"] == "error" and failed["exception"]["type"] == "AgentTimeoutError"
+    continued = trials["hello-world__Ab3dE7f"]
+    labels = [d["label"] for d in continued["docs"]]
+    assert labels == ["agent/trajectory.cont-1.json", "agent/trajectory.json"]
+    assert labels[continued["main"]] == "agent/trajectory.json"  # its own, not the continuation
+    multi = trials["build-and-test__Pp1Qr4s"]
+    assert [d["label"] for d in multi["docs"]] == [
+        "steps/build/agent/trajectory.json",
+        "steps/test/agent/trajectory.json",
+    ]
+    # A trial's numbers add up its trajectories as stats counts them (each file once).
+    rows = {(r["source"]): r for r in payload["index"]}
+    summarized = trials["hello-world__Kq9Lm2x"]
+    files = [str(job.root / "hello-world__Kq9Lm2x" / d["label"]) for d in summarized["docs"]]
+    assert summarized["steps"] == sum(rows[f]["steps"] for f in files)
+    assert summarized["tokens"] == sum(rows[f]["tokens"] or 0 for f in files)
+
+
+def test_a_file_is_one_document_on_the_page(tmp_path: Path) -> None:
+    # The summarization files are inputs and the trajectory's followed references: once each.
+    job = harbor_job(tmp_path)
+    trial = job.root / "hello-world__Kq9Lm2x"
+    payload = build([str(trial)])
+    assert payload["total"] == 4 and len(payload["docs"]) == 4
+    sources = [d["source"] for d in payload["docs"]]
+    assert len(set(sources)) == 4
+    main = payload["docs"][0]
+    assert sorted(main["links"].values()) == [1, 2, 3]
+    assert sorted(r["doc"] for r in payload["index"]) == [0, 1, 2, 3]
+
+
+def test_no_trials_outside_harbor_folders(tmp_path: Path) -> None:
+    assert build([str(_write(tmp_path, _doc()))])["trials"] == []

@@ -72,7 +72,10 @@ def view(
     data: media. Images and audio are embedded only from files inside the document's folder
     (type and size checked); URLs are shown as links, never loaded. The validator's findings
     appear at the step and field they point at, listed at the top. Datasets get an index
-    (validity, one click to each document) and statistics with small charts.
+    (validity, one click to each document) and statistics with small charts; a Harbor job
+    folder gets a trials index (reward and outcome from each trial's result.json, agent,
+    model, steps, tokens, cost, findings; references followed). Provider streams and native
+    sessions (a Claude Code session .jsonl) are converted in memory as atif convert does.
 
     Without -o on a terminal, the page is written to a file (next to the input, or a
     temporary one) and its path is printed; --open opens it in the default browser.
