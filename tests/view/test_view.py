@@ -176,6 +176,21 @@ def test_dataset_index_max_docs_and_stats(tmp_path: Path) -> None:
     assert payload["values"]["steps"] == [1] * 5
 
 
+def test_pages_reach_every_document(tmp_path: Path) -> None:
+    data = tmp_path / "d.jsonl"
+    data.write_bytes(b"\n".join(orjson.dumps(_doc(f"m{i}")) for i in range(7)) + b"\n")
+    seen = []
+    for number in (1, 2, 3):
+        payload = build([str(data)], ViewOptions(max_docs=3, page=number))
+        assert (payload["page"], payload["pages"], payload["first"]) == (number, 3, 3 * number - 3)
+        assert payload["stats"]["documents"] == 7  # every page counts all
+        seen += [r["line"] for r in payload["index"]]
+        assert [d["line"] for d in payload["docs"]] == [r["line"] for r in payload["index"]]
+    assert seen == list(range(1, 8))
+    past = build([str(data)], ViewOptions(max_docs=3, page=4))
+    assert (past["shown"], past["index"], past["docs"]) == (0, [], [])
+
+
 def test_other_formats_keep_their_tree_and_findings() -> None:
     tao = ROOT / "conformance/tao/v0.2.0/invalid/agent-missing-name.json"
     doc = build([str(tao)])["docs"][0]
@@ -202,6 +217,21 @@ def test_cli_writes_the_page_atomically(tmp_path: Path) -> None:
     assert out.read_text().startswith("<!DOCTYPE html>")
     missing = CliRunner().invoke(main, ["view", str(tmp_path / "nope.json")])
     assert missing.exit_code == 2 and "no such file" in missing.output
+
+
+def test_cli_page_option(tmp_path: Path) -> None:
+    data = tmp_path / "d.jsonl"
+    data.write_bytes(b"\n".join(orjson.dumps(_doc(f"m{i}")) for i in range(3)) + b"\n")
+    out = tmp_path / "p.html"
+    args = ["view", str(data), "--max-docs", "2", "--page", "2", "-o", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    data_json = re.search(r'id="atif-data">(.*?)</script>', out.read_text(), re.S)
+    assert data_json is not None
+    payload = orjson.loads(data_json.group(1))
+    assert (payload["page"], payload["first"], [r["line"] for r in payload["index"]]) == (2, 2, [3])
+    zero = CliRunner().invoke(main, ["view", str(data), "--page", "0"])
+    assert zero.exit_code == 2
 
 
 @pytest.mark.parametrize("command", ["view", "stats"])

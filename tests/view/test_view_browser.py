@@ -317,7 +317,8 @@ def test_dataset_index_and_one_click_to_a_document(browser: Browser, dataset: Pa
     assert browser.evaluate("document.querySelectorAll('table tr.row').length") == 30
     note = browser.evaluate("document.querySelector('.note').textContent")
     total = len(sorted((ROOT / "conformance/atif/v1.7").glob("*/*.json"))[::3][:40]) + 1
-    assert f"{total} documents" in note and "first 30" in note and "--max-docs 30" in note
+    assert note.startswith(f"{total} documents; this page shows documents 1–30 (page 1 of 2,")
+    assert f"--max-docs 30 --page N (N from 1 to 2)" in note
     assert browser.evaluate("document.querySelectorAll('.chart svg').length") >= 4
     assert browser.evaluate("document.querySelectorAll('.badge.invalid').length") >= 1
     _screenshot(browser, "dataset-index.png")
@@ -344,6 +345,28 @@ def test_a_claude_code_session_is_converted_and_says_so(browser: Browser, tmp_pa
     text = browser.evaluate("document.getElementById('app').textContent")
     assert "empty document" not in text and "As ATIF (converted to atif@v1.7)" in text
     assert browser.evaluate("document.querySelectorAll('.timeline li.step').length") >= 3
+    assert errors(browser.events) == []
+
+
+def test_a_datasets_second_page_shows_the_rest(browser: Browser, tmp_path: Path) -> None:
+    data = tmp_path / "data.jsonl"
+    lines = [
+        path.read_bytes().replace(b"\n", b"")
+        for path in sorted((ROOT / "conformance/atif/v1.7").glob("*/*.json"))[:25]
+    ]
+    data.write_bytes(b"\n".join(lines) + b"\n")
+    page = tmp_path / "page2.html"
+    page.write_text(render([str(data)], ViewOptions(max_docs=10, page=2)))
+    assert _open(browser, page) == []
+    note = browser.evaluate("document.querySelector('.note').textContent")
+    assert note.startswith("25 documents; this page shows documents 11–20 (page 2 of 3,")
+    assert f"atif view {data} --max-docs 10 --page N" in note
+    first = browser.evaluate("document.querySelector('table tr.row td').textContent")
+    assert first == "11" and browser.evaluate("document.querySelectorAll('table tr.row').length") == 10
+    browser.evaluate("document.querySelectorAll('table tr.row')[0].click()")
+    _wait(browser, 100)
+    assert browser.evaluate("location.hash") == "#doc-0"
+    assert browser.evaluate("document.querySelector('h1').textContent") == f"{data}:11"
     assert errors(browser.events) == []
 
 

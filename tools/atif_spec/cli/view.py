@@ -46,7 +46,16 @@ from atif_spec.cli.options import filters, max_bytes_option, note_skipped, selec
     default=200,
     show_default=True,
     help="Most documents of a dataset put in the page (the statistics count all; the page "
-    "says when documents were left out).",
+    "says when documents were left out, and how to write the others with --page).",
+)
+@click.option(
+    "--page",
+    "page_number",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Which --max-docs documents of a dataset the page shows: page N holds documents "
+    "(N-1)*MAX_DOCS+1 to N*MAX_DOCS.",
 )
 @selection_options
 @column_option
@@ -58,6 +67,7 @@ def view(
     follow_refs: bool,
     allow_outside: bool,
     max_docs: int,
+    page_number: int,
     include: tuple[str, ...],
     exclude: tuple[str, ...],
     column: str,
@@ -96,6 +106,7 @@ def view(
         allow_outside=allow_outside,
         follow_refs=follow_refs,
         max_docs=max_docs,
+        page=page_number,
         max_bytes=max_bytes or DEFAULT_MAX_BYTES,
         column=column,
         outputs=file_ids([target]),

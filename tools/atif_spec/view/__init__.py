@@ -44,6 +44,8 @@ class ViewOptions:
     """Show file-referenced subagents and continuation files."""
     max_docs: int = DEFAULT_MAX_DOCS
     """Most documents of a dataset shown (statistics count every document)."""
+    page: int = 1
+    """Which ``max_docs`` documents are shown: the page'th (1: the first ``max_docs``)."""
     max_bytes: int = DEFAULT_MAX_BYTES
     column: str = DEFAULT_COLUMN
     outputs: frozenset[FileId] = frozenset()
@@ -66,6 +68,7 @@ def build(inputs: list[str], options: ViewOptions | None = None) -> dict[str, An
     if found.trials:  # a trial's subagents and continuations open under its trajectory
         opts = replace(opts, follow_refs=True)
     collector = Collector(opts)
+    first = (opts.page - 1) * opts.max_docs
     stats = Stats()
     trials = Trials()
     total = 0
@@ -73,7 +76,7 @@ def build(inputs: list[str], options: ViewOptions | None = None) -> dict[str, An
     for name in files:
         for raw in read_documents(name, max_bytes=opts.max_bytes, column=opts.column):
             total += 1
-            numbers, row = collector.add(raw, shown=total <= opts.max_docs)
+            numbers, row = collector.add(raw, shown=first < total <= first + opts.max_docs)
             stats.add(numbers)
             if name in found.trials:
                 trials.add(found.trials[name], name, numbers, row)
@@ -87,7 +90,10 @@ def build(inputs: list[str], options: ViewOptions | None = None) -> dict[str, An
         "skipped": found.note(),
         "dataset": dataset,
         "total": total,
-        "shown": min(total, opts.max_docs),
+        "shown": len(collector.index),
+        "first": first,
+        "page": opts.page,
+        "pages": max(1, -(-total // opts.max_docs)),
         "max_docs": opts.max_docs,
         "follow_refs": opts.follow_refs,
         "index": collector.index,

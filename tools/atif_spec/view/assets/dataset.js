@@ -42,14 +42,22 @@ function histogram(title, values) {
   return box;
 }
 
+function pageNote() {
+  // Which documents this page holds and how to write the others (--max-docs bounds a page).
+  const total = num(DATA.total) + ' documents';
+  if (DATA.shown === DATA.total) return total + '; all shown';
+  const again = 'atif view ' + DATA.named.join(' ') + ' --max-docs ' + DATA.max_docs + ' --page N';
+  if (!DATA.shown) return total + '; page ' + DATA.page + ' is past the last page (' + DATA.pages + ' pages of ' + num(DATA.max_docs) + ', --max-docs); write one with: ' + again;
+  return total + '; this page shows documents ' + num(DATA.first + 1) + '–' + num(DATA.first + DATA.shown) +
+    ' (page ' + DATA.page + ' of ' + DATA.pages + ', --max-docs ' + DATA.max_docs + '); the statistics count all ' + num(DATA.total) +
+    '; the other pages: ' + again + ' (N from 1 to ' + DATA.pages + ')';
+}
+
 function indexView() {
   const root = el('section', 'index');
   const job = DATA.trials && DATA.trials.length;
   root.appendChild(el('h1', null, job ? 'Harbor job: ' + DATA.named.join(', ') : 'Dataset: ' + DATA.inputs.join(', ')));
-  const capped = DATA.shown < DATA.total;
-  root.appendChild(el('p', 'note', DATA.total + ' documents' + (capped
-    ? '; the index shows the first ' + DATA.shown + ' (--max-docs ' + DATA.max_docs + '); the statistics count all ' + DATA.total
-    : '; all shown')));
+  root.appendChild(el('p', 'note', pageNote()));
   if (job) root.appendChild(trialsView());
   const st = DATA.stats;
   if (st) {
@@ -82,7 +90,7 @@ function indexView() {
     const tr = el('tr', 'row');
     const a = el('a', null, r.source + (r.line ? ':' + r.line : ''));
     a.href = '#doc-' + r.doc;
-    const cells = [el('td', null, i + 1), add(el('td'), a), el('td', 'mono', r.version),
+    const cells = [el('td', null, DATA.first + i + 1), add(el('td'), a), el('td', 'mono', r.version),
       add(el('td'), badge(r.valid ? 'valid' : 'invalid', r.valid ? 'valid' : 'invalid')),
       el('td', null, r.errors), el('td', null, r.warnings), el('td', null, num(r.steps)), el('td', null, num(r.tokens)), el('td', 'mono', r.model || '')];
     for (const c of cells) tr.appendChild(c);
