@@ -317,8 +317,8 @@ def test_dataset_index_and_one_click_to_a_document(browser: Browser, dataset: Pa
     assert browser.evaluate("document.querySelectorAll('table tr.row').length") == 30
     note = browser.evaluate("document.querySelector('.note').textContent")
     total = len(sorted((ROOT / "conformance/atif/v1.7").glob("*/*.json"))[::3][:40]) + 1
-    assert note.startswith(f"{total} documents; this page shows documents 1–30 (page 1 of 2,")
-    assert f"--max-docs 30 --page N (N from 1 to 2)" in note
+    assert note.startswith(f"{total} documents; this page shows documents 1\u201330 (page 1 of 2,")
+    assert "--max-docs 30 --page N (N from 1 to 2)" in note
     assert browser.evaluate("document.querySelectorAll('.chart svg').length") >= 4
     assert browser.evaluate("document.querySelectorAll('.badge.invalid').length") >= 1
     _screenshot(browser, "dataset-index.png")
@@ -359,10 +359,12 @@ def test_a_datasets_second_page_shows_the_rest(browser: Browser, tmp_path: Path)
     page.write_text(render([str(data)], ViewOptions(max_docs=10, page=2)))
     assert _open(browser, page) == []
     note = browser.evaluate("document.querySelector('.note').textContent")
-    assert note.startswith("25 documents; this page shows documents 11–20 (page 2 of 3,")
+    assert note.startswith("25 documents; this page shows documents 11\u201320 (page 2 of 3,")
     assert f"atif view {data} --max-docs 10 --page N" in note
     first = browser.evaluate("document.querySelector('table tr.row td').textContent")
-    assert first == "11" and browser.evaluate("document.querySelectorAll('table tr.row').length") == 10
+    assert (
+        first == "11" and browser.evaluate("document.querySelectorAll('table tr.row').length") == 10
+    )
     browser.evaluate("document.querySelectorAll('table tr.row')[0].click()")
     _wait(browser, 100)
     assert browser.evaluate("location.hash") == "#doc-0"

@@ -74,8 +74,9 @@ def stats(
     (prompt + completion) per document. Totals follow RFC.md §2.4 (copied-context and
     llm_call_count 0 steps do not count; embedded subagents do). Other formats are counted
     through ATIF (converted to atif@v1.7); a provider stream or native session (a Claude Code
-    session .jsonl) is converted in memory as atif convert does, and counted. Both engines give the same output. In a Harbor job
-    folder only the trajectories count (--include, --exclude, .atifignore: docs/INPUTS.md).
+    session .jsonl) is converted in memory as atif convert does, and counted. Both engines
+    give the same output. In a Harbor job folder only the trajectories count (--include,
+    --exclude, .atifignore: docs/INPUTS.md).
 
     Exit status: 0, or 2 for usage errors and unreadable paths.
     """
