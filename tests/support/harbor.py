@@ -116,22 +116,20 @@ def _trial(
     trial = job.root / name
     task = name.split("__")[0]
     trial.mkdir(parents=True)
-    job.write(
-        trial / "config.json",
-        {
-            "task": {"path": f"tasks/{task}"},
-            "trial_name": name,
-            "trials_dir": str(job.root),
-            "agent": {"name": agent, "model_name": "anthropic/claude-sonnet-4-5"},
-            "environment": {"type": "docker", "delete": True},
-            "verifier": {"override_timeout_sec": None},
-        },
-    )
+    config = {
+        "task": {"path": f"tasks/{task}"},
+        "trial_name": name,
+        "trials_dir": str(job.root),
+        "agent": {"name": agent, "model_name": "anthropic/claude-sonnet-4-5"},
+        "environment": {"type": "docker", "delete": True},
+        "verifier": {"override_timeout_sec": None},
+    }
+    job.write(trial / "config.json", config)
     job.write(trial / "lock.json", {"task": {"path": f"tasks/{task}", "digest": "sha256:1f"}})
     rewards = {} if reward is None else {"reward": reward}
     job.write(
         trial / "result.json",
-        {  # Harbor's TrialResult (models/trial/result.py), its config left out
+        {  # Harbor's TrialResult (models/trial/result.py)
             "id": str(uuid.uuid5(uuid.NAMESPACE_URL, name)),
             "task_name": task,
             "trial_name": name,
@@ -139,6 +137,7 @@ def _trial(
             "task_id": {"path": f"tasks/{task}"},
             "source": "terminal-bench",
             "task_checksum": "1f" * 32,
+            "config": config,
             "agent_info": {
                 "name": agent,
                 "version": "2.0.0",

@@ -169,6 +169,14 @@ def test_trial_facts_agent_model_tokens_and_exception() -> None:
     assert facts["exception"] == {"type": "AgentTimeoutError", "message": "timed out"}
 
 
+def test_the_configured_model_when_agent_info_has_none() -> None:
+    agent = {"name": "terminus-2", "version": "2.0.0"}
+    config = {"agent": {"name": "terminus-2", "model_name": "openai/gpt-5"}}
+    facts = trial_facts("f", {**RESULT, "agent_info": agent, "config": config}, None)
+    assert facts["model"] == "openai/gpt-5"
+    assert trial_facts("f", {**RESULT, "agent_info": agent}, None)["model"] is None
+
+
 @pytest.mark.parametrize(
     ("content", "problem"),
     [(None, "no result.json"), (b"[1]", "result.json is not a JSON object"), (b"{", "cannot read")],

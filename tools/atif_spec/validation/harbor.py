@@ -134,8 +134,9 @@ def read_trial(folder: Path) -> dict[str, Any]:
 
 
 def trial_facts(name: str, result: dict[str, Any] | None, problem: str | None) -> dict[str, Any]:
-    """A trial's name, task, agent, model, reward and outcome, exception, and Harbor's own token
-    counts and cost (``agent_result``), from its parsed ``result.json`` (JSON values only).
+    """A trial's name, task, agent, model (``agent_info.model_info``, else the configured one),
+    reward and outcome, exception, and Harbor's own token counts and cost (``agent_result``),
+    from its parsed ``result.json`` (JSON values only).
 
     The reward is ``verifier_result.rewards["reward"]`` (else the first numeric reward); the
     outcome is ``error`` (``exception_info`` set), ``passed`` (reward at least 1), ``partial``
@@ -152,7 +153,7 @@ def trial_facts(name: str, result: dict[str, Any] | None, problem: str | None) -
         "task": _text(result.get("task_name")),
         "agent": " ".join(t for t in (_text(agent.get("name")), _text(agent.get("version"))) if t)
         or None,
-        "model": _text(model.get("name")),
+        "model": _text(model.get("name")) or _configured_model(result),
         "reward": reward,
         "rewards": {k: v for k, v in rewards.items() if _number(v) is not None},
         "outcome": _outcome(result, exception, reward, problem),
@@ -170,6 +171,13 @@ def trial_facts(name: str, result: dict[str, Any] | None, problem: str | None) -
         "finished_at": _text(result.get("finished_at")),
         "problem": problem,
     }
+
+
+def _configured_model(result: dict[str, Any]) -> str | None:
+    """The model the trial was configured with (``config.agent.model_name``), for a result
+    whose ``agent_info`` has no ``model_info``."""
+    agent = dict_member(dict_member(result, "config"), "agent")
+    return _text(agent.get("model_name")) if agent else None
 
 
 def _outcome(
