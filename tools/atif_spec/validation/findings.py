@@ -1,7 +1,8 @@
 """The one findings shape and the one per-document report shape shared by every command.
 
 A *finding* is one problem: ``code``, ``name``, ``level``, ``pointer`` (RFC 6901 JSON pointer
-into the document), ``message``. Schema violations use ``schema:<keyword>`` codes, input
+into the document), ``message``, and, when the document was read from text, the ``line`` and
+``column`` of the pointer's value in that text (:mod:`atif_spec.validation.locations`). Schema violations use ``schema:<keyword>`` codes, input
 problems ``input:<what>`` codes, and registry rules their own codes (``ATIF101``, ...).
 """
 
@@ -29,16 +30,24 @@ class Finding:
     level: Level
     pointer: str
     message: str
+    line: int | None = None
+    """1-based line of the pointer's value in the file (RFC.md §4.2); None when unknown."""
+    column: int | None = None
+    """1-based column of the value's first character, in Unicode code points."""
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form used by reports."""
-        return {
+        """The JSON form used by reports (``line`` and ``column`` when known)."""
+        out: dict[str, Any] = {
             "code": self.code,
             "name": self.name,
             "level": str(self.level),
             "pointer": self.pointer,
             "message": self.message,
         }
+        if self.line is not None and self.column is not None:
+            out["line"] = self.line
+            out["column"] = self.column
+        return out
 
 
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")

@@ -21,6 +21,7 @@ from atif_spec.jsonio.jsonvalues import lone_surrogates
 from atif_spec.schemas.catalog import UnknownSchemaError, load_catalog
 from atif_spec.schemas.targets import Target
 from atif_spec.validation.findings import Finding, Level, Report, input_finding
+from atif_spec.validation.locations import place
 from atif_spec.validation.reader import DEFAULT_MAX_BYTES, RawDocument, duplicate_keys, parse
 
 if TYPE_CHECKING:  # the check itself lives with the rules that read referenced files
@@ -320,6 +321,9 @@ def gc_paused() -> Iterator[None]:
 def validate_raw(raw: RawDocument, options: Options | None = None) -> Report:
     """Parse and validate one document read by :mod:`atif_spec.validation.reader`.
 
+    Each finding gets its line and column in ``raw`` and the findings come in document order
+    (:func:`atif_spec.validation.locations.place`; nothing to do for a valid document).
+
     A document of at least ``PAUSE_GC_FROM`` bytes is parsed and checked with Python's cyclic
     garbage collector paused. Parsing allocates one container per JSON object and array; the
     collector, triggered by those allocations, keeps traversing the freshly built tree although
@@ -330,9 +334,9 @@ def validate_raw(raw: RawDocument, options: Options | None = None) -> Report:
     """
     opts = options or _DEFAULT
     if len(raw.data) < PAUSE_GC_FROM:
-        return _validate_raw(raw, opts)
+        return place(_validate_raw(raw, opts), raw)
     with gc_paused():
-        return _validate_raw(raw, opts)
+        return place(_validate_raw(raw, opts), raw)
 
 
 TYPED = True

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
@@ -17,6 +18,7 @@ import orjson
 
 from atif_spec.formats.streams import SNIFF_BYTES, sniff_stream
 from atif_spec.jsonio.jsontext import loads
+from atif_spec.jsonio.locate import line_column
 from atif_spec.validation.findings import Finding, Level, input_finding
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
@@ -225,20 +227,28 @@ def parse(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, li
 
 
 def _decode_problem(data: bytes, exc: orjson.JSONDecodeError) -> Finding:
+    """The finding for text the parser refused, placed where it stopped (its line and column
+    count code points, as :mod:`atif_spec.jsonio.locate` does)."""
     message = str(exc)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as bad:
-        return input_finding("invalid-utf8", f"not valid UTF-8 at byte {bad.start}")
+        line, column = line_column(data, bad.start)
+        finding = input_finding("invalid-utf8", f"not valid UTF-8 at byte {bad.start}")
+        return replace(finding, line=line, column=column)
     if "recursion" in message.lower() or "depth limit" in message.lower():
         return input_finding("too-deep", "nesting is deeper than the parser's limit of 1024 levels")
     if not data.strip():
         return input_finding("invalid-json", "empty document")
     if text[exc.pos :].startswith(_NON_FINITE_TOKENS):  # where the parser stopped, not in a string
-        return input_finding("non-finite-number", f"NaN and Infinity are not JSON ({message})")
-    if exc.pos >= len(text.rstrip()):
-        return input_finding("invalid-json", f"truncated JSON: the document ends early ({message})")
-    return input_finding("invalid-json", f"not valid JSON: {message}")
+        finding = input_finding("non-finite-number", f"NaN and Infinity are not JSON ({message})")
+    elif exc.pos >= len(text.rstrip()):
+        finding = input_finding(
+            "invalid-json", f"truncated JSON: the document ends early ({message})"
+        )
+    else:
+        finding = input_finding("invalid-json", f"not valid JSON: {message}")
+    return replace(finding, line=exc.lineno, column=exc.colno)
 
 
 def duplicate_keys(data: bytes) -> list[Finding]:
