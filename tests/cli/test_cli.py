@@ -47,7 +47,9 @@ def test_valid_file_exits_0(good: Path) -> None:
 def test_invalid_file_exits_1_with_located_finding(bad: Path) -> None:
     result = run("validate", str(bad))
     assert result.exit_code == 1
-    assert f"{bad}: error /steps/0/step_id ATIF101 non-sequential-step-id:" in result.output
+    column = bad.read_text().index('"step_id":3') + len('"step_id":') + 1
+    where = f"{bad}:1:{column}: error"
+    assert f"{where} /steps/0/step_id ATIF101 non-sequential-step-id:" in result.output
 
 
 def test_missing_path_exits_2(tmp_path: Path) -> None:

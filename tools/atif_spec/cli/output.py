@@ -29,14 +29,34 @@ class Counts(Protocol):
     def warnings(self) -> int: ...
 
 
-def _location(report: dict[str, Any]) -> str:
-    line = report.get("line")
+def ordered(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """The findings of a report, errors and warnings together, in document order (by line and
+    column; findings without them first, errors before warnings, each list in its order)."""
+    findings = [*report["errors"], *report["warnings"]]
+    return sorted(findings, key=lambda f: (f.get("line") or 0, f.get("column") or 0))
+
+
+def summary_text(summary: Counts) -> str:
+    """The summary line of a run."""
+    ok = summary.documents - summary.invalid
+    return (
+        f"{summary.documents} document(s): {ok} valid, {summary.invalid} invalid; "
+        f"{summary.errors} error(s), {summary.warnings} warning(s)"
+    )
+
+
+def _location(report: dict[str, Any], finding: dict[str, Any]) -> str:
+    """``source:line:column`` of a finding that has a place, else ``source[:line]``."""
     source = terminal.name(str(report["source"]))
+    if finding.get("line") is not None:
+        return f"{source}:{finding['line']}:{finding['column']}"
+    line = report.get("line")
     return f"{source}:{line}" if line is not None else source
 
 
 class TextRenderer:
-    """One line per finding (``source[:line]: level pointer code name: message``) and a summary."""
+    """One line per finding (``source[:line[:column]]: level pointer code name: message``) in
+    document order, and a summary."""
 
     def __init__(self, quiet: bool = False, strict: bool = False) -> None:
         self.quiet = quiet
@@ -47,8 +67,8 @@ class TextRenderer:
         """Print the findings of one document."""
         if self.quiet:
             return
-        where = _location(report)
-        for finding in (*report["errors"], *report["warnings"]):
+        for finding in ordered(report):
+            where = _location(report, finding)
             level = finding["level"]
             tag = click.style(level, fg=_LEVEL_COLOURS[level], bold=True) if self.colour else level
             ptr = terminal.clean(finding["pointer"] or "/")
@@ -57,11 +77,7 @@ class TextRenderer:
 
     def finish(self, summary: Counts, skipped: str | None = None) -> None:
         """Print the summary line (with what the folder walks ``skipped``, if anything)."""
-        ok = summary.documents - summary.invalid
-        text = (
-            f"{summary.documents} document(s): {ok} valid, {summary.invalid} invalid; "
-            f"{summary.errors} error(s), {summary.warnings} warning(s)"
-        )
+        text = summary_text(summary)
         if skipped:
             text += f"; {terminal.clean(skipped)}"
         failed = summary.invalid or (self.strict and summary.with_warnings)

@@ -18,6 +18,7 @@ from atif_spec.cli.options import (
     quiet_option,
     selection_options,
 )
+from atif_spec.cli.report_formats import FORMATS
 
 
 @click.command()
@@ -25,10 +26,10 @@ from atif_spec.cli.options import (
 @click.option(
     "--format",
     "output",
-    type=click.Choice(["text", "json"]),
+    type=click.Choice(list(FORMATS)),
     default="text",
     show_default=True,
-    help="text: one line per finding; json: one JSON object per document (JSON Lines).",
+    help="; ".join(f"{name}: {what}" for name, what in FORMATS.items()) + ".",
 )
 @click.option("--strict", is_flag=True, help="Warnings make the run fail too.")
 @click.option(
@@ -103,7 +104,8 @@ def validate(
     reads.
     """
     from atif_spec.cli.dataset import is_dataset_run
-    from atif_spec.cli.output import Counts, JsonRenderer, TextRenderer
+    from atif_spec.cli.output import Counts
+    from atif_spec.cli.report_formats import renderer as renderer_for
     from atif_spec.datasets.runner import run_validation
     from atif_spec.jsonio.atomic import OutputError
     from atif_spec.jsonio.samefile import file_ids
@@ -122,8 +124,8 @@ def validate(
         max_bytes=max_bytes or DEFAULT_MAX_BYTES,
         outputs=file_ids([summary_path]),  # never read as a referenced file, never overwritten
     )
-    renderer = JsonRenderer() if output == "json" else TextRenderer(quiet=quiet, strict=strict)
-    if output == "text" and not quiet:  # JSON Lines readers get reports only
+    renderer = renderer_for(output, quiet=quiet, strict=strict)
+    if output in ("text", "github") and not quiet:  # JSON readers get reports only
         for note in _skipped_checks(paths, no_check_files, follow_refs):
             click.echo(f"atif: note: {note}", err=True)
     summary: Counts

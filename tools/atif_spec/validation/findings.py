@@ -2,8 +2,9 @@
 
 A *finding* is one problem: ``code``, ``name``, ``level``, ``pointer`` (RFC 6901 JSON pointer
 into the document), ``message``, and, when the document was read from text, the ``line`` and
-``column`` of the pointer's value in that text (:mod:`atif_spec.validation.locations`). Schema violations use ``schema:<keyword>`` codes, input
-problems ``input:<what>`` codes, and registry rules their own codes (``ATIF101``, ...).
+``column`` of the pointer's value in that text (:mod:`atif_spec.validation.locations`). Schema
+violations use ``schema:<keyword>`` codes, input problems ``input:<what>`` codes, and registry
+rules their own codes (``ATIF101``, ...).
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import replace
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
