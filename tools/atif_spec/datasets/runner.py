@@ -173,10 +173,14 @@ def _pack(report: dict[str, Any], name: str) -> Packed:
 
 def unpack(item: Packed, name: str, base: int = 0) -> dict[str, Any]:
     """The JSON form of a report sent by :func:`validate_pieces` for a piece of file ``name``,
-    its line number moved by ``base`` (the lines of the file before the piece)."""
+    its line number and its findings' moved by ``base`` (the lines of the file before the
+    piece)."""
     if isinstance(item, dict):
         if base and item["line"] is not None:
             item["line"] += base
+            for finding in (*item["errors"], *item["warnings"]):  # placed in the piece's text
+                if "line" in finding:
+                    finding["line"] += base
         return item
     line, fmt, version = item
     return {
