@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from atif_spec.cli import main
+from atif_spec.cli.output import TextRenderer
 from atif_spec.cli.report_formats import (
     SRCROOT,
     SarifRenderer,
@@ -162,6 +163,17 @@ def test_sarif_of_a_parquet_row_and_of_standard_input() -> None:
         }
     }
     assert log["runs"][0]["properties"]["documents"] == 2
+
+
+def test_text_of_a_parquet_row_names_the_row(capsys: pytest.CaptureFixture[str]) -> None:
+    report = _parquet_report()
+    report["warnings"] = [report["errors"][0] | {"level": "warning", "code": "ATIF102"}]
+    TextRenderer().document(report)
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(" /")[0] for line in lines] == [
+        "data/t.parquet row 5: error",
+        "data/t.parquet row 5: warning",
+    ]
 
 
 def test_github_annotations(inputs: list[str]) -> None:

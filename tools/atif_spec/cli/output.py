@@ -9,6 +9,7 @@ import click
 
 from atif_spec.cli import terminal
 from atif_spec.jsonio import jsontext
+from atif_spec.validation.reader import is_parquet
 
 _LEVEL_COLOURS = {"error": "red", "warning": "yellow"}
 
@@ -46,12 +47,15 @@ def summary_text(summary: Counts) -> str:
 
 
 def _location(report: dict[str, Any], finding: dict[str, Any]) -> str:
-    """``source:line:column`` of a finding that has a place, else ``source[:line]``."""
+    """``source:line:column`` of a finding that has a place, else ``source[:line]``, or
+    ``source row N`` for a Parquet row (no line an editor could open)."""
     source = terminal.name(str(report["source"]))
     if finding.get("line") is not None:
         return f"{source}:{finding['line']}:{finding['column']}"
     line = report.get("line")
-    return f"{source}:{line}" if line is not None else source
+    if line is None:
+        return source
+    return f"{source} row {line}" if is_parquet(str(report["source"])) else f"{source}:{line}"
 
 
 class TextRenderer:
