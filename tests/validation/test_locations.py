@@ -71,6 +71,10 @@ def test_text_that_is_not_json_is_placed_where_the_parser_stopped() -> None:
     assert _places(utf8) == [("input:invalid-utf8", "", 2, 4)]
     record = validate_raw(RawDocument("t.jsonl", b'{"a": ]}\n', 12))
     assert _places(record) == [("input:invalid-json", "", 12, 7)]
+    # the parser's own place counts within the record: not in the message
+    assert (
+        record.findings[0].message == "not valid JSON: unexpected character, expected a JSON value"
+    )
 
 
 def test_a_byte_order_mark_is_not_a_column() -> None:

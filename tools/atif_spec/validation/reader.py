@@ -8,6 +8,7 @@ findings. Only paths that cannot be read at all raise :class:`UnreadablePath`.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
@@ -226,10 +227,15 @@ def parse(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, li
         return None, [*notes, input_finding("too-deep", "nesting is too deep to read")]
 
 
+_PARSER_PLACE = re.compile(r": line \d+ column \d+ \(char \d+\)$")
+
+
 def _decode_problem(data: bytes, exc: orjson.JSONDecodeError) -> Finding:
     """The finding for text the parser refused, placed where it stopped (its line and column
-    count code points, as :mod:`atif_spec.jsonio.locate` does)."""
-    message = str(exc)
+    count code points, as :mod:`atif_spec.jsonio.locate` does). The parser's own "line 1
+    column 10 (char 9)" is left out of the message: it counts within a JSON Lines record, and
+    the finding's line and column say it for the file."""
+    message = _PARSER_PLACE.sub("", str(exc))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as bad:
