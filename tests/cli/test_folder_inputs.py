@@ -134,3 +134,15 @@ def test_json_reports_keep_stdout_and_the_count_goes_to_stderr(job: HarborJob) -
     reports = [json.loads(line) for line in result.stdout.splitlines()]
     assert sorted(r["source"] for r in reports) == sorted(str(p) for p in job.trajectories)
     assert "atif: note: skipped 31 file(s)" in result.stderr
+
+
+def test_sarif_keeps_stdout_and_github_says_the_count_in_its_summary(job: HarborJob) -> None:
+    """Was: a TypeError from the SARIF and GitHub writers once the walk counted skipped files."""
+    sarif = CliRunner().invoke(main, ["validate", str(job.root), "--format", "sarif"])
+    assert sarif.exit_code == 0, sarif.output
+    assert json.loads(sarif.stdout)["version"] == "2.1.0"
+    assert "atif: note: skipped 31 file(s)" in sarif.stderr
+    github = CliRunner().invoke(main, ["validate", str(job.root), "--format", "github"])
+    assert github.exit_code == 0, github.output
+    last = github.stdout.splitlines()[-1]
+    assert last.startswith(f"{len(job.trajectories)} document(s)") and "skipped 31 file(s)" in last

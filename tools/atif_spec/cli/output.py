@@ -37,13 +37,14 @@ def ordered(report: dict[str, Any]) -> list[dict[str, Any]]:
     return sorted(findings, key=lambda f: (f.get("line") or 0, f.get("column") or 0))
 
 
-def summary_text(summary: Counts) -> str:
-    """The summary line of a run."""
+def summary_text(summary: Counts, skipped: str | None = None) -> str:
+    """The summary line of a run (with what the folder walks ``skipped``, if anything)."""
     ok = summary.documents - summary.invalid
-    return (
+    text = (
         f"{summary.documents} document(s): {ok} valid, {summary.invalid} invalid; "
         f"{summary.errors} error(s), {summary.warnings} warning(s)"
     )
+    return f"{text}; {terminal.clean(skipped)}" if skipped else text
 
 
 def _location(report: dict[str, Any], finding: dict[str, Any]) -> str:
@@ -81,9 +82,7 @@ class TextRenderer:
 
     def finish(self, summary: Counts, skipped: str | None = None) -> None:
         """Print the summary line (with what the folder walks ``skipped``, if anything)."""
-        text = summary_text(summary)
-        if skipped:
-            text += f"; {terminal.clean(skipped)}"
+        text = summary_text(summary, skipped)
         failed = summary.invalid or (self.strict and summary.with_warnings)
         if self.colour:
             text = click.style(text, fg="red" if failed else "green")

@@ -133,9 +133,9 @@ class GithubRenderer:
         for finding in ordered(report):
             click.echo(annotation(report, finding))
 
-    def finish(self, summary: Counts) -> None:
-        """Print the summary line."""
-        click.echo(summary_text(summary))
+    def finish(self, summary: Counts, skipped: str | None = None) -> None:
+        """Print the summary line (with what the folder walks ``skipped``, if anything)."""
+        click.echo(summary_text(summary, skipped))
 
 
 # --- SARIF 2.1.0 -------------------------------------------------------------------------------
@@ -268,8 +268,8 @@ class SarifRenderer:
         }
         return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
-    def finish(self, summary: Counts) -> None:
-        """Write the log to standard output."""
+    def finish(self, summary: Counts, skipped: str | None = None) -> None:
+        """Write the log to standard output (what was ``skipped`` goes to stderr: the caller)."""
         out = sys.stdout.buffer
         out.write(jsontext.dumps(self.log(summary), indent=True) + b"\n")
         out.flush()

@@ -159,7 +159,7 @@ def validate(
     except (UnreadablePath, OutputError) as exc:
         click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
-    if output == "json":  # no summary line: stdout holds reports only
+    if output in ("json", "sarif"):  # no summary line: stdout holds reports only
         note_skipped(skipped)
     renderer.finish(summary, skipped)
     failed = summary.invalid or (strict and summary.with_warnings)
