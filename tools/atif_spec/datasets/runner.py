@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
 from atif_spec.datasets.pool import batches, map_ordered
 from atif_spec.datasets.progress import Progress, Total, total_of
@@ -68,10 +68,9 @@ def validate_batch(batch: list[RawDocument], options: Options) -> list[dict[str,
         return [validate_raw(doc, options).to_dict() for doc in batch]
 
 
-@dataclass(frozen=True, slots=True)
-class Piece:
+class Piece(NamedTuple):
     """Part of the input that a worker reads itself: a whole file, or the newline-aligned byte
-    range ``[start, end)`` of a JSON Lines file."""
+    range ``[start, end)`` of a JSON Lines file (a tuple: tasks of many pieces pickle fast)."""
 
     name: str
     start: int = 0

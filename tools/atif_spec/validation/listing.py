@@ -171,7 +171,10 @@ def walk(top: str) -> Tree:
         rel = os.path.relpath(folder, top).replace(os.sep, "/")
         rel = "" if rel == "." else rel
         tree.dirs.update(_join(rel, d) for d in subdirs)
-        tree.files.extend((_join(rel, n), str(Path(folder, n))) for n in names)
+        base = str(Path(folder))  # spelled as pathlib spells it, joined without it per file
+        tree.files.extend(
+            (_join(rel, n), n if base == "." else os.path.join(base, n)) for n in names
+        )
         if IGNORE_FILE in names:
             tree.ignores[rel] = _ignore_file(Path(folder, IGNORE_FILE))
     return tree
@@ -211,7 +214,7 @@ def select(
         reason = _reason(rel, tree.ignores, filters, layout)
         if reason is not None:
             skipped.append((name, reason))
-        elif is_uri(name) or Path(name).is_file():  # not a FIFO, socket or dangling link
+        elif is_uri(name) or os.path.isfile(name):  # not a FIFO, socket or dangling link
             kept.append(name)
     return sorted(kept), sorted(skipped)
 
