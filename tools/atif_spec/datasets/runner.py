@@ -119,17 +119,7 @@ file."""
 def tasks(items: Iterable[Piece]) -> Iterator[list[Piece]]:
     """Pieces grouped into worker tasks: at most :data:`TASK_FILES`, until they hold
     ``PIECE_BYTES`` (a JSON Lines range is about that much alone)."""
-    return batches(items, size=TASK_FILES, weight=_weight, max_weight=PIECE_BYTES)
-
-
-def _weight(piece: Piece) -> int:
-    """Bytes a piece holds: its range, or the file's size (0 when unknown: its worker says why)."""
-    if piece.end is not None:
-        return piece.end - piece.start
-    try:
-        return os.path.getsize(piece.name)
-    except OSError:
-        return 0
+    return batches(items, size=TASK_FILES, weight=_size, max_weight=PIECE_BYTES)
 
 
 class _Range:
@@ -229,7 +219,7 @@ def _map_pieces(
     work = functools.partial(validate_pieces, options=options)
     if not forkpool.available():
         yield from map_ordered(
-            work, items, jobs, size=TASK_FILES, weight=_weight, max_weight=PIECE_BYTES
+            work, items, jobs, size=TASK_FILES, weight=_size, max_weight=PIECE_BYTES
         )
         return
     for batch, results in forkpool.map_forked(work, tasks(items), jobs):
@@ -303,7 +293,8 @@ def run_validation(
 
 
 def _size(piece: Piece) -> int:
-    """The bytes of ``piece`` (what the progress of a run counts when its total is in bytes)."""
+    """The bytes of ``piece``: its range, or the file's size (0 when unknown: its worker says
+    why). Tasks are weighed by it, and the progress counts it when its total is in bytes."""
     if piece.end is not None:
         return piece.end - piece.start
     try:
