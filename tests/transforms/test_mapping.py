@@ -67,6 +67,13 @@ def _moves(node: Any) -> Iterator[tuple[str, str]]:
             pending.extend(item)
 
 
+QUADRATIC_STEPS = 500
+"""Above this many steps a document is not converted to trajectory-sdk here: that output repeats
+every earlier step in each one, and the 3,000-step fixture took over ten minutes of the suite
+(the v1 stash's named-key declaration and the change report's leaf count, both quadratic in it;
+issue 30). Every smaller fixture still covers the lens's named keys."""
+
+
 def _valid_fixtures() -> Iterator[tuple[str, Path]]:
     for fmt in TARGETS:
         for path in sorted((ROOT / "conformance" / fmt).glob("*/valid/*.json")):
@@ -78,6 +85,8 @@ def _valid_fixtures() -> Iterator[tuple[str, Path]]:
 def test_every_named_key_written_is_registered(fmt: str, path: Path) -> None:
     doc = json.loads(path.read_text(encoding="utf-8"))
     for to in TARGETS[fmt]:
+        if to.startswith("trajectory-sdk@") and len(doc.get("steps", ())) > QUADRATIC_STEPS:
+            continue  # its output grows with the square of the steps (minutes here, not a check)
         try:
             if to.startswith("atif@") and fmt == "atif":
                 out, _ = atif_spec.migrate(doc, to=to)
