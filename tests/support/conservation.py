@@ -9,7 +9,7 @@ It never reads the transform's own list of what it mapped. It enumerates the inp
 - ``reported``: a pointer of the report's ``stashed``, ``named`` or ``dropped`` items is the leaf's
   pointer or a prefix of it;
 - ``stashed``: the value is held by an entry of an ``_atif_stash`` in the output (decoded with
-  :func:`atif_spec.transforms.stash.is_stash`, RFC.md §4.5);
+  the ``add`` and ``replace`` operations of a layer's patch, RFC.md §4.5);
 - ``derived``: a correspondence of the test's own table (``tests/support/correspondences.py``: a renamed
   value, a position, a recomputed total, a converted count, a default the way back writes)
   accepts it, verified on the input and the output;
@@ -28,7 +28,7 @@ from typing import Any
 from atif_spec.jsonio.jsontext import canonical_json
 from atif_spec.jsonio.pointers import pointer as make_pointer
 from atif_spec.transforms.changes import ChangeReport
-from atif_spec.transforms.stash import STASH_KEY, is_stash
+from atif_spec.transforms.stash import STASH_KEY
 from tests.support.correspondences import Context, Rule, first
 
 Key = tuple[str, bytes]
@@ -80,7 +80,7 @@ def _walk(value: Any) -> tuple[set[Key], list[dict[str, Any]]]:
         if isinstance(node, dict):
             for k, v in node.items():
                 if k == STASH_KEY:
-                    if is_stash(v):
+                    if isinstance(v, dict) and isinstance(v.get("layers"), list):
                         held.append(v)
                 elif isinstance(v, (dict, list)):
                     if id(v) not in seen:
@@ -120,16 +120,16 @@ def stashes(value: Any) -> Iterator[dict[str, Any]]:
 
 
 def _nested(stash: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """``stash`` and the stashes inside its entries' values."""
+    """``stash`` and the stashes inside the values of its patches."""
     yield stash
     for layer in stash["layers"]:
-        for entry in layer.get("entries", []):
-            if isinstance(entry, dict):
-                yield from stashes(entry.get("value"))
+        for op in layer.get("patch", []):
+            if isinstance(op, dict):
+                yield from stashes(op.get("value"))
 
 
 def stash_pool(output: Any) -> Counter[Key]:
-    """The values the output's stashes hold (``removed`` and ``replaced`` entries)."""
+    """The values the output's stashes hold (``add`` and ``replace`` operations)."""
     return _pool(stashes(output))
 
 
@@ -137,9 +137,9 @@ def _pool(found: Iterable[dict[str, Any]]) -> Counter[Key]:
     pool: Counter[Key] = Counter()
     for stash in found:
         for layer in stash["layers"]:
-            for entry in layer.get("entries", []):
-                if isinstance(entry, dict) and entry.get("op") in ("removed", "replaced"):
-                    pool.update(key(v) for _, v in leaves(entry.get("value"), skip_stash=False))
+            for op in layer.get("patch", []):
+                if isinstance(op, dict) and op.get("op") in ("add", "replace"):
+                    pool.update(key(v) for _, v in leaves(op.get("value"), skip_stash=False))
     return pool
 
 

@@ -27,7 +27,7 @@ from atif_spec.transforms.mapping import (
     tables,
 )
 from atif_spec.transforms.migrations import MigrationError
-from atif_spec.transforms.stash import STASH_KEY, NamedKeys
+from atif_spec.transforms.stash_v1 import STASH_KEY, NamedKeys
 from tests.support import ROOT
 from tests.support.documents import dispatch_only
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from atif_spec.transforms.changes import mapped_leaves
 from atif_spec.transforms.lenses.residual import Holder, put_named, take_named
-from atif_spec.transforms.stash import STASH_KEY, NamedKeys
+from atif_spec.transforms.stash_v1 import STASH_KEY, NamedKeys
 from tests.support import ROOT
 
 DOC: dict[str, Any] = {
@@ -178,7 +178,7 @@ def test_star_lists_every_producer_member_it_matches_as_foreign() -> None:
 
 
 def test_a_layer_written_out_in_full_is_read_like_its_compact_form() -> None:
-    from atif_spec.transforms.stash import compact_layer, pop
+    from atif_spec.transforms.stash_v1 import compact_layer, pop
 
     entry = {"op": "removed", "pointer": "/gone", "position": 0, "value": 1}
     full = {"by": "a@v1->b@v2", "holder": "/extra", "entries": [entry], "created": "absent"}

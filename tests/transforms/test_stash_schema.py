@@ -13,7 +13,7 @@ from referencing.jsonschema import DRAFT202012
 
 from atif_spec.schemas.catalog import all_schemas
 from atif_spec.transforms.migrations import migrate
-from atif_spec.transforms.stash import STASH_KEY
+from atif_spec.transforms.stash_v1 import STASH_KEY
 from tests.support import ROOT
 
 SPEC = ROOT / "spec" / "atif-spec" / "v1"

@@ -24,7 +24,7 @@ from atif_spec.transforms.lenses.step_substep import (
     interleave,
     plain_text,
 )
-from atif_spec.transforms.stash import STASH_KEY, NamedKeys
+from atif_spec.transforms.stash_v1 import STASH_KEY, NamedKeys
 from atif_spec.validation.pipeline import Options, validate_document
 from tests.support import ROOT
 from tests.support.documents import ATIF_VERSIONS, dispatch_only

@@ -20,7 +20,7 @@ from atif_spec.jsonio.jsonequal import difference, same_json
 from atif_spec.transforms.lenses import ConversionError, convert
 from atif_spec.transforms.lenses.residual import apply_layers, commit, detach, diff
 from atif_spec.transforms.lenses.tao import INTO_ATIF, INTO_TAO, anthropic_usage, prompt_key
-from atif_spec.transforms.stash import STASH_KEY, NamedKeys, layer_entries
+from atif_spec.transforms.stash_v1 import STASH_KEY, NamedKeys, layer_entries
 from tests.support import ROOT
 from tests.support.documents import dispatch_only
 from tests.support.strategies import (

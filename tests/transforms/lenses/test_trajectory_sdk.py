@@ -23,7 +23,7 @@ from atif_spec.transforms.lenses.trajectory_sdk import (
     cut,
     json_chunks,
 )
-from atif_spec.transforms.stash import STASH_KEY, NamedKeys, layer_entries, resolve
+from atif_spec.transforms.stash_v1 import STASH_KEY, NamedKeys, layer_entries, resolve
 from atif_spec.validation.pipeline import Options, validate_document
 from tests.support import ROOT
 from tests.support.documents import dispatch_only
@@ -550,7 +550,7 @@ def test_embedded_subagents_become_sdk_trajectories() -> None:
 
 def test_compact_lists_replaces_a_list_only_when_its_shared_places_are_inside() -> None:
     from atif_spec.transforms.lenses.residual import diff
-    from atif_spec.transforms.stash import undo
+    from atif_spec.transforms.stash_v1 import undo
 
     shared = {"role": "user", "content": "hi", "a": None, "b": None, "c": None}
     source = {"steps": [[{"role": "user", "content": "hi"}], [{"role": "user", "content": "hi"}]]}

@@ -14,7 +14,7 @@ from atif_spec.jsonio.jsonequal import difference, same_json
 from atif_spec.jsonio.jsontext import dumps, loads
 from atif_spec.transforms.migrations import MigrationError, migrate
 from atif_spec.transforms.migrations.planner import STEPS, plan
-from atif_spec.transforms.stash import STASH_KEY
+from atif_spec.transforms.stash_v1 import STASH_KEY
 from tests.support import ROOT
 from tests.support.documents import minimal_atif
 

@@ -34,7 +34,7 @@ from atif_spec.stepsubstep.details import (
     truncate,
 )
 from atif_spec.stepsubstep.legacy import migrate
-from atif_spec.transforms.stash import layer_entries, top_layer
+from atif_spec.transforms.stash_v1 import layer_entries, top_layer
 
 STEP_STYLE = "bold cyan"
 SUBSTEP_STYLE = "green"

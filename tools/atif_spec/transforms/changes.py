@@ -17,7 +17,8 @@ from typing import Any
 
 from atif_spec.jsonio.pointers import parse_pointer
 from atif_spec.jsonio.pointers import pointer as make_pointer
-from atif_spec.transforms.stash import STASH_KEY, Change, NamedKeys, layer_entries, layer_holder
+from atif_spec.transforms.stash import STASH_KEY, holder
+from atif_spec.transforms.stash_v1 import Change
 from atif_spec.validation.findings import Finding, Level
 
 
@@ -141,7 +142,7 @@ class ChangeReport:
 
     def tally(self, doc: Any) -> None:
         """Count the leaf values of the written ``doc`` held in the target's own fields."""
-        self.mapped = mapped_leaves(doc)
+        self.mapped = mapped_leaves(doc, self.to)
 
     @property
     def counts(self) -> dict[str, int] | None:
@@ -181,7 +182,7 @@ def _leaf_count(node: Any) -> int:
     while pending:
         item = pending.pop()
         if isinstance(item, dict) and item:
-            pending.extend(item.values())
+            pending.extend(v for k, v in item.items() if k != STASH_KEY)
         elif isinstance(item, list) and item:
             pending.extend(item)
         else:
@@ -189,105 +190,36 @@ def _leaf_count(node: Any) -> int:
     return count
 
 
-def _named_leaves(ancestors: list[Any], stash: Any) -> int:
-    """Leaves of the members that the ``moved`` entries and ``named`` declarations of ``stash``
-    record; ``ancestors`` is the path of containers from the root down to the stash's holder."""
-    count = 0
-    for layer in stash.get("layers", ()) if isinstance(stash, dict) else ():
-        if not isinstance(layer, dict):
-            continue
-        holder = parse_pointer(str(layer_holder(layer)))
-        if not holder or len(holder) >= len(ancestors):
-            continue
-        node: Any = ancestors[len(ancestors) - 1 - len(holder)]  # the owner
-        declared = NamedKeys.from_layer(layer)
-        if declared is not None:
-            count += sum(_leaf_count(value) for _, value in declared.members(node))
-        for entry in layer_entries(layer):
-            if not (isinstance(entry, dict) and entry.get("op") == "moved"):
-                continue
-            target: Any = node
-            for token in parse_pointer(str(entry.get("to", ""))):
-                if isinstance(target, dict) and token in target:
-                    target = target[token]
-                elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
-                    target = target[int(token)]
-                else:
-                    break
-            else:
-                count += _leaf_count(target)
-    return count
-
-
-def mapped_leaves(doc: Any) -> int:
+def mapped_leaves(doc: Any, target: str | None = None) -> int:
     """Leaf values (scalars, empty arrays and objects) of ``doc`` outside every stash and every
-    named member (the members its stashes' ``moved`` entries and ``named`` declarations
-    record). A container found in several places (the messages a trajectory-sdk document
-    repeats in every snapshot) counts at each place, but is walked once when it holds no
-    stash."""
-    try:
-        return _Leaves().walk(doc)
-    except RecursionError:  # deeper than any converted document; the flat walk has no limit
-        return _flat_mapped_leaves(doc)
-
-
-class _Leaves:
-    """The walk of :func:`mapped_leaves`, with counts of stash-free containers kept by id."""
-
-    def __init__(self) -> None:
-        self.memo: dict[int, int] = {}
-        self.ancestors: list[Any] = []
-
-    def walk(self, node: Any) -> int:
-        count, _ = self._walk(node)
-        return count
-
-    def _walk(self, node: Any) -> tuple[int, bool]:
-        """(count, whether the subtree holds no stash)."""
-        if not (isinstance(node, (dict, list)) and node):
-            return 1, True
-        known = self.memo.get(id(node))
-        if known is not None:
-            return known, True
-        self.ancestors.append(node)
-        total, clean = 0, True
-        if isinstance(node, dict):
-            for key, value in node.items():
-                if key == STASH_KEY:
-                    total -= _named_leaves(self.ancestors, value)
-                    clean = False
-                else:
-                    count, ok = self._walk(value)
-                    total, clean = total + count, clean and ok
-        else:
-            for value in node:
-                count, ok = self._walk(value)
-                total, clean = total + count, clean and ok
-        self.ancestors.pop()
-        if clean:
-            self.memo[id(node)] = total
-        return total, clean
-
-
-def _flat_mapped_leaves(doc: Any) -> int:
-    """:func:`mapped_leaves` without recursion (and without sharing counts)."""
-    total = 0
-    ancestors: list[Any] = []
-    pending: list[tuple[Any, int]] = [(doc, 0)]
-    while pending:
-        node, depth = pending.pop()
-        if isinstance(node, dict) and node:
-            del ancestors[depth:]
-            ancestors.append(node)
-            for key, value in node.items():
-                if key == STASH_KEY:
-                    total -= _named_leaves(ancestors, value)
-                else:
-                    pending.append((value, depth + 1))
-        elif isinstance(node, list) and node:
-            del ancestors[depth:]
-            ancestors.append(node)
-            pending.extend((value, depth + 1) for value in node)
-        else:
-            total += 1
+    named member (those the layers of its stash list under ``wrote``; ``target`` says where the
+    stash is, default ATIF's). Iterative: no document is too deep for it."""
+    total = _leaf_count(doc)
+    place = holder(target or "atif")
+    node: Any = doc
+    for key in place:
+        node = node.get(key) if isinstance(node, dict) else None
+    stash = node.get(STASH_KEY) if isinstance(node, dict) else None
+    layers = stash.get("layers") if isinstance(stash, dict) else None
+    for layer in layers if isinstance(layers, list) else ():
+        wrote = layer.get("wrote") if isinstance(layer, dict) else None
+        for ptr in wrote if isinstance(wrote, list) else ():
+            value = _resolve(doc, ptr) if isinstance(ptr, str) else _MISSING
+            if value is not _MISSING:
+                total -= _leaf_count(value)
     return total
+
+
+_MISSING: Any = object()
+
+
+def _resolve(doc: Any, pointer: str) -> Any:
+    node = doc
+    for token in parse_pointer(pointer):
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return _MISSING
+    return node

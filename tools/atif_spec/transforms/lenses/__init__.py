@@ -19,6 +19,7 @@ from typing import Any
 
 from atif_spec.formats import all_formats, detect
 from atif_spec.schemas.targets import Target, TargetError
+from atif_spec.transforms import driver
 from atif_spec.transforms.changes import ChangeReport
 from atif_spec.transforms.migrations import MigrationError, migrate
 from atif_spec.validation.findings import Finding, Level, input_finding
@@ -26,16 +27,7 @@ from atif_spec.validation.findings import Finding, Level, input_finding
 Doc = dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class LensOptions:
-    """What the caller asked for (the same switches as ``atif migrate``)."""
-
-    drop: bool = False
-    """Discard what the target cannot hold instead of stashing it (reported as dropped)."""
-    session_ref_path: str | None = None
-    """The v1.6 -> v1.7 policy for session-only references (see :func:`atif_spec.migrate`)."""
-    drop_context_only: bool = False
-    """Drop context-only steps below their fields' versions (:func:`atif_spec.migrate`)."""
+LensOptions = driver.Options
 
 
 LensFunction = Callable[[Doc, ChangeReport, LensOptions], Doc]
@@ -69,9 +61,9 @@ class ConversionError(ValueError):
 
 
 @functools.cache
-def all_lenses() -> tuple[Lens, ...]:
+def all_lenses() -> tuple[Lens | driver.Step, ...]:
     """Every lens defined by a module of this package."""
-    found: list[Lens] = []
+    found: list[Lens | driver.Step] = []
     for info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{info.name}")
         found.extend(getattr(module, "LENSES", ()))
@@ -92,7 +84,7 @@ def refuse(report: ChangeReport, what: str, message: str, ptr: str = "") -> Conv
     return ConversionError(report)
 
 
-def _lens(source_format: str, target_format: str, report: ChangeReport) -> Lens:
+def _lens(source_format: str, target_format: str, report: ChangeReport) -> Lens | driver.Step:
     for lens in all_lenses():
         if _fmt(lens.source) == source_format and _fmt(lens.target) == target_format:
             return lens
@@ -173,7 +165,7 @@ def convert(
     else:
         if fmt != "atif":  # into the hub
             lens = _lens(fmt, "atif", report)
-            work = lens.run(work, report, options)
+            work = _run(lens, work, report, options)
             fmt, version = "atif", _version(lens.target)
         if target_format == "atif":
             if version != target_version:
@@ -182,7 +174,7 @@ def convert(
             lens = _lens("atif", target_format, report)
             if version != _version(lens.source):
                 work = _migrate(work, _version(lens.source), report, options)
-            work = lens.run(work, report, options)
+            work = _run(lens, work, report, options)
             if _version(lens.target) != target_version:
                 raise refuse(
                     report, "no-conversion", f"{target_format} is written as {lens.target} only"
@@ -190,6 +182,16 @@ def convert(
     _check_refusals(report, fail_on_loss, fail_on_decision)
     report.tally(work)
     return work, report
+
+
+def _run(lens: Lens | driver.Step, doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
+    if isinstance(lens, Lens):
+        return lens.run(doc, report, options)
+    try:
+        return driver.run(lens, doc, report, options, "convert")
+    except driver.Refused as exc:
+        report.errors.append(exc.finding)
+        raise ConversionError(report) from None
 
 
 def _check_refusals(report: ChangeReport, fail_on_loss: bool, fail_on_decision: bool) -> None:

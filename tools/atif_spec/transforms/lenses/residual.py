@@ -16,7 +16,7 @@ in reverse order:
 Entry pointers are relative to the owner: the source object whose counterpart the entries are
 undone on. :func:`commit` pushes them as one layer onto a holder (an ``extra``-like object of the
 target), :func:`detach` takes the layers the inverse lens left there and :func:`apply_layers`
-undoes them on a rebuilt object, all with :mod:`atif_spec.transforms.stash` semantics. Every lens
+undoes them on a rebuilt object, all with :mod:`atif_spec.transforms.stash_v1` semantics. Every lens
 keeps one layer for the whole document, owned by the root (RFC.md §4.5.6): :func:`run_lens` does it
 for most; the TAO lens commits its root layer itself, plus entry-less layers that only carry
 the ``named`` declaration of an embedded subagent.
@@ -43,7 +43,7 @@ from atif_spec.jsonio.pointers import parse_pointer
 from atif_spec.jsonio.pointers import pointer as make_pointer
 from atif_spec.transforms.changes import ChangeReport, Item
 from atif_spec.transforms.lenses import ConversionError, refuse
-from atif_spec.transforms.stash import (
+from atif_spec.transforms.stash_v1 import (
     STASH_KEY,
     WILDCARD,
     Change,
@@ -599,7 +599,7 @@ def commit(
     onto ``target``'s holder; nothing when there is none of them, or with ``keep=False``.
 
     Creates the holder when it is absent or null. Raises
-    :class:`atif_spec.transforms.stash.StashError` when the holder is not an object or its stash key
+    :class:`atif_spec.transforms.stash_v1.StashError` when the holder is not an object or its stash key
     holds foreign data (RFC.md §4.5.3.6).
     """
     if not (entries or named or style) or not keep:
@@ -618,7 +618,7 @@ def commit(
 def detach(owner: Doc, holder: str | Holder, by: str) -> list[dict[str, Any]]:
     """Take the layers signed ``by`` off the top of ``owner``'s holder, top first.
 
-    The holder is left as :func:`atif_spec.transforms.stash.pop` leaves it (the stash key removed
+    The holder is left as :func:`atif_spec.transforms.stash_v1.pop` leaves it (the stash key removed
     when the stack empties; the holder removed, or set back to ``null``, when a layer created it).
     """
     place = _holder(holder)
@@ -773,7 +773,7 @@ def take_moves(doc: Doc, holder: Holder, by: str) -> tuple[Doc, list[dict[str, A
     those entries in order. ``doc`` is not modified.
 
     A lens's ``moved`` entries link two documents (``pointer`` in the source, ``to`` in the
-    target), so :func:`atif_spec.transforms.stash.undo` cannot undo them on one document: the
+    target), so :func:`atif_spec.transforms.stash_v1.undo` cannot undo them on one document: the
     inverse lens takes them off here, reads each value back from ``to`` while it maps, and lets
     :func:`run_lens` undo the rest of the layers.
     """
@@ -812,7 +812,7 @@ def take_named(doc: Doc, holder: Holder, by: str) -> tuple[Doc, NamedKeys | None
     ``by`` on top of its stash, and those declarations merged. ``doc`` is not modified.
 
     Like ``moved`` entries, a declaration links two documents: the inverse lens reads back
-    the members it :meth:`~atif_spec.transforms.stash.NamedKeys.owns` while it maps, then lets
+    the members it :meth:`~atif_spec.transforms.stash_v1.NamedKeys.owns` while it maps, then lets
     :func:`run_lens` undo the rest of the layers (a layer left with no entries is dropped).
     """
     found: list[NamedKeys] = []

@@ -55,7 +55,7 @@ from atif_spec.transforms.lenses.residual import (
     take_moves,
     take_named,
 )
-from atif_spec.transforms.stash import (
+from atif_spec.transforms.stash_v1 import (
     STASH_KEY,
     NamedKeys,
     StashError,

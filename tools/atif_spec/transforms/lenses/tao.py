@@ -44,7 +44,7 @@ from atif_spec.schemas.targets import Target
 from atif_spec.transforms.changes import ChangeReport, Item
 from atif_spec.transforms.lenses import ConversionError, Lens, LensOptions, refuse
 from atif_spec.transforms.lenses.residual import Residual, apply_layers, commit, detach, diff
-from atif_spec.transforms.stash import (
+from atif_spec.transforms.stash_v1 import (
     STASH_KEY,
     NamedKeys,
     Path,

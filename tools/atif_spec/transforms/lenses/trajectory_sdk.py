@@ -39,7 +39,7 @@ from atif_spec.transforms.lenses.residual import (
     take_named,
 )
 from atif_spec.transforms.sft import Turn, timeline
-from atif_spec.transforms.stash import STASH_KEY, NamedKeys, deep_copy, layer_holder, resolve
+from atif_spec.transforms.stash_v1 import STASH_KEY, NamedKeys, deep_copy, layer_holder, resolve
 from atif_spec.validation.rules.trajectory_sdk import (
     BOUNDARY,
     compare_snapshots,

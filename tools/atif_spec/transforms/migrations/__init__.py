@@ -3,7 +3,7 @@
 :func:`migrate` composes one step per adjacent version pair (``v1_0__v1_1`` ... ``v1_7__v1_8``,
 each with an ``up`` and a ``down``). ``schema_version`` is rewritten; everything the target can
 hold is kept as it is (same JSON values, same key order); what it cannot hold is stashed in the
-nearest ``extra`` (:mod:`atif_spec.transforms.stash`) and restored by the way back; values the
+nearest ``extra`` (:mod:`atif_spec.transforms.stash_v1`) and restored by the way back; values the
 target requires and the source lacks are synthesized by documented policies and reported as decided.
 """
 
@@ -18,7 +18,7 @@ from atif_spec.schemas.targets import Target, TargetError
 from atif_spec.transforms.changes import ChangeReport, Item
 from atif_spec.transforms.migrations.base import StepContext, working_copy
 from atif_spec.transforms.migrations.planner import plan
-from atif_spec.transforms.stash import StashError
+from atif_spec.transforms.stash_v1 import StashError
 from atif_spec.validation.findings import Finding, Level, input_finding
 
 __all__ = ["ChangeReport", "Item", "MigrationError", "migrate", "parse_version"]

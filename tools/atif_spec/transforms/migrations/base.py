@@ -18,7 +18,7 @@ from atif_spec.formats.totals import context_only_fact
 from atif_spec.jsonio.jsonvalues import dicts
 from atif_spec.jsonio.pointers import pointer as make_pointer
 from atif_spec.transforms.changes import ChangeReport, Item
-from atif_spec.transforms.stash import Layer, Path, StashError, pop
+from atif_spec.transforms.stash_v1 import Layer, Path, StashError, pop
 from atif_spec.validation.findings import Finding, Level
 
 Doc = dict[str, Any]

@@ -18,7 +18,7 @@ from __future__ import annotations
 from atif_spec.formats.atif import spelling
 from atif_spec.jsonio.jsonvalues import dicts
 from atif_spec.transforms.migrations.base import Doc, StepContext, results, steps, subagents
-from atif_spec.transforms.stash import top_layer
+from atif_spec.transforms.stash_v1 import top_layer
 
 LOWER, UPPER = "v1.7", "v1.8"
 REASON = "v1.7 has no audio content parts"

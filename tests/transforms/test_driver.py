@@ -1,0 +1,95 @@
+"""The one driver: a step's residue is its patch; the inverse restores exactly (RFC.md §4.5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from atif_spec.transforms.changes import ChangeReport
+from atif_spec.transforms.driver import Context, Options, Refused, Step, run
+from atif_spec.transforms.stash import STASH_KEY
+
+Doc = dict[str, Any]
+
+
+def _down(doc: Doc, ctx: Context) -> Doc:
+    """A toy ``b`` → ``a``: ``n`` is lost, ``flag: true`` goes under a named key."""
+    out = {k: v for k, v in doc.items() if k not in ("n", "flag")}
+    out["schema"] = "a"
+    if doc.get("flag") is True:
+        out["extra"] = {**out.get("extra", {}), "flag": True}
+        ctx.name("/flag", "/extra/flag", "a has no flag")
+    if "id" not in out:
+        out["id"] = "made"
+        ctx.decide("/id", "a requires an id", "made")
+    return out
+
+
+def _up(doc: Doc, ctx: Context) -> Doc:
+    out = {k: v for k, v in doc.items() if k != "a_only"}
+    out["schema"] = "b"
+    extra = out.get("extra")
+    if ctx.read("/extra/flag") and isinstance(extra, dict):
+        rest = {k: v for k, v in extra.items() if k != "flag"}
+        out["flag"] = extra["flag"]
+        if rest:
+            out["extra"] = rest
+        else:
+            del out["extra"]
+    return out
+
+
+DOWN = Step("step-substep@v1.0", "atif@v1.8", _down, _up)
+
+
+def test_a_round_trip_gives_the_source_back_and_reports_once() -> None:
+    source = {"schema": "b", "n": 7, "flag": True}
+    report = ChangeReport()
+    out = run(DOWN, source, report, Options(), "convert")
+    layer = out["extra"][STASH_KEY]["layers"][0]
+    assert layer["by"] == "step-substep@v1.0->atif@v1.8"
+    assert layer["wrote"] == ["/extra/flag"]
+    assert [i.pointer for i in report.stashed] == ["/id", "/n"]
+    assert [i.to for i in report.named] == ["/extra/flag"]
+    back_report = ChangeReport()
+    back = run(DOWN.inverse, out, back_report, Options(), "convert")
+    assert back == source
+    assert back_report.stashed == back_report.dropped == []
+
+
+def test_a_producers_own_key_at_a_named_place_is_not_read_back() -> None:
+    native = {"schema": "a", "id": "x", "extra": {"flag": True}}
+    out = run(DOWN.inverse, native, ChangeReport(), Options(), "convert")
+    assert "flag" not in out
+    assert run(DOWN, out, ChangeReport(), Options(), "convert") == native
+
+
+def test_an_edit_after_the_conversion_is_reported_not_lost_silently() -> None:
+    out = run(DOWN, {"schema": "b", "n": 7}, ChangeReport(), Options(), "convert")
+    out["a_only"] = "edited"
+    report = ChangeReport()
+    run(DOWN.inverse, out, report, Options(), "convert")
+    assert [i.pointer for i in report.dropped] == ["/a_only"]
+
+
+def test_drop_writes_no_stash() -> None:
+    report = ChangeReport()
+    out = run(DOWN, {"schema": "b", "n": 7}, report, Options(drop=True), "convert")
+    assert "extra" not in out
+    assert [i.pointer for i in report.dropped] == ["/id", "/n"]
+
+
+def test_a_refusal_carries_its_finding() -> None:
+    def refuse(doc: Doc, ctx: Context) -> Doc:
+        raise ctx.refuse("nope", "/x", "no")
+
+    with pytest.raises(Refused) as caught:
+        run(
+            Step("step-substep@v1.0", "atif@v1.8", refuse, _up),
+            {},
+            ChangeReport(),
+            Options(),
+            "migrate",
+        )
+    assert caught.value.finding.code == "migrate:nope"

@@ -1,0 +1,218 @@
+"""The one driver of every transform step: ATIF version steps and format lenses alike.
+
+A :class:`Step` is a record: source and target (``FORMAT@VERSION``), and two plain mappings,
+``forward`` (source to target) and ``backward`` (target to source), which need not be inverses.
+:func:`run` maps a document with ``forward``, maps the result back with ``backward``, and keeps
+the difference from the source as one stash layer (RFC.md §4.5): the JSON Patch that turns what
+``backward`` rebuilds into the source, and the named keys ``forward`` wrote. A document that
+carries a layer of the inverse step on top of its stash is instead restored: ``forward``, then
+that layer's patch. Either way each mapping runs once per document.
+
+A mapping never sees a stash and never modifies its input (it may share unchanged objects with
+it); it reads named keys only where its :class:`Context` allows, and tells the context which
+named keys it writes, which values it decides by policy, and when it refuses a document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from atif_spec.jsonio.pointers import parse_pointer
+from atif_spec.transforms.changes import ChangeReport, Item
+from atif_spec.transforms.stash import Op, StashError, apply, attach, detach, diff, holder
+from atif_spec.validation.findings import Finding, Level
+
+Doc = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What the caller asked for (the switches of ``atif migrate`` and ``atif convert``)."""
+
+    drop: bool = False
+    """Discard what the target cannot hold instead of stashing it (reported as dropped)."""
+    session_ref_path: str | None = None
+    """The v1.6 -> v1.7 policy for session-only references (see :func:`atif_spec.migrate`)."""
+    drop_context_only: bool = False
+    """Drop context-only steps below their fields' versions (:func:`atif_spec.migrate`)."""
+
+
+class Refused(Exception):
+    """A mapping refuses the document; ``finding`` says why."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+
+
+@dataclass(slots=True)
+class Context:
+    """One run of one mapping: what it may read back, and what it reports."""
+
+    step: str
+    """The signature of the step whose mapping runs, ``SOURCE->TARGET``."""
+    kind: str
+    """The prefix of refusal codes: ``migrate`` or ``convert``."""
+    options: Options = field(default_factory=Options)
+    reads: frozenset[str] = frozenset()
+    """Pointers (in the mapping's input) of the named keys it reads back: those the inverse
+    step wrote (the ``wrote`` list of the layer being undone); no others."""
+    wrote: list[str] = field(default_factory=list)
+    """Pointers (in the output) of the named keys the mapping wrote, in order."""
+    named: list[Item] = field(default_factory=list)
+    decided: list[Item] = field(default_factory=list)
+    warnings: list[Finding] = field(default_factory=list)
+
+    @property
+    def target(self) -> str:
+        """The target of the step (``FORMAT@VERSION``)."""
+        return self.step.partition("->")[2]
+
+    def read(self, pointer: str) -> bool:
+        """Whether the member at ``pointer`` of the input is a named key to read back."""
+        return pointer in self.reads
+
+    def name(self, source: str, to: str, reason: str) -> None:
+        """Record a value put under a documented name at ``to`` (from ``source``)."""
+        self.wrote.append(to)
+        self.named.append(Item(source, self.step, reason, to=to, loss=False))
+
+    def decide(self, pointer: str, policy: str, value: Any, *, show: bool = True) -> None:
+        """Record a value written at ``pointer`` by the documented ``policy``."""
+        self.decided.append(Item(pointer, self.step, policy, value=value, has_value=show))
+
+    def warn(self, code: str, pointer: str, message: str) -> None:
+        """Record a warning ``<kind>:<code>`` about the document."""
+        self.warnings.append(Finding(f"{self.kind}:{code}", code, Level.WARNING, pointer, message))
+
+    def refuse(self, code: str, pointer: str, message: str) -> Refused:
+        """The exception to raise to refuse the document (``<kind>:<code>``)."""
+        return Refused(Finding(f"{self.kind}:{code}", code, Level.ERROR, pointer, message))
+
+
+Mapping = Callable[[Doc, Context], Doc]
+"""Maps one document (without its stash); must not modify it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One transform between two targets, and the mapping of its inverse."""
+
+    source: str
+    """``FORMAT@VERSION`` read, e.g. ``tao@v0.2.0``."""
+    target: str
+    """``FORMAT@VERSION`` written, e.g. ``atif@v1.8``."""
+    forward: Mapping
+    backward: Mapping
+
+    @property
+    def name(self) -> str:
+        """The signature written in stash layers and reports: ``tao@v0.2.0->atif@v1.8``."""
+        return f"{self.source}->{self.target}"
+
+    @property
+    def inverse(self) -> Step:
+        """The step that undoes this one."""
+        return Step(self.target, self.source, self.backward, self.forward)
+
+
+def run(step: Step, doc: Doc, report: ChangeReport, options: Options, kind: str) -> Doc:
+    """Transform ``doc`` by ``step`` (RFC.md §4.5.3, §4.5.4), reporting into ``report``.
+
+    Raises :class:`Refused` when a mapping or the stash refuses the document. ``doc`` is not
+    modified; the result may share objects with it.
+    """
+    try:
+        source, layers = detach(doc, holder(step.source))
+    except StashError as exc:
+        raise _stash_refusal(exc, kind) from None
+    top = layers[-1] if layers and layers[-1]["by"] == step.inverse.name else None
+    ctx = Context(step.name, kind, options, frozenset(top.get("wrote", ())) if top else frozenset())
+    out = step.forward(source, ctx)
+    if top is not None:
+        layers.pop()
+        out = _restore(step, source, out, top.get("patch", []), ctx, report)
+    else:
+        back = step.backward(out, Context(step.inverse.name, kind, options, frozenset(ctx.wrote)))
+        patch = diff(source, back)
+        _report_patch(step, patch, report, options.drop)
+        layer: Doc = {"by": step.name}
+        if ctx.wrote:
+            layer["wrote"] = ctx.wrote
+        if patch:
+            layer["patch"] = patch
+        if len(layer) > 1 and not options.drop:
+            layers.append(layer)
+    report.named.extend(ctx.named)
+    report.decided.extend(ctx.decided)
+    report.warnings.extend(ctx.warnings)
+    try:
+        return attach(out, holder(step.target), layers)
+    except StashError as exc:
+        raise _stash_refusal(exc, kind) from None
+
+
+def _stash_refusal(exc: StashError, kind: str) -> Refused:
+    return Refused(Finding(f"{kind}:{exc.what}", exc.what, Level.ERROR, exc.pointer, exc.message))
+
+
+def _restore(
+    step: Step, source: Doc, out: Doc, patch: list[Op], ctx: Context, report: ChangeReport
+) -> Doc:
+    """Undo the inverse's layer: apply its patch to ``out``, report what could not be undone
+    and what of ``source`` the result no longer holds (the document was edited since)."""
+    restored, conflicts = apply(out, patch)
+    for conflict in conflicts:
+        op, ptr = conflict.op.get("op"), str(conflict.op.get("path"))
+        if op == "remove":
+            report.decided.append(Item(ptr, step.name, f"kept the edited value ({conflict.why})"))
+        elif op != "test":
+            report.dropped.append(Item(ptr, step.name, f"stashed value discarded: {conflict.why}"))
+    back = step.backward(restored, Context(step.inverse.name, ctx.kind, ctx.options))
+    for op in diff(source, back):
+        if op["op"] != "test":
+            reason = "edited after the earlier conversion; the way back cannot carry it"
+            report.dropped.append(Item(op["path"], step.name, reason))
+    ctx.decided[:] = [i for i in ctx.decided if _holds(restored, i.pointer, i.value)]
+    ctx.named[:] = [i for i in ctx.named if i.to is not None and _holds(restored, i.to)]
+    return restored
+
+
+_ANY: Any = object()
+
+
+def _holds(doc: Any, pointer: str, value: Any = _ANY) -> bool:
+    """Whether ``doc`` has a member at ``pointer`` (with ``value``, when given)."""
+    node = doc
+    for token in parse_pointer(pointer):
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return False
+    return value is _ANY or diff(value, node) == []
+
+
+_REASONS = {
+    "add": "{target} has no place for this value",
+    "replace": "{target} cannot hold this value as it is",
+    "remove": "the way back through {target} adds this value",
+}
+
+
+def _report_patch(step: Step, patch: list[Op], report: ChangeReport, drop: bool) -> None:
+    """List each operation of a new layer's patch as stashed (or dropped, with ``drop``)."""
+    for op in patch:
+        name = op["op"]
+        if name == "test":
+            continue
+        reason = _REASONS[name].format(target=step.target)
+        loss = name != "remove" and op.get("value") is not None
+        if drop:
+            report.dropped.append(Item(op["path"], step.name, reason, loss=loss))
+        else:
+            stash = "/" + "/".join(holder(step.target))
+            report.stashed.append(Item(op["path"], step.name, reason, stash=stash, loss=loss))
