@@ -164,6 +164,8 @@ def _restore(
     """Undo the inverse's layer: apply its patch to ``out``, report what could not be undone
     and what of ``source`` the result no longer holds (the document was edited since)."""
     restored, conflicts = apply(out, patch)
+    if not isinstance(restored, dict):
+        raise ctx.refuse("stash-patch", "", "the stash's patch does not give a document back")
     for conflict in conflicts:
         op, ptr = conflict.op.get("op"), str(conflict.op.get("path"))
         if op == "remove":
