@@ -13,16 +13,16 @@ from referencing.jsonschema import DRAFT202012
 
 from atif_spec.schemas.catalog import all_schemas
 from atif_spec.transforms.migrations import migrate
-from atif_spec.transforms.stash_v1 import STASH_KEY
+from atif_spec.transforms.stash import STASH_KEY
 from tests.support import ROOT
 
-SPEC = ROOT / "spec" / "atif-spec" / "v1"
+SPEC = ROOT / "spec" / "atif-spec"
 GOLDEN = ROOT / "conformance" / "migrations"
 
 
 def validator(name: str) -> jsonschema.Draft202012Validator:
     schemas = {sid: s for sid, s in all_schemas()}
-    for extra in ("stash", "change-report"):
+    for extra in ("v2/stash", "v1/change-report"):
         s = json.loads((SPEC / f"{extra}.schema.json").read_text())
         schemas[s["$id"]] = s
     registry: Registry[Any] = Registry().with_resources(
@@ -43,7 +43,7 @@ def stashes(node: Any) -> list[Any]:
 
 @pytest.mark.parametrize("pair", sorted(p.name for p in GOLDEN.iterdir() if p.is_dir()))
 def test_every_stash_written_matches_the_schema(pair: str) -> None:
-    check = validator("stash")
+    check = validator("v2/stash")
     doc = orjson.loads((GOLDEN / pair / "after.json").read_bytes())
     low, _ = migrate(doc, to="v1.0")
     found = stashes(low)
@@ -51,13 +51,13 @@ def test_every_stash_written_matches_the_schema(pair: str) -> None:
     for stash in found:
         check.validate(stash)
         for layer in stash["layers"]:  # nested stashes inside stashed values too
-            for entry in layer.get("entries", []):
-                for inner in stashes(entry.get("value")):
+            for op in layer.get("patch", []):
+                for inner in stashes(op.get("value")):
                     check.validate(inner)
 
 
 def test_reports_match_the_change_report_schema() -> None:
-    check = validator("change-report")
+    check = validator("v1/change-report")
     doc = orjson.loads((GOLDEN / "v1.8__v1.7" / "before.json").read_bytes())
     for target in ("v1.0", "v1.6", "v1.8"):
         for drop in (False, True):
@@ -68,29 +68,32 @@ def test_reports_match_the_change_report_schema() -> None:
 
 
 def _layer(**members: Any) -> dict[str, Any]:
-    return {"version": 1, "layers": [{"by": "a@v1->b@v2", "holder": "/extra", **members}]}
+    return {"version": 2, "layers": [{"by": "atif@v1.7->atif@v1.6", **members}]}
+
+
+TEST = {"op": "test", "path": "/x", "value": 1}
 
 
 @pytest.mark.parametrize(
     ("stash", "valid"),
     [
-        (_layer(entries=[], named=["/steps/*/extra/exit_code"]), True),
-        (_layer(entries=[], named=["/extra/x"], foreign=["/extra/x"]), True),
-        (_layer(entries=[]), False),  # nothing to undo and nothing declared
-        (_layer(entries=[], foreign=["/extra/x"]), False),  # foreign needs named
-        (_layer(entries=[], named=[]), False),
-        # holder and entries have defaults (/extra, none): the written form leaves them out
-        ({"version": 1, "layers": [{"by": "a@v1->b@v2", "named": ["*"]}]}, True),
-        ({"version": 1, "layers": [{"by": "a@v1->b@v2", "named": ["*"], "foreign": ["/x"]}]}, True),
-        ({"version": 1, "layers": [{"by": "a@v1->b@v2"}]}, False),  # nothing at all
-        ({"version": 1, "layers": [{"by": "a@v1->b@v2", "entries": []}]}, False),
-        ({"version": 1, "layers": [{"holder": "/extra", "named": ["*"]}]}, False),  # no `by`
-        # an output style of the inverse (RFC.md §4.5.2 item 3) is enough to make a layer
-        ({"version": 1, "layers": [{"by": "a@v1->b@v2", "style": "filled"}]}, True),
-        (_layer(entries=[], named=["*"], style="filled"), True),
-        (_layer(entries=[], style="Filled style"), False),  # a name, lower case
-        (_layer(entries=[], style=1), False),
+        (_layer(wrote=["/steps/0/extra/exit_code"]), True),
+        (_layer(patch=[TEST, {"op": "remove", "path": "/x"}]), True),
+        (_layer(patch=[{"op": "add", "path": "/x", "value": None}], wrote=["/x"]), True),
+        (_layer(), False),  # nothing to undo and nothing written
+        (_layer(wrote=[]), False),
+        (_layer(patch=[{"op": "move", "path": "/x", "from": "/y"}]), False),  # not used
+        (_layer(patch=[{"op": "add", "path": "/x"}]), False),  # add needs a value
+        (_layer(patch=[{"op": "remove", "path": "/x", "value": 1}]), False),
+        (_layer(wrote=["x"]), False),  # not a pointer
+        ({"version": 2, "layers": [{"wrote": ["/x"]}]}, False),  # no `by`
+        (
+            {"version": 2, "created": "absent", "layers": [{"by": "a@v1->b@v2", "wrote": ["/x"]}]},
+            True,
+        ),
+        ({"version": 1, "layers": [{"by": "a@v1->b@v2", "wrote": ["/x"]}]}, False),
+        ({"version": 2, "layers": []}, False),
     ],
 )
-def test_named_declarations_in_the_schema(stash: dict[str, Any], valid: bool) -> None:
-    assert validator("stash").is_valid(stash) is valid
+def test_layers_in_the_schema(stash: dict[str, Any], valid: bool) -> None:
+    assert validator("v2/stash").is_valid(stash) is valid

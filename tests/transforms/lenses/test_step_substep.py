@@ -71,7 +71,7 @@ def _text(doc: Any) -> bytes:
     return orjson.dumps(doc)
 
 
-STASH_SCHEMA = "https://atif-spec.org/schemas/atif-spec/v1/stash.schema.json"
+STASH_SCHEMA = "https://atif-spec.org/schemas/atif-spec/v2/stash.schema.json"
 
 
 def _stash_ok(doc: dict[str, Any]) -> None:
