@@ -1,8 +1,8 @@
-"""The mapping registry (RFC.md §4.5.3 item 8): generated tables, and no unregistered named key.
+"""The mapping registry (RFC.md §4.5.5): generated tables, and no unregistered named key.
 
-Every ``moved`` stash entry that a migration step or a lens writes on the conformance fixtures
-must name a key registered for that step in :mod:`atif_spec.transforms.mapping`, so a converted
-document carries no free-form key that the MAPPING tables do not document.
+Every named key that a migration step or a lens writes on the conformance fixtures (the ``wrote``
+list of its stash layer) must be registered for that step in :mod:`atif_spec.transforms.mapping`,
+so a converted document carries no free-form key that the MAPPING tables do not document.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from atif_spec.transforms.mapping import (
     tables,
 )
 from atif_spec.transforms.migrations import MigrationError
-from atif_spec.transforms.stash_v1 import STASH_KEY, NamedKeys
+from atif_spec.transforms.stash import STASH_KEY
 from tests.support import ROOT
 from tests.support.documents import dispatch_only
 
@@ -46,9 +46,8 @@ TARGETS = {
 }
 
 
-def _moves(node: Any) -> Iterator[tuple[str, str]]:
-    """(step signature, ``to``) of every ``moved`` entry, and (step signature, pattern) of every
-    ``named`` declaration, in the stashes below ``node``."""
+def _wrote(node: Any) -> Iterator[tuple[str, str]]:
+    """(step signature, pointer) of every named key listed in the stashes below ``node``."""
     pending = [node]
     while pending:
         item = pending.pop()
@@ -56,12 +55,7 @@ def _moves(node: Any) -> Iterator[tuple[str, str]]:
             for key, value in item.items():
                 if key == STASH_KEY and isinstance(value, dict):
                     for layer in value.get("layers", []):
-                        declared = NamedKeys.from_layer(layer)
-                        for pattern in declared.patterns if declared is not None else ():
-                            yield layer["by"], pattern
-                        for entry in layer.get("entries", []):
-                            if entry.get("op") == "moved":
-                                yield layer["by"], entry["to"]
+                        yield from ((layer["by"], p) for p in layer.get("wrote", []))
                 pending.append(value)
         elif isinstance(item, list):
             pending.extend(item)
@@ -70,8 +64,8 @@ def _moves(node: Any) -> Iterator[tuple[str, str]]:
 QUADRATIC_STEPS = 500
 """Above this many steps a document is not converted to trajectory-sdk here: that output repeats
 every earlier step in each one, and the 3,000-step fixture took over ten minutes of the suite
-(the v1 stash's named-key declaration and the change report's leaf count, both quadratic in it;
-issue 30). Every smaller fixture still covers the lens's named keys."""
+(in the v1 stash's named-key declaration and the change report's leaf count, both quadratic in
+it; issue 30). Every smaller fixture still covers the lens's named keys."""
 
 
 def _valid_fixtures() -> Iterator[tuple[str, Path]]:
@@ -94,7 +88,7 @@ def test_every_named_key_written_is_registered(fmt: str, path: Path) -> None:
                 out, _ = atif_spec.convert(doc, to=to)
         except (ConversionError, MigrationError):
             continue
-        for step, pointer in _moves(out):
+        for step, pointer in _wrote(out):
             if not in_free_form(pointer):
                 continue  # a value lifted into a native field (MAPPING.md): a field mapping
             assert is_named(step, pointer), f"{to}: {step} wrote unregistered {pointer}"
@@ -112,8 +106,8 @@ def test_the_downgrade_named_keys_are_found_by_the_check() -> None:
         ],
     }
     out, report = atif_spec.migrate(doc, to="atif@v1.6")
-    assert list(_moves(out)) == [("atif@v1.7->atif@v1.6", "/extra/llm_call_count")]
-    assert "/extra/llm_call_count" in named_keys("atif@v1.7->atif@v1.6")
+    assert list(_wrote(out)) == [("atif@v1.7->atif@v1.6", "/steps/1/extra/llm_call_count")]
+    assert is_named("atif@v1.7->atif@v1.6", "/steps/1/extra/llm_call_count")
     assert [i.to for i in report.named] == ["/steps/1/extra/llm_call_count"]
 
 

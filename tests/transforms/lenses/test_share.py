@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from atif_spec.transforms.lenses.share import Share, format_table, lens_table, share
-from atif_spec.transforms.stash_v1 import STASH_KEY
+from atif_spec.transforms.stash import STASH_KEY
 from tests.support import ROOT
 
 CEILINGS = {  # percent of output bytes, summed over the source format's valid fixtures

@@ -21,7 +21,7 @@ from typing import Any
 from atif_spec.jsonio import jsontext
 from atif_spec.transforms.lenses import ConversionError, all_lenses, convert
 from atif_spec.transforms.mapping import documents
-from atif_spec.transforms.stash_v1 import STASH_KEY
+from atif_spec.transforms.stash import STASH_KEY
 
 
 @dataclass(slots=True)
