@@ -22,7 +22,6 @@ from atif_spec.transforms.mapping import (
     Table,
     in_free_form,
     is_named,
-    named_keys,
     render,
     tables,
 )
