@@ -422,6 +422,7 @@ def bench(session: nox.Session) -> None:
     session.run(harbor, "-m", "pip", "install", "-q", "orjson", external=True)
     session.run("python", "bench/bench_validate.py", "--harbor-python", harbor, *session.posargs)
     session.run("python", "bench/bench_migrate.py")
+    session.run("python", "bench/bench_convert.py")
     session.run("python", "bench/bench_stash_share.py")
     session.run("python", "bench/bench_models.py")
     session.run("python", "bench/check_patterns.py")
