@@ -27,6 +27,9 @@ def test_every_schema_file_is_in_the_catalog_once() -> None:
 def test_id_is_base_url_plus_path(entry: dict[str, str]) -> None:
     schema = json.loads((ROOT / "spec" / entry["path"]).read_text())
     assert entry["id"] == f"{CATALOG['base_url']}/{entry['path']}"
+    # The self-contained files a validator and an editor fetch (RFC.md §8).
+    assert entry["bundle"] == f"{CATALOG['base_url']}/bundles/compound/{entry['path']}"
+    assert entry["editor"] == f"{CATALOG['base_url']}/bundles/editor/{entry['path']}"
     assert schema["$id"] == entry["id"]
     assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
 

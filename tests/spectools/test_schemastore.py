@@ -13,17 +13,19 @@ import json
 import re
 import shutil
 import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from atif_spec.schemas.catalog import load_catalog
-from atif_spec.spectools.site import SCHEMASTORE_SCHEMA, schemastore_catalog
+from atif_spec.spectools.schemastore import SCHEMASTORE_SCHEMA, schemastore_catalog
 from tests.support import ROOT
+from tests.support.harbor import harbor_job
 
 CATALOG = schemastore_catalog(load_catalog())
 ENTRIES: list[dict[str, Any]] = CATALOG["schemas"]
-ATIF = next(e for e in ENTRIES if e["url"].endswith("/atif/trajectory.schema.json"))
+ATIF = next(e for e in ENTRIES if e["url"].endswith("/editor/atif/trajectory.schema.json"))
 
 # SchemaStore's catalog schema, as a JSON Schema over one catalog (the facts of its fields).
 CATALOG_SHAPE = {
@@ -84,13 +86,41 @@ def test_no_duplicate_names_or_globs() -> None:
     assert len(globs) == len(set(globs))
 
 
-MATCHED = [
-    "/home/u/jobs/job-1/task-3/agent/trajectory.json",
-    "/home/u/jobs/job-1/task-3/agent/trajectory.cont-1.json",
-    "/home/u/jobs/job-1/task-3/agent/trajectory.summarization-1-summary.json",
-    "/data/run-42.atif.json",
+# The files producers write, by what they hold. Harbor 0.26 (`harbor run`): the ATIF files of
+# tests/support/harbor.py's job folder (a trial's agent/trajectory.json, its continuations
+# trajectory.cont-N.json and summarization subagents trajectory.summarization-N-*.json, a
+# multi-step trial's steps/<step>/agent/trajectory.json) beside its other JSON files, the
+# `fabric` agent's relay `trajectory-<session>.atif.json` (agents/installed/fabric.py), and the
+# native logs its installed agents copy into agent/ (swe_agent.py, openhands.py,
+# antigravity_cli.py, gemini_cli.py, mini_swe_agent.py). atif-make 0.10 (atif_make/cli.py):
+# `<input>.trajectory.json` beside the input (cmd_convert), split subagents
+# `<stem>.trajectory.<agent>.json` (_write), a folder run into `<folder>.atif/` (_convert_many)
+# and the `--bundle` zip's `<stem>/<stem>.trajectory.json` (_bundle).
+HARBOR_ATIF = [
+    "/home/u/jobs/job-1/fabric-task__Ab3dE7f/artifacts/fabric/relay/trajectory-sess-7.atif.json",
+    "/home/u/jobs/job-1/task-3__Kq9Lm2x/agent/trajectory.cont-12.json",
 ]
+HARBOR_NATIVE = [
+    f"/home/u/jobs/job-1/task-3__Kq9Lm2x/agent/{name}"
+    for name in (
+        "swe-agent.trajectory.json",
+        "openhands.trajectory.json",
+        "antigravity-cli.trajectory.json",
+        "gemini-cli.trajectory.json",
+        "mini-swe-agent.trajectory.json",
+        "trae-trajectory.json",
+    )
+]
+ATIF_MAKE = [
+    "/home/u/logs/7c41d2e8.trajectory.json",
+    "/home/u/logs/7c41d2e8.trajectory.agent-a1b2c3.json",
+    "/home/u/logs/sessions.atif/rollout-2026-09-14.trajectory.json",
+    "/home/u/logs/sessions.atif/rollout-2026-09-14.trajectory.subagent.json",
+    "/tmp/unzipped/run-42/run-42.trajectory.json",
+]
+MATCHED = [*HARBOR_ATIF, *ATIF_MAKE, "/data/run-42.atif.json"]
 NOT_MATCHED = [
+    *HARBOR_NATIVE,
     "/repo/spec/atif/v1.8/trajectory.schema.json",  # our own schema files
     "/repo/spec/atif/trajectory.schema.json",
     "/home/u/robotics/planner/trajectory.json",  # a bare trajectory.json elsewhere
@@ -102,13 +132,9 @@ NOT_MATCHED = [
 ]
 
 
-@pytest.mark.skipif(
-    shutil.which("node") is None
-    or not (ROOT / "node_modules" / "vscode-json-languageservice").is_dir(),
-    reason="node or the pinned npm packages are missing (run `npm ci`)",
-)
-def test_vscode_glob_semantics_associate_exactly_the_intended_files() -> None:
-    request = {"entries": ENTRIES, "paths": MATCHED + NOT_MATCHED}
+def associated(paths: list[str]) -> dict[str, list[str]]:
+    """The catalog URLs VS Code's JSON service associates with each path (its glob semantics)."""
+    request = {"entries": ENTRIES, "paths": paths}
     done = subprocess.run(
         ["node", str(ROOT / "tests" / "consumers" / "filematch.mjs")],
         input=json.dumps(request),
@@ -117,6 +143,26 @@ def test_vscode_glob_semantics_associate_exactly_the_intended_files() -> None:
         check=True,
         cwd=ROOT,
     )
-    associated = json.loads(done.stdout)
-    assert {p: associated[p] for p in MATCHED} == {p: [ATIF["url"]] for p in MATCHED}
-    assert {p: associated[p] for p in NOT_MATCHED} == {p: [] for p in NOT_MATCHED}
+    answer: dict[str, list[str]] = json.loads(done.stdout)
+    return answer
+
+
+@pytest.mark.skipif(
+    shutil.which("node") is None
+    or not (ROOT / "node_modules" / "vscode-json-languageservice").is_dir(),
+    reason="node or the pinned npm packages are missing (run `npm ci`)",
+)
+def test_vscode_glob_semantics_associate_exactly_the_intended_files(tmp_path: Path) -> None:
+    job = harbor_job(tmp_path)
+    harbor = [str(p) for p in job.trajectories]
+    others = [str(p) for p in job.others]
+    names = {Path(p).name for p in harbor}
+    assert {"trajectory.json", "trajectory.cont-1.json"} <= names
+    assert any(n.startswith("trajectory.summarization-") for n in names)
+    found = associated([*MATCHED, *NOT_MATCHED, *harbor, *others])
+    assert {p: found[p] for p in [*MATCHED, *harbor]} == {
+        p: [ATIF["url"]] for p in [*MATCHED, *harbor]
+    }
+    assert {p: found[p] for p in [*NOT_MATCHED, *others]} == {
+        p: [] for p in [*NOT_MATCHED, *others]
+    }

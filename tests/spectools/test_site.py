@@ -78,14 +78,31 @@ def test_catalogs(served: tuple[str, site_builder.Site]) -> None:
     assert status == 200 and body == (ROOT / "spec/catalog.json").read_bytes()
     status, body = fetch(base + "/schemas/schemastore-catalog.json")
     store = json.loads(body)
-    assert store["$schema"] == "https://json.schemastore.org/schema-catalog.json"
-    atif = next(s for s in store["schemas"] if s["url"].endswith("/atif/trajectory.schema.json"))
+    assert store["$schema"] == "https://www.schemastore.org/schema-catalog.json"
+    catalog = load_catalog()
+    atif = next(s for s in store["schemas"] if s["fileMatch"][0] == "**/agent/trajectory.json")
+    assert atif["url"] == catalog.by_id(f"{catalog.base_url}/atif/trajectory.schema.json").editor
     assert {"**/agent/trajectory.json", "*.atif.json"} <= set(atif["fileMatch"])
-    assert list(atif["versions"]) == load_catalog().versions("atif")
+    assert list(atif["versions"]) == catalog.versions("atif")
+    editors = {e.editor: e for e in catalog}
     for entry in store["schemas"]:
         for url in [entry["url"], *entry["versions"].values()]:
-            assert url.startswith(load_catalog().base_url)
-            assert fetch(base + urlparse(url).path)[0] == 200, url
+            # What an editor fetches: the inlined bundle, one file.
+            status, body = fetch(base + urlparse(url).path)
+            assert status == 200, url
+            assert body == (ROOT / "generated/bundles/editor" / editors[url].path).read_bytes()
+
+
+def test_bundles_are_served_at_the_catalogs_urls(served: tuple[str, site_builder.Site]) -> None:
+    base, built = served
+    catalog = load_catalog()
+    for entry in catalog:
+        for kind, url in (("compound", entry.bundle), ("editor", entry.editor)):
+            assert built.bundles[urlparse(url).path] == urlparse(entry.id).path
+            status, body = fetch(base + urlparse(url).path)
+            assert status == 200, url
+            assert body == (ROOT / "generated/bundles" / kind / entry.path).read_bytes(), url
+    assert len(built.bundles) == 2 * len(catalog.entries)
 
 
 class _Links(HTMLParser):

@@ -31,6 +31,11 @@ class SchemaEntry:
     id: str
     status: str
     primary: bool = False
+    bundle: str = ""
+    """URL of the compound bundle: the schema as one file that loads with no further fetch
+    (what a validator fetches; RFC.md §8)."""
+    editor: str = ""
+    """URL of the editor bundle (references inlined; what an editor fetches)."""
 
     @property
     def target(self) -> str:
@@ -176,6 +181,8 @@ def load_catalog() -> Catalog:
             id=e["id"],
             status=e["status"],
             primary=bool(e.get("primary", False)),
+            bundle=e["bundle"],
+            editor=e["editor"],
         )
         for e in raw["schemas"]
     )

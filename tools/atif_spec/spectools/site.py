@@ -3,9 +3,11 @@
 Laid out so that the site root is the host of the catalog's base URL: every schema is served at
 exactly the path of its ``$id`` (bytes unchanged), ``schemas/<format>/latest/<name>.schema.json``
 copies each format's latest version, ``schemas/catalog.json`` is the catalog,
-``schemas/schemastore-catalog.json`` a SchemaStore-style catalog and
+``schemas/schemastore-catalog.json`` a SchemaStore catalog (``spectools.schemastore``) and
 ``schemas/bundles/{compound,editor}/<path>`` the self-contained files
-(``atif_spec.codegen.bundles``). Each schema also gets an HTML page (``<name>.html`` beside it)
+(``atif_spec.codegen.bundles``) at the URLs the catalog gives as each schema's ``bundle`` and
+``editor``: a ``$id`` may refer to other schemas by URL, its bundles load alone (RFC.md §8).
+Each schema also gets an HTML page (``<name>.html`` beside it)
 rendered from the schema and the rule registry, and ``index.html`` lists them all. Pure: reads
 the packaged ``spec/``, writes files, fetches nothing.
 """
@@ -33,22 +35,9 @@ from atif_spec.schemas.catalog import (
     schema_by_id,
     spec_root,
 )
+from atif_spec.spectools.schemastore import schemastore_catalog
 from atif_spec.spectools.specdiff import diff_targets
 from atif_spec.validation.rules import REGISTRY
-
-ATIF_FILE_MATCH = (
-    "**/agent/trajectory.json",
-    "**/agent/trajectory.cont-*.json",
-    "**/agent/trajectory.summarization-*.json",
-    "*.atif.json",
-)
-"""SchemaStore ``fileMatch`` of ATIF: Harbor's layout (``agent/trajectory.json`` and its
-continuation and summarization siblings, ``trajectory.cont-1.json``,
-``trajectory.summarization-1-summary.json``) and the explicit suffix ``.atif.json``. Not a bare
-``trajectory.json`` (unrelated projects use that name) nor ``trajectory.*.json`` (it matches
-``trajectory.schema.json``). SchemaStore's lint: a glob with ``/`` starts with ``**/``."""
-
-SCHEMASTORE_SCHEMA = "https://json.schemastore.org/schema-catalog.json"
 
 
 @dataclass
@@ -96,37 +85,6 @@ def _write(root: Path, path: str, data: bytes) -> None:
     target = root / path.lstrip("/")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(data)
-
-
-# --------------------------------------------------------------------------- JSON outputs
-
-
-def schemastore_catalog(catalog: Catalog) -> dict[str, Any]:
-    """One SchemaStore catalog entry per format: the any-version (or latest) URL and a
-    ``versions`` map; ATIF also gets the file names producers write."""
-    entries = []
-    for name, info in catalog.formats.items():
-        docs = [e for e in catalog if e.format == name and e.kind == "document" and e.version]
-        primary: dict[str, SchemaEntry] = {}
-        for e in docs:
-            if e.version is not None and (e.version not in primary or e.primary):
-                primary[e.version] = e
-        if not primary:
-            continue
-        dispatchers = [e for e in catalog if e.format == name and e.kind == "dispatcher"]
-        url = dispatchers[0].id if dispatchers else primary[info.latest].id
-        # SchemaStore's lint: no "schema" in name or description, no trailing ",. -"
-        entry: dict[str, Any] = {
-            "name": info.title,
-            "description": f"{info.title} ({name}), versions {', '.join(primary)}, "
-            "published by atif-spec",
-        }
-        if name == "atif":
-            entry["fileMatch"] = list(ATIF_FILE_MATCH)
-        entry["url"] = url
-        entry["versions"] = {v: e.id for v, e in primary.items()}
-        entries.append(entry)
-    return {"$schema": SCHEMASTORE_SCHEMA, "version": 1, "schemas": entries}
 
 
 # --------------------------------------------------------------------------- HTML
@@ -441,11 +399,11 @@ def interop_page(data: dict[str, Any], here: str, index: str) -> bytes:
 # --------------------------------------------------------------------------- build
 
 
-def build(out: Path | str, catalog: Catalog | None = None, interop: Path | None = None) -> Site:
-    """Write the site into ``out`` (created if needed) and return what was written; with
-    ``interop`` (``conformance/interop.json``), the interop page too."""
+def write_schemas(out: Path | str, catalog: Catalog) -> Site:
+    """The JSON part of the site: every schema at its ``$id`` (the ``spec/`` bytes), the latest
+    aliases, both bundles of every schema at the catalog's ``bundle`` and ``editor`` URLs, the
+    catalog and the SchemaStore catalog."""
 
-    catalog = catalog or load_catalog()
     root = Path(out)
     root.mkdir(parents=True, exist_ok=True)
     site = Site(root=root)
@@ -460,13 +418,22 @@ def build(out: Path | str, catalog: Catalog | None = None, interop: Path | None 
                 _write(root, alias, _spec_bytes(e.path))
                 site.latest[alias] = url_path(e.id)
     for e in catalog:
-        for kind in ("compound", "editor"):
-            bundle = f"/schemas/bundles/{kind}/{e.path}"
-            _write(root, bundle, bundle_file(e, kind).read_bytes())
-            site.bundles[bundle] = url_path(e.id)
+        for kind, url in (("compound", e.bundle), ("editor", e.editor)):
+            _write(root, url_path(url), bundle_file(e, kind).read_bytes())
+            site.bundles[url_path(url)] = url_path(e.id)
     _write(root, "/schemas/catalog.json", _spec_bytes("catalog.json"))
     store = jsontext.dumps(schemastore_catalog(catalog), indent=True) + b"\n"
     _write(root, "/schemas/schemastore-catalog.json", store)
+    return site
+
+
+def build(out: Path | str, catalog: Catalog | None = None, interop: Path | None = None) -> Site:
+    """Write the site into ``out`` (created if needed) and return what was written; with
+    ``interop`` (``conformance/interop.json``), the interop page too."""
+
+    catalog = catalog or load_catalog()
+    site = write_schemas(out, catalog)
+    root = site.root
     index = "/index.html"
     for e in catalog:
         page = _SchemaPage(e, schema_by_id(e.id), catalog)
