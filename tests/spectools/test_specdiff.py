@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 import json
 import re
@@ -14,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from atif_spec.cli.spec import spec
-from atif_spec.schemas.catalog import Catalog, SchemaEntry, load_catalog
+from atif_spec.schemas.catalog import Catalog, load_catalog
 from atif_spec.spectools.specdiff import KINDS, BrokenSchemaError, diff_schemas, diff_targets
 from atif_spec.spectools.specgate import check_all, check_changelogs, check_released, lock_line
 from tests.support import ROOT
@@ -543,18 +544,13 @@ def test_gate_passes_today() -> None:
     assert result.exit_code == 0, result.output
 
 
-def _catalog_with(status: str) -> Catalog:
+def _catalog_with(released: set[str]) -> Catalog:
+    """The catalog with exactly the schemas at these spec paths released."""
     base = load_catalog()
-    entry = SchemaEntry(
-        format="atif",
-        version="v1.0",
-        name="trajectory",
-        kind="document",
-        path="atif/v1.0/trajectory.schema.json",
-        id="https://atif-spec.org/schemas/atif/v1.0/trajectory.schema.json",
-        status=status,
+    entries = tuple(
+        dataclasses.replace(e, status="released" if e.path in released else "draft") for e in base
     )
-    return Catalog(base_url=base.base_url, formats=base.formats, entries=(entry,))
+    return Catalog(base_url=base.base_url, formats=base.formats, entries=entries)
 
 
 def _spec_copy(tmp_path: Path) -> Path:
@@ -563,20 +559,65 @@ def _spec_copy(tmp_path: Path) -> Path:
     return root
 
 
-def test_gate_released_schema_must_be_locked_and_unchanged(tmp_path: Path) -> None:
-    root = _spec_copy(tmp_path)
-    released = _catalog_with("released")
-    problems = check_released(released, root)
-    assert len(problems) == 1 and "not recorded" in problems[0]
+def _bundles_copy(tmp_path: Path) -> Path:
+    root = tmp_path / "bundles"
+    shutil.copytree(ROOT / "generated/bundles", root, ignore=shutil.ignore_patterns("__pycache__"))
+    return root
+
+
+V10 = "atif/v1.0/trajectory.schema.json"
+
+
+def test_gate_released_schema_and_its_bundles_must_be_locked_and_unchanged(
+    tmp_path: Path,
+) -> None:
+    root, bundles = _spec_copy(tmp_path), _bundles_copy(tmp_path)
+    released = _catalog_with({V10})
+    problems = check_released(released, root, bundles)
+    locked = [V10, f"bundles/compound/{V10}", f"bundles/editor/{V10}"]
+    assert [p.partition(":")[0] for p in problems] == locked
+    assert all("not recorded" in p for p in problems)
+    printed = CliRunner().invoke(spec, ["lock", V10]).output
+    assert [line.split("  ")[1] for line in printed.splitlines()] == locked
     lock = root / "RELEASED.sha256"
-    lock.write_text(lock.read_text() + lock_line(root, "atif/v1.0/trajectory.schema.json") + "\n")
-    assert check_released(released, root) == []
-    schema = root / "atif/v1.0/trajectory.schema.json"
+    lock.write_text(lock.read_text() + printed)
+    assert check_released(released, root, bundles) == []
+    # What the editor URL serves changed: refused, though the schema itself did not change.
+    editor = bundles / "editor" / V10
+    kept = editor.read_bytes()
+    editor.write_bytes(kept.replace(b'"Notes"', b'"Run notes"'))
+    problems = check_released(released, root, bundles)
+    assert len(problems) == 1 and problems[0].startswith(f"bundles/editor/{V10}: the bundle")
+    editor.write_bytes(kept)
+    schema = root / V10
     schema.write_text(schema.read_text().replace('"Notes"', '"Run notes"'))
-    problems = check_released(released, root)
+    problems = check_released(released, root, bundles)
     assert len(problems) == 1 and "released schema changed" in problems[0]
-    withdrawn = check_released(_catalog_with("draft"), root)
-    assert len(withdrawn) == 1 and "cannot be withdrawn" in withdrawn[0]
+    withdrawn = check_released(_catalog_with(set()), root, bundles)
+    assert len(withdrawn) == 3 and all("cannot be withdrawn" in p for p in withdrawn)
+
+
+def test_gate_a_released_schema_reaches_only_released_schemas(tmp_path: Path) -> None:
+    """v1.8 embeds v1.7 in its bundles: releasing v1.8 alone would lock bytes that change with
+    the draft v1.7."""
+    root = _spec_copy(tmp_path)
+    v17, v18 = "atif/v1.7/trajectory.schema.json", "atif/v1.8/trajectory.schema.json"
+    lock = root / "RELEASED.sha256"
+    lock.write_text(
+        lock.read_text()
+        + "".join(
+            lock_line(root, p) + "\n"
+            for schema in [v17, v18]
+            for p in [schema, f"bundles/compound/{schema}", f"bundles/editor/{schema}"]
+        )
+    )
+    problems = check_released(_catalog_with({v17, v18}), root)
+    assert problems == []
+    problems = [p for p in check_released(_catalog_with({v18}), root) if "withdrawn" not in p]
+    assert problems == [
+        f"{v18}: released, but it refers to https://atif-spec.org/schemas/{v17}, which is not: "
+        "its bundles embed that schema (release both)"
+    ]
 
 
 def test_gate_changelog_must_name_each_change(tmp_path: Path) -> None:

@@ -167,13 +167,17 @@ def check_command() -> None:
 @spec.command("lock")
 @click.argument("paths", nargs=-1)
 def lock_command(paths: tuple[str, ...]) -> None:
-    """Print RELEASED.sha256 lines for the catalog's released schemas (or the given spec paths)."""
+    """Print RELEASED.sha256 lines for the catalog's released schemas (or the given spec paths):
+    each schema's file and its two bundles (what its `$id`, `bundle` and `editor` URLs serve)."""
     from atif_spec.schemas.catalog import load_catalog, spec_root
-    from atif_spec.spectools.specgate import lock_line
+    from atif_spec.spectools.specgate import lock_line, locked_paths
 
-    chosen = list(paths) or [e.path for e in load_catalog() if e.status == "released"]
-    for p in chosen:
-        click.echo(lock_line(spec_root(), p))
+    catalog = load_catalog()
+    by_path = {e.path: e for e in catalog}
+    chosen = [by_path.get(p, p) for p in paths] or [e for e in catalog if e.status == "released"]
+    for item in chosen:
+        for path in [item] if isinstance(item, str) else locked_paths(item):
+            click.echo(lock_line(spec_root(), path))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -2,10 +2,15 @@
 
 Two checks, each returning problems as plain strings (empty: the gate passes):
 
-* **Released schemas are immutable.** ``spec/RELEASED.sha256`` (``sha256sum`` format, paths
-  relative to ``spec/``) records the bytes of every schema the catalog marks ``released``. A
-  released schema whose bytes changed, a released schema missing from the lock, and a locked schema
-  that is no longer released (or no longer exists) are problems.
+* **Released schemas are immutable, and so is what their URLs serve.**
+  ``spec/RELEASED.sha256`` (``sha256sum`` format) records the bytes of every schema the catalog
+  marks ``released`` (paths relative to ``spec/``: what its ``$id`` serves) and of its two bundles
+  (``bundles/compound/<path>`` and ``bundles/editor/<path>``: ``generated/bundles/`` in the
+  repository, ``atif_spec.bundles`` in the package; what the catalog's ``bundle`` and ``editor``
+  URLs serve; RFC.md §8). A locked file whose bytes changed, a released schema or bundle missing
+  from the lock, a locked file whose schema is no longer released (or no longer exists), and a
+  released schema that reaches a schema not released (its bundles embed that schema, so they
+  would change with it) are problems.
 * **Every version's changes are in its changelog.** ``spec/<format>/CHANGELOG.md`` has a
   ``## vX.Y`` section per catalog version, and each section names (in backticks) the subject of
   every change ``atif spec diff`` finds from the version before it (documentation changes and the
@@ -18,13 +23,25 @@ import hashlib
 import itertools
 import re
 from collections.abc import Iterator
+from importlib import resources
 from importlib.resources.abc import Traversable
 
-from atif_spec.schemas.catalog import Catalog, load_catalog, spec_root
+import orjson
+
+from atif_spec.schemas.catalog import Catalog, SchemaEntry, load_catalog, spec_root
 from atif_spec.spectools.specdiff import diff_targets
 
 LOCK_FILE = "RELEASED.sha256"
 _HEADING = re.compile(r"^## (v[0-9][0-9A-Za-z.\-]*)\b.*$", re.MULTILINE)
+
+
+BUNDLE_KINDS = ("compound", "editor")
+"""The bundles of every schema (``atif_spec.codegen.bundles``), locked with it."""
+
+
+def bundles_root() -> Traversable:
+    """The packaged bundles (``generated/bundles`` in the repository)."""
+    return resources.files("atif_spec.bundles")
 
 
 def _file(root: Traversable, path: str) -> Traversable:
@@ -34,9 +51,22 @@ def _file(root: Traversable, path: str) -> Traversable:
     return node
 
 
-def sha256_of(root: Traversable, path: str) -> str:
-    """Hex SHA-256 of a file below ``spec/``."""
-    return hashlib.sha256(_file(root, path).read_bytes()).hexdigest()
+def _locked_file(root: Traversable, path: str, bundles: Traversable | None) -> Traversable:
+    """A lock path's file: ``bundles/<kind>/<path>`` below the bundles, anything else below
+    ``spec/``."""
+    if path.startswith("bundles/"):
+        return _file(bundles or bundles_root(), path.removeprefix("bundles/"))
+    return _file(root, path)
+
+
+def locked_paths(entry: SchemaEntry) -> list[str]:
+    """The lock paths of a schema: its file and its two bundles."""
+    return [entry.path, *(f"bundles/{kind}/{entry.path}" for kind in BUNDLE_KINDS)]
+
+
+def sha256_of(root: Traversable, path: str, bundles: Traversable | None = None) -> str:
+    """Hex SHA-256 of a file below ``spec/`` (or of a bundle, ``bundles/<kind>/<path>``)."""
+    return hashlib.sha256(_locked_file(root, path, bundles).read_bytes()).hexdigest()
 
 
 def read_lock(root: Traversable) -> dict[str, str]:
@@ -54,32 +84,84 @@ def read_lock(root: Traversable) -> dict[str, str]:
     return out
 
 
-def lock_line(root: Traversable, path: str) -> str:
-    """The ``RELEASED.sha256`` line recording a schema's current bytes."""
-    return f"{sha256_of(root, path)}  {path}"
+def lock_line(root: Traversable, path: str, bundles: Traversable | None = None) -> str:
+    """The ``RELEASED.sha256`` line recording a file's current bytes."""
+    return f"{sha256_of(root, path, bundles)}  {path}"
 
 
-def check_released(catalog: Catalog | None = None, root: Traversable | None = None) -> list[str]:
-    """Problems with released schemas (changed bytes, missing or stale lock entries)."""
+def _refs(node: object) -> Iterator[str]:
+    if isinstance(node, dict):
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.partition("#")[0]:
+            yield ref.partition("#")[0]
+        for value in node.values():
+            yield from _refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from _refs(value)
+
+
+def unreleased_reached(catalog: Catalog, root: Traversable, entry: SchemaEntry) -> list[str]:
+    """The ``$id`` of every schema ``entry`` reaches through references that is not released."""
+    seen, todo = {entry.id}, [entry]
+    while todo:
+        current = todo.pop()
+        for schema_id in _refs(orjson.loads(_file(root, current.path).read_bytes())):
+            if schema_id not in seen:
+                seen.add(schema_id)
+                todo.append(catalog.by_id(schema_id))
+    return sorted(i for i in seen if catalog.by_id(i).status != "released")
+
+
+def _check_file(
+    root: Traversable, path: str, lock: dict[str, str], bundles: Traversable | None
+) -> str | None:
+    """The problem with one locked path of a released schema, or None."""
+    if path not in lock:
+        return (
+            f"{path}: marked released but not recorded in spec/{LOCK_FILE} "
+            f"(add: {lock_line(root, path, bundles)})"
+        )
+    if not _locked_file(root, path, bundles).is_file():
+        return f"{path}: released schema is missing"
+    if sha256_of(root, path, bundles) == lock[path]:
+        return None
+    if path.startswith("bundles/"):
+        return (
+            f"{path}: the bundle of a released schema changed (what its catalog URL serves never "
+            "changes: the bundle generator must reproduce the locked bytes; make a schema change "
+            "in a new version)"
+        )
+    return (
+        f"{path}: released schema changed (a released version never changes: "
+        "make the change in a new version)"
+    )
+
+
+def check_released(
+    catalog: Catalog | None = None,
+    root: Traversable | None = None,
+    bundles: Traversable | None = None,
+) -> list[str]:
+    """Problems with released schemas and their bundles (changed bytes, missing or stale lock
+    entries, a released schema that reaches a draft)."""
     catalog = catalog or load_catalog()
     root = root or spec_root()
     lock = read_lock(root)
     problems = []
-    released = {e.path for e in catalog if e.status == "released"}
-    for path in sorted(released):
-        if path not in lock:
-            problems.append(
-                f"{path}: marked released but not recorded in spec/{LOCK_FILE} "
-                f"(add: {lock_line(root, path)})"
-            )
-        elif not _file(root, path).is_file():
-            problems.append(f"{path}: released schema is missing")
-        elif sha256_of(root, path) != lock[path]:
-            problems.append(
-                f"{path}: released schema changed (a released version never changes: "
-                "make the change in a new version)"
-            )
-    for path in sorted(set(lock) - released):
+    released = [e for e in catalog if e.status == "released"]
+    for entry in released:
+        for path in locked_paths(entry):
+            problem = _check_file(root, path, lock, bundles)
+            if problem:
+                problems.append(problem)
+        problems += [
+            f"{entry.path}: released, but it refers to {other}, which is not: its bundles embed "
+            "that schema (release both)"
+            for other in unreleased_reached(catalog, root, entry)
+        ]
+    expected = {p for e in released for p in locked_paths(e)}
+    for path in sorted(set(lock) - expected):
         problems.append(
             f"{path}: recorded in spec/{LOCK_FILE} as released but the catalog no longer marks "
             "it released (a release cannot be withdrawn)"
