@@ -1,31 +1,11 @@
-// Ajv built the way SchemaStore builds it for a 2020-12 schema: `ajvFactory` in SchemaStore's
-// cli.js (github.com/SchemaStore/schemastore, cli.js, read at commit 04bd1248): Ajv2020 with
-// {strict: true}, ajv-formats, @hyperupcall/ajv-formats-draft2019, ajv-keywords'
-// uniqueItemProperties, and the editor keywords SchemaStore allows.
+// Every published schema in one Ajv built as SchemaStore builds it (schemastore_ajv.mjs).
 //
 // stdin: {"schemas": [<every published schema, loaded into one instance>],
 //         "compounds": {$id: path of its compound bundle}, "cases": [{"id", "schema", "file"}]}
 // stdout: {"compiled": {$id: error-or-null}, "bundles": {$id: error-or-null},
 //          "verdicts": {id: true|false|"error: ..."}, "messages": {id: [...]}}
 import { readFileSync } from "node:fs";
-import Ajv2020 from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
-import ajvKeywords from "ajv-keywords";
-import { ajvFormatsDraft2019 } from "@hyperupcall/ajv-formats-draft2019";
-
-const EDITOR_KEYWORDS = [
-  "allowTrailingCommas", "defaultSnippets", "markdownDescription", "enumDescriptions",
-  "markdownEnumDescriptions",
-];
-
-export function schemaStoreAjv() {
-  const ajv = new Ajv2020.default({ strict: true });
-  addFormats.default(ajv);
-  ajvFormatsDraft2019(ajv);
-  ajvKeywords.default(ajv, "uniqueItemProperties");
-  for (const keyword of EDITOR_KEYWORDS) ajv.addKeyword(keyword);
-  return ajv;
-}
+import { schemaStoreAjv } from "./schemastore_ajv.mjs";
 
 const request = JSON.parse(readFileSync(0, "utf-8"));
 
