@@ -140,8 +140,9 @@ def consumers(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def site(session: nox.Session) -> None:
-    """Build the static schema site into _site/ (schemas at their $id paths, latest aliases,
-    catalog.json, SchemaStore catalog, an HTML page per schema)."""
+    """Build the static schema site into _site/ (schemas at their $id paths, their bundles at
+    the catalog's bundle and editor URLs, latest aliases, catalog.json, SchemaStore catalog, an
+    HTML page per schema)."""
     session.install("-e", ".")
     session.run("python", "-m", "atif_spec.spectools.site", *(session.posargs or ["_site"]))
 

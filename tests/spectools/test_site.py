@@ -149,6 +149,7 @@ def test_every_page_link_resolves(served: tuple[str, site_builder.Site]) -> None
     reached = {urlparse(u).path for u in pages}
     assert set(built.pages) <= reached
     assert set(built.schemas.values()) <= reached
+    assert set(built.bundles) <= reached  # each schema page links its two bundles
 
 
 def test_schema_page_shows_fields_rules_and_changes(served: tuple[str, site_builder.Site]) -> None:

@@ -271,10 +271,13 @@ class _SchemaPage:
     def render(self, index: str) -> bytes:
         e, s = self.entry, self.schema
         raw = _rel(self.here, url_path(e.id))
+        bundle, editor = _rel(self.here, url_path(e.bundle)), _rel(self.here, url_path(e.editor))
         head = (
             f"<h1>{_e(s.get('title', e.target))}</h1>\n<p>{_md(s.get('description', ''))}</p>\n"
             f"<p><span class='status'>{_e(e.status)}</span> {_e(e.kind)} schema · "
-            f"<code>$id</code> <a href='{_e(raw)}'>{_e(e.id)}</a></p>\n{self.versions_nav()}"
+            f"<code>$id</code> <a href='{_e(raw)}'>{_e(e.id)}</a> · as one file: "
+            f"<a href='{_e(bundle)}'>for validators</a>, <a href='{_e(editor)}'>for editors</a>"
+            f"</p>\n{self.versions_nav()}"
         )
         body = [head, self.changes()]
         if "properties" in s:
