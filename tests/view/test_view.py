@@ -173,7 +173,8 @@ def test_dataset_index_max_docs_and_stats(tmp_path: Path) -> None:
     assert payload["dataset"] is True
     assert (payload["total"], payload["shown"], len(payload["index"])) == (6, 3, 3)
     assert payload["stats"]["documents"] == 6 and payload["stats"]["invalid"] == 1
-    assert payload["values"]["steps"] == [1] * 5
+    steps = next(c for c in payload["charts"] if c["title"] == "steps per document")
+    assert (steps["labels"], steps["series"][0]["values"]) == (["1"], [5])
 
 
 def test_pages_reach_every_document(tmp_path: Path) -> None:

@@ -11,8 +11,6 @@ websockets; ``nox -s site-browser`` runs this file with ATIF_FAIL_ON_SKIP=1.
 from __future__ import annotations
 
 import base64
-import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +21,13 @@ from atif_spec.view import ViewOptions, render
 from tests.support import ROOT
 from tests.support.browser import CHROMIUM, Browser, errors
 from tests.support.harbor import harbor_job
+from tests.support.viewpage import browser, open_page, screenshot, wait
+
+__all__ = ["browser"]  # the fixture, used by name
 
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="chromium is not installed (apt-get install -y chromium)"
 )
-ARTIFACTS = Path(os.environ.get("ATIF_ARTIFACTS", ROOT / ".bench" / "artifacts")) / "view"
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
 )
@@ -38,58 +38,6 @@ HOSTILE = [
     "javascript:window.pwned=4",
     "\u2028\u2029 & < > end",
 ]
-WATCH = """
-window.__violations = [];
-document.addEventListener('securitypolicyviolation', e => window.__violations.push(e.violatedDirective));
-"""
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    pytest.importorskip("websockets", reason="the websockets package is not installed")
-    b = Browser(tmp_path_factory.mktemp("chromium-profile"))
-    b.call("Network.setBlockedURLs", urls=["http://*", "https://*", "ws://*", "wss://*"])
-    b.call(
-        "Network.emulateNetworkConditions",
-        offline=True,
-        latency=0,
-        downloadThroughput=-1,
-        uploadThroughput=-1,
-    )
-    b.call("Page.addScriptToEvaluateOnNewDocument", source=WATCH)
-    try:
-        yield b
-    finally:
-        b.close()
-
-
-def _open(browser: Browser, page: Path) -> list[str]:
-    """Load a page; the problems seen, including requests other than the page and data: URIs."""
-    found = browser.load(page.as_uri())
-    for event in browser.events:
-        if event["method"] == "Network.requestWillBeSent":
-            url = event["params"]["request"]["url"]
-            if not url.startswith(("data:", page.as_uri())):
-                found.append(f"request: {url}")
-    assert browser.evaluate("document.documentElement.dataset.ready") == "1"
-    violations = browser.evaluate("window.__violations")
-    return found + [f"csp: {v}" for v in violations or []]
-
-
-def _screenshot(browser: Browser, name: str) -> Path:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    browser.call(
-        "Emulation.setDeviceMetricsOverride",
-        width=1200,
-        height=900,
-        deviceScaleFactor=1,
-        mobile=False,
-    )
-    shot = browser.call("Page.captureScreenshot", format="png")
-    path = ARTIFACTS / name
-    path.write_bytes(base64.b64decode(shot["data"]))
-    assert path.stat().st_size > 1000
-    return path
 
 
 def _trajectory(folder: Path) -> Path:
@@ -190,17 +138,17 @@ def single(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_single_trajectory_loads_offline_without_errors(browser: Browser, single: Path) -> None:
-    assert _open(browser, single) == []
+    assert open_page(browser, single) == []
     assert browser.evaluate("document.querySelector('h1').textContent").endswith("trajectory.json")
     assert (
         browser.evaluate("document.querySelectorAll('li.step').length") == 50
     )  # lazy: first chunk
     assert browser.evaluate("document.querySelectorAll('.findings-list li').length") >= 3
-    _screenshot(browser, "single-trajectory.png")
+    screenshot(browser, "single-trajectory.png")
 
 
 def test_hostile_content_is_text(browser: Browser, single: Path) -> None:
-    assert _open(browser, single) == []
+    assert open_page(browser, single) == []
     assert browser.evaluate("window.pwned") is None
     assert browser.evaluate("document.querySelectorAll('script').length") == 2
     handlers = "Array.from(document.querySelectorAll('*')).filter(e => Array.from(e.attributes).some(a => a.name.startsWith('on'))).length"
@@ -228,7 +176,7 @@ def test_hostile_content_is_text(browser: Browser, single: Path) -> None:
 
 
 def test_clicking_a_finding_scrolls_to_its_step(browser: Browser, single: Path) -> None:
-    assert _open(browser, single) == []
+    assert open_page(browser, single) == []
     # The finding on step index 119 (message 5) is past the first rendered chunk.
     index = browser.evaluate(
         "Array.from(document.querySelectorAll('.findings-list li')).findIndex(li => li.textContent.includes('/steps/119/message'))"
@@ -257,11 +205,11 @@ def test_clicking_a_finding_scrolls_to_its_step(browser: Browser, single: Path) 
         )
         == "observation result"
     )
-    assert _open(browser, single) == []
+    assert open_page(browser, single) == []
 
 
 def test_folding_and_call_result_links(browser: Browser, single: Path) -> None:
-    assert _open(browser, single) == []
+    assert open_page(browser, single) == []
     reasoning = "document.querySelector('details.field[data-ptr=\"/steps/2/reasoning_content\"]')"
     assert browser.evaluate(f"{reasoning}.open") is False
     browser.evaluate(f"{reasoning}.querySelector('summary').click()")
@@ -289,7 +237,7 @@ def test_folding_and_call_result_links(browser: Browser, single: Path) -> None:
 
 
 def test_scrolling_renders_more_steps(browser: Browser, single: Path) -> None:
-    assert _open(browser, single) == []
+    assert open_page(browser, single) == []
     browser.evaluate("window.scrollTo(0, document.body.scrollHeight)")
     browser.call(
         "Runtime.evaluate", expression="new Promise(r => setTimeout(r, 300))", awaitPromise=True
@@ -313,7 +261,7 @@ def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_dataset_index_and_one_click_to_a_document(browser: Browser, dataset: Path) -> None:
-    assert _open(browser, dataset) == []
+    assert open_page(browser, dataset) == []
     assert browser.evaluate("document.querySelectorAll('table tr.row').length") == 30
     note = browser.evaluate("document.querySelector('.note').textContent")
     total = len(sorted((ROOT / "conformance/atif/v1.7").glob("*/*.json"))[::3][:40]) + 1
@@ -321,7 +269,7 @@ def test_dataset_index_and_one_click_to_a_document(browser: Browser, dataset: Pa
     assert "--max-docs 30 --page N (N from 1 to 2)" in note
     assert browser.evaluate("document.querySelectorAll('.chart svg').length") >= 4
     assert browser.evaluate("document.querySelectorAll('.badge.invalid').length") >= 1
-    _screenshot(browser, "dataset-index.png")
+    screenshot(browser, "dataset-index.png")
     browser.evaluate("document.querySelectorAll('table tr.row')[2].click()")
     browser.call(
         "Runtime.evaluate", expression="new Promise(r => setTimeout(r, 100))", awaitPromise=True
@@ -339,7 +287,7 @@ def test_a_claude_code_session_is_converted_and_says_so(browser: Browser, tmp_pa
     )
     page = tmp_path / "session.html"
     page.write_text(render([str(session)]))
-    assert _open(browser, page) == []
+    assert open_page(browser, page) == []
     note = browser.evaluate("document.querySelector('p.converted').textContent")
     assert "Claude Code stream-json provider stream, converted in memory" in note
     text = browser.evaluate("document.getElementById('app').textContent")
@@ -357,7 +305,7 @@ def test_a_datasets_second_page_shows_the_rest(browser: Browser, tmp_path: Path)
     data.write_bytes(b"\n".join(lines) + b"\n")
     page = tmp_path / "page2.html"
     page.write_text(render([str(data)], ViewOptions(max_docs=10, page=2)))
-    assert _open(browser, page) == []
+    assert open_page(browser, page) == []
     note = browser.evaluate("document.querySelector('.note').textContent")
     assert note.startswith("25 documents; this page shows documents 11\u201320 (page 2 of 3,")
     assert f"atif view {data} --max-docs 10 --page N" in note
@@ -366,7 +314,7 @@ def test_a_datasets_second_page_shows_the_rest(browser: Browser, tmp_path: Path)
         first == "11" and browser.evaluate("document.querySelectorAll('table tr.row').length") == 10
     )
     browser.evaluate("document.querySelectorAll('table tr.row')[0].click()")
-    _wait(browser, 100)
+    wait(browser, 100)
     assert browser.evaluate("location.hash") == "#doc-0"
     assert browser.evaluate("document.querySelector('h1').textContent") == f"{data}:11"
     assert errors(browser.events) == []
@@ -376,7 +324,7 @@ def test_non_atif_findings_on_the_source_tree(browser: Browser, tmp_path: Path) 
     source = ROOT / "conformance/tao/v0.2.0/invalid/agent-missing-name.json"
     page = tmp_path / "tao.html"
     page.write_text(render([str(source)]))
-    assert _open(browser, page) == []
+    assert open_page(browser, page) == []
     assert "Source document (tao)" in browser.evaluate("document.getElementById('app').textContent")
     browser.evaluate("document.querySelector('.findings-list li').click()")
     # /agent/name is missing: the finding shows on /agent, the deepest node that exists.
@@ -391,7 +339,7 @@ def test_followed_subagent_files_open_under_their_call(browser: Browser, tmp_pat
     source = ROOT / "conformance/atif/v1.7/valid/summarization-file-refs/trajectory.json"
     page = tmp_path / "refs.html"
     page.write_text(render([str(source)], ViewOptions(follow_refs=True)))
-    assert _open(browser, page) == []
+    assert open_page(browser, page) == []
     files = "document.querySelectorAll('.result details.subagent')"
     assert browser.evaluate(f"{files}.length") == 3
     browser.evaluate(f"{files}[0].querySelector('summary').click()")
@@ -401,12 +349,6 @@ def test_followed_subagent_files_open_under_their_call(browser: Browser, tmp_pat
     )
     assert browser.evaluate(f"{inner}.querySelectorAll('li.step').length") > 0
     assert errors(browser.events) == []
-
-
-def _wait(browser: Browser, ms: int = 200) -> None:
-    browser.call(
-        "Runtime.evaluate", expression=f"new Promise(r => setTimeout(r, {ms}))", awaitPromise=True
-    )
 
 
 def _search(browser: Browser, query: str, shift: bool = False) -> None:
@@ -442,7 +384,7 @@ def _in_view(browser: Browser, expression: str) -> bool:
 def test_search_counts_hits_and_walks_them_past_the_drawn_steps(
     browser: Browser, single: Path
 ) -> None:
-    assert _open(browser, single) == []
+    assert open_page(browser, single) == []
     # 'step 11' is the message of step_ids 11 and 110-119: 11 steps, most not drawn yet.
     _search(browser, "step 11")
     assert browser.evaluate("document.getElementById('q-count').textContent") == (
@@ -505,7 +447,7 @@ def _filter(browser: Browser, name: str, value: str) -> None:
 
 
 def test_filters_by_source_tool_findings_and_subagents(browser: Browser, single: Path) -> None:
-    assert _open(browser, single) == []
+    assert open_page(browser, single) == []
     _filter(browser, "source", "system")
     assert _visible_ids(browser) == ["step 1", "step 4"]
     assert browser.evaluate("document.getElementById('f-count').textContent") == (
@@ -552,21 +494,21 @@ def test_anchors_copy_links_and_keys(browser: Browser, single: Path) -> None:
     assert _in_view(browser, current)
     # Following a link within the page: a subagent's step, a tool call, a finding.
     browser.evaluate("location.hash = '#sub-sub-1/step-2'")
-    _wait(browser)
+    wait(browser)
     assert browser.evaluate("document.querySelector('details.subagent').open") is True
     assert _in_view(browser, "document.getElementById('s-0-/subagent_trajectories/0/steps/1')")
     browser.evaluate("location.hash = '#step-3/call-c2'")
-    _wait(browser)
+    wait(browser)
     call = "document.querySelector('[data-ptr=\"/steps/2/tool_calls/1\"]')"
     assert browser.evaluate(f"{call}.classList.contains('flash')") is True
     assert _in_view(browser, call)
     browser.evaluate("location.hash = '#finding-2'")
-    _wait(browser)
+    wait(browser)
     assert _in_view(browser, "document.getElementById('f-0-1')")
     assert "step 999" in browser.evaluate("document.getElementById('f-0-1').textContent")
     # Copy-link buttons put the step's anchor in the address bar (and the clipboard if allowed).
     browser.evaluate("document.querySelector('li.step button.copy').click()")
-    _wait(browser, 50)
+    wait(browser, 50)
     assert browser.evaluate("location.hash") == "#step-1"
     assert browser.evaluate("document.querySelector('li.step button.copy').textContent") in (
         "link copied",
@@ -576,7 +518,7 @@ def test_anchors_copy_links_and_keys(browser: Browser, single: Path) -> None:
     assert browser.evaluate(f"{subs}.title").endswith("#sub-sub-1/step-1)")
     # Keys: j/k between steps, n/p between findings.
     browser.load("about:blank")
-    assert _open(browser, single) == []
+    assert open_page(browser, single) == []
     _key(browser, "j")
     assert browser.evaluate(f"{current}.querySelector('.id').textContent") == "step 1"
     _key(browser, "j")
@@ -598,7 +540,7 @@ def test_anchors_copy_links_and_keys(browser: Browser, single: Path) -> None:
 
 
 def test_findings_show_the_step_label_and_the_pointer(browser: Browser, single: Path) -> None:
-    assert _open(browser, single) == []
+    assert open_page(browser, single) == []
     items = browser.evaluate(
         "Array.from(document.querySelectorAll('.findings-list li')).map(li => li.textContent)"
     )
@@ -613,7 +555,7 @@ def test_findings_show_the_step_label_and_the_pointer(browser: Browser, single: 
 
 
 def test_collapsed_subagent_says_it_holds_errors(browser: Browser, single: Path) -> None:
-    assert _open(browser, single) == []
+    assert open_page(browser, single) == []
     summary = "document.querySelector('details.subagent > summary')"
     assert browser.evaluate("document.querySelector('details.subagent').open") is False
     assert browser.evaluate(f"{summary}.textContent") == "subagent sub-1 · 2 steps 1 error"
@@ -621,7 +563,7 @@ def test_collapsed_subagent_says_it_holds_errors(browser: Browser, single: Path)
 
 
 def test_a_remote_media_url_is_shown_once(browser: Browser, single: Path) -> None:
-    assert _open(browser, single) == []
+    assert open_page(browser, single) == []
     box = browser.evaluate(
         "Array.from(document.querySelectorAll('.media')).map(m => m.textContent)"
         ".find(t => t.includes('example.com'))"
@@ -630,7 +572,7 @@ def test_a_remote_media_url_is_shown_once(browser: Browser, single: Path) -> Non
 
 
 def test_compact_mode_and_dark_mode(browser: Browser, single: Path) -> None:
-    assert _open(browser, single) == []
+    assert open_page(browser, single) == []
     step = "document.getElementById('s-0-/steps/2')"
     full = browser.evaluate(f"{step}.getBoundingClientRect().height")
     browser.evaluate("document.getElementById('compact').click()")
@@ -662,7 +604,7 @@ def test_compact_mode_and_dark_mode(browser: Browser, single: Path) -> None:
     )
     try:
         assert browser.evaluate(background) == "rgb(17, 20, 24)"
-        _screenshot(browser, "single-trajectory-dark.png")
+        screenshot(browser, "single-trajectory-dark.png")
     finally:
         browser.call("Emulation.setEmulatedMedia", features=[])
 
@@ -670,7 +612,7 @@ def test_compact_mode_and_dark_mode(browser: Browser, single: Path) -> None:
 def test_totals_beside_final_metrics_with_the_reason(browser: Browser, tmp_path: Path) -> None:
     page = tmp_path / "rich.html"
     page.write_text(render([str(ROOT / "conformance/atif/v1.8/valid/rich.json")]))
-    assert _open(browser, page) == []
+    assert open_page(browser, page) == []
     rows = browser.evaluate(
         "Array.from(document.querySelectorAll('.totals tr.differs')).map(tr => tr.innerText)"
     )
@@ -684,7 +626,7 @@ def test_totals_beside_final_metrics_with_the_reason(browser: Browser, tmp_path:
     page.write_text(
         render([str(ROOT / "conformance/atif/v1.8/valid/rich.json")], ViewOptions(follow_refs=True))
     )
-    assert _open(browser, page) == []
+    assert open_page(browser, page) == []
     body = browser.evaluate("document.getElementById('app').textContent")
     assert "(not followed: a URL (never loaded))" in body and "--follow-refs)" not in body
 
@@ -694,7 +636,7 @@ def test_the_3000_step_fixture_opens_compact_and_search_reaches_its_end(
 ) -> None:
     page = tmp_path / "large.html"
     page.write_text(render([str(ROOT / "conformance/atif/v1.8/valid/large-3000-steps.json")]))
-    assert _open(browser, page) == []
+    assert open_page(browser, page) == []
     assert browser.evaluate("document.body.classList.contains('compact')") is True
     assert browser.evaluate("document.querySelectorAll('li.step').length") == 50  # still lazy
     assert browser.evaluate("document.querySelector('.totals').textContent") == (
@@ -712,7 +654,7 @@ def test_the_3000_step_fixture_opens_compact_and_search_reaches_its_end(
 
 
 def test_draw_all_steps_for_the_browsers_find(browser: Browser, single: Path) -> None:
-    assert _open(browser, single) == []
+    assert open_page(browser, single) == []
     assert browser.evaluate("document.querySelectorAll('li.step').length") == 50
     draw = "Array.from(document.querySelectorAll('.toolbar button')).find(b => b.textContent.startsWith('draw all'))"
     assert browser.evaluate(f"{draw}.textContent") == "draw all 120 steps"
@@ -744,10 +686,10 @@ def test_anchors_on_a_datasets_page(browser: Browser, tmp_path: Path) -> None:
     )
     assert browser.evaluate("document.querySelector('nav.top a').textContent") == "← dataset index"
     browser.evaluate("location.hash = '#doc-0/step-3'")  # another document of the same page
-    _wait(browser)
+    wait(browser)
     assert browser.evaluate(f"{current}.querySelector('pre').textContent") == "first 3"
     browser.evaluate("location.hash = ''")
-    _wait(browser)
+    wait(browser)
     assert browser.evaluate("document.querySelectorAll('table tr.row').length") == 2
     assert errors(browser.events) == []
 
@@ -764,7 +706,7 @@ def test_a_harbor_job_folder_gets_a_trials_index(browser: Browser, tmp_path: Pat
     job = harbor_job(tmp_path)
     page = tmp_path / "job.html"
     page.write_text(render([str(job.root)]))
-    assert _open(browser, page) == []
+    assert open_page(browser, page) == []
     assert browser.evaluate("document.querySelector('h1').textContent").startswith("Harbor job: ")
     summary = browser.evaluate("document.querySelector('.trial-summary').textContent")
     assert summary.startswith("5 trials: 1 error, 1 failed, 3 passed; mean reward 0.750")
@@ -775,7 +717,7 @@ def test_a_harbor_job_folder_gets_a_trials_index(browser: Browser, tmp_path: Pat
     text = browser.evaluate(f"{failed}.textContent")
     assert "AgentTimeoutError: Agent execution timed out after 900.0 seconds" in text
     assert "terminus-2 2.0.0" in text and "claude-sonnet-4-5" in text and "$0.0105" in text
-    _screenshot(browser, "harbor-job.png")
+    screenshot(browser, "harbor-job.png")
     # Sorting by reward: ascending puts the missing reward last, descending first is a 1.0.
     browser.evaluate("document.querySelector('th[data-key=reward]').click()")
     assert _trial_names(browser)[0] == "hello-world__Kq9Lm2x"
@@ -808,7 +750,7 @@ def test_a_harbor_job_folder_gets_a_trials_index(browser: Browser, tmp_path: Pat
     assert _trial_names(browser) == ["hello-world__Kq9Lm2x"]
     # One click to the trial's trajectory, its summarization subagents under their calls.
     browser.evaluate("document.querySelector('tr.trial td:nth-child(3)').click()")
-    _wait(browser)
+    wait(browser)
     assert browser.evaluate("location.hash").startswith("#doc-")
     shown = browser.evaluate("document.getElementById('app').textContent")
     assert "hello-world__Kq9Lm2x/agent/trajectory.json" in shown

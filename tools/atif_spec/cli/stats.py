@@ -39,6 +39,14 @@ from atif_spec.cli.options import (
     show_default=True,
     help="text: a table; json: the dataset-stats schema; csv: one row per group.",
 )
+@click.option(
+    "--histogram",
+    "histograms",
+    multiple=True,
+    type=click.Choice(["steps", "tokens", "cost", "duration"]),
+    help="After the table, a histogram over every document of this per-document value "
+    "(repeatable; text output only).",
+)
 @jobs_option("Read documents in N processes (local engine).")
 @click.option(
     "--engine",
@@ -57,6 +65,7 @@ def stats(
     paths: tuple[str, ...],
     by: str | None,
     output: str,
+    histograms: tuple[str, ...],
     jobs: int,
     engine: str,
     ray_address: str | None,
@@ -75,17 +84,21 @@ def stats(
     llm_call_count 0 steps do not count; embedded subagents do). Other formats are counted
     through ATIF (converted to atif@v1.7); a provider stream or native session (a Claude Code
     session .jsonl) is converted in memory as atif convert does, and counted. Both engines
-    give the same output. In a Harbor job folder only the trajectories count (--include,
-    --exclude, .atifignore: docs/INPUTS.md).
+    give the same output. --histogram steps|tokens|cost|duration adds a histogram of that
+    per-document value to the text output. In a Harbor job folder only the trajectories count
+    (--include, --exclude, .atifignore: docs/INPUTS.md).
 
     Exit status: 0, or 2 for usage errors and unreadable paths.
     """
     from atif_spec.datasets import stats as core
+    from atif_spec.datasets import statstext
     from atif_spec.datasets.engines.sources import listing
     from atif_spec.datasets.progress import Progress, Total, total_of
     from atif_spec.jsonio import jsontext
     from atif_spec.validation.reader import DEFAULT_MAX_BYTES, STDIN, UnreadablePath
 
+    if histograms and output != "text":
+        raise click.UsageError("--histogram draws on the text output: leave out --format")
     group: core.GroupBy | None = by  # type: ignore[assignment]
     limit = max_bytes or DEFAULT_MAX_BYTES
     try:
@@ -118,6 +131,7 @@ def stats(
     if output == "json":
         sys.stdout.buffer.write(jsontext.dumps(data, indent=True) + b"\n")
     elif output == "csv":
-        sys.stdout.write(core.to_csv(data))
+        sys.stdout.write(statstext.to_csv(data))
     else:
-        sys.stdout.write(core.to_text(data))
+        sys.stdout.write(statstext.to_text(data))
+        sys.stdout.write(statstext.histograms_text(result.total, dict.fromkeys(histograms)))

@@ -14,15 +14,14 @@ and
 
 Token and cost totals follow the one definition (:mod:`atif_spec.formats.totals`, RFC.md §2.4); a
 document's *tokens* are its prompt plus completion tokens (cached tokens are part of the prompt).
-The JSON form's schema is ``spec/atif-spec/v1/dataset-stats.schema.json``.
+The JSON form's schema is ``spec/atif-spec/v1/dataset-stats.schema.json``; its text and CSV forms
+and the terminal's histograms are :mod:`atif_spec.datasets.statstext`.
 """
 
 from __future__ import annotations
 
-import csv
 import functools
 import importlib
-import io
 import math
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
@@ -39,7 +38,6 @@ from atif_spec.formats.streams import converted_note
 from atif_spec.formats.totals import trajectory_totals
 from atif_spec.jsonio import jsontext
 from atif_spec.jsonio.jsonvalues import dict_member, list_member, objects
-from atif_spec.jsonio.textsafety import escape
 from atif_spec.stepsubstep.legacy import read_stream
 from atif_spec.transforms.lenses import ConversionError, convert
 from atif_spec.validation.findings import Finding, Level, Report, input_finding
@@ -179,18 +177,21 @@ def _nodes(doc: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
 
 def duration(steps: Iterable[Any]) -> float | None:
     """Seconds between the first and the last step timestamp (None without two timestamps)."""
-    times = []
-    for step in objects(steps):
-        stamp = step.get("timestamp")
-        if not isinstance(stamp, str):
-            continue
-        try:
-            moment = datetime.fromisoformat(stamp)
-        except ValueError:
-            continue
-        if moment.tzinfo is not None:  # naive and aware times cannot be compared: keep aware
-            times.append(moment.timestamp())
+    times = [t for t in map(moment, objects(steps)) if t is not None]
     return max(times) - min(times) if len(times) >= 2 else None
+
+
+def moment(step: Mapping[str, Any]) -> float | None:
+    """A step's ``timestamp`` in seconds since the epoch; None when it is missing, unreadable or
+    has no time zone (naive and aware times cannot be compared: only aware ones are used)."""
+    stamp = step.get("timestamp")
+    if not isinstance(stamp, str):
+        return None
+    try:
+        when = datetime.fromisoformat(stamp)
+    except ValueError:
+        return None
+    return when.timestamp() if when.tzinfo is not None else None
 
 
 # --- adding up -------------------------------------------------------------------------------
@@ -369,102 +370,6 @@ class Stats:
             "total": self.total.to_dict(),
             "groups": {k: self.groups[k].to_dict() for k in sorted(self.groups)},
         }
-
-
-# --- output ----------------------------------------------------------------------------------
-
-_ROWS: tuple[tuple[str, str], ...] = (
-    ("documents", "documents"),
-    ("valid", "valid"),
-    ("invalid", "invalid"),
-    ("steps", "steps"),
-    ("agent_steps", "agent steps"),
-    ("tool_call_count", "tool calls"),
-    ("tokens.prompt", "prompt tokens"),
-    ("tokens.completion", "completion tokens"),
-    ("tokens.cached", "cached tokens"),
-    ("cost_usd", "cost (USD)"),
-    ("duration_sec", "duration (s)"),
-    ("copied_context_steps", "copied-context steps"),
-    ("zero_call_steps", "zero-call steps"),
-    ("distributions.steps.p50", "steps/doc p50"),
-    ("distributions.steps.p90", "steps/doc p90"),
-    ("distributions.steps.max", "steps/doc max"),
-    ("distributions.tokens.p50", "tokens/doc p50"),
-    ("distributions.tokens.p90", "tokens/doc p90"),
-    ("distributions.tokens.max", "tokens/doc max"),
-)
-
-
-def _get(group: Mapping[str, Any], path: str) -> Any:
-    if path == "tool_call_count":
-        return sum(group["tool_calls"].values())
-    value: Any = group
-    for key in path.split("."):
-        value = value.get(key) if isinstance(value, dict) else None
-    return value
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return f"{value:.6g}" if abs(value) < 1e6 else f"{value:.0f}"
-    return str(value)
-
-
-def to_text(data: Mapping[str, Any]) -> str:
-    """A plain-text table: one column for the whole dataset and one per group (group, tool and
-    code names with their control characters escaped: document text never reaches a terminal
-    as itself)."""
-    columns = [("all", data["total"]), *((escape(k), g) for k, g in data["groups"].items())]
-    label_width = max(len(label) for _, label in _ROWS)
-    cells = [[_cell(_get(g, path)) or "-" for _, g in columns] for path, _ in _ROWS]
-    widths = [
-        max(len(name), *(len(row[i]) for row in cells)) for i, (name, _) in enumerate(columns)
-    ]
-    head = " " * label_width + "".join(
-        f"  {n:>{w}}" for (n, _), w in zip(columns, widths, strict=True)
-    )
-    lines = [head.rstrip()]
-    for (_, label), row in zip(_ROWS, cells, strict=True):
-        lines.append(
-            f"{label:<{label_width}}"
-            + "".join(f"  {c:>{w}}" for c, w in zip(row, widths, strict=True))
-        )
-    for title, key in (("tool calls", "tool_calls"), ("findings", "findings")):
-        items = data["total"][key]
-        if items:
-            lines.append("")
-            lines.append(f"{title} (all documents):")
-            for name, value in sorted(items.items(), key=lambda kv: (-_count_of(kv[1]), kv[0])):
-                extra = f" in {value['documents']} document(s)" if isinstance(value, dict) else ""
-                lines.append(f"  {_count_of(value):>8}  {escape(name)}{extra}")
-    streams = data["total"]["findings"].get(STREAM_CODE)
-    if streams:
-        lines.append("")
-        lines.append(
-            f"{streams['documents']} provider stream(s) converted in memory to ATIF"
-            " (as atif convert FILE --to atif@v1.8 does) and counted"
-        )
-    return "\n".join(lines) + "\n"
-
-
-def _count_of(value: Any) -> int:
-    return int(value["findings"] if isinstance(value, dict) else value)
-
-
-def to_csv(data: Mapping[str, Any]) -> str:
-    """One row per group (``all`` first) and one column per number (names escaped as in
-    :func:`to_text`; ``--format json`` keeps them exactly)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["group", *(path for path, _ in _ROWS), "tool_calls", "findings"])
-    for name, group in [("all", data["total"]), *data["groups"].items()]:
-        calls = ";".join(f"{escape(k)}={v}" for k, v in group["tool_calls"].items())
-        found = ";".join(f"{escape(k)}={v['findings']}" for k, v in group["findings"].items())
-        writer.writerow([escape(name), *(_cell(_get(group, p)) for p, _ in _ROWS), calls, found])
-    return out.getvalue()
 
 
 # --- engines ---------------------------------------------------------------------------------

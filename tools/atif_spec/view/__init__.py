@@ -28,6 +28,7 @@ from atif_spec.jsonio import jsontext
 from atif_spec.jsonio.samefile import FileId, refuse_read
 from atif_spec.validation.listing import Filters
 from atif_spec.validation.reader import DEFAULT_MAX_BYTES, is_jsonl, is_parquet
+from atif_spec.view.charts import dataset_charts
 from atif_spec.view.documents import Collector
 from atif_spec.view.jobs import Trials
 
@@ -100,22 +101,8 @@ def build(inputs: list[str], options: ViewOptions | None = None) -> dict[str, An
         "trials": trials.to_list(),
         "docs": collector.docs,
         "stats": stats.to_dict()["total"] if dataset else None,
-        "values": {"steps": _sample(stats.total.steps), "tokens": _sample(stats.total.tokens)}
-        if dataset
-        else None,
+        "charts": dataset_charts(stats.total) if dataset else None,
     }
-
-
-MAX_CHART_VALUES = 5000
-
-
-def _sample(values: list[int]) -> list[int]:
-    """The sorted values, thinned evenly to at most :data:`MAX_CHART_VALUES` (for histograms)."""
-    ordered = sorted(values)
-    if len(ordered) <= MAX_CHART_VALUES:
-        return ordered
-    step = len(ordered) / MAX_CHART_VALUES
-    return [ordered[int(i * step)] for i in range(MAX_CHART_VALUES)] + [ordered[-1]]
 
 
 def _is_dataset(name: str) -> bool:
@@ -125,6 +112,7 @@ def _is_dataset(name: str) -> bool:
 
 SCRIPTS = (
     "core.js",
+    "charts.js",
     "findings.js",
     "steps.js",
     "document.js",
@@ -133,9 +121,9 @@ SCRIPTS = (
     "search.js",
     "navigate.js",
 )
-"""The page's script, in order, one job each (helpers; findings; the timeline; a document's page;
-a dataset's index; a Harbor job's trials; search and filters; anchors, keys and routing):
-concatenated into one function scope by :func:`script`."""
+"""The page's script, in order, one job each (helpers; charts; findings; the timeline;
+a document's page; a dataset's index; a Harbor job's trials; search and filters; anchors, keys
+and routing): concatenated into one function scope by :func:`script`."""
 
 
 def _asset(name: str) -> str:
@@ -197,4 +185,12 @@ def render(inputs: list[str], options: ViewOptions | None = None) -> str:
     return page(build(inputs, options))
 
 
-__all__ = ["DEFAULT_MAX_DOCS", "ViewOptions", "build", "embed_json", "page", "render", "script"]
+__all__ = [
+    "DEFAULT_MAX_DOCS",
+    "ViewOptions",
+    "build",
+    "embed_json",
+    "page",
+    "render",
+    "script",
+]

@@ -18,6 +18,7 @@ from atif_spec.jsonio.pointers import join
 from atif_spec.jsonio.samefile import refuse_read
 from atif_spec.validation.reader import RawDocument, read_file
 from atif_spec.validation.rules.atif_files import locate
+from atif_spec.view.charts import step_charts
 from atif_spec.view.totals import explain
 
 if TYPE_CHECKING:
@@ -114,6 +115,7 @@ class Collector:
             "continuation": None,
             "totals": None,
             "final": None,
+            "charts": [],
         }
         self.docs.append(entry)
         if atif is None:
@@ -126,6 +128,7 @@ class Collector:
         totals = self._totals(atif, entry["links"])
         entry["totals"] = _totals_dict(totals)
         entry["final"] = explain(atif, totals, followed=self.options.follow_refs)
+        entry["charts"] = step_charts(atif)
         return position
 
     # --- media -------------------------------------------------------------------------------

@@ -1,47 +1,4 @@
-// A dataset: its index (validity, one click to each document), statistics and small charts.
-function svg(tag, attrs) {
-  const e = document.createElementNS(SVG, tag);
-  for (const k in attrs) e.setAttribute(k, String(attrs[k]));
-  return e;
-}
-function barChart(title, rows, cls) {
-  const box = el('div', 'chart');
-  box.appendChild(el('h3', null, title));
-  const W = 320, bar = 16, gap = 4, labelW = 130;
-  const max = Math.max(1, ...rows.map(function (r) { return r[1]; }));
-  const s = svg('svg', { width: W, height: rows.length * (bar + gap) + 4, role: 'img' });
-  s.appendChild(svg('title', {})).textContent = title;
-  rows.forEach(function (r, i) {
-    const y = i * (bar + gap);
-    const t = svg('text', { x: 0, y: y + 12 }); t.textContent = String(r[0]).slice(0, 22); s.appendChild(t);
-    s.appendChild(svg('rect', { x: labelW, y: y, width: Math.max(1, (W - labelW - 50) * r[1] / max), height: bar, class: 'bar ' + (r[2] || cls || '') }));
-    const v = svg('text', { x: labelW + (W - labelW - 50) * r[1] / max + 4, y: y + 12 }); v.textContent = num(r[1]); s.appendChild(v);
-  });
-  box.appendChild(s);
-  return box;
-}
-function histogram(title, values) {
-  const box = el('div', 'chart');
-  box.appendChild(el('h3', null, title));
-  if (!values || !values.length) { box.appendChild(el('p', 'muted', 'no data')); return box; }
-  const lo = values[0], hi = values[values.length - 1];
-  const bins = 20, W = 320, H = 100;
-  const width = Math.max(1, (hi - lo) / bins);
-  const counts = new Array(bins).fill(0);
-  for (const v of values) counts[Math.min(bins - 1, Math.floor((v - lo) / width))]++;
-  const max = Math.max(...counts);
-  const s = svg('svg', { width: W, height: H + 16, role: 'img' });
-  s.appendChild(svg('title', {})).textContent = title;
-  counts.forEach(function (c, i) {
-    const h = H * c / max;
-    s.appendChild(svg('rect', { x: i * (W / bins) + 1, y: H - h, width: W / bins - 2, height: h, class: 'bar' }));
-  });
-  const a = svg('text', { x: 0, y: H + 12 }); a.textContent = num(lo); s.appendChild(a);
-  const b = svg('text', { x: W - 60, y: H + 12 }); b.textContent = num(hi); s.appendChild(b);
-  box.appendChild(s);
-  return box;
-}
-
+// A dataset: its index (validity, one click to each document), statistics and charts.
 function pageNote() {
   // Which documents this page holds and how to write the others (--max-docs bounds a page).
   const total = num(DATA.total) + ' documents';
@@ -72,13 +29,7 @@ function indexView() {
       ['tokens/doc p50 · p90 · max', st.distributions.tokens ? [st.distributions.tokens.p50, st.distributions.tokens.p90, st.distributions.tokens.max].map(num).join(' · ') : null],
     ]));
     const charts = el('div', 'charts');
-    charts.appendChild(barChart('validity', [['valid', st.valid, 'good'], ['invalid', st.invalid, 'bad']]));
-    const calls = Object.entries(st.tool_calls).sort(function (a, b) { return b[1] - a[1]; }).slice(0, 8);
-    if (calls.length) charts.appendChild(barChart('tool calls (top ' + calls.length + ')', calls));
-    const codes = Object.entries(st.findings).map(function (e) { return [e[0], e[1].findings]; }).sort(function (a, b) { return b[1] - a[1]; }).slice(0, 8);
-    if (codes.length) charts.appendChild(barChart('findings by code (top ' + codes.length + ')', codes, 'bad'));
-    charts.appendChild(histogram('steps per document', DATA.values ? DATA.values.steps : null));
-    charts.appendChild(histogram('tokens per document', DATA.values ? DATA.values.tokens : null));
+    for (const c of DATA.charts || []) charts.appendChild(chartView(c));
     root.appendChild(charts);
   }
   root.appendChild(el('h2', null, 'Documents'));

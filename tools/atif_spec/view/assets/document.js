@@ -126,6 +126,7 @@ function documentBody(doc) {
   root.id = 'doc-' + doc;
   header(doc, root);
   if (entry.findings.length) findingsList(doc, fx, root);
+  if (entry.charts && entry.charts.length) root.appendChild(stepCharts(doc, entry.charts));
   const atif = entry.atif;
   if (entry.tree !== null && entry.tree !== undefined) {
     root.appendChild(el('h2', null, 'Source document (' + (entry.format || 'unknown') + '), findings in place'));
@@ -149,6 +150,22 @@ function documentBody(doc) {
   }
   fx.root = root;
   return root;
+}
+
+function stepCharts(doc, specs) {
+  // Tokens and latency per step; a click on a column goes to its (first) step.
+  const d = el('details', 'step-charts');
+  d.open = true;
+  d.appendChild(el('summary', null, 'tokens and latency per step'));
+  const box = el('div', 'charts');
+  for (const spec of specs) {
+    box.appendChild(chartView(spec, function (i) {
+      const anchor = anchorOf(doc, ptr('', 'steps', i * spec.per));
+      if (anchor) location.hash = '#' + anchor;
+    }));
+  }
+  d.appendChild(box);
+  return d;
 }
 
 function reveal(doc, k) {
