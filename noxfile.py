@@ -231,6 +231,7 @@ def site_browser(session: nox.Session) -> None:
         "tests/spectools/test_site_browser.py",
         "tests/view/test_view_browser.py",
         "tests/view/test_charts_browser.py",
+        "tests/view/test_compare_browser.py",
         "tests/project/test_precommit.py",
     )
 

@@ -101,3 +101,13 @@ def test_nothing_is_left_behind_when_the_page_cannot_be_made(
     result = CliRunner().invoke(main, ["view", str(tmp_path / "missing.json")])
     assert result.exit_code == 2 and "no such file" in result.stderr
     assert list((tmp_path / "tmp").iterdir()) == []
+
+
+def test_compare_takes_two_trajectories(doc: Path, tmp_path: Path) -> None:
+    out = tmp_path / "cmp.html"
+    result = CliRunner().invoke(main, ["view", str(doc), str(doc), "--compare", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert '"compare":{"docs":[0,0]' in out.read_text()
+    result = CliRunner().invoke(main, ["view", str(doc), "--compare", "-o", str(out)])
+    assert result.exit_code == 2
+    assert result.stderr == "atif: --compare takes two trajectory files (A and B), not 1\n"

@@ -31,6 +31,13 @@ from atif_spec.cli.options import filters, max_bytes_option, note_skipped, selec
     help="Open the page in the default browser once written.",
 )
 @click.option(
+    "--compare",
+    is_flag=True,
+    help="Two trajectory files A and B side by side: their steps aligned by a sequence diff over "
+    "each step's source and tool names (inserted or missing steps show against a gap), with "
+    "per-step tokens, tools and findings.",
+)
+@click.option(
     "--follow-refs",
     is_flag=True,
     help="Also show file-referenced subagents (trajectory_path) and continuation files.",
@@ -64,6 +71,7 @@ def view(
     paths: tuple[str, ...],
     output: str | None,
     open_page: bool,
+    compare: bool,
     follow_refs: bool,
     allow_outside: bool,
     max_docs: int,
@@ -86,18 +94,20 @@ def view(
     folder gets a trials index (reward and outcome from each trial's result.json, agent,
     model, steps, tokens, cost, findings; references followed). Provider streams and native
     sessions (a Claude Code session .jsonl) are converted in memory as atif convert does.
+    With --compare, two trajectories side by side (docs/USAGE.md: how steps are aligned).
 
     Without -o on a terminal, the page is written to a file (next to the input, or a
     temporary one) and its path is printed; --open opens it in the default browser.
 
-    Exit status: 0 when the page was written, 2 for usage errors, unreadable paths and an
-    output that cannot be written or is a file the page is made from.
+    Exit status: 0 when the page was written, 2 for usage errors, unreadable paths, inputs
+    --compare cannot compare and an output that cannot be written or is a file the page is
+    made from.
     """
     from atif_spec.cli import terminal
     from atif_spec.jsonio.atomic import OutputError, write_atomic
     from atif_spec.jsonio.samefile import file_ids
     from atif_spec.validation.reader import DEFAULT_MAX_BYTES, UnreadablePath
-    from atif_spec.view import ViewOptions, build, page
+    from atif_spec.view import CompareError, ViewOptions, build, page
 
     if open_page and output == "-":
         raise click.UsageError("--open opens a file: leave out -o - (or name a file)")
@@ -111,6 +121,7 @@ def view(
         column=column,
         outputs=file_ids([target]),
         selection=filters(include, exclude),
+        compare=compare,
     )
     try:
         payload = build(list(paths), options)
@@ -120,7 +131,7 @@ def view(
             sys.stdout.write(html)
             return
         write_atomic(target, html.encode())
-    except (UnreadablePath, OutputError) as exc:
+    except (UnreadablePath, OutputError, CompareError) as exc:
         click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
         sys.exit(2)
     click.echo(f"atif: wrote {terminal.name(target)}", err=True)

@@ -29,6 +29,7 @@ from atif_spec.jsonio.samefile import FileId, refuse_read
 from atif_spec.validation.listing import Filters
 from atif_spec.validation.reader import DEFAULT_MAX_BYTES, is_jsonl, is_parquet
 from atif_spec.view.charts import dataset_charts
+from atif_spec.view.compare import CompareError, comparison
 from atif_spec.view.documents import Collector
 from atif_spec.view.jobs import Trials
 
@@ -55,15 +56,21 @@ class ViewOptions:
     :class:`atif_spec.jsonio.atomic.OutputError`."""
     selection: Filters | None = None
     """``--include``/``--exclude`` of folder inputs (Harbor job folders: the trajectories)."""
+    compare: bool = False
+    """Two inputs, one trajectory each, side by side (:mod:`atif_spec.view.compare`)."""
 
 
 def build(inputs: list[str], options: ViewOptions | None = None) -> dict[str, Any]:
     """The page's payload for ``inputs`` (files, directories, JSON Lines, Parquet); raises
-    :class:`atif_spec.jsonio.atomic.OutputError` when it would read one of ``options.outputs``."""
+    :class:`atif_spec.jsonio.atomic.OutputError` when it would read one of ``options.outputs``
+    and :class:`CompareError` when ``options.compare`` is set and the inputs are not two
+    trajectories."""
 
     opts = options or ViewOptions()
     found = listing(inputs, opts.selection)
     files = found.files
+    if opts.compare and len(files) != 2:
+        raise CompareError(f"--compare takes two trajectory files (A and B), not {len(files)}")
     for name in files:
         refuse_read(name, None, opts.outputs, "an input")
     if found.trials:  # a trial's subagents and continuations open under its trajectory
@@ -84,6 +91,7 @@ def build(inputs: list[str], options: ViewOptions | None = None) -> dict[str, An
             if raw.stream is not None:
                 runs.add(name)
     dataset = total > 1 or any(_is_dataset(f) for f in files if f not in runs)
+    compared = _compare(collector, total) if opts.compare else None
     return {
         "generator": f"atif-spec {__version__}",
         "inputs": files,
@@ -102,7 +110,15 @@ def build(inputs: list[str], options: ViewOptions | None = None) -> dict[str, An
         "docs": collector.docs,
         "stats": stats.to_dict()["total"] if dataset else None,
         "charts": dataset_charts(stats.total) if dataset else None,
+        "compare": compared,
     }
+
+
+def _compare(collector: Collector, total: int) -> dict[str, Any]:
+    if total != 2 or len(collector.index) != 2:
+        raise CompareError(f"--compare: each input must be one trajectory (A and B hold {total})")
+    a, b = (row["doc"] for row in collector.index)
+    return comparison(collector.docs[a], collector.docs[b], (a, b))
 
 
 def _is_dataset(name: str) -> bool:
@@ -113,6 +129,7 @@ def _is_dataset(name: str) -> bool:
 SCRIPTS = (
     "core.js",
     "charts.js",
+    "compare.js",
     "findings.js",
     "steps.js",
     "document.js",
@@ -121,9 +138,9 @@ SCRIPTS = (
     "search.js",
     "navigate.js",
 )
-"""The page's script, in order, one job each (helpers; charts; findings; the timeline;
-a document's page; a dataset's index; a Harbor job's trials; search and filters; anchors, keys
-and routing): concatenated into one function scope by :func:`script`."""
+"""The page's script, in order, one job each (helpers; charts; two runs compared; findings; the
+timeline; a document's page; a dataset's index; a Harbor job's trials; search and filters;
+anchors, keys and routing): concatenated into one function scope by :func:`script`."""
 
 
 def _asset(name: str) -> str:
@@ -187,6 +204,7 @@ def render(inputs: list[str], options: ViewOptions | None = None) -> str:
 
 __all__ = [
     "DEFAULT_MAX_DOCS",
+    "CompareError",
     "ViewOptions",
     "build",
     "embed_json",

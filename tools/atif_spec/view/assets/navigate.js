@@ -166,11 +166,11 @@ function draw(doc) {
   cursor.step = -1; cursor.finding = -1;
   resetSearch();
   current = doc;
-  if (doc === null) { app.appendChild(indexView()); return; }
+  if (doc === null) { app.appendChild(DATA.compare ? compareView() : indexView()); return; }
   if (!DATA.docs[doc]) { app.appendChild(el('p', 'note', 'no documents')); return; }
   if (DATA.dataset || doc !== 0) {
     const nav = el('nav', 'top');
-    const a = el('a', null, DATA.dataset ? '← dataset index' : '← ' + DATA.docs[0].source);
+    const a = el('a', null, DATA.compare ? '← comparison' : DATA.dataset ? '← dataset index' : '← ' + DATA.docs[0].source);
     a.href = DATA.dataset ? '#' : '#doc-0';
     nav.appendChild(a);
     app.appendChild(nav);

@@ -1,0 +1,129 @@
+"""``atif view A B --compare`` in a real browser (headless chromium, network blocked): the two
+runs side by side as a person sees them. ``nox -s site-browser`` runs this file."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import orjson
+import pytest
+
+from atif_spec.view import ViewOptions, render
+from tests.support import ROOT
+from tests.support.browser import CHROMIUM, Browser, errors
+from tests.support.viewpage import browser, open_page, screenshot, wait
+
+__all__ = ["browser"]  # the fixture, used by name
+
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="chromium is not installed (apt-get install -y chromium)"
+)
+
+
+@pytest.fixture(scope="module")
+def compared(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The first 14 steps of the 3,000-step run, one calling write_file (A), and a changed copy
+    (B): B misses a bash step and the write_file step, calls read_file where A calls bash, has a
+    grep_search step and a user step more, and a finding."""
+    folder = tmp_path_factory.mktemp("compare")
+    doc = orjson.loads((ROOT / "conformance/atif/v1.8/valid/large-3000-steps.json").read_bytes())
+    doc["steps"] = doc["steps"][:14]
+    doc.pop("final_metrics", None)
+    doc["steps"][11]["tool_calls"][0]["function_name"] = "write_file"
+    other = copy.deepcopy(doc)
+    steps = other["steps"]
+    del steps[11]
+    del steps[4]
+    steps[6]["tool_calls"][0]["function_name"] = "read_file"
+    extra = copy.deepcopy(steps[8])
+    extra["tool_calls"] = [{"tool_call_id": "x1", "function_name": "grep_search", "arguments": {}}]
+    extra["observation"] = {"results": [{"source_call_id": "x1", "content": "found"}]}
+    steps.insert(9, extra)
+    steps.insert(10, {"step_id": 0, "source": "user", "message": "try again"})
+    steps[-1]["message"] = 5  # a finding on B's last step
+    for i, step in enumerate(steps):
+        step["step_id"] = i + 1
+    (folder / "a.json").write_bytes(orjson.dumps(doc))
+    (folder / "b.json").write_bytes(orjson.dumps(other))
+    page = folder / "compare.html"
+    page.write_text(
+        render([str(folder / "a.json"), str(folder / "b.json")], ViewOptions(compare=True))
+    )
+    return page
+
+
+ROWS = "Array.from(document.querySelectorAll('table.alignment tr.aligned'))"
+
+
+def _cells(browser: Browser, row: int) -> list[str]:
+    cells = browser.evaluate(f"Array.from({ROWS}[{row}].children).map(td => td.textContent.trim())")
+    assert isinstance(cells, list)
+    return cells
+
+
+def test_two_runs_side_by_side_with_gaps(browser: Browser, compared: Path) -> None:
+    assert open_page(browser, compared) == []
+    assert browser.evaluate("document.querySelector('h1').textContent") == (
+        f"Comparison: {compared.parent / 'a.json'} (A) and {compared.parent / 'b.json'} (B)"
+    )
+    note = browser.evaluate("document.querySelector('.align-note').textContent")
+    assert note.startswith("15 rows: 11 same, 2 changed, 1 only in A, 1 only in B.")
+    assert "sequence diff over each step's source and tool names" in note
+    assert browser.evaluate(f"{ROWS}.length") == 15
+    # B calls read_file where A calls bash: paired, marked changed.
+    assert _cells(browser, 6)[1] == "\u2260"
+    assert _cells(browser, 6)[2].startswith("step 7 agent\u2192 read_file 2,110 tokens")
+    # B's extra user step and A's write_file step have no partner: the other side is a gap.
+    assert _cells(browser, 10) == ["\u2014", "only B", "step 11 user"]
+    assert _cells(browser, 12)[1:] == ["only A", "\u2014"]
+    assert _cells(browser, 12)[0].startswith("step 12 agent\u2192 write_file")
+    assert _cells(browser, 14)[2].endswith("1 error")  # findings per step
+    # The summary marks what differs; the tool calls are counted per run.
+    differs = browser.evaluate(
+        "Array.from(document.querySelectorAll('.compare-summary tr.differs th')).map(t => t.textContent)"
+    )
+    assert differs == [
+        "source",
+        "prompt tokens",
+        "completion tokens",
+        "cost",
+        "tool calls",
+        "errors",
+    ]
+    tools = browser.evaluate(
+        "Array.from(document.querySelectorAll('.compare-tools tr')).map(tr => tr.innerText)"
+    )
+    assert tools == [
+        "tool\tcalls in A\tcalls in B",
+        "bash_command\t11\t9",
+        "grep_search\t0\t1",
+        "read_file\t0\t1",
+        "write_file\t1\t0",
+    ]
+    screenshot(browser, "comparison.png")
+    # Differences only.
+    browser.evaluate(
+        "(() => { const c = document.querySelector('input[name=differences]'); c.checked = true;"
+        " c.dispatchEvent(new Event('change')); })()"
+    )
+    shown = browser.evaluate(f"{ROWS}.filter(tr => tr.getBoundingClientRect().height > 0).length")
+    assert shown == 4
+    assert errors(browser.events) == []
+
+
+def test_a_step_is_one_click_from_its_run(browser: Browser, compared: Path) -> None:
+    assert open_page(browser, compared) == []
+    browser.evaluate(f"{ROWS}[6].children[2].click()")
+    wait(browser)
+    assert browser.evaluate("location.hash") == "#doc-1/step-7"
+    assert browser.evaluate("document.querySelector('h1').textContent").endswith("b.json")
+    current = "document.querySelector('li.step.current')"
+    assert browser.evaluate(f"{current}.querySelector('.id').textContent") == "step 7"
+    assert "read_file" in browser.evaluate(f"{current}.textContent")
+    back = "document.querySelector('nav.top a')"
+    assert browser.evaluate(f"{back}.textContent") == "\u2190 comparison"
+    browser.evaluate(f"{back}.click()")
+    wait(browser)
+    assert browser.evaluate(f"{ROWS}.length") == 15
+    assert errors(browser.events) == []
