@@ -7,7 +7,10 @@ machine: the page size, the time to build it, the time from navigation to the pa
 (the timeline's first chunk drawn: `data-ready`), to the load event, the time to jump to a
 finding on the last step (rendering everything before it), to search the whole run and go to a
 hit near its end, and the time to scroll through the whole timeline (compact: a run this long
-opens in compact mode). The issue's target: open in under 2 s.
+opens in compact mode); then for `atif view A B --compare` of the run and a changed copy (every
+50th step dropped, every 70th calling another tool): the page size, the time to build it (the
+alignment included) and to open it with every aligned row drawn. The issue's target: open in
+under 2 s.
 
     python bench/bench_view.py [--steps 3000] [--runs 3]
 """
@@ -23,7 +26,7 @@ from typing import Any
 
 import orjson
 
-from atif_spec.view import render
+from atif_spec.view import ViewOptions, render
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.support.browser
 
@@ -88,6 +91,7 @@ def main() -> None:
             browser.call("Network.setBlockedURLs", urls=["http://*", "https://*"])
             for run in range(args.runs):
                 _measure(browser, page, run)
+            _compare(browser, folder, doc_path, args.runs)
         finally:
             browser.close()
 
@@ -145,6 +149,33 @@ def _measure(browser: Any, page: Path, run: int) -> None:
         f"search the whole run and go to the hit {searched * 1000:.0f} ms ({hits}); "
         f"scroll through in 20 moves {scrolled * 1000:.0f} ms"
     )
+
+
+def _compare(browser: Any, folder: Path, doc_path: Path, runs: int) -> None:
+    doc = orjson.loads(doc_path.read_bytes())
+    steps = [s for i, s in enumerate(doc["steps"]) if i % 50 != 49]
+    for i, step in enumerate(steps):
+        if i % 70 == 69:
+            step["tool_calls"][0]["function_name"] = "grep"
+    other = folder / "other.json"
+    other.write_bytes(orjson.dumps({**doc, "steps": steps}))
+    start = time.perf_counter()
+    html = render([str(doc_path), str(other)], ViewOptions(compare=True))
+    built = time.perf_counter() - start
+    page = folder / "compare.html"
+    page.write_text(html)
+    print(f"atif view --compare, the run and a copy of {len(steps)} steps")
+    print(f"  page: {len(html.encode()) / 1e6:.1f} MB, built in {built * 1000:.0f} ms")
+    for run in range(runs):
+        browser.call("Page.navigate", url="about:blank")
+        start = time.perf_counter()
+        browser.call("Page.navigate", url=page.as_uri())
+        while browser.receive(timeout=60).get("method") != "Page.loadEventFired":
+            pass
+        _wait(browser, "document.documentElement.dataset.ready === '1'")
+        painted = time.perf_counter() - start
+        note = browser.evaluate("document.querySelector('.align-note').textContent.split('.')[0]")
+        print(f"  run {run + 1}: every row drawn {painted * 1000:.0f} ms ({note})")
 
 
 if __name__ == "__main__":

@@ -127,3 +127,26 @@ def test_a_step_is_one_click_from_its_run(browser: Browser, compared: Path) -> N
     wait(browser)
     assert browser.evaluate(f"{ROWS}.length") == 15
     assert errors(browser.events) == []
+
+
+def test_two_long_runs_line_up_and_every_row_is_drawn(browser: Browser, tmp_path: Path) -> None:
+    source = ROOT / "conformance/atif/v1.8/valid/large-3000-steps.json"
+    doc = orjson.loads(source.read_bytes())
+    doc["steps"] = [s for i, s in enumerate(doc["steps"]) if i % 100 != 99]  # 30 steps fewer
+    doc.pop("final_metrics", None)
+    (tmp_path / "b.json").write_bytes(orjson.dumps(doc))
+    page = tmp_path / "long.html"
+    page.write_text(render([str(source), str(tmp_path / "b.json")], ViewOptions(compare=True)))
+    assert open_page(browser, page) == []
+    note = browser.evaluate("document.querySelector('.align-note').textContent")
+    # All of B's steps match one of A's; A's 30 dropped steps stand against gaps.
+    assert note.startswith("3,000 rows: 2,970 same, 0 changed, 30 only in A, 0 only in B.")
+    browser.call(
+        "Runtime.evaluate",
+        expression="new Promise(r => { const t = () => document.querySelectorAll('tr.aligned')"
+        ".length === 3000 ? r(1) : setTimeout(t, 50); t(); })",
+        awaitPromise=True,
+    )
+    last = f"Array.from({ROWS}).at(-1).children[0].textContent"
+    assert browser.evaluate(last).startswith("step 3000 agent")
+    assert errors(browser.events) == []

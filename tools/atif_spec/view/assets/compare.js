@@ -79,11 +79,18 @@ function compareView() {
   const table = el('table', 'alignment');
   add(root, add(el('label', 'check'), only, document.createTextNode(' differences only')), table);
   add(table, add(el('tr'), el('th', null, 'A'), el('th', null, ''), el('th', null, 'B')));
-  for (const [i, j, tag] of c.rows) {
-    const tr = el('tr', 'aligned ' + tag);
-    add(tr, stepCell(c, 0, i), el('td', 'tag', TAG_TEXT[tag]), stepCell(c, 1, j));
-    table.appendChild(tr);
-  }
+  // The first rows now, the rest a chunk at a time after the first screen is up.
+  let next = 0;
+  const more = function (count) {
+    if (next > 0 && !table.isConnected) return; // the page moved on
+    const end = Math.min(c.rows.length, next + count);
+    for (; next < end; next++) {
+      const [i, j, tag] = c.rows[next];
+      add(table, add(el('tr', 'aligned ' + tag), stepCell(c, 0, i), el('td', 'tag', TAG_TEXT[tag]), stepCell(c, 1, j)));
+    }
+    if (next < c.rows.length) setTimeout(function () { more(500); }, 0);
+  };
+  more(CHUNK * 4);
   only.addEventListener('change', function () { table.classList.toggle('differences', only.checked); });
   return root;
 }
