@@ -98,6 +98,7 @@ def test_a_side_has_per_step_tokens_tools_and_findings() -> None:
                 _step(1, "user"),
                 _step(2, "agent", "bash", metrics={"prompt_tokens": 10, "completion_tokens": 5}),
                 _step(3, "agent", "bash", "read"),
+                _step(4, is_copied_context=True, metrics={"prompt_tokens": 99}),  # not counted
             ],
         },
         "findings": [
@@ -122,6 +123,7 @@ def test_a_side_has_per_step_tokens_tools_and_findings() -> None:
         "warnings": 1,
     }
     assert one["steps"][2]["tokens"] is None and one["steps"][2]["errors"] == 0
+    assert one["steps"][3]["tokens"] is None  # RFC.md §2.4: copied context does not count
 
 
 def _write(path: Path, steps: list[dict[str, Any]]) -> str:

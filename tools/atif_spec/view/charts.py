@@ -22,8 +22,8 @@ from typing import Any
 from atif_spec.datasets import histogram
 from atif_spec.datasets.stats import Group, moment
 from atif_spec.datasets.statstext import HISTOGRAMS
-from atif_spec.formats.totals import counts
-from atif_spec.jsonio.jsonvalues import dict_member, objects
+from atif_spec.formats.totals import step_totals
+from atif_spec.jsonio.jsonvalues import objects
 
 MAX_COLUMNS = 200
 """Most columns of a per-step chart: a longer run puts consecutive steps together, each column
@@ -132,12 +132,6 @@ def _label(steps: list[dict[str, Any]], group: range) -> str:
     return first if first == last else f"{first}\u2013{last}"
 
 
-def _count(value: Any) -> int | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return int(value) if math.isfinite(value) and float(value).is_integer() else None
-
-
 def _tokens(
     steps: list[dict[str, Any]], groups: list[range], labels: list[str], x: str, subs: str
 ) -> dict[str, Any]:
@@ -147,13 +141,8 @@ def _tokens(
     for group in groups:
         sums = dict.fromkeys(parts, 0)
         for i in group:
-            metrics = dict_member(steps[i], "metrics")
-            if metrics is None or not counts(steps[i]):
-                continue
-            prompt, completion, cached = (
-                _count(metrics.get(k))
-                for k in ("prompt_tokens", "completion_tokens", "cached_tokens")
-            )
+            one = step_totals([steps[i]])  # the one definition (RFC.md §2.4)
+            prompt, completion, cached = one.prompt_tokens, one.completion_tokens, one.cached_tokens
             reported += prompt is not None or completion is not None
             cached = min(cached or 0, prompt or 0)  # cached tokens are part of the prompt
             sums["cached"] += cached

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from difflib import Match, SequenceMatcher
 from typing import Any
 
+from atif_spec.formats.totals import step_totals
 from atif_spec.jsonio.jsonvalues import dict_member, objects
 
 Key = tuple[str, tuple[str, ...]]
@@ -108,18 +109,16 @@ def align(a: Sequence[Key], b: Sequence[Key]) -> list[Row]:
 
 
 def _tokens(step: Mapping[str, Any]) -> int | None:
-    metrics = dict_member(step, "metrics") or {}
-    values = [
-        v
-        for k in ("prompt_tokens", "completion_tokens")
-        if isinstance(v := metrics.get(k), int) and not isinstance(v, bool)
-    ]
-    return sum(values) if values else None
+    """Prompt + completion tokens of a step as the totals count them (RFC.md §2.4)."""
+    one = step_totals([step])
+    if one.prompt_tokens is None and one.completion_tokens is None:
+        return None
+    return (one.prompt_tokens or 0) + (one.completion_tokens or 0)
 
 
 def side(entry: Mapping[str, Any]) -> dict[str, Any]:
     """One run: its summary and, per top-level step, what the view shows of it (id, source,
-    tools, prompt + completion tokens, the findings whose pointer is in the step)."""
+    tools, prompt + completion tokens as counted, the findings whose pointer is in the step)."""
     atif = entry.get("atif") or {}
     steps = list(objects(atif.get("steps")))
     found: list[Counter[str]] = [Counter() for _ in steps]
