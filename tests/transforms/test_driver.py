@@ -65,12 +65,22 @@ def test_a_producers_own_key_at_a_named_place_is_not_read_back() -> None:
     assert run(DOWN, out, ChangeReport(), Options(), "convert") == native
 
 
-def test_an_edit_after_the_conversion_is_reported_not_lost_silently() -> None:
+def test_an_edit_after_the_conversion_is_kept_in_a_new_layer() -> None:
+    """Restoring, what the way back cannot give back (an edit since the conversion) is stashed
+    as after any step, so converting once more gives the edited document back."""
     out = run(DOWN, {"schema": "b", "n": 7}, ChangeReport(), Options(), "convert")
     out["a_only"] = "edited"
     report = ChangeReport()
-    run(DOWN.inverse, out, report, Options(), "convert")
-    assert [i.pointer for i in report.dropped] == ["/a_only"]
+    back = run(DOWN.inverse, out, report, Options(), "convert")
+    assert back["n"] == 7 and "a_only" not in back
+    assert [i.pointer for i in report.stashed] == ["/a_only"] and not report.dropped
+    assert back["extra"][STASH_KEY]["layers"] == [
+        {
+            "by": "atif@v1.8->step-substep@v1.0",
+            "patch": [{"op": "add", "path": "/a_only", "value": "edited"}],
+        }
+    ]
+    assert run(DOWN, back, ChangeReport(), Options(), "convert") == out
 
 
 def test_drop_writes_no_stash() -> None:

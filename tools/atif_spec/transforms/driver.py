@@ -5,8 +5,9 @@ A :class:`Step` is a record: source and target (``FORMAT@VERSION``), and two pla
 :func:`run` maps a document with ``forward``, maps the result back with ``backward``, and keeps
 the difference from the source as one stash layer (RFC.md §4.5): the JSON Patch that turns what
 ``backward`` rebuilds into the source, and the named keys ``forward`` wrote. A document that
-carries a layer of the inverse step on top of its stash is instead restored: ``forward``, then
-that layer's patch. Either way each mapping runs once per document.
+carries a layer of the inverse step on top of its stash is first restored: ``forward``, then
+that layer's patch (and a new layer keeps whatever is left, such as an edit made since). Either
+way each mapping runs once per document.
 
 A mapping never sees a stash and never modifies its input (it may share unchanged objects with
 it); it reads named keys only where its :class:`Context` allows, and tells the context which
@@ -133,18 +134,17 @@ def run(step: Step, doc: Doc, report: ChangeReport, options: Options, kind: str)
     out = step.forward(source, ctx)
     if top is not None:
         layers.pop()
-        out = _restore(step, source, out, top.get("patch", []), ctx, report)
-    else:
-        back = step.backward(out, Context(step.inverse.name, kind, options, frozenset(ctx.wrote)))
-        patch = diff(source, back)
-        _report_patch(step, patch, report, options.drop)
-        layer: Doc = {"by": step.name}
-        if ctx.wrote:
-            layer["wrote"] = ctx.wrote
-        if patch:
-            layer["patch"] = patch
-        if len(layer) > 1 and not options.drop:
-            layers.append(layer)
+        out = _restore(step, out, top.get("patch", []), ctx, report)
+    back = step.backward(out, Context(step.inverse.name, kind, options, frozenset(ctx.wrote)))
+    patch = diff(source, back)
+    _report_patch(step, patch, report, options.drop)
+    layer: Doc = {"by": step.name}
+    if ctx.wrote:
+        layer["wrote"] = ctx.wrote
+    if patch:
+        layer["patch"] = patch
+    if len(layer) > 1 and not options.drop:
+        layers.append(layer)
     report.named.extend(ctx.named)
     report.decided.extend(ctx.decided)
     report.warnings.extend(ctx.warnings)
@@ -158,11 +158,10 @@ def _stash_refusal(exc: StashError, kind: str) -> Refused:
     return Refused(Finding(f"{kind}:{exc.what}", exc.what, Level.ERROR, exc.pointer, exc.message))
 
 
-def _restore(
-    step: Step, source: Doc, out: Doc, patch: list[Op], ctx: Context, report: ChangeReport
-) -> Doc:
-    """Undo the inverse's layer: apply its patch to ``out``, report what could not be undone
-    and what of ``source`` the result no longer holds (the document was edited since)."""
+def _restore(step: Step, out: Doc, patch: list[Op], ctx: Context, report: ChangeReport) -> Doc:
+    """Undo the inverse's layer: apply its patch to ``out`` and report what could not be undone
+    (the document was edited since). What ``out`` holds that the way back cannot give back
+    (an edit, a value a policy added) makes a new layer, as after any step."""
     restored, conflicts = apply(out, patch)
     if not isinstance(restored, dict):
         raise ctx.refuse("stash-patch", "", "the stash's patch does not give a document back")
@@ -172,13 +171,9 @@ def _restore(
             report.decided.append(Item(ptr, step.name, f"kept the edited value ({conflict.why})"))
         elif op != "test":
             report.dropped.append(Item(ptr, step.name, f"stashed value discarded: {conflict.why}"))
-    back = step.backward(restored, Context(step.inverse.name, ctx.kind, ctx.options))
-    for op in diff(source, back):
-        if op["op"] != "test":
-            reason = "edited after the earlier conversion; the way back cannot carry it"
-            report.dropped.append(Item(op["path"], step.name, reason))
     ctx.decided[:] = [i for i in ctx.decided if _holds(restored, i.pointer, i.value)]
     ctx.named[:] = [i for i in ctx.named if i.to is not None and _holds(restored, i.to)]
+    ctx.wrote[:] = [ptr for ptr in ctx.wrote if _holds(restored, ptr)]
     return restored
 
 
