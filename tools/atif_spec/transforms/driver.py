@@ -16,6 +16,7 @@ named keys it writes, which values it decides by policy, and when it refuses a d
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -132,11 +133,12 @@ def run(step: Step, doc: Doc, report: ChangeReport, options: Options, kind: str)
     top = layers[-1] if layers and layers[-1]["by"] == step.inverse.name else None
     ctx = Context(step.name, kind, options, frozenset(top.get("wrote", ())) if top else frozenset())
     out = step.forward(source, ctx)
+    undone: dict[str, Any] = {}
     if top is not None:
         layers.pop()
-        out = _restore(step, out, top.get("patch", []), ctx, report)
+        out, undone = _restore(step, out, top.get("patch", []), ctx, report)
     back = step.backward(out, Context(step.inverse.name, kind, options, frozenset(ctx.wrote)))
-    patch = diff(source, back)
+    patch = [op for op in diff(source, back) if not _undone(op, undone)]
     _report_patch(step, patch, report, options.drop)
     layer: Doc = {"by": step.name}
     if ctx.wrote:
@@ -158,10 +160,14 @@ def _stash_refusal(exc: StashError, kind: str) -> Refused:
     return Refused(Finding(f"{kind}:{exc.what}", exc.what, Level.ERROR, exc.pointer, exc.message))
 
 
-def _restore(step: Step, out: Doc, patch: list[Op], ctx: Context, report: ChangeReport) -> Doc:
+def _restore(
+    step: Step, out: Doc, patch: list[Op], ctx: Context, report: ChangeReport
+) -> tuple[Doc, dict[str, Any]]:
     """Undo the inverse's layer: apply its patch to ``out`` and report what could not be undone
-    (the document was edited since). What ``out`` holds that the way back cannot give back
-    (an edit, a value a policy added) makes a new layer, as after any step."""
+    (the document was edited since). Returns the restored document, and the values the patch
+    took out after testing them (``{path: value}``): the inverse step wrote them, so they are
+    not the document's own data. What else the document holds that the way back cannot give
+    back (an edit, a value a policy added) makes a new layer, as after any step."""
     restored, conflicts = apply(out, patch)
     if not isinstance(restored, dict):
         raise ctx.refuse("stash-patch", "", "the stash's patch does not give a document back")
@@ -174,7 +180,20 @@ def _restore(step: Step, out: Doc, patch: list[Op], ctx: Context, report: Change
     ctx.decided[:] = [i for i in ctx.decided if _holds(restored, i.pointer, i.value)]
     ctx.named[:] = [i for i in ctx.named if i.to is not None and _holds(restored, i.to)]
     ctx.wrote[:] = [ptr for ptr in ctx.wrote if _holds(restored, ptr)]
-    return restored
+    skipped = {id(conflict.op) for conflict in conflicts}
+    undone = {
+        op["path"]: test.get("value")
+        for test, op in itertools.pairwise(patch)
+        if op.get("op") == "remove" and test.get("op") == "test" and id(op) not in skipped
+    }
+    return restored, undone
+
+
+def _undone(op: Op, undone: dict[str, Any]) -> bool:
+    """Whether ``op`` adds back a value the undone layer took out (the inverse step's output,
+    which the way back, e.g. under another policy, does not write again)."""
+    path = op["path"]
+    return op["op"] == "add" and path in undone and diff(op["value"], undone[path]) == []
 
 
 _ANY: Any = object()
@@ -207,7 +226,9 @@ def _report_patch(step: Step, patch: list[Op], report: ChangeReport, drop: bool)
         if name == "test":
             continue
         reason = _REASONS[name].format(target=step.target)
+        # a null value, and the version of an embedded document, are not data lost
         loss = name != "remove" and op.get("value") is not None
+        loss = loss and not op["path"].endswith("/schema_version")
         if drop:
             report.dropped.append(Item(op["path"], step.name, reason, loss=loss))
         else:
