@@ -61,6 +61,9 @@ class Context:
     reads: frozenset[str] = frozenset()
     """Pointers (in the mapping's input) of the named keys it reads back: those the inverse
     step wrote (the ``wrote`` list of the layer being undone); no others."""
+    restores: frozenset[str] = frozenset()
+    """Pointers (in the output) of the members the patch of the layer being undone adds back
+    after the mapping (a policy need not fill in what the stash restores)."""
     wrote: list[str] = field(default_factory=list)
     """Pointers (in the output) of the named keys the mapping wrote, in order."""
     named: list[Item] = field(default_factory=list)
@@ -75,6 +78,10 @@ class Context:
     def read(self, pointer: str) -> bool:
         """Whether the member at ``pointer`` of the input is a named key to read back."""
         return pointer in self.reads
+
+    def restored(self, pointer: str) -> bool:
+        """Whether the stash gives the output a member at ``pointer`` after the mapping."""
+        return pointer in self.restores
 
     def name(self, source: str, to: str, reason: str) -> None:
         """Record a value put under a documented name at ``to`` (from ``source``)."""
@@ -131,7 +138,10 @@ def run(step: Step, doc: Doc, report: ChangeReport, options: Options, kind: str)
     except StashError as exc:
         raise _stash_refusal(exc, kind) from None
     top = layers[-1] if layers and layers[-1]["by"] == step.inverse.name else None
-    ctx = Context(step.name, kind, options, frozenset(top.get("wrote", ())) if top else frozenset())
+    ctx = Context(step.name, kind, options)
+    if top is not None:
+        ctx.reads = frozenset(top.get("wrote", ()))
+        ctx.restores = frozenset(op["path"] for op in top.get("patch", ()) if op["op"] == "add")
     out = step.forward(source, ctx)
     undone: dict[str, Any] = {}
     if top is not None:
