@@ -14,7 +14,7 @@ from atif_spec.jsonio.jsonequal import difference, same_json
 from atif_spec.jsonio.jsontext import dumps, loads
 from atif_spec.transforms.migrations import MigrationError, migrate
 from atif_spec.transforms.migrations.planner import STEPS, plan
-from atif_spec.transforms.stash_v1 import STASH_KEY
+from atif_spec.transforms.stash import STASH_KEY
 from tests.support import ROOT
 from tests.support.documents import minimal_atif
 
@@ -51,14 +51,14 @@ def test_golden_pair(pair: str) -> None:
 
 
 def test_plan_composes_adjacent_steps() -> None:
-    assert [(s.source, s.target) for s in plan("v1.8", "v1.5")] == [
-        ("v1.8", "v1.7"),
-        ("v1.7", "v1.6"),
-        ("v1.6", "v1.5"),
+    assert [s.name for s in plan("v1.8", "v1.5")] == [
+        "atif@v1.8->atif@v1.7",
+        "atif@v1.7->atif@v1.6",
+        "atif@v1.6->atif@v1.5",
     ]
-    assert [(s.source, s.target) for s in plan("v1.0", "v1.2")] == [
-        ("v1.0", "v1.1"),
-        ("v1.1", "v1.2"),
+    assert [s.name for s in plan("v1.0", "v1.2")] == [
+        "atif@v1.0->atif@v1.1",
+        "atif@v1.1->atif@v1.2",
     ]
     assert plan("v1.4", "v1.4") == []
 
@@ -75,23 +75,27 @@ def test_only_schema_version_changes_when_the_target_holds_everything() -> None:
     assert dumps(out) == dumps({**doc, "schema_version": "ATIF-v1.6"})
 
 
-def test_llm_call_count_is_stashed_in_the_step_extra_and_reported() -> None:
+def test_llm_call_count_is_stashed_in_the_root_extra_and_reported() -> None:
     doc = minimal_atif("v1.7")
     doc["steps"][0]["llm_call_count"] = 2
     out, report = migrate(doc, to="atif@v1.6")
-    step = out["steps"][0]
-    assert "llm_call_count" not in step
-    layer = step["extra"][STASH_KEY]["layers"][0]
-    assert layer["by"] == "atif@v1.7->atif@v1.6"
-    assert layer["entries"] == [
-        {"op": "removed", "pointer": "/llm_call_count", "position": 3, "value": 2}
-    ]
+    assert "llm_call_count" not in out["steps"][0] and "extra" not in out["steps"][0]
+    assert out["extra"][STASH_KEY] == {
+        "version": 2,
+        "layers": [
+            {
+                "by": "atif@v1.7->atif@v1.6",
+                "patch": [{"op": "add", "path": "/steps/0/llm_call_count", "value": 2}],
+            }
+        ],
+        "created": "absent",
+    }
     assert [i.to_dict() for i in report.stashed] == [
         {
             "pointer": "/steps/0/llm_call_count",
             "step": "atif@v1.7->atif@v1.6",
-            "stash": "/steps/0/extra",
-            "reason": "v1.6 has no Step.llm_call_count",
+            "stash": "/extra",
+            "reason": "atif@v1.6 has no place for this value",
         }
     ]
     assert report.to_dict()["from"] == "atif@v1.7"
@@ -103,8 +107,7 @@ def test_root_extra_goes_to_agent_extra_in_v1_0() -> None:
     out, report = migrate(doc, to="v1.0")
     assert "extra" not in out
     layer = out["agent"]["extra"][STASH_KEY]["layers"][0]
-    assert layer["holder"] == "/agent/extra"
-    assert layer["entries"][0]["value"] == {"task": "t"}
+    assert layer["patch"] == [{"op": "add", "path": "/extra", "value": {"task": "t"}}]
     assert report.stashed[0].stash == "/agent/extra"
     back, _ = migrate(out, to="v1.1")
     assert same_json(back, doc)
@@ -113,9 +116,10 @@ def test_root_extra_goes_to_agent_extra_in_v1_0() -> None:
 def test_existing_extra_content_is_kept_next_to_the_stash() -> None:
     doc = minimal_atif("v1.5")
     doc["steps"][0].update(is_copied_context=False, extra={"mine": 1})
+    doc["extra"] = {"root": 2}
     out, _ = migrate(doc, to="v1.4")
-    assert out["steps"][0]["extra"]["mine"] == 1
-    assert list(out["steps"][0]["extra"]) == ["mine", STASH_KEY]
+    assert out["steps"][0]["extra"] == {"mine": 1}
+    assert list(out["extra"]) == ["root", STASH_KEY]
 
 
 @pytest.mark.parametrize(
@@ -126,8 +130,8 @@ def test_context_only_facts_stay_readable_below_their_version(
     version: str, target: str, key: str, value: Any
 ) -> None:
     """is_copied_context: true and llm_call_count: 0 move to the step's extra under their own
-    name (the stash records the move, value-less), reported as named with a finding; export-sft
-    and the totals read them there, and the way up restores the field."""
+    name (the layer lists it in ``wrote``, no value stashed), reported as named with a finding;
+    export-sft and the totals read them there, and the way up restores the field."""
     from atif_spec.formats.totals import trajectory_totals
     from atif_spec.transforms.sft import examples
 
@@ -140,10 +144,9 @@ def test_context_only_facts_stay_readable_below_their_version(
     out, report = migrate(doc, to=target)
     moved = out["steps"][0]
     assert key not in moved and moved["extra"][key] == value
-    entries = moved["extra"][STASH_KEY]["layers"][0]["entries"]
-    position = list(step).index(key)
-    move = {"op": "moved", "pointer": f"/{key}", "position": position, "to": f"/extra/{key}"}
-    assert entries == [move | {"created": "absent"}]
+    assert out["extra"][STASH_KEY]["layers"] == [
+        {"by": f"atif@{version}->atif@{target}", "wrote": [f"/steps/0/extra/{key}"]}
+    ]
     assert [(i.pointer, i.to) for i in report.named] == [
         (f"/steps/0/{key}", f"/steps/0/extra/{key}")
     ]
@@ -177,12 +180,17 @@ def test_a_producers_own_extra_key_is_never_overwritten_or_read_back() -> None:
 
 def test_null_extra_is_restored_as_null() -> None:
     doc = minimal_atif("v1.5")
-    doc["steps"][0].update(is_copied_context=None, extra=None)
+    doc["steps"][0].update(is_copied_context=True, extra=None)
+    doc["steps"].append(doc["steps"][0] | {"step_id": 2, "is_copied_context": None})
     out, report = migrate(doc, to="v1.4")
-    assert out["steps"][0]["extra"][STASH_KEY]["layers"][0]["created"] == "null"
+    assert out["steps"][0]["extra"] == {"is_copied_context": True}
+    assert out["steps"][1]["extra"] is None
     assert report.stashed and not report.lossy  # a null value is not data lost
     back, _ = migrate(out, to="v1.5")
     assert same_json(back, doc)
+    none, _ = migrate(minimal_atif("v1.1") | {"extra": None}, to="v1.0")
+    assert none["agent"]["extra"][STASH_KEY]["created"] == "absent"
+    assert same_json(migrate(none, to="v1.1")[0], minimal_atif("v1.1") | {"extra": None})
 
 
 def test_image_parts_become_text_below_v1_6() -> None:
@@ -214,7 +222,10 @@ def test_audio_parts_become_text_naming_them_below_v1_8() -> None:
         {"type": "text", "text": "x"},
         {"type": "text", "text": "[audio: b.mp3 (audio/mpeg, 2.5 s)]"},
     ]
-    assert [i.pointer for i in report.stashed] == ["/steps/0/message/0", "/steps/0/message/2"]
+    assert {i.pointer.rsplit("/", 1)[0] for i in report.stashed} == {
+        "/steps/0/message/0",
+        "/steps/0/message/2",
+    }
     assert [i.pointer for i in report.decided] == ["/steps/0/message/0", "/steps/0/message/2"]
     assert no_errors(out)
     back, _ = migrate(out, to="v1.8")
@@ -240,6 +251,8 @@ def test_embedded_subagents_migrate_with_their_parent() -> None:
     back, _ = migrate(out, to="v1.8")
     assert same_json(back, doc)
     assert back["subagent_trajectories"][1]["schema_version"] == "ATIF-v1.7"
+    plain = minimal_atif("v1.8") | {"subagent_trajectories": [minimal_atif("v1.8")]}
+    migrate(plain, to="v1.7", fail_on_loss=True)  # a version mark is not data lost
 
 
 def test_input_is_not_modified() -> None:
@@ -337,6 +350,27 @@ def test_session_only_ref_needs_an_explicit_policy_above_v1_6() -> None:
         assert same_json(back, doc)
 
 
+def test_the_policy_leaves_alone_a_reference_the_stash_resolves() -> None:
+    """Down without a policy, up with one: a reference whose trajectory_id the stash restores
+    gets no trajectory_path; one that holds only a session_id does."""
+    doc = minimal_atif("v1.7") | {
+        "subagent_trajectories": [minimal_atif("v1.7") | {"trajectory_id": "s1"}]
+    }
+    doc["steps"][0]["observation"] = {
+        "results": [{"subagent_trajectory_ref": [{"trajectory_id": "s1"}]}]
+    }
+    low, _ = migrate(doc, to="v1.6")
+    low["steps"][0]["observation"]["results"].append(
+        {"subagent_trajectory_ref": [{"session_id": "legacy"}]}
+    )
+    up, report = migrate(low, to="v1.7", session_ref_path="{session_id}.json")
+    results = up["steps"][0]["observation"]["results"]
+    assert results[0]["subagent_trajectory_ref"] == [{"trajectory_id": "s1"}]
+    assert results[1]["subagent_trajectory_ref"][0]["trajectory_path"] == "legacy.json"
+    assert [i.value for i in report.decided] == ["legacy.json"]
+    assert same_json(migrate(up, to="v1.6")[0], low)
+
+
 def test_fail_on_decision_refuses() -> None:
     doc = minimal_atif("v1.7")
     del doc["session_id"]
@@ -361,7 +395,7 @@ def test_drop_lists_every_dropped_item_and_writes_no_stash() -> None:
         "/steps/2/llm_call_count",
         "/steps/2/tool_calls/0/extra",
         "/steps/2/metrics/prompt_token_ids",
-        "/steps/1/message/2",
+        "/steps/1/message/2/source",
         "/agent/tool_definitions",
     } <= pointers
     assert no_errors(out)
@@ -382,12 +416,17 @@ def test_fail_on_loss_refuses_and_names_the_first_item() -> None:
 
 def test_foreign_value_under_the_reserved_key_is_a_collision() -> None:
     doc = minimal_atif("v1.7")
-    doc["steps"][0].update(llm_call_count=1, extra={STASH_KEY: "mine"})
+    doc["steps"][0]["llm_call_count"] = 1
+    doc["extra"] = {STASH_KEY: "mine"}
     with pytest.raises(MigrationError) as info:
         migrate(doc, to="v1.6")
     error = info.value.report.errors[0]
     assert error.code == "migrate:stash-collision"
-    assert error.pointer == "/steps/0/extra/_atif_stash"
+    assert error.pointer == "/extra/_atif_stash"
+    v1 = {STASH_KEY: {"version": 1, "layers": []}}
+    with pytest.raises(MigrationError) as info:
+        migrate(minimal_atif("v1.7") | {"extra": v1}, to="v1.6")
+    assert info.value.report.errors[0].code == "migrate:stash-version"
 
 
 @pytest.mark.parametrize(
@@ -420,29 +459,35 @@ def test_edited_synthesized_value_is_kept_on_the_way_back() -> None:
     assert [i.pointer for i in report.decided] == ["/session_id"]
 
 
-def test_value_in_the_way_of_a_restore_wins_and_the_stash_is_reported_dropped() -> None:
+def test_value_in_the_way_of_a_restore_is_stashed_not_lost() -> None:
     doc = minimal_atif("v1.5")
     doc["continued_trajectory_ref"] = "old.json"
     out, _ = migrate(doc, to="v1.4")
     out = out | {"schema_version": "ATIF-v1.4"}
     out["continued_trajectory_ref"] = "new.json"  # an (invalid) edit the way back must not lose
     back, report = migrate(out, to="v1.5")
-    assert back["continued_trajectory_ref"] == "new.json"
-    assert [i.pointer for i in report.dropped] == ["/continued_trajectory_ref"]
+    assert back["continued_trajectory_ref"] == "old.json"
+    assert [i.pointer for i in report.stashed] == ["/continued_trajectory_ref"]
+    assert not report.dropped
+    again, _ = migrate(back, to="v1.4")
+    assert again["continued_trajectory_ref"] == "new.json"
+    assert migrate(again, to="v1.5")[0]["continued_trajectory_ref"] == "old.json"
 
 
 def test_layers_written_by_other_steps_are_left_alone() -> None:
-    doc = minimal_atif("v1.6")
-    foreign = {
-        "by": "tao@v0.2.0->atif@v1.6",
-        "holder": "/extra",
-        "entries": [{"op": "removed", "pointer": "/span_kind", "position": 0, "value": "llm"}],
-    }
-    doc["steps"][0]["extra"] = {STASH_KEY: {"version": 1, "layers": [foreign]}}
-    out, _ = migrate(doc, to="v1.7")
-    assert same_json(out["steps"][0]["extra"], doc["steps"][0]["extra"])
-    low, _ = migrate(doc, to="v1.5")
-    assert same_json(low["steps"][0]["extra"], doc["steps"][0]["extra"])
+    doc = minimal_atif("v1.7")
+    foreign = {"by": "tao@v0.2.0->atif@v1.7", "patch": [{"op": "add", "path": "/x", "value": 1}]}
+    doc["extra"] = {STASH_KEY: {"version": 2, "layers": [foreign]}}
+    out, _ = migrate(doc, to="v1.8")
+    assert same_json(out["extra"], doc["extra"])
+    doc["steps"][0]["llm_call_count"] = 3
+    low, _ = migrate(doc, to="v1.0")
+    layers = low["agent"]["extra"][STASH_KEY]["layers"]
+    assert layers[0] == foreign and [layer["by"] for layer in layers[1:]] == [
+        "atif@v1.7->atif@v1.6",
+        "atif@v1.1->atif@v1.0",
+    ]
+    assert same_json(migrate(low, to="v1.7")[0], doc)
 
 
 def test_the_public_api_is_plain_functions() -> None:

@@ -14,7 +14,7 @@ from atif_spec import validate
 from atif_spec.jsonio.jsonequal import difference
 from atif_spec.jsonio.jsontext import dumps
 from atif_spec.transforms.migrations import migrate as migrate_with_options
-from atif_spec.transforms.stash_v1 import STASH_KEY
+from atif_spec.transforms.stash import STASH_KEY
 from tests.support.strategies import VERSIONS, trajectories
 
 PAIRS = [(a, b) for a, b in itertools.permutations(VERSIONS, 2)]

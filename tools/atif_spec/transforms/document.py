@@ -130,7 +130,7 @@ def _migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
         if options.convert:
             out, report = convert(doc, options.to, **shared)
         else:
-            out, report = migrate(doc, options.to, copy=False, **shared)
+            out, report = migrate(doc, options.to, **shared)
     except (MigrationError, ConversionError) as exc:
         return Outcome(raw.source, raw.line, exc.report.to_dict(), None)
     streamed = options.convert and (report.to or "").startswith("trajectory-sdk@")

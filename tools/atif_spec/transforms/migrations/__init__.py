@@ -1,10 +1,11 @@
 """Migration between any two ATIF versions, lossless by default.
 
-:func:`migrate` composes one step per adjacent version pair (``v1_0__v1_1`` ... ``v1_7__v1_8``,
-each with an ``up`` and a ``down``). ``schema_version`` is rewritten; everything the target can
-hold is kept as it is (same JSON values, same key order); what it cannot hold is stashed in the
-nearest ``extra`` (:mod:`atif_spec.transforms.stash_v1`) and restored by the way back; values the
-target requires and the source lacks are synthesized by documented policies and reported as decided.
+:func:`migrate` runs one :class:`atif_spec.transforms.driver.Step` per adjacent version pair
+(``v1_0__v1_1`` ... ``v1_7__v1_8``, each with an ``up`` and a ``down`` mapping) through the
+driver. ``schema_version`` is rewritten; everything the target can hold is kept as it is (same
+JSON values, same key order); what it cannot hold goes to the stash (RFC.md §4.5, one layer per
+step that leaves something to undo) and is restored by the way back; values the target requires
+and the source lacks are synthesized by documented policies and reported as decided.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from __future__ import annotations
 import gc
 from typing import Any
 
-from atif_spec.formats.atif import VERSIONS, spelling, version_of
+from atif_spec.formats.atif import VERSIONS, version_of
 from atif_spec.schemas.catalog import load_catalog
 from atif_spec.schemas.targets import Target, TargetError
+from atif_spec.transforms import driver
 from atif_spec.transforms.changes import ChangeReport, Item
-from atif_spec.transforms.migrations.base import StepContext, working_copy
-from atif_spec.transforms.migrations.planner import plan
-from atif_spec.transforms.stash_v1 import StashError
+from atif_spec.transforms.migrations import v1_6__v1_7
+from atif_spec.transforms.migrations.base import drop_context_only as drop_steps
+from atif_spec.transforms.migrations.planner import CONTEXT_ONLY, plan
 from atif_spec.validation.findings import Finding, Level, input_finding
 
 __all__ = ["ChangeReport", "Item", "MigrationError", "migrate", "parse_version"]
@@ -45,11 +47,7 @@ def parse_version(text: str) -> str:
     return target.version
 
 
-def _error(code: str, message: str, ptr: str = "") -> Finding:
-    return Finding(f"migrate:{code}", code, Level.ERROR, ptr, message)
-
-
-def _point_schema_url(doc: dict[str, Any], source: str, target: str) -> None:
+def _point_schema_url(doc: dict[str, Any], source: str, target: str) -> dict[str, Any]:
     """A root ``$schema`` that named the source version's schema URL names the target's
     afterwards (editors validate against it). Any other value is left as it is: a URL of
     another version is already reported by ATIF104 (DECISIONS.md 6.19)."""
@@ -57,7 +55,33 @@ def _point_schema_url(doc: dict[str, Any], source: str, target: str) -> None:
     if source != target and isinstance(doc.get("$schema"), str):
         catalog = load_catalog()
         if doc["$schema"] == catalog.find(f"atif@{source}").id:
-            doc["$schema"] = catalog.find(f"atif@{target}").id
+            return {**doc, "$schema": catalog.find(f"atif@{target}").id}
+    return doc
+
+
+def _run(
+    step: driver.Step, doc: dict[str, Any], report: ChangeReport, options: driver.Options
+) -> dict[str, Any]:
+    """One step through the driver, with the policies that act around it: dropping context-only
+    steps before it (not invertible, so not stashed), and refusing a v1.7 reference that
+    neither the mapping nor the stash resolved after it."""
+    key = CONTEXT_ONLY.get(step.name)
+    if key is not None and options.drop_context_only:
+        doc = drop_steps(doc, key, step, report)
+    out = driver.run(step, doc, report, options, "migrate")
+    if step.name == v1_6__v1_7.STEP.name:
+        for ptr in v1_6__v1_7.session_only_refs(out):
+            report.errors.append(
+                Finding(
+                    "migrate:session-only-ref",
+                    "session-only-ref",
+                    Level.ERROR,
+                    ptr,
+                    "a v1.6 reference holding only session_id cannot resolve in v1.7; say where "
+                    "the subagent is with --session-ref-path TEMPLATE (e.g. {session_id}.json)",
+                )
+            )
+    return out
 
 
 def migrate(
@@ -69,15 +93,14 @@ def migrate(
     fail_on_decision: bool = False,
     source: str = "<object>",
     line: int | None = None,
-    copy: bool = True,
     session_ref_path: str | None = None,
     drop_context_only: bool = False,
 ) -> tuple[dict[str, Any], ChangeReport]:
     """Migrate an ATIF document to version ``to`` (``"v1.7"``, ``"atif@v1.7"``, ``"ATIF-v1.7"``).
 
     Returns the migrated document and a :class:`ChangeReport`. The input is left unchanged;
-    the result may share unchanged values (token arrays, tool arguments, ``extra`` contents)
-    with it, so copy before mutating both. ``copy=False`` migrates in place instead (faster).
+    the result shares every unchanged value (steps, token arrays, tool arguments, ``extra``
+    contents) with it, so copy before mutating either.
 
     - ``drop``: discard what the target cannot hold instead of stashing it (listed in
       ``dropped``); no stash is written.
@@ -89,11 +112,12 @@ def migrate(
       are refused (``migrate:session-only-ref``); nothing is invented silently.
     - ``drop_context_only``: below v1.5 / v1.7, drop the steps that ``is_copied_context: true`` /
       ``llm_call_count: 0`` make context only (``step_id`` renumbered; reported as dropped and
-      decided; not invertible) instead of keeping the fact as the step's ``extra.<field>``.
+      decided; not invertible, not stashed) instead of keeping the fact as the step's
+      ``extra.<field>``.
 
     Raises :class:`MigrationError` (carrying the report) when the document is refused: not an
-    ATIF object, unknown version, a foreign value under the stash key, or one of the ``fail_on``
-    switches.
+    ATIF object, unknown version, a foreign value under the stash key, a session-only
+    reference without a policy, or one of the ``fail_on`` switches.
     """
     target = parse_version(to)
     report = ChangeReport(source=source, line=line, to=f"atif@{target}")
@@ -116,25 +140,22 @@ def migrate(
             )
         raise MigrationError(report)
     report.from_ = f"atif@{version}"
+    options = driver.Options(drop, session_ref_path, drop_context_only)
     # The steps allocate many small objects and create no reference cycles; pausing the cyclic
     # collector keeps it from re-scanning the (large, freshly parsed) document again and again.
     paused = gc.isenabled()
     gc.disable()
+    work = dict(doc)
     try:
-        work = working_copy(doc) if copy else doc
         for step in plan(version, target):
-            ctx = StepContext(
-                step.source, step.target, report, drop, session_ref_path, drop_context_only
-            )
-            step.run(work, ctx, "")
-            work["schema_version"] = spelling(step.target)
-    except StashError as exc:
-        report.errors.append(_error("stash-collision", exc.message, exc.pointer))
-        raise MigrationError(report) from exc
+            work = _run(step, work, report, options)
+    except driver.Refused as exc:
+        report.errors.append(exc.finding)
+        raise MigrationError(report) from None
     finally:
         if paused:
             gc.enable()
-    _point_schema_url(work, version, target)
+    work = _point_schema_url(work, version, target)
     report.errors.extend(report.refusals("migrate", fail_on_loss, fail_on_decision))
     if report.errors:
         raise MigrationError(report)

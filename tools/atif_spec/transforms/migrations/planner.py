@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
-from dataclasses import dataclass
 from types import ModuleType
 
 from atif_spec.formats.atif import VERSIONS
+from atif_spec.transforms.driver import Step
 from atif_spec.transforms.migrations import (
     v1_0__v1_1,
     v1_1__v1_2,
@@ -18,7 +17,6 @@ from atif_spec.transforms.migrations import (
     v1_6__v1_7,
     v1_7__v1_8,
 )
-from atif_spec.transforms.migrations.base import Doc, StepContext
 
 STEPS: tuple[ModuleType, ...] = (
     v1_0__v1_1,
@@ -30,26 +28,19 @@ STEPS: tuple[ModuleType, ...] = (
     v1_6__v1_7,
     v1_7__v1_8,
 )
-"""One module per adjacent pair, oldest first; each has ``LOWER``, ``UPPER``, ``up``, ``down``."""
+"""One module per adjacent pair, oldest first; each has ``LOWER``, ``UPPER`` and ``STEP`` (up)."""
 
-StepFunction = Callable[[Doc, StepContext, str], None]
-
-
-@dataclass(frozen=True, slots=True)
-class PlannedStep:
-    """One step of a plan: move a document from ``source`` to ``target`` with ``run``."""
-
-    source: str
-    target: str
-    run: StepFunction
+CONTEXT_ONLY = {m.STEP.inverse.name: m.FACT for m in (v1_4__v1_5, v1_6__v1_7)}
+"""The steps down that take out a field which may make a step context only, and that field
+(``--drop-context-only-steps`` drops such steps before the step)."""
 
 
-def plan(source: str, target: str) -> list[PlannedStep]:
+def plan(source: str, target: str) -> list[Step]:
     """The steps from ``source`` to ``target`` (``vX.Y``), in order; empty when they are equal."""
     i, j = VERSIONS.index(source), VERSIONS.index(target)
     if i <= j:
-        return [PlannedStep(m.LOWER, m.UPPER, m.up) for m in STEPS[i:j]]
-    return [PlannedStep(m.UPPER, m.LOWER, m.down) for m in reversed(STEPS[j:i])]
+        return [m.STEP for m in STEPS[i:j]]
+    return [m.STEP.inverse for m in reversed(STEPS[j:i])]
 
 
 def _check() -> None:

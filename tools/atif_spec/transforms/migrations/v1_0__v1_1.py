@@ -2,26 +2,23 @@
 
 Changes: v1.1 adds the trajectory-level ``extra`` object.
 
-- ``down``: a root ``extra`` (with any stash it holds) is stashed. v1.0 has no ``extra`` on the
-  trajectory, so the stash of the root lives in ``agent.extra`` (``agent`` is required).
-- ``up``: restores it. Nothing else changes.
+- ``down``: a root ``extra`` goes to the stash. v1.0 has no ``extra`` on the trajectory, so a
+  v1.0 document keeps its stash in ``agent.extra`` (``agent`` is required; the driver moves the
+  stash between the two holders, :data:`atif_spec.transforms.stash.HOLDERS`).
+- ``up``: nothing to change (the stash restores the root ``extra``).
 """
 
 from __future__ import annotations
 
-from atif_spec.transforms.migrations.base import Doc, StepContext
+from atif_spec.transforms.driver import Context
+from atif_spec.transforms.migrations.base import Doc, version_step, without
 
 LOWER, UPPER = "v1.0", "v1.1"
-ROOT_HOLDER = ("agent", "extra")
-"""Where a v1.0 trajectory's own stash lives: the trajectory has no ``extra`` in v1.0."""
 
 
-def up(doc: Doc, ctx: StepContext, base: str = "") -> None:
-    """v1.0 -> v1.1."""
-    if isinstance(doc.get("agent"), dict):
-        ctx.restore(doc, base, ROOT_HOLDER)
-
-
-def down(doc: Doc, ctx: StepContext, base: str = "") -> None:
+def down(doc: Doc, ctx: Context, base: str) -> Doc:
     """v1.1 -> v1.0."""
-    ctx.remove_member(doc, base, "extra", "v1.0 has no trajectory-level extra", ROOT_HOLDER)
+    return without(doc, "extra")
+
+
+STEP = version_step(LOWER, UPPER, None, down)

@@ -7,14 +7,7 @@ schemas, see DECISIONS 6.5) and defines ``prompt_tokens`` as including cached to
 
 from __future__ import annotations
 
-from atif_spec.transforms.migrations.base import Doc, StepContext
+from atif_spec.transforms.migrations.base import version_step
 
 LOWER, UPPER = "v1.1", "v1.2"
-
-
-def up(doc: Doc, ctx: StepContext, base: str = "") -> None:
-    """v1.1 -> v1.2: nothing to change."""
-
-
-def down(doc: Doc, ctx: StepContext, base: str = "") -> None:
-    """v1.2 -> v1.1: nothing to change."""
+STEP = version_step(LOWER, UPPER, None, None)

@@ -7,14 +7,12 @@ become optional (and nullable), and a reference must set ``trajectory_id`` or ``
 
 - ``down``:
 
-  - the trajectory's ``trajectory_id`` and ``subagent_trajectories`` are stashed in its ``extra``
-    (embedded subagents go whole, stashes included);
-  - ``llm_call_count``, ``ToolCall.extra`` and ``ObservationResult.extra`` are stashed in the
-    step's ``extra``, except ``llm_call_count: 0``, which moves to the step's
-    ``extra.llm_call_count`` (named, the stash records the move; warning
-    ``migrate:context-only-step``): a v1.6 reader still sees a step that made no LLM call; with
-    the policy ``drop_context_only`` such steps are dropped and ``step_id`` renumbered instead;
-  - a reference's ``trajectory_id`` is stashed in the reference's own ``extra``;
+  - the trajectory's ``trajectory_id`` and ``subagent_trajectories`` (embedded subagents go
+    whole), ``llm_call_count``, ``ToolCall.extra``, ``ObservationResult.extra`` and a
+    reference's ``trajectory_id`` go to the stash, except ``llm_call_count: 0``, which moves to
+    the step's ``extra.llm_call_count`` (a named key; warning ``migrate:context-only-step``): a
+    v1.6 reader still sees a step that made no LLM call; with the policy
+    ``--drop-context-only-steps`` such steps are dropped before the step instead;
   - a missing or null root ``session_id`` is synthesized (decided): the ``trajectory_id`` when it
     is a non-empty string, else ``sha256-`` and the first 16 hex digits of the SHA-256 of the
     trajectory serialized with sorted keys;
@@ -24,35 +22,44 @@ become optional (and nullable), and a reference must set ``trajectory_id`` or ``
     embedded subagent) carries, else ``<parent session_id>#<trajectory_id>`` (embedded subagents
     usually share their parent's session, and a v1.6 reader would resolve all of them to the
     parent); for any other reference its ``trajectory_id``, else its ``trajectory_path``, else
-    ``""``. The synthesized value is recorded in the stash (``up`` removes it).
+    ``""``. The stash removes the synthesized value on the way up.
 
-- ``up``: restores all of that. A reference that has only a ``session_id`` (valid in v1.6, not
-  in v1.7, which never resolves by session: RFC.md §1, Subagent resolution) needs a policy the
-  caller gives explicitly (``--session-ref-path TEMPLATE``): its ``trajectory_path`` becomes the
-  template with ``{session_id}`` replaced by the session id (decided; e.g. ``{session_id}.json``
-  for subagents saved next to the parent, or ``atif-session://{session_id}`` for a locator the
-  validator never opens). Without a policy the document is refused
-  (``migrate:session-only-ref``); ``--fail-on-decision`` refuses it too.
+- ``up``: the named ``extra.llm_call_count`` goes back (the stash restores the rest). A
+  reference that has only a ``session_id`` (valid in v1.6, not in v1.7, which never resolves by
+  session: RFC.md §1, Subagent resolution) needs a policy the caller gives explicitly
+  (``--session-ref-path TEMPLATE``): its ``trajectory_path`` becomes the template with
+  ``{session_id}`` replaced by the session id (decided; e.g. ``{session_id}.json`` for subagents
+  saved next to the parent, or ``atif-session://{session_id}`` for a locator the validator never
+  opens); a reference whose ``trajectory_id`` or ``trajectory_path`` the stash restores needs
+  none. Without a policy the reference is left as it is, and when the stash does not resolve it
+  either, ``migrate`` refuses the document (``migrate:session-only-ref``,
+  :func:`session_only_refs`); ``--fail-on-decision`` refuses it too.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
+from collections.abc import Callable, Iterator
 from urllib.parse import quote
 
 from atif_spec.jsonio.jsontext import canonical_json
 from atif_spec.jsonio.jsonvalues import dicts
+from atif_spec.transforms.driver import Context
 from atif_spec.transforms.migrations.base import (
     Doc,
-    StepContext,
-    position_after,
-    refs,
+    each,
+    fact_down,
+    fact_up,
     results,
     steps,
-    subagents,
+    version_step,
+    without,
 )
 
 LOWER, UPPER = "v1.6", "v1.7"
+FACT = "llm_call_count"
+"""The field whose value may make a step context only (``0``)."""
 
 ROOT_SESSION_POLICY = (
     "session_id is required below v1.7: the trajectory_id, else sha256- and 16 hex digits of "
@@ -70,37 +77,23 @@ REF_PATH_POLICY = (
 SESSION_FIELD = "{session_id}"
 
 
-def up(doc: Doc, ctx: StepContext, base: str = "") -> None:
+def up(doc: Doc, ctx: Context, base: str) -> Doc:
     """v1.6 -> v1.7."""
-    _restore_all(doc, ctx, base)
-    for ptr, ref in _all_refs(doc, base):
-        if ref.get("trajectory_id") is None and ref.get("trajectory_path") is None:
-            session = ref.get("session_id")
-            if ctx.session_ref_path is None:
-                ctx.refuse(
-                    "session-only-ref",
-                    ptr,
-                    "a v1.6 reference holding only session_id cannot resolve in v1.7; say where "
-                    "the subagent is with --session-ref-path TEMPLATE (e.g. {session_id}.json)",
-                )
-                continue
-            path = session_path(ctx.session_ref_path, session if isinstance(session, str) else "")
-            with ctx.owner(ref, ptr) as edit:
-                if "trajectory_path" in ref:
-                    edit.replace(
-                        ("trajectory_path",),
-                        path,
-                        "a null trajectory_path does not resolve in v1.7",
-                        REF_PATH_POLICY,
-                        loss=False,
-                    )
-                else:
-                    edit.add(
-                        ("trajectory_path",),
-                        path,
-                        REF_PATH_POLICY,
-                        position_after(ref, "session_id"),
-                    )
+    doc = fact_up(doc, ctx, FACT)
+    template = ctx.options.session_ref_path
+    if template is None:
+        return doc
+
+    def ref_up(ref: Doc, ptr: str) -> Doc:
+        restored = ctx.restored(f"{ptr}/trajectory_id") or ctx.restored(f"{ptr}/trajectory_path")
+        if restored or not _session_only(ref):
+            return ref
+        session = ref.get("session_id")
+        path = session_path(template, session if isinstance(session, str) else "")
+        ctx.decide(f"{ptr}/trajectory_path", REF_PATH_POLICY, path)
+        return _put(ref, "trajectory_path", path, after="session_id")
+
+    return steps(doc, base, lambda step, ptr: _refs(step, ptr, ref_up))
 
 
 def session_path(template: str, session: str) -> str:
@@ -110,55 +103,74 @@ def session_path(template: str, session: str) -> str:
     return template.replace(SESSION_FIELD, value)
 
 
-def down(doc: Doc, ctx: StepContext, base: str = "") -> None:
+def session_only_refs(doc: Doc) -> Iterator[str]:
+    """Pointers of the references of a v1.7 ``doc`` that hold neither ``trajectory_id`` nor
+    ``trajectory_path`` (after ``up`` without a policy: ``migrate`` refuses them)."""
+    for i, step in dicts(doc.get("steps")):
+        observation = step.get("observation")
+        found = observation.get("results") if isinstance(observation, dict) else None
+        for k, result in dicts(found):
+            for r, ref in dicts(result.get("subagent_trajectory_ref")):
+                if _session_only(ref):
+                    yield f"/steps/{i}/observation/results/{k}/subagent_trajectory_ref/{r}"
+
+
+def _session_only(ref: Doc) -> bool:
+    return ref.get("trajectory_id") is None and ref.get("trajectory_path") is None
+
+
+def _refs(step: Doc, ptr: str, change: Callable[[Doc, str], Doc]) -> Doc:
+    """``step`` with ``change(ref, pointer)`` applied to each subagent reference."""
+
+    def result(obj: Doc, at: str) -> Doc:
+        old = obj.get("subagent_trajectory_ref")
+        new = each(old, lambda ref, r: change(ref, f"{at}/subagent_trajectory_ref/{r}"))
+        return obj if new is old else {**obj, "subagent_trajectory_ref": new}
+
+    return results(step, ptr, result)
+
+
+def down(doc: Doc, ctx: Context, base: str) -> Doc:
     """v1.7 -> v1.6."""
-    _restore_all(doc, ctx, base)
-    embedded = [sub for _, sub in subagents(doc, base)]
-    ctx.drop_context_only_steps(doc, base, "llm_call_count")
-    _root_down(doc, ctx, base)
-    sessions = _embedded_sessions(doc, embedded)
-    for ptr, step in steps(doc, base):
-        _step_down(step, ptr, ctx)
-    for ptr, ref in _all_refs(doc, base):
-        _ref_down(ref, ptr, ctx, sessions)
+    embedded = [sub for _, sub in dicts(doc.get("subagent_trajectories"))]
+    if doc.get("session_id") is None:
+        tid = doc.get("trajectory_id")
+        value = tid if isinstance(tid, str) and tid else _digest_id(doc)
+        ctx.decide(f"{base}/session_id", ROOT_SESSION_POLICY, value)
+        doc = _put(doc, "session_id", value, after="schema_version")
+    sessions = _embedded_sessions(doc.get("session_id"), embedded)
+    doc = without(doc, "trajectory_id", "subagent_trajectories")
+
+    def step_down(step: Doc, ptr: str) -> Doc:
+        step = fact_down(step, ptr, FACT, ctx)
+        calls = each(step.get("tool_calls"), lambda call, j: without(call, "extra"))
+        if calls is not step.get("tool_calls"):
+            step = {**step, "tool_calls": calls}
+        step = results(step, ptr, lambda result, at: without(result, "extra"))
+        return _refs(step, ptr, ref_down)
+
+    def ref_down(ref: Doc, ptr: str) -> Doc:
+        if ref.get("session_id") is None:
+            value = _ref_session(ref, sessions)
+            ctx.decide(f"{ptr}/session_id", REF_SESSION_POLICY, value)
+            ref = _put(ref, "session_id", value)
+        return without(ref, "trajectory_id")
+
+    return steps(doc, base, step_down)
 
 
-def _restore_all(doc: Doc, ctx: StepContext, base: str) -> None:
-    ctx.restore(doc, base)
-    for ptr, step in steps(doc, base):
-        ctx.restore(step, ptr)
-    for ptr, ref in _all_refs(doc, base):
-        ctx.restore(ref, ptr)
-
-
-def _all_refs(doc: Doc, base: str) -> list[tuple[str, Doc]]:
-    return [pair for ptr, step in steps(doc, base) for pair in refs(step, ptr)]
-
-
-def _root_down(doc: Doc, ctx: StepContext, base: str) -> None:
-    session = doc.get("session_id")
-    needs_session = session is None
-    if not (needs_session or "trajectory_id" in doc or "subagent_trajectories" in doc):
-        return
-    with ctx.owner(doc, base) as edit:
-        if needs_session:
-            tid = doc.get("trajectory_id")
-            value = tid if isinstance(tid, str) and tid else _digest_id(doc)
-            if "session_id" in doc:
-                edit.replace(
-                    ("session_id",), value, "v1.6 requires a string session_id", ROOT_SESSION_POLICY
-                )
-            else:
-                edit.add(
-                    ("session_id",),
-                    value,
-                    ROOT_SESSION_POLICY,
-                    position_after(doc, "schema_version"),
-                )
-        if "trajectory_id" in doc:
-            edit.remove(("trajectory_id",), "v1.6 has no Trajectory.trajectory_id")
-        if "subagent_trajectories" in doc:
-            edit.remove(("subagent_trajectories",), "v1.6 cannot embed subagent trajectories")
+def _put(obj: Doc, key: str, value: str, after: str | None = None) -> Doc:
+    """``obj`` with ``key`` set: in its place, else right after ``after``, else first."""
+    if key in obj:
+        return {**obj, key: value}
+    if after not in obj:
+        return {key: value, **obj}
+    out: Doc = {}
+    for name, item in obj.items():
+        out[name] = item
+        if name == after:
+            out[key] = value
+    return out
 
 
 def _digest_id(doc: Doc) -> str:
@@ -166,52 +178,18 @@ def _digest_id(doc: Doc) -> str:
     return "sha256-" + digest[:16]
 
 
-def _step_down(step: Doc, ptr: str, ctx: StepContext) -> None:
-    calls = [j for j, call in dicts(step.get("tool_calls")) if "extra" in call]
-    extras = [k for k, result in results(step) if "extra" in result]
-    if not ("llm_call_count" in step or calls or extras):
-        return
-    with ctx.owner(step, ptr) as edit:
-        if "llm_call_count" in step:
-            edit.training_fact("llm_call_count", "v1.6 has no Step.llm_call_count")
-        for j in calls:
-            edit.remove(("tool_calls", j, "extra"), "v1.6 has no ToolCall.extra")
-        for k in extras:
-            edit.remove(
-                ("observation", "results", k, "extra"), "v1.6 has no ObservationResult.extra"
-            )
-
-
-def _ref_down(ref: Doc, ptr: str, ctx: StepContext, sessions: dict[str, str]) -> None:
-    session = ref.get("session_id")
-    if session is not None and "trajectory_id" not in ref:
-        return
-    with ctx.owner(ref, ptr) as edit:
-        if session is None:
-            value = _ref_session(ref, sessions)
-            if "session_id" in ref:
-                edit.replace(
-                    ("session_id",), value, "v1.6 requires a string session_id", REF_SESSION_POLICY
-                )
-            else:
-                edit.add(("session_id",), value, REF_SESSION_POLICY, 0)
-        if "trajectory_id" in ref:
-            edit.remove(("trajectory_id",), "v1.6 has no SubagentTrajectoryRef.trajectory_id")
-
-
-def _embedded_sessions(doc: Doc, embedded: list[Doc]) -> dict[str, str]:
+def _embedded_sessions(parent: object, embedded: list[Doc]) -> dict[str, str]:
     """The session id each embedded subagent (by ``trajectory_id``) is referenced by below v1.7:
     its own when no other trajectory of the document carries it, else ``<parent>#<tid>``."""
-    parent = doc.get("session_id")
     parent = parent if isinstance(parent, str) else ""
     own = [sub.get("session_id") for sub in embedded]
-    taken = [parent, *own]
+    taken = Counter(s for s in [parent, *own] if isinstance(s, str))
     out: dict[str, str] = {}
-    for sub, session in zip(embedded, own, strict=True):
-        tid = sub.get("trajectory_id")
+    for sub in embedded:
+        tid, session = sub.get("trajectory_id"), sub.get("session_id")
         if not isinstance(tid, str) or tid in out:
             continue
-        unique = isinstance(session, str) and taken.count(session) == 1
+        unique = isinstance(session, str) and taken[session] == 1
         out[tid] = session if unique and isinstance(session, str) else f"{parent}#{tid}"
     return out
 
@@ -222,3 +200,6 @@ def _ref_session(ref: Doc, sessions: dict[str, str]) -> str:
         return sessions.get(tid, tid)
     path = ref.get("trajectory_path")
     return path if isinstance(path, str) else ""
+
+
+STEP = version_step(LOWER, UPPER, up, down)
