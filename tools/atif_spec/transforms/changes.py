@@ -176,17 +176,28 @@ class ChangeReport:
         }
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
 def _leaf_count(node: Any) -> int:
+    if not (isinstance(node, (dict, list)) and node):
+        return 1
     count = 0
     pending = [node]
     while pending:
         item = pending.pop()
-        if isinstance(item, dict) and item:
-            pending.extend(v for k, v in item.items() if k != STASH_KEY)
-        elif isinstance(item, list) and item:
-            pending.extend(item)
-        else:
-            count += 1
+        members: Iterable[Any] = item
+        if isinstance(item, dict):
+            members = (
+                [v for k, v in item.items() if k != STASH_KEY]
+                if STASH_KEY in item
+                else item.values()
+            )
+        for value in members:  # a non-empty container's; a scalar or an empty one is a leaf
+            if type(value) not in _SCALARS and isinstance(value, (dict, list)) and value:
+                pending.append(value)
+            else:
+                count += 1
     return count
 
 
