@@ -148,7 +148,7 @@ def run(step: Step, doc: Doc, report: ChangeReport, options: Options, kind: str)
         layers.pop()
         out, undone = _restore(step, out, top.get("patch", []), ctx, report)
     back = step.backward(out, Context(step.inverse.name, kind, options, frozenset(ctx.wrote)))
-    patch = [op for op in diff(source, back) if not _undone(op, undone)]
+    patch = _not_undone(diff(source, back), undone)
     _report_patch(step, patch, report, options.drop)
     layer: Doc = {"by": step.name}
     if ctx.wrote:
@@ -175,9 +175,9 @@ def _restore(
 ) -> tuple[Doc, dict[str, Any]]:
     """Undo the inverse's layer: apply its patch to ``out`` and report what could not be undone
     (the document was edited since). Returns the restored document, and the values the patch
-    took out after testing them (``{path: value}``): the inverse step wrote them, so they are
-    not the document's own data. What else the document holds that the way back cannot give
-    back (an edit, a value a policy added) makes a new layer, as after any step."""
+    took out or replaced after testing them (``{path: value}``): the inverse step wrote them,
+    so they are not the document's own data. What else the document holds that the way back
+    cannot give back (an edit, a value a policy added) makes a new layer, as after any step."""
     restored, conflicts = apply(out, patch)
     if not isinstance(restored, dict):
         raise ctx.refuse("stash-patch", "", "the stash's patch does not give a document back")
@@ -194,16 +194,30 @@ def _restore(
     undone = {
         op["path"]: test.get("value")
         for test, op in itertools.pairwise(patch)
-        if op.get("op") == "remove" and test.get("op") == "test" and id(op) not in skipped
+        if op.get("op") in ("remove", "replace")
+        and test.get("op") == "test"
+        and id(op) not in skipped
     }
     return restored, undone
 
 
-def _undone(op: Op, undone: dict[str, Any]) -> bool:
-    """Whether ``op`` adds back a value the undone layer took out (the inverse step's output,
-    which the way back, e.g. under another policy, does not write again)."""
-    path = op["path"]
-    return op["op"] == "add" and path in undone and diff(op["value"], undone[path]) == []
+def _not_undone(patch: list[Op], undone: dict[str, Any]) -> list[Op]:
+    """``patch`` without the operations that write back a value the undone layer took out (the
+    inverse step's output, which the way back, e.g. under another policy, does not write), and
+    without the ``test`` before such a ``replace``."""
+    out: list[Op] = []
+    for op in patch:
+        path = op["path"]
+        if (
+            op["op"] in ("add", "replace")
+            and path in undone
+            and diff(op["value"], undone[path]) == []
+        ):
+            if out and out[-1]["op"] == "test" and out[-1]["path"] == path:
+                out.pop()
+            continue
+        out.append(op)
+    return out
 
 
 _ANY: Any = object()
