@@ -12,6 +12,7 @@ import pytest
 from atif_spec import validate
 from atif_spec.jsonio.jsonequal import difference, same_json
 from atif_spec.jsonio.jsontext import dumps, loads
+from atif_spec.transforms.mapping import is_named
 from atif_spec.transforms.migrations import MigrationError, migrate
 from atif_spec.transforms.migrations.planner import STEPS, plan
 from atif_spec.transforms.stash import STASH_KEY
@@ -48,6 +49,18 @@ def test_golden_pair(pair: str) -> None:
     options = GOLDEN / pair / "options.json"  # the switches the pair needs (a policy)
     out, _ = migrate(before, to=target, **(load(options) if options.exists() else {}))
     assert difference(after, out) is None  # RFC.md §4.6: key order and number spelling aside
+
+
+def test_every_named_key_written_is_registered() -> None:
+    """Every member a step lists in ``wrote`` is a named key of its MAPPING table row."""
+    written = []
+    for pair in PAIRS:
+        low, _ = migrate(load(GOLDEN / pair / "before.json"), to="v1.0")
+        for layer in low["agent"]["extra"][STASH_KEY]["layers"]:
+            written += [(layer["by"], ptr) for ptr in layer.get("wrote", [])]
+    assert {by for by, _ in written} == {"atif@v1.7->atif@v1.6", "atif@v1.5->atif@v1.4"}
+    for by, ptr in written:
+        assert is_named(by, ptr), (by, ptr)
 
 
 def test_plan_composes_adjacent_steps() -> None:
