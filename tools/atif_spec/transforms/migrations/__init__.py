@@ -21,7 +21,7 @@ from atif_spec.transforms.changes import ChangeReport, Item
 from atif_spec.transforms.migrations import v1_6__v1_7
 from atif_spec.transforms.migrations.base import drop_context_only as drop_steps
 from atif_spec.transforms.migrations.planner import CONTEXT_ONLY, plan
-from atif_spec.validation.findings import Finding, Level, input_finding
+from atif_spec.validation.findings import input_finding
 
 __all__ = ["ChangeReport", "Item", "MigrationError", "migrate", "parse_version"]
 
@@ -70,17 +70,7 @@ def _run(
         doc = drop_steps(doc, key, step, report)
     out = driver.run(step, doc, report, options, "migrate")
     if step.name == v1_6__v1_7.STEP.name:
-        for ptr in v1_6__v1_7.session_only_refs(out):
-            report.errors.append(
-                Finding(
-                    "migrate:session-only-ref",
-                    "session-only-ref",
-                    Level.ERROR,
-                    ptr,
-                    "a v1.6 reference holding only session_id cannot resolve in v1.7; say where "
-                    "the subagent is with --session-ref-path TEMPLATE (e.g. {session_id}.json)",
-                )
-            )
+        report.errors.extend(v1_6__v1_7.session_only_refs(out))
     return out
 
 
@@ -125,19 +115,13 @@ def migrate(
         report.errors.append(input_finding("not-an-object", "an ATIF document is a JSON object"))
         raise MigrationError(report)
     version = version_of(doc.get("schema_version"))
+    if version is None and "schema_version" not in doc:
+        message = "no `schema_version`: unknown version"
+        report.errors.append(input_finding("missing-schema-version", message))
+    elif version is None:
+        message = f"unknown `schema_version` {doc['schema_version']!r}"
+        report.errors.append(input_finding("unknown-schema-version", message, "/schema_version"))
     if version is None:
-        if "schema_version" not in doc:
-            report.errors.append(
-                input_finding("missing-schema-version", "no `schema_version`: unknown version")
-            )
-        else:
-            report.errors.append(
-                input_finding(
-                    "unknown-schema-version",
-                    f"unknown `schema_version` {doc.get('schema_version')!r}",
-                    "/schema_version",
-                )
-            )
         raise MigrationError(report)
     report.from_ = f"atif@{version}"
     options = driver.Options(drop, session_ref_path, drop_context_only)

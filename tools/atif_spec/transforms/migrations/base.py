@@ -34,6 +34,21 @@ def _mapping(version: str, change: Change | None) -> Callable[[Doc, Context], Do
     return mapping
 
 
+def metrics_field_down(field: str) -> Change:
+    """The change down of a version that added ``Metrics.<field>``: it goes to the stash."""
+
+    def down(doc: Doc, ctx: Context, base: str) -> Doc:
+        def step(obj: Doc, ptr: str) -> Doc:
+            metrics = obj.get("metrics")
+            if isinstance(metrics, dict) and field in metrics:
+                return {**obj, "metrics": without(metrics, field)}
+            return obj
+
+        return steps(doc, base, step)
+
+    return down
+
+
 def without(obj: Doc, *keys: str) -> Doc:
     """``obj`` without ``keys`` (``obj`` itself when it has none of them)."""
     if not any(key in obj for key in keys):

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from urllib.parse import quote
 
 from atif_spec.jsonio.jsontext import canonical_json
@@ -56,6 +56,7 @@ from atif_spec.transforms.migrations.base import (
     version_step,
     without,
 )
+from atif_spec.validation.findings import Finding, Level
 
 LOWER, UPPER = "v1.6", "v1.7"
 FACT = "llm_call_count"
@@ -75,6 +76,11 @@ REF_PATH_POLICY = (
     "with {session_id} replaced"
 )
 SESSION_FIELD = "{session_id}"
+REFUSAL = "session-only-ref"
+REFUSED = (
+    "a v1.6 reference holding only session_id cannot resolve in v1.7; say where the subagent "
+    "is with --session-ref-path TEMPLATE (e.g. {session_id}.json)"
+)
 
 
 def up(doc: Doc, ctx: Context, base: str) -> Doc:
@@ -103,16 +109,18 @@ def session_path(template: str, session: str) -> str:
     return template.replace(SESSION_FIELD, value)
 
 
-def session_only_refs(doc: Doc) -> Iterator[str]:
-    """Pointers of the references of a v1.7 ``doc`` that hold neither ``trajectory_id`` nor
-    ``trajectory_path`` (after ``up`` without a policy: ``migrate`` refuses them)."""
-    for i, step in dicts(doc.get("steps")):
-        observation = step.get("observation")
-        found = observation.get("results") if isinstance(observation, dict) else None
-        for k, result in dicts(found):
-            for r, ref in dicts(result.get("subagent_trajectory_ref")):
-                if _session_only(ref):
-                    yield f"/steps/{i}/observation/results/{k}/subagent_trajectory_ref/{r}"
+def session_only_refs(doc: Doc) -> list[Finding]:
+    """The refusals of the references of a v1.7 ``doc`` that hold neither ``trajectory_id`` nor
+    ``trajectory_path`` (after ``up`` without a policy, and the stash)."""
+    found: list[Finding] = []
+
+    def note(ref: Doc, ptr: str) -> Doc:
+        if _session_only(ref):
+            found.append(Finding(f"migrate:{REFUSAL}", REFUSAL, Level.ERROR, ptr, REFUSED))
+        return ref
+
+    steps(dict(doc), "", lambda step, ptr: _refs(step, ptr, note))
+    return found
 
 
 def _session_only(ref: Doc) -> bool:
