@@ -150,13 +150,9 @@ def size_sweep(args: argparse.Namespace) -> None:
         assert same_json_text(orjson.dumps(migrate(orjson.loads(low), to="v1.8")[0]), data)
         fns = {
             "base": lambda data=data: orjson.dumps(orjson.loads(data)),
-            "down": lambda data=data: orjson.dumps(
-                migrate(orjson.loads(data), to="v1.0")[0]
-            ),
+            "down": lambda data=data: orjson.dumps(migrate(orjson.loads(data), to="v1.0")[0]),
             "base_low": lambda low=low: orjson.dumps(orjson.loads(low)),
-            "up": lambda low=low: orjson.dumps(
-                migrate(orjson.loads(low), to="v1.8")[0]
-            ),
+            "up": lambda low=low: orjson.dumps(migrate(orjson.loads(low), to="v1.8")[0]),
             "convert": lambda data=data: orjson.dumps(
                 atif_spec.convert(orjson.loads(data), to=CONVERSION)[0]
             ),
