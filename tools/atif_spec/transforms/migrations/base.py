@@ -79,6 +79,17 @@ def steps(doc: Doc, base: str, change: Callable[[Doc, str], Doc]) -> Doc:
     return doc
 
 
+def contents(doc: Doc, base: str, change: Callable[[Doc, str, str], Doc]) -> Doc:
+    """``doc`` (a root copy the caller owns) with ``change(owner, pointer, key)`` applied to
+    each step (``message``) and each observation result (``content``)."""
+
+    def step(obj: Doc, ptr: str) -> Doc:
+        obj = change(obj, ptr, "message")
+        return results(obj, ptr, lambda result, at: change(result, at, "content"))
+
+    return steps(doc, base, step)
+
+
 def results(step: Doc, ptr: str, change: Callable[[Doc, str], Doc]) -> Doc:
     """``step`` with ``change(result, pointer)`` applied to each observation result."""
     observation = step.get("observation")

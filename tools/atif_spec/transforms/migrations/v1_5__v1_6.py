@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from atif_spec.jsonio.jsonvalues import text_of
 from atif_spec.transforms.driver import Context
-from atif_spec.transforms.migrations.base import Doc, results, steps, version_step
+from atif_spec.transforms.migrations.base import Doc, contents, version_step
 
 LOWER, UPPER = "v1.5", "v1.6"
 POLICY = "text of the text parts joined by newlines (content-part lists need v1.6)"
@@ -26,14 +26,11 @@ def down(doc: Doc, ctx: Context, base: str) -> Doc:
         parts = owner.get(key)
         if not isinstance(parts, list):
             return owner
-        ctx.decide(f"{ptr}/{key}", POLICY, text := text_of(parts), show=False)
+        text = text_of(parts)
+        ctx.decide(f"{ptr}/{key}", POLICY, text, show=False)
         return {**owner, key: text}
 
-    def step(obj: Doc, ptr: str) -> Doc:
-        obj = as_text(obj, ptr, "message")
-        return results(obj, ptr, lambda result, at: as_text(result, at, "content"))
-
-    return steps(doc, base, step)
+    return contents(doc, base, as_text)
 
 
 STEP = version_step(LOWER, UPPER, None, down)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from atif_spec.formats.atif import spelling
 from atif_spec.transforms.driver import Context
-from atif_spec.transforms.migrations.base import Doc, each, results, steps, version_step
+from atif_spec.transforms.migrations.base import Doc, contents, each, version_step
 
 LOWER, UPPER = "v1.7", "v1.8"
 AUDIO_POLICY = "an audio part becomes a text part naming the recording: [audio: path (type, s)]"
@@ -29,15 +29,12 @@ def down(doc: Doc, ctx: Context, base: str) -> Doc:
         def part(obj: Doc, j: int) -> Doc:
             if obj.get("type") != "audio":
                 return obj
-            ctx.decide(f"{ptr}/{key}/{j}", AUDIO_POLICY, text := audio_text(obj))
+            text = audio_text(obj)
+            ctx.decide(f"{ptr}/{key}/{j}", AUDIO_POLICY, text)
             return text
 
         parts = each(owner.get(key), part)
         return owner if parts is owner.get(key) else {**owner, key: parts}
-
-    def step(obj: Doc, ptr: str) -> Doc:
-        obj = described(obj, ptr, "message")
-        return results(obj, ptr, lambda result, at: described(result, at, "content"))
 
     def subagent(sub: Doc, i: int) -> Doc:
         if sub.get("schema_version") != spelling(UPPER):
@@ -46,7 +43,7 @@ def down(doc: Doc, ctx: Context, base: str) -> Doc:
             {**sub, "schema_version": spelling(LOWER)}, ctx, f"{base}/subagent_trajectories/{i}"
         )
 
-    out = steps(doc, base, step)
+    out = contents(doc, base, described)
     if "subagent_trajectories" in out:
         out["subagent_trajectories"] = each(out["subagent_trajectories"], subagent)
     return out
