@@ -17,7 +17,7 @@ named keys it writes, which values it decides by policy, and when it refuses a d
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,11 +42,13 @@ class Options:
 
 
 class Refused(Exception):
-    """A mapping refuses the document; ``finding`` says why."""
+    """A mapping refuses the document; ``finding`` says why, ``details`` say more (the schema
+    findings of an invalid source)."""
 
-    def __init__(self, finding: Finding) -> None:
+    def __init__(self, finding: Finding, details: Sequence[Finding] = ()) -> None:
         super().__init__(finding.message)
         self.finding = finding
+        self.details = list(details)
 
 
 @dataclass(slots=True)
@@ -96,9 +98,12 @@ class Context:
         """Record a warning ``<kind>:<code>`` about the document."""
         self.warnings.append(Finding(f"{self.kind}:{code}", code, Level.WARNING, pointer, message))
 
-    def refuse(self, code: str, pointer: str, message: str) -> Refused:
+    def refuse(
+        self, code: str, pointer: str, message: str, details: Sequence[Finding] = ()
+    ) -> Refused:
         """The exception to raise to refuse the document (``<kind>:<code>``)."""
-        return Refused(Finding(f"{self.kind}:{code}", code, Level.ERROR, pointer, message))
+        finding = Finding(f"{self.kind}:{code}", code, Level.ERROR, pointer, message)
+        return Refused(finding, details)
 
 
 Mapping = Callable[[Doc, Context], Doc]

@@ -190,7 +190,7 @@ def _run(lens: Lens | driver.Step, doc: Doc, report: ChangeReport, options: Lens
     try:
         return driver.run(lens, doc, report, options, "convert")
     except driver.Refused as exc:
-        report.errors.append(exc.finding)
+        report.errors.extend([exc.finding, *exc.details])
         raise ConversionError(report) from None
 
 
