@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from atif_spec.formats import detect
 from atif_spec.jsonio.jsonequal import difference, same_json
-from atif_spec.schemas.compiled import rs_validator
 from atif_spec.transforms.lenses import ConversionError, convert
 from atif_spec.transforms.lenses.step_substep import (
     NO_MESSAGE_SUMMARY,
@@ -24,7 +23,7 @@ from atif_spec.transforms.lenses.step_substep import (
     interleave,
     plain_text,
 )
-from atif_spec.transforms.stash_v1 import STASH_KEY, NamedKeys
+from atif_spec.transforms.stash import STASH_KEY
 from atif_spec.validation.pipeline import Options, validate_document
 from tests.support import ROOT
 from tests.support.documents import ATIF_VERSIONS, dispatch_only
@@ -71,14 +70,28 @@ def _text(doc: Any) -> bytes:
     return orjson.dumps(doc)
 
 
-STASH_SCHEMA = "https://atif-spec.org/schemas/atif-spec/v2/stash.schema.json"
+def _layers(doc: dict[str, Any]) -> list[dict[str, Any]]:
+    """The layers of the root stash (none without one), each checked to be a version-2 layer
+    ``{by, wrote?, patch?}`` (RFC.md §4.5)."""
+    extra = doc.get("extra")
+    if not isinstance(extra, dict) or STASH_KEY not in extra:
+        return []
+    stash = extra[STASH_KEY]
+    assert stash["version"] == 2
+    for layer in stash["layers"]:
+        assert isinstance(layer["by"], str) and set(layer) <= {"by", "wrote", "patch"}
+    return list(stash["layers"])
+
+
+def _patched(doc: dict[str, Any]) -> list[str]:
+    """The paths of the patch operations (not ``test``) of every layer of the root stash."""
+    return [
+        op["path"] for layer in _layers(doc) for op in layer.get("patch", []) if op["op"] != "test"
+    ]
 
 
 def _stash_ok(doc: dict[str, Any]) -> None:
-    """The root stash, when there is one, matches the stash schema (RFC.md §4.5.2)."""
-    extra = doc.get("extra")
-    if isinstance(extra, dict) and STASH_KEY in extra:
-        assert rs_validator(STASH_SCHEMA).is_valid(extra[STASH_KEY])
+    _layers(doc)
 
 
 def _round_trip_run_log(doc: dict[str, Any], **options: Any) -> dict[str, Any]:
@@ -225,81 +238,50 @@ def _usage_run_log(*, total_prompt: int = 10, user_metrics: bool = False) -> dic
 
 
 def test_run_log_usage_goes_to_atif_fields_and_back() -> None:
-    """Issue 18 item 3: usage in named extra keys lands in ATIF's own fields; the stash records
-    each lift as a value-less ``moved`` entry, and the way back restores the run log exactly."""
+    """Issue 18 item 3: usage in named extra keys lands in ATIF's own fields. A lift is a field
+    mapping both ways (the way back writes the same keys): the stash records nothing for it,
+    and the way back restores the run log exactly."""
     doc = _usage_run_log()
-    atif, _ = convert(doc, "atif@v1.7")
+    atif, report = convert(doc, "atif@v1.7")
     step = atif["steps"][0]
     assert step["metrics"] == {"prompt_tokens": 10, "completion_tokens": 5}
     assert step["model_name"] == "opus"
     assert step["extra"] == {"message_ids": ["m1"], "usage": {}}
     assert atif["agent"]["model_name"] == "opus"
     assert atif["final_metrics"] == {"total_prompt_tokens": 10, "total_completion_tokens": 5}
-    report = validate_document(atif, options=Options(check_files=False))
-    assert report.findings == []
-    layer = atif["extra"][STASH_KEY]["layers"][-1]
-    moved = [e for e in layer["entries"] if e["op"] == "moved"]
-    # the step's usage keys sat before `usage`: recorded for their place; the run's were its
-    # last keys in the order the way back writes them (model, final_metrics): nothing to record
-    assert {(e["pointer"], e["to"]) for e in moved} == {
-        ("/steps/0/extra/model", "/steps/0/model_name"),
-        ("/steps/0/extra/metrics", "/steps/0/metrics"),
-    }
-    assert all("value" not in e for e in moved)
-    assert _text(_round_trip_run_log(doc)) == _text(doc)
+    assert validate_document(atif, options=Options(check_files=False)).findings == []
+    assert report.stashed == report.named == []
+    assert _layers(atif) == []
+    assert same_json(_round_trip_run_log(doc), doc)
 
 
-def test_lifted_usage_keys_go_back_to_their_own_places() -> None:
-    """Each lift records the key's place in the run-log ``extra`` as it was before any key was
-    lifted, so the way back puts ``model`` and ``metrics`` back in their order: no stashed
-    removed/added pair repairs it (a bug: the second lift recorded its place after the first
-    key was gone, and the way back swapped them)."""
+def test_lifted_and_named_keys_of_one_extra_leave_nothing_to_patch() -> None:
+    """A step ``extra`` holding usage keys beside the producer's own keys, and receiving named
+    keys (legacy ids): the lifts and the named keys come back without a patch."""
     doc = _usage_run_log()
     doc["steps"][0]["extra"] = {"model": "opus", "metrics": {"prompt_tokens": 1}, "cwd": "/x"}
-    atif, _ = convert(doc, "atif@v1.7")
-    entries = atif["extra"][STASH_KEY]["layers"][-1]["entries"]
-    moved = [
-        (e["pointer"], e["position"])
-        for e in entries
-        if e["op"] == "moved" and e["pointer"].startswith("/steps/")
-    ]
-    assert moved == [("/steps/0/extra/model", 0), ("/steps/0/extra/metrics", 1)]
-    assert [e for e in entries if "/steps/0/extra/" in e["pointer"] and e["op"] != "moved"] == []
-    assert _text(_round_trip_run_log(doc)) == _text(doc)
-
-
-def test_named_keys_after_a_lifted_key_need_no_moved_entry() -> None:
-    """The named keys the lens adds to a step's ``extra`` (legacy ids, outcome, …) come after
-    the producer's own keys and the way back takes them out: a usage key that was the last of
-    the producer's own keys is lifted without a ``moved`` entry."""
-    doc = _usage_run_log()
-    doc["steps"][0]["extra"] = {"cwd": "/x", "model": "opus"}
     doc["steps"][0]["legacy_turn_id"] = "T1"
     atif, _ = convert(doc, "atif@v1.7")
     step = atif["steps"][0]
-    assert step["model_name"] == "opus" and step["extra"]["legacy_turn_id"] == "T1"
-    entries = atif["extra"][STASH_KEY]["layers"][-1].get("entries", [])
-    assert [e for e in entries if e["pointer"].startswith("/steps/0/")] == []
-    assert _text(_round_trip_run_log(doc)) == _text(doc)
+    assert step["model_name"] == "opus" and step["metrics"] == {"prompt_tokens": 1}
+    assert step["extra"] == {"cwd": "/x", "legacy_turn_id": "T1"}
+    assert _layers(atif) == [{"by": TO_ATIF, "wrote": ["/steps/0/extra/legacy_turn_id"]}]
+    assert same_json(_round_trip_run_log(doc), doc)
 
 
 def test_native_producer_rules_of_ssl_28() -> None:
     """SSL-28: the schema reference names the target's schema, images and the trajectory's id
     and agent settings are named keys of the run log, and the label of a step without text is
-    not named on the way back: none of them leaves a stash entry."""
+    not named on the way back: none of them leaves a patch operation."""
     atif_dir = ROOT / "conformance" / "atif" / "v1.7" / "valid"
-
-    def entries(doc: dict[str, Any]) -> list[str]:
-        stash = doc.get("extra", {}).get(STASH_KEY, {"layers": []})
-        return [e["pointer"] for layer in stash["layers"] for e in layer.get("entries", [])]
 
     doc = json.loads((atif_dir / "schema-url.json").read_text())
     run_log, _ = convert(doc, SSL)
     assert run_log["$schema"] == (
         "https://atif-spec.org/schemas/step-substep/v1.0/run-log.schema.json"
     )
-    assert next(iter(run_log)) == "$schema" and "/$schema" not in entries(run_log)
-    assert _text(_round_trip_atif(doc)) == _text(doc)
+    assert "/$schema" not in _patched(run_log)
+    assert same_json(_round_trip_atif(doc), doc)
 
     doc = json.loads((atif_dir / "rich.json").read_text())
     run_log, _ = convert(doc, SSL)
@@ -307,14 +289,15 @@ def test_native_producer_rules_of_ssl_28() -> None:
     assert run_log["extra"]["agent_extra"] == doc["agent"]["extra"]
     assert run_log["steps"][1]["extra"]["message_parts"] == doc["steps"][1]["message"]
     assert run_log["steps"][1]["message_text"].startswith("Create a file")
-    left = entries(run_log)
-    assert not {"/trajectory_id", "/agent/extra", "/steps/1/message"} & set(left), left
-    assert _text(_round_trip_atif(doc)) == _text(doc)
+    left = _patched(run_log)
+    named = ("/trajectory_id", "/agent/extra", "/steps/1/message")
+    assert not [p for p in left if p.startswith(named)], left
+    assert same_json(_round_trip_atif(doc), doc)
 
     doc = json.loads((atif_dir / "empty-message.json").read_text())
     run_log, _ = convert(doc, SSL)
     assert run_log["steps"][3]["summary"] == "Tool activity without a message"
-    assert entries(run_log) == []
+    assert _patched(run_log) == []
     atif, _ = convert(run_log, "atif@v1.7")
     assert "summary" not in atif["steps"][3].get("extra", {})
     # a run log's own such step keeps its label without a named key either
@@ -336,7 +319,7 @@ def test_native_producer_rules_of_ssl_28() -> None:
     ]
     atif, _ = convert(run_log, "atif@v1.7")
     assert "summary" not in atif["steps"][0].get("extra", {})
-    assert _text(_round_trip_run_log(run_log)) == _text(run_log)
+    assert same_json(_round_trip_run_log(run_log), run_log)
 
 
 def test_atif_tool_step_with_usage_and_no_message_round_trips_through_a_run_log() -> None:
@@ -363,7 +346,7 @@ def test_atif_tool_step_with_usage_and_no_message_round_trips_through_a_run_log(
     assert run_log["steps"][0]["summary"] == NO_MESSAGE_SUMMARY
     assert list(run_log["steps"][0]["extra"]) == ["cwd", "model", "metrics"]
     back, report = convert(run_log, "atif@v1.7")
-    assert _text(back) == _text(doc)
+    assert same_json(back, doc)
     assert report.stashed == []
 
 
@@ -377,7 +360,7 @@ def test_usage_that_atif_would_flag_stays_in_extra() -> None:
     assert "final_metrics" not in atif
     assert atif["extra"]["final_metrics"]["total_prompt_tokens"] == 11
     assert _errors(atif, "atif@v1.7") == []
-    assert _text(_round_trip_run_log(doc)) == _text(doc)
+    assert same_json(_round_trip_run_log(doc), doc)
 
 
 def test_atif_usage_goes_to_named_run_log_extra_keys() -> None:
@@ -394,13 +377,13 @@ def test_atif_usage_goes_to_named_run_log_extra_keys() -> None:
     assert run_log["extra"]["final_metrics"]["total_prompt_tokens"] == 10
     assert report.named == [] and report.stashed == []
     assert STASH_KEY not in json.dumps(run_log)
-    assert _text(_round_trip_atif(atif)) == _text(atif)
+    assert same_json(_round_trip_atif(atif), atif)
     own = {**atif, "steps": [{**atif["steps"][0], "extra": {"metrics": {"prompt_tokens": 1}}}]}
     run_log, report = convert(own, SSL)
     assert run_log["steps"][0]["extra"]["metrics"] == {"prompt_tokens": 1}  # the producer's
     assert "/steps/0/metrics" not in {i.pointer for i in report.named}
     assert any(i.pointer.startswith("/steps/0/metrics") for i in report.stashed)
-    assert _text(_round_trip_atif(own)) == _text(own)
+    assert same_json(_round_trip_atif(own), own)
 
 
 def test_a_producers_own_atif_extra_keys_are_never_read_as_run_log_fields() -> None:
@@ -421,27 +404,26 @@ def test_a_producers_own_atif_extra_keys_are_never_read_as_run_log_fields() -> N
     assert out["steps"][0]["extra"]["outcome"] == "mine"
     assert "/steps/0/outcome" in {i.pointer for i in report.stashed}
     assert "/steps/0/outcome" not in {i.pointer for i in report.named}
-    assert _text(_round_trip_run_log(doc)) == _text(doc)
+    assert same_json(_round_trip_run_log(doc), doc)
 
 
-def test_a_producers_key_at_a_declared_place_is_foreign() -> None:
-    """The layer declares each named key once (RFC.md §4.5.2 item 7); a producer's own key that
-    a pattern matches is listed in ``foreign`` and never read back as the run log's field."""
+def test_a_producers_key_at_a_named_place_is_not_read_back() -> None:
+    """The layer lists the named keys it wrote (``wrote``); a producer's own key of the same name
+    at another step is not listed and never read back as the run log's field."""
     doc = _load(SSL_DIR / "valid" / "minimal.json")
     second = {**copy.deepcopy(doc["steps"][0]), "step_id": "S2", "step_index": 2}
     second["extra"] = {"outcome": "the producer's"}
     doc["steps"].append(second)
     atif, report = convert(doc, "atif@v1.7")
-    layer = atif["extra"][STASH_KEY]["layers"][-1]
-    assert layer["named"] == ["*"]  # every named key of the step, /steps/*/extra/outcome too
-    assert NamedKeys.from_layer(layer).owns("/steps/0/extra/outcome")  # type: ignore[union-attr]
-    assert layer["foreign"] == ["/steps/1/extra/outcome"]
+    layer = _layers(atif)[-1]
+    assert "/steps/0/extra/outcome" in layer["wrote"]
+    assert "/steps/1/extra/outcome" not in layer["wrote"]
     assert atif["steps"][1]["extra"]["outcome"] == "the producer's"
     assert "/steps/1/outcome" in {i.pointer for i in report.stashed}  # the run log's own value
     assert [i.to for i in report.named if i.pointer.endswith("/outcome")] == [
         "/steps/0/extra/outcome"
     ]
-    assert _text(_round_trip_run_log(doc)) == _text(doc)
+    assert same_json(_round_trip_run_log(doc), doc)
     del atif["extra"]  # without the layer, no extra key is a named key
     run_log, _ = convert(atif, SSL)
     assert [s["outcome"] for s in run_log["steps"]] == [None, None]
@@ -465,7 +447,7 @@ def test_an_edited_run_log_keeps_its_meaning_on_the_way_back() -> None:
         (i.pointer, i.to) for i in report.named
     }
     back, _ = convert(again, SSL)
-    assert _text(back) == _text(run_log)
+    assert same_json(back, run_log)
 
 
 def test_claude_content_parts_stay_native() -> None:
@@ -573,12 +555,10 @@ def test_report_of_a_minimal_run_log() -> None:
     }
     assert [(i.pointer, i.value) for i in report.decided] == [("/agent/version", "unknown")]
     assert report.dropped == []
-    layer = atif["extra"][STASH_KEY]["layers"][-1]
-    assert layer["by"] == TO_ATIF
-    # one declaration instead of a moved entry per key (RFC.md §4.5.2 item 7)
-    assert "entries" not in layer
-    assert layer["named"] == ["*"]  # every named key the registry lists for the step
-    assert "foreign" not in layer
+    # the named keys it wrote, and nothing to patch
+    assert _layers(atif) == [
+        {"by": TO_ATIF, "wrote": ["/steps/0/extra/completed_at", "/steps/0/extra/outcome"]}
+    ]
 
 
 def test_report_of_retries_status_notes_and_artifacts() -> None:
@@ -610,7 +590,7 @@ def test_an_empty_atif_message_is_a_null_text() -> None:
     assert run_log["steps"][0]["message_text"] is None
     assert ("/steps/0/message_text", None) in [(i.pointer, i.value) for i in report.decided]
     assert report.stashed == []
-    assert _text(_round_trip_atif(atif)) == _text(atif)
+    assert same_json(_round_trip_atif(atif), atif)
 
 
 def test_report_of_an_atif_document_with_agent_only_fields() -> None:
@@ -893,16 +873,15 @@ def test_a_call_takes_the_id_of_the_result_that_answers_it() -> None:
     assert [i.pointer for i in adopted] == [
         f"/steps/0/tool_calls/{k}/tool_call_id" for k in range(3)
     ]
-    entries = atif["extra"][STASH_KEY]["layers"][0]["entries"]
-    # a call and the output right after it come back in place: the stash keeps the call's
+    patched = _patched(atif)
+    # a call and the output right after it come back in place: the patch keeps the call's
     # missing id and the output's own event time only (the two calls made at once come back
-    # each followed by its output, so their order is restored from the stash, MAPPING.md §6)
-    first = sorted(e["pointer"] for e in entries if e["pointer"].startswith("/steps/0/substeps/0/"))
-    first += sorted(
-        e["pointer"] for e in entries if e["pointer"].startswith("/steps/0/substeps/1/")
+    # each followed by its output, so their order is restored by the patch, MAPPING.md §6)
+    first = sorted(
+        p for p in patched if p.startswith(("/steps/0/substeps/0/", "/steps/0/substeps/1/"))
     )
     assert first == ["/steps/0/substeps/0/call_id", "/steps/0/substeps/1/payload/timestamp"]
-    assert _text(_round_trip_run_log(run_log)) == _text(run_log)
+    assert same_json(_round_trip_run_log(run_log), run_log)
 
 
 def test_ids_are_adopted_only_from_results_that_name_no_call() -> None:

@@ -6,20 +6,24 @@ A run-log step is one provider message; it becomes one ATIF step (``assistant`` 
 run's id and provider become ``session_id`` and ``agent.name``. The way back interleaves each
 call's results after it, numbers the substeps and labels synthetic steps.
 
-Both directions are plain mappings; everything the other side cannot hold (outcomes, summaries,
-legacy ids, completion times, retries, status notes, artifacts on one side; reasoning, metrics,
-model names, subagents on the other) travels in the stash of the target's root ``extra``, which
-:mod:`atif_spec.transforms.lenses.residual` computes from the difference between the source and its
-rebuilt form (RFC.md §4.5). Sources must match their schema; rule violations are carried over.
+Both directions are plain mappings (:func:`to_atif`, :func:`to_ssl`) run by the one driver
+(:mod:`atif_spec.transforms.driver`), which keeps what the other side cannot hold in the stash's
+patch. Sources must match their schema; rule violations are carried over.
 
-The named keys each lens writes (a step's outcome, a call's command, a result's exit code, ...;
-``spec/step-substep/MAPPING.md``) are declared once in its stash layer (``named``, RFC.md §4.5.2
-item 7); the inverse reads back exactly the declared members, each into its field.
+**Named keys** (the *named* rows of MAPPING.md): what the other side has no field for but a
+reader needs goes under a documented key of the nearest ``extra`` (a step's outcome, a call's
+command, a result's exit code, ...), unless the producer's own ``extra`` has that key; each is
+reported with ``ctx.name``. A mapping reads such a key back into its field only where
+``ctx.read`` says the inverse wrote it; any other ``extra`` member is the producer's own.
 
-Usage that provider-stream readers keep in named run-log ``extra`` keys (``metrics``, ``model``,
-``final_metrics``) is lifted to ATIF's own fields; each lift is a value-less ``moved`` stash
-entry, and the way back reads an ATIF field into run-log ``extra`` only where one names it
-(``spec/step-substep/MAPPING.md`` §2.1).
+**Lifts** (MAPPING.md §2.1) are field mappings, applied both ways whenever their condition holds
+and never recorded: an agent step's ``extra.model`` (a string) and ``extra.metrics`` (a valid
+ATIF ``Metrics``) become its ``model_name`` and ``metrics``; the run's ``extra.model``,
+``extra.agent_version`` (a string) and ``extra.final_metrics`` (a valid ``FinalMetrics`` whose
+totals agree with the steps', rule ATIF306) become ``agent.model_name``, ``agent.version`` and
+``final_metrics``. A field already set is kept, and an ``extra`` emptied by taking keys out is
+left out. The way back writes the same fields under the same keys, under the same conditions
+(``agent.version`` not ``"unknown"``), unless the ``extra`` already has the key.
 """
 
 from __future__ import annotations
@@ -34,36 +38,14 @@ from typing import Any, TypeVar
 
 import jsonschema_rs
 
-from atif_spec.formats.atif import key_order
-from atif_spec.formats.step_substep import RESULT_TYPES, RFC3339, TOOL_TYPES
+from atif_spec.formats.step_substep import RESULT_TYPES, RFC3339, TOOL_TYPES, default_source
 from atif_spec.formats.totals import step_totals
+from atif_spec.jsonio.jsonequal import same_json
 from atif_spec.jsonio.jsontext import canonical_json
 from atif_spec.jsonio.jsonvalues import dicts, plain_text
-from atif_spec.jsonio.pointers import parse_pointer
-from atif_spec.jsonio.pointers import pointer as make_pointer
 from atif_spec.schemas.catalog import load_catalog
 from atif_spec.schemas.compiled import rs_registry, rs_validator
-from atif_spec.schemas.targets import Target
-from atif_spec.transforms.changes import ChangeReport, Item
-from atif_spec.transforms.lenses import Lens, LensOptions, refuse
-from atif_spec.transforms.lenses.residual import (
-    Holder,
-    put_moves,
-    put_named,
-    run_lens,
-    same,
-    take_moves,
-    take_named,
-)
-from atif_spec.transforms.stash_v1 import (
-    STASH_KEY,
-    NamedKeys,
-    StashError,
-    deep_copy,
-    insert_key,
-    moved_entry,
-    resolve,
-)
+from atif_spec.transforms.driver import Context, Mapping, Step
 from atif_spec.validation.schema_findings import findings_of
 
 Doc = dict[str, Any]
@@ -73,8 +55,6 @@ SSL = "step-substep@v1.0"
 ATIF = "atif@v1.7"
 TO_ATIF = f"{SSL}->{ATIF}"
 TO_SSL = f"{ATIF}->{SSL}"
-HOLDER = Holder(("extra",))
-"""Both formats keep the stash in the root ``extra``."""
 
 UNKNOWN = "unknown"
 """``agent.version`` of converted run logs, and the provider of ATIF agents without a name."""
@@ -91,12 +71,51 @@ ATIF_TIME = re.compile(
 )
 """The ``timestamp`` pattern of ATIF v1.7 (uppercase ``T`` and ``Z``, no leap second)."""
 
+# The named keys of both directions (MAPPING.md's *named* rows, ``step_substep_mapping``).
+STEP_NAMED = ("completed_at", "outcome", "summary", "legacy_turn_id", "legacy_event_id")
+"""Run-log step fields ATIF has no field for: the ATIF step's ``extra`` keys of the same name
+(when not null; null is what the way back writes), and ``message_role`` (when ``source`` does
+not give it back)."""
+SUBSTEP_NAMED = ("source", "timestamp", "legacy_turn_id", "legacy_event_id")
+"""Run-log substep fields kept as named keys of the ATIF tool call's or result's ``extra`` (when
+not null; ``source`` when it is not the spec's emitter of the event)."""
+CALL_PAYLOAD_NAMED = ("command", "retry_of_call_id")
+"""``tool_call`` payload keys kept as named keys of the ATIF tool call's ``extra``."""
+RESULT_PAYLOAD_NAMED = ("exit_code", "is_error", "message", "status")
+"""``tool_output``/``tool_error`` payload keys kept as named keys of the result's ``extra``."""
+SUBSTEPS_KEY = "run_log_substeps"
+"""ATIF step ``extra`` key holding the run-log substeps ATIF has no event for (retries, status
+notes, artifacts), each whole; the way back puts each at its ``substep_index``."""
+ROOT_NAMED = (
+    ("/trajectory_id", "trajectory_id"),
+    ("/agent/extra", "agent_extra"),
+    ("/agent/tool_definitions", "tool_definitions"),
+    ("/final_metrics", "final_metrics"),
+    ("/notes", "notes"),
+    ("/continued_trajectory_ref", "continued_trajectory_ref"),
+    ("/subagent_trajectories", "subagent_trajectories"),
+)
+"""ATIF root fields a run log has no field for, and the run ``extra`` key each goes to."""
+ATIF_STEP_NAMED = (
+    ("model_name", "model"),
+    ("reasoning_effort", "reasoning_effort"),
+    ("reasoning_content", "reasoning_content"),
+    ("metrics", "metrics"),
+    ("is_copied_context", "is_copied_context"),
+    ("llm_call_count", "llm_call_count"),
+)
+"""ATIF step fields a run log has no field for, and the step ``extra`` key each goes to (the
+provider-stream readers' names where they have one: ``model``, ``metrics``)."""
+PARTS_KEY = "message_parts"
+"""Step ``extra`` key of an ATIF content-part ``message`` that holds an image or audio part
+(the run log's ``message_text`` holds only its text)."""
+REF_KEY = "subagent_trajectory_ref"
+"""Substep ``extra`` key of an ATIF result's ``subagent_trajectory_ref``."""
+
+_ABSENT: Any = object()
+
+
 # --- shared helpers ---------------------------------------------------------------------------
-
-
-def _decide(report: ChangeReport | None, by: str, ptr: str, policy: str, value: Any) -> None:
-    if report is not None:
-        report.decided.append(Item(ptr, by, policy, value=value, has_value=True))
 
 
 def interleave(calls: Sequence[T], results: Sequence[T], call_id: Callable[[T], Any]) -> list[T]:
@@ -120,17 +139,9 @@ def interleave(calls: Sequence[T], results: Sequence[T], call_id: Callable[[T], 
     return out
 
 
-def _content_ok(value: Any) -> bool:
-    """True for a value ATIF's ``ObservationResult.content`` holds: text, parts or null."""
-    if value is None or isinstance(value, str):
-        return True
-    return isinstance(value, list) and bool(_validator("parts").is_valid(value))
-
-
 @functools.cache
 def _validator(name: str) -> Any:
     """A validator of an ATIF v1.7 shape: ``parts``, ``Metrics`` or ``FinalMetrics``."""
-
     schema: Doc = (
         {"type": "array", "items": {"$ref": f"{ATIF_SCHEMA}#/$defs/ContentPart"}}
         if name == "parts"
@@ -139,437 +150,25 @@ def _validator(name: str) -> Any:
     return jsonschema_rs.validator_for(schema, registry=rs_registry())
 
 
-def _obj(value: Any) -> Doc:
-    """``value`` when it is an object, else an empty one."""
-    return value if isinstance(value, dict) else {}
-
-
-# --- named keys and lifts: moves between the two documents -------------------------------------
-
-Path = tuple[str | int, ...]
-_ABSENT: Any = object()
-SUBSTEPS_KEY = "run_log_substeps"
-"""ATIF step ``extra`` key holding the run-log substeps ATIF has no event for (retries, status
-notes, artifacts), each as it is in the run log."""
-
-
-class Move:
-    """A value one lens put in the other document: from ``pointer`` (at key ``position``) in its
-    source to ``to`` in its output, recorded as a value-less ``moved`` entry (RFC.md §4.5.2).
-
-    ``to`` is a named key of an ``extra`` object, or for a lift an ATIF field (MAPPING.md §2.1).
-    ``value`` is the moved object itself (identity tells whether a later undo replaced it).
-
-    A move read from a ``named`` declaration (RFC.md §4.5.2 item 7, :func:`_declared_moves`)
-    knows no source place: ``tail`` is then the field's path below the object rebuilt from the
-    one holding ``to``, ``depth`` the length of that object's path in a document of the
-    source format, and the value goes where a native producer writes the field.
-    """
-
-    __slots__ = ("created", "depth", "pointer", "position", "snapshot", "tail", "to", "value")
-
-    def __init__(
-        self,
-        pointer: Path,
-        position: int | None,
-        to: Path,
-        created: str | None = None,
-        value: Any = None,
-        *,
-        tail: Path | None = None,
-        depth: int = 0,
-    ) -> None:
-        self.pointer, self.position, self.to, self.created = pointer, position, to, created
-        self.value = value
-        self.snapshot = canonical_json(value)
-        self.tail, self.depth = tail, depth
-
-    def entry(self) -> Doc:
-        """The ``moved`` stash entry."""
-        return moved_entry(self.pointer, self.position, self.to, self.created)
-
-
-def _path(pointer: str) -> Path:
-    return tuple(int(t) if t.isdigit() else t for t in parse_pointer(pointer))
-
-
-def _moves_of(entries: Sequence[Doc]) -> list[Move]:
-    """The moves that ``moved`` stash entries record (malformed entries are skipped)."""
-    out: list[Move] = []
-    for entry in entries:
-        pointer, to, position = entry.get("pointer"), entry.get("to"), entry.get("position")
-        created = entry.get("created")
-        if not (isinstance(pointer, str) and isinstance(to, str) and pointer and to):
-            continue
-        if position is not None and not isinstance(position, int):
-            continue
-        out.append(Move(_path(pointer), position, _path(to), created, None))
-    return out
-
-
-class _Namer:
-    """Writes named keys into the output's ``extra`` objects while a mapping builds it."""
-
-    def __init__(self, made: list[Move] | None) -> None:
-        self.made = made
-        self.claimed: set[tuple[int, str]] = set()
-        self.named: set[tuple[int, str]] = set()
-        """``(id(extra), key)`` of every named key written (not a producer's own key)."""
-
-    def put(
-        self, src: Doc, key: str, src_at: Path, dst: Doc, dst_at: Path, name: str | None = None
-    ) -> bool:
-        """Copy ``src[key]`` to ``dst["extra"][name or key]`` unless a producer's key is there
-        (``src`` belongs to the source, which keeps it; the way back rebuilds it)."""
-        name = key if name is None else name
-        extra = dst.get("extra", _ABSENT)
-        if extra is not _ABSENT and not isinstance(extra, dict):
-            return False
-        if isinstance(extra, dict) and name in extra:
-            return False
-        created = None
-        if extra is _ABSENT:
-            created, extra = "absent", {}
-            dst["extra"] = extra
-        value = extra[name] = deep_copy(src[key])
-        self.named.add((id(extra), name))
-        at = list(src).index(key)
-        self._record(Move((*src_at, key), at, (*dst_at, "extra", name), created, value))
+def _content_ok(value: Any) -> bool:
+    """True for a value ATIF's ``ObservationResult.content`` holds: text, parts or null."""
+    if value is None or isinstance(value, str):
         return True
-
-    def lift(
-        self,
-        src: Doc,
-        key: str,
-        src_at: Path,
-        dst: Doc,
-        field: str,
-        at: int,
-        dst_at: Path,
-        *,
-        position: int,
-        record: bool = True,
-    ) -> None:
-        """Move ``src[key]`` (a named key of an ``extra``) to the field ``dst[field]``.
-
-        ``position`` is the key's position in ``src`` before any key of the same ``extra`` was
-        lifted: the way back puts the keys back in increasing position (:func:`_restore`)."""
-        value = src.pop(key)
-        insert_key(dst, field, value, at)
-        if record:
-            self._record(Move((*src_at, key), position, (*dst_at, field), None, value))
-
-    def append(self, src_at: Path, value: Any, dst: Doc, dst_at: Path) -> bool:
-        """Append the array element at ``src_at`` to the list ``dst["extra"][SUBSTEPS_KEY]``."""
-        extra = dst.get("extra", _ABSENT)
-        if extra is not _ABSENT and not isinstance(extra, dict):
-            return False
-        created = None
-        if extra is _ABSENT:
-            created, extra = "absent", {}
-            dst["extra"] = extra
-        held = extra.get(SUBSTEPS_KEY, _ABSENT)
-        if held is _ABSENT:
-            held = extra[SUBSTEPS_KEY] = []
-            self.claimed.add((id(extra), SUBSTEPS_KEY))
-        elif (id(extra), SUBSTEPS_KEY) not in self.claimed:
-            return False  # a producer's own key
-        held.append(value)
-        to = (*dst_at, "extra", SUBSTEPS_KEY, len(held) - 1)
-        self._record(Move(src_at, None, to, created, value))
-        return True
-
-    def _record(self, move: Move) -> None:
-        if self.made is not None:
-            self.made.append(move)
+    return isinstance(value, list) and bool(_validator("parts").is_valid(value))
 
 
-def _object_path(path: Path, kinds: tuple[tuple[str | type, ...], ...]) -> Path:
-    """The longest prefix of ``path`` that has one of the object shapes ``kinds``."""
-    for kind in kinds:
-        if len(path) > len(kind) and all(
-            (isinstance(t, str) and t == k) or (k is int and isinstance(t, int))
-            for t, k in zip(path, kind, strict=False)
-        ):
-            return path[: len(kind)]
-    return ()
+def _metrics_ok(value: Any) -> bool:
+    return bool(_validator("Metrics").is_valid(value))
 
 
-RUN_LOG_OBJECTS: tuple[tuple[str | type, ...], ...] = (
-    ("steps", int, "substeps", int),
-    ("steps", int),
-)
-ATIF_OBJECTS: tuple[tuple[str | type, ...], ...] = (
-    ("steps", int, "observation", "results", int),
-    ("steps", int, "tool_calls", int),
-    ("steps", int),
-)
-
-
-def _atif_order(depth: int, path: Path) -> tuple[str, ...] | None:
-    """The schema's member order of the ATIF object at ``path`` below an owner at ``depth``
-    (0: the trajectory, 2: a step), for the objects whose order the lens rebuilds."""
-    if depth == 0 and path == ():
-        return key_order("v1.7")
-    if depth == 0 and path == ("agent",):
-        return key_order("v1.7", "Agent")
-    if depth == 2 and path == ():
-        return key_order("v1.7", "Step")
-    if depth == 5 and path == ():
-        return key_order("v1.7", "ObservationResult")
-    return None
-
-
-CALL_PAYLOAD_ORDER = ("tool_name", "command", "tool_input", "retry_of_call_id")
-"""Member order of a ``tool_call`` payload as the provider-stream reader writes it (Codex)."""
-RESULT_PAYLOAD_ORDER = ("exit_code", "status", "output", "content", "is_error", "message")
-"""Member order of a result payload: Codex's ``exit_code``/``status`` first, Claude's
-``is_error`` after the content."""
-
-
-def _ssl_order(parent: Doc, path: Path) -> tuple[str, ...] | None:
-    """The member order a native run-log producer writes in the object at ``path`` below a
-    substep (its ``payload``), for the named keys the way back puts there."""
-    if path != ("payload",):
-        return None
-    return CALL_PAYLOAD_ORDER if "tool_name" in parent else RESULT_PAYLOAD_ORDER
-
-
-"""Member order of ATIF v1.7's root, ``Agent`` and ``Step`` (the schema's), by (length of the
-object's path, path of the member's parent below it)."""
-
-
-def _restore(
-    moves: Sequence[Move],
-    read: Doc,
-    corr: dict[Path, Doc],
-    read_kinds: tuple[tuple[str | type, ...], ...],
-    write_kinds: tuple[tuple[str | type, ...], ...],
-) -> None:
-    """Put values the other lens moved back where they were.
-
-    ``read`` is the document being mapped (the values sit at each ``to``), ``corr`` maps its
-    objects (by path) to the objects built from them, which received copies of their ``extra``:
-    a named key is taken out of that copy and put at the move's ``pointer`` below the built
-    object, at its key ``position`` (in increasing order, so each lands where it was; an ATIF
-    field at its place in the schema's member order). A native
-    field already written is replaced; a member of a free-form object already there is kept
-    (the value then stays in ``extra``)."""
-    emptied: dict[int, tuple[Doc, str]] = {}
-    puts: list[tuple[int, int, Doc, str, Any]] = []
-    order_of: dict[int, tuple[str, ...]] = {}
-    for n, move in enumerate(moves):
-        if len(move.to) >= 2 and move.to[-2] == SUBSTEPS_KEY:
-            continue  # whole substeps: the step mapping puts them back
-        value = _at(read, move.to, _ABSENT)
-        read_obj = _object_path(move.to, read_kinds)
-        built = corr.get(read_obj)
-        if value is _ABSENT or built is None:
-            continue
-        if move.tail is not None:
-            tail, depth = move.tail, move.depth
-        else:
-            write_obj = _object_path(move.pointer, write_kinds)
-            tail, depth = move.pointer[len(write_obj) :], len(write_obj)
-        rtail = move.to[len(read_obj) :]
-        parent = _at(built, tail[:-1], None)
-        key = tail[-1]
-        if not isinstance(parent, dict) or not isinstance(key, str):
-            continue
-        if len(tail) > 1 and tail[-2] == "extra" and key in parent:
-            continue  # a member of a free-form object is never overwritten
-        if rtail[:1] == ("extra",) and len(rtail) == 2:
-            copy = built.get("extra")
-            if not isinstance(copy, dict) or rtail[1] not in copy:
-                continue
-            del copy[rtail[1]]
-            if move.created is not None:
-                emptied[id(built)] = (built, move.created)
-        if move.tail is not None and write_kinds is RUN_LOG_OBJECTS and key in parent:
-            parent[key] = deep_copy(value)  # a run-log field the mapping wrote (as null): in place
-            continue
-        parent.pop(key, None)
-        order = (
-            _atif_order(depth, tail[:-1])
-            if write_kinds is ATIF_OBJECTS
-            else _ssl_order(parent, tail[:-1])
-            if move.tail is not None
-            else None
-        )
-        if order is not None and key in order:
-            order_of[id(parent)] = order
-        position = move.position if move.position is not None else 1 << 30
-        puts.append((position, n, parent, key, deep_copy(value)))
-    for position, _, parent, key, value in sorted(puts, key=lambda p: (p[0], p[1])):
-        order = order_of.get(id(parent))
-        if order is not None and key in order:
-            # ATIF's root, agent and steps are built in the schema's member order, without the
-            # fields the stash restores later: a native field goes to its place in that order
-            position = _place(parent, key, order)
-        insert_key(parent, key, value, position)
-    for built, created in emptied.values():
-        if built.get("extra") == {}:
-            if created == "null":
-                built["extra"] = None
-            else:
-                del built["extra"]
-
-
-def _place(obj: Doc, key: str, order: tuple[str, ...]) -> int:
-    """The key position of ``key`` in ``obj`` by the member order ``order``."""
-    rank = order.index(key)
-    return next(
-        (n for n, k in enumerate(obj) if k in order and order.index(k) > rank),
-        len(obj),
-    )
-
-
-def _at(doc: Any, path: Sequence[str | int], default: Any = None) -> Any:
-    """The value at ``path`` in ``doc``, or ``default``."""
-    try:
-        return resolve(doc, path)
-    except LookupError:
-        return default
-
-
-# --- run log -> ATIF --------------------------------------------------------------------------
-
-STEP_NAMED = ("completed_at", "outcome", "summary", "legacy_turn_id", "legacy_event_id")
-"""Run-log step fields ATIF has no field for: the ATIF step's ``extra`` keys of the same name
-(when not null; null is what the way back writes)."""
-SUBSTEP_NAMED = ("timestamp", "legacy_turn_id", "legacy_event_id")
-"""Run-log substep fields kept as named keys of the ATIF tool call's or result's ``extra``."""
-CALL_PAYLOAD_NAMED = ("command", "retry_of_call_id")
-"""``tool_call`` payload keys kept as named keys of the ATIF tool call's ``extra``."""
-RESULT_PAYLOAD_NAMED = ("exit_code", "is_error", "message", "status")
-"""``tool_output``/``tool_error`` payload keys kept as named keys of the result's ``extra``."""
-DEFAULT_SOURCE = {"tool_call": "provider", "tool_output": "tool", "tool_error": "tool"}
-"""The substep ``source`` the way back writes: the spec's emitter of each event."""
-
-
-def to_atif(
-    doc: Doc, report: ChangeReport | None, made: list[Move] | None = None, back: Sequence[Move] = ()
-) -> Doc:
-    """The ATIF v1.7 trajectory of a run log (see the module docstring).
-
-    ``back`` are the moves of the ATIF→run-log lens (its ``moved`` entries and the members its
-    ``named`` declaration covers), read back into ATIF fields; the named keys and lifts this
-    mapping writes are appended to ``made``.
-    """
-    namer = _Namer(made)
-    corr: dict[Path, Doc] = {}
-    out: Doc = _schema_url(doc, TO_ATIF)
-    out["schema_version"] = "ATIF-v1.7"
-    run_id = doc.get("run_id")
-    if isinstance(run_id, str):
-        out["session_id"] = run_id
-    provider = doc.get("provider")
-    out["agent"] = {"name": provider if isinstance(provider, str) else UNKNOWN, "version": UNKNOWN}
-    _decide(report, TO_ATIF, "/agent/version", "a run log records no agent version", UNKNOWN)
-    sources = list(dicts(doc.get("steps")))
-    steps = [_atif_step(step, i, report, corr) for i, step in sources]
-    if not steps:
-        steps = [dict(PLACEHOLDER_STEP)]
-        _decide(
-            report, TO_ATIF, "/steps/0", "ATIF needs a step: an empty system step", PLACEHOLDER_STEP
-        )
-    for n, step in enumerate(steps, start=1):
-        step["step_id"] = n
-    out["steps"] = steps
-    if isinstance(doc.get("extra"), dict):
-        out["extra"] = deep_copy(doc["extra"])
-    corr[()] = out
-    _restore(back, doc, corr, RUN_LOG_OBJECTS, ATIF_OBJECTS)
-    for i, step in sources:
-        _name_step(step, i, corr[("steps", i)], namer)
-    _lift(out, len(doc.get("steps") or []), namer)
-    return out
-
-
-def _schema_url(doc: Doc, lens: str) -> Doc:
-    """``{"$schema": <the target's schema>}`` when ``doc``'s ``$schema`` names its own format's
-    schema (an editor's reference: it names the document's format), else ``{}`` (the value is
-    stashed)."""
-
-    source, _, target = lens.partition("->")
-    catalog = load_catalog()
-    if doc.get("$schema") == catalog.find(source).id:
-        return {"$schema": catalog.find(target).id}
-    return {}
-
-
-def _lift(out: Doc, n_source_steps: int, namer: _Namer) -> None:
-    """Move usage from named ``extra`` keys to ATIF's fields, as a native producer writes it.
-
-    Agent steps: ``extra.model`` (text) → ``model_name``; ``extra.metrics`` (a valid
-    ``Metrics``) → ``metrics``. Root: ``extra.model`` → ``agent.model_name``;
-    ``extra.agent_version`` (text) → ``agent.version`` (instead of ``"unknown"``);
-    ``extra.final_metrics`` (a valid ``FinalMetrics`` whose totals equal the steps' totals, rule
-    ATIF306) → ``final_metrics``. A field already set is never overwritten; an ``extra`` that
-    held only usage is dropped. The way back writes these keys last, in this order
-    (:func:`_usage_keys`): the lifts of an ``extra`` are recorded (``moved`` entries, for their
-    key positions) only when its keys were in another place.
-    """
-    steps = out["steps"]
-    if len(steps) == n_source_steps:
-        for i, step in enumerate(steps):
-            extra = step.get("extra")
-            if step.get("source") != "agent" or not isinstance(extra, dict):
-                continue
-            plan: list[tuple[str, Doc, str, Path]] = []
-            if isinstance(extra.get("model"), str) and "model_name" not in step:
-                plan.append(("model", step, "model_name", ("steps", i)))
-            if "metrics" not in step and _validator("Metrics").is_valid(extra.get("metrics")):
-                plan.append(("metrics", step, "metrics", ("steps", i)))
-            _lift_all(extra, ("steps", i, "extra"), plan, namer)
-            if not extra and plan:
-                del step["extra"]  # it held only usage: a native producer writes no extra
-    extra = out.get("extra")
-    if not isinstance(extra, dict):
-        return
-    plan = []
-    if isinstance(extra.get("model"), str) and "model_name" not in out["agent"]:
-        plan.append(("model", out["agent"], "model_name", ("agent",)))
-    if isinstance(extra.get("agent_version"), str) and out["agent"].get("version") == UNKNOWN:
-        del out["agent"]["version"]  # the decided placeholder gives way to the run's own
-        plan.append(("agent_version", out["agent"], "version", ("agent",)))
-    final = extra.get("final_metrics")
-    if (
-        "final_metrics" not in out
-        and isinstance(final, dict)
-        and _validator("FinalMetrics").is_valid(final)
-        and _totals_agree(final, steps)
-    ):
-        plan.append(("final_metrics", out, "final_metrics", ()))
-    _lift_all(extra, ("extra",), plan, namer)
-    if not extra and plan:
-        del out["extra"]
-
-
-def _lift_all(extra: Doc, at: Path, plan: list[tuple[str, Doc, str, Path]], namer: _Namer) -> None:
-    """Lift the keys ``plan`` names out of ``extra`` (see :func:`_lift`)."""
-    keys = [key for key, *_ in plan]
-    mine = namer.named | namer.claimed
-    own = [k for k in extra if (id(extra), k) not in mine]
-    record = own[len(own) - len(keys) :] != keys  # named keys are not the producer's
-    before = list(extra)  # positions in the untouched object, as _restore reads them
-    for key, owner, field, owner_at in plan:
-        order = _atif_order(len(owner_at), ()) if owner_at[:1] == ("steps",) else None
-        if owner_at == ():
-            order = _atif_order(0, ())
-        elif owner_at == ("agent",):
-            order = _atif_order(0, ("agent",))
-        pos = _place(owner, field, order) if order is not None else len(owner)
-        position = before.index(key)
-        namer.lift(extra, key, at, owner, field, pos, owner_at, position=position, record=record)
-
-
-def _totals_agree(final: Doc, steps: list[Doc]) -> bool:
-    """True when every total ``final`` sets equals the steps' total (rule ATIF306) and its
-    ``total_steps``, if any, their number: lifting it draws no warning."""
-
+def _final_ok(final: Any, steps: Any) -> bool:
+    """True for a valid ``FinalMetrics`` whose totals equal the steps' (rule ATIF306) and whose
+    ``total_steps``, if any, is their number: lifting it draws no warning."""
+    if not isinstance(final, dict) or not _validator("FinalMetrics").is_valid(final):
+        return False
+    steps = [s for _, s in dicts(steps)]
     if "total_steps" in final and final["total_steps"] != len(steps):
-        return False  # the total_steps rule would flag it
+        return False
     totals = step_totals(steps).as_final_metrics()
     for name in ("total_prompt_tokens", "total_completion_tokens", "total_cached_tokens"):
         if name in final and name in totals and final[name] != totals[name]:
@@ -578,21 +177,126 @@ def _totals_agree(final: Doc, steps: list[Doc]) -> bool:
     return cost is None or mine is None or math.isclose(float(cost), float(mine), rel_tol=1e-6)
 
 
-def _atif_step(step: Doc, i: int, report: ChangeReport | None, corr: dict[Path, Doc]) -> Doc:
-    ptr = f"/steps/{i}"
-    at: Path = ("steps", i)
-    subs = [(j, s) for j, s in enumerate(step.get("substeps") or []) if isinstance(s, dict)]
+def _schema_url(doc: Doc, lens: str) -> Doc:
+    """``{"$schema": <the target's schema>}`` when ``doc``'s ``$schema`` names its own format's
+    schema (an editor's reference), else ``{}`` (another value goes to the patch; SSL-28)."""
+    source, _, target = lens.partition("->")
+    catalog = load_catalog()
+    if doc.get("$schema") == catalog.find(source).id:
+        return {"$schema": catalog.find(target).id}
+    return {}
+
+
+class _Extra:
+    """The ``extra`` of an object being built, from the ``extra`` of the input object it maps
+    (at ``at``): shared while unchanged, else a copy with keys taken out and named keys put in."""
+
+    def __init__(self, given: Any, at: str, ctx: Context) -> None:
+        self.given, self.at, self.ctx = given, at, ctx
+        self.keys: Doc = dict(given) if isinstance(given, dict) else {}
+        self.edited = False
+
+    def take(self, key: str, ok: Callable[[Any], bool] | None = None) -> Any:
+        """Take ``key`` out: a named key (no ``ok``) where the inverse wrote it, a lift where
+        ``ok`` accepts its value; else ``_ABSENT``."""
+        value = self.keys.get(key, _ABSENT)
+        if value is _ABSENT or not (ok(value) if ok else self.ctx.read(f"{self.at}/{key}")):
+            return _ABSENT
+        self.edited = True
+        return self.keys.pop(key)
+
+    def take_items(self, key: str) -> list[Any]:
+        """Take out the elements of the list at ``key`` that the inverse wrote (named keys)."""
+        held = self.keys.get(key)
+        if not isinstance(held, list):
+            return []
+        mine = {n for n in range(len(held)) if self.ctx.read(f"{self.at}/{key}/{n}")}
+        if mine:
+            self.edited = True
+            self.keys[key] = [v for n, v in enumerate(held) if n not in mine]
+            if not self.keys[key]:
+                del self.keys[key]
+        return [held[n] for n in sorted(mine)]
+
+    def put(self, key: str, value: Any, source: str | None, owner: str) -> bool:
+        """Write ``value`` at ``key`` unless a member is there: a named key read from ``source``
+        (reported), or for ``source`` None a lift's key (a mapping)."""
+        if key in self.keys:
+            return False  # the producer's own: the value goes to the patch
+        self.keys[key] = value
+        self.edited = True
+        if source is not None:
+            reason = f"{self.ctx.target} has no field for it: a documented name"
+            self.ctx.name(source, f"{owner}/extra/{key}", reason)
+        return True
+
+    def place(self, obj: Doc) -> None:
+        """Set ``obj["extra"]``: the input's when unchanged, nothing when emptied."""
+        if not self.edited and isinstance(self.given, dict):
+            obj["extra"] = self.given
+        elif self.keys:
+            obj["extra"] = self.keys
+
+
+# --- run log -> ATIF --------------------------------------------------------------------------
+
+STEP_LIFTS = (
+    ("model", "model_name", lambda v: isinstance(v, str)),
+    ("metrics", "metrics", _metrics_ok),
+)
+"""Lifts of an agent step's ``extra`` keys to ATIF step fields: (key, field, condition)."""
+
+
+def to_atif(doc: Doc, ctx: Context) -> Doc:
+    """The ATIF v1.7 trajectory of a run log (see the module docstring)."""
+    out = _schema_url(doc, TO_ATIF)
+    out["schema_version"] = "ATIF-v1.7"
+    if isinstance(doc.get("run_id"), str):
+        out["session_id"] = doc["run_id"]
+    provider = doc.get("provider")
+    agent: Doc = {"name": provider if isinstance(provider, str) else UNKNOWN}
+    out["agent"] = agent
+    steps = [_atif_step(step, i, ctx) for i, step in dicts(doc.get("steps"))]
+    for n, step in enumerate(steps, start=1):
+        step["step_id"] = n
+    if not steps:
+        steps = [dict(PLACEHOLDER_STEP)]
+        ctx.decide("/steps/0", "ATIF needs a step: an empty system step", PLACEHOLDER_STEP)
+    out["steps"] = steps
+    extra = _Extra(doc.get("extra", _ABSENT), "/extra", ctx)
+    for field, key in ROOT_NAMED:
+        value = extra.take(key)
+        if value is not _ABSENT:
+            (agent if field.startswith("/agent/") else out)[field.rpartition("/")[2]] = value
+    model = extra.take("model", lambda v: isinstance(v, str))
+    if model is not _ABSENT:
+        agent["model_name"] = model
+    version = extra.take("agent_version", lambda v: isinstance(v, str))
+    agent["version"] = UNKNOWN if version is _ABSENT else version
+    if version is _ABSENT:
+        ctx.decide("/agent/version", "a run log records no agent version", UNKNOWN)
+    if "final_metrics" not in out:
+        final = extra.take("final_metrics", lambda v: _final_ok(v, steps))
+        if final is not _ABSENT:
+            out["final_metrics"] = final
+    extra.place(out)
+    return out
+
+
+def _atif_step(step: Doc, i: int, ctx: Context) -> Doc:
+    at = f"/steps/{i}"
+    subs = list(dicts(step.get("substeps")))
     calls = [(j, s) for j, s in subs if s.get("type") == "tool_call"]
     results = [(j, s) for j, s in subs if s.get("type") in RESULT_TYPES]
     role = step.get("message_role")
     source = SOURCE_OF_ROLE.get(role) if isinstance(role, str) else None
     if calls and source != "agent":
         source = "agent"
-        _decide(report, TO_ATIF, f"{ptr}/source", "it calls tools: agent", source)
+        ctx.decide(f"{at}/source", "it calls tools: agent", source)
     elif source is None:
         source = "system"
-        _decide(report, TO_ATIF, f"{ptr}/source", "unknown role: system", source)
-    out: Doc = {"step_id": i + 1}
+        ctx.decide(f"{at}/source", "unknown role: system", source)
+    out: Doc = {}
     started = step.get("started_at")
     if isinstance(started, str) and ATIF_TIME.match(started):
         out["timestamp"] = started  # a null time is no timestamp, which the way back reads null
@@ -600,81 +304,54 @@ def _atif_step(step: Doc, i: int, report: ChangeReport | None, corr: dict[Path, 
     text = step.get("message_text")
     out["message"] = text if isinstance(text, str) else ""
     if not isinstance(text, str):
-        _decide(report, TO_ATIF, f"{ptr}/message", "a step without message text: empty", "")
-    sid = step.get("step_id") if isinstance(step.get("step_id"), str) else f"S{i + 1}"
+        ctx.decide(f"{at}/message", "a step without message text: empty", "")
+    sid = step["step_id"] if isinstance(step.get("step_id"), str) else f"S{i + 1}"
     adopted = adopted_call_ids(subs)
-    tool_calls = []
-    for k, (j, s) in enumerate(calls):
-        call = _atif_call(s, f"{sid}.{j + 1}", f"{ptr}/tool_calls/{k}", report, adopted.get(j))
-        tool_calls.append(call)
-        corr[(*at, "substeps", j)] = call
+    tool_calls = [
+        _atif_call(s, (f"{at}/substeps/{j}", f"{at}/tool_calls/{k}"), sid, adopted.get(j), ctx)
+        for k, (j, s) in enumerate(calls)
+    ]
     if tool_calls:
         out["tool_calls"] = tool_calls
     known = {c["tool_call_id"] for c in tool_calls}
     if results:
-        atif_results = []
-        for _, (j, s) in enumerate(results):
-            result = _atif_result(s, known)
-            atif_results.append(result)
-            corr[(*at, "substeps", j)] = result
-        out["observation"] = {"results": atif_results}
-    if isinstance(step.get("extra"), dict):
-        out["extra"] = deep_copy(step["extra"])
-    corr[at] = out
-    return out
-
-
-def _name_step(step: Doc, i: int, out: Doc, namer: _Namer) -> None:
-    """The named keys of one ATIF step made from a run-log step (after the other lens's moves
-    are read back, so that an ``extra`` made here is recorded as made here)."""
-    at: Path = ("steps", i)
-    subs = [(j, s) for j, s in enumerate(step.get("substeps") or []) if isinstance(s, dict)]
-    calls = [(j, s) for j, s in subs if s.get("type") == "tool_call"]
-    results = [(j, s) for j, s in subs if s.get("type") in RESULT_TYPES]
-    tool_calls = out.get("tool_calls", [])
-    role = step.get("message_role")
-    if ROLE_OF_SOURCE.get(out["source"]) != role and "message_role" in step:
-        namer.put(step, "message_role", at, out, at)
+        out["observation"] = {
+            "results": [
+                _atif_result(s, f"{at}/substeps/{j}", f"{at}/observation/results/{k}", known, ctx)
+                for k, (j, s) in enumerate(results)
+            ]
+        }
+    extra = _Extra(step.get("extra", _ABSENT), f"{at}/extra", ctx)
+    for field, key in (*ATIF_STEP_NAMED, ("message", PARTS_KEY)):
+        value = extra.take(key)
+        if value is not _ABSENT:
+            out[field] = value
+    for key, field, ok in STEP_LIFTS if source == "agent" else ():
+        value = extra.take(key, ok) if field not in out else _ABSENT
+        if value is not _ABSENT:
+            out[field] = value
+    if ROLE_OF_SOURCE.get(source) != role and "message_role" in step:
+        extra.put("message_role", role, f"{at}/message_role", at)
     for key in STEP_NAMED:
         value = step.get(key)
         if value is not None and not (key == "summary" and value == _label(step)):
-            namer.put(step, key, at, out, at)
-    for k, (j, s) in enumerate(calls):
-        _name_substep(s, (*at, "substeps", j), tool_calls[k], (*at, "tool_calls", k), namer)
-    for k, (j, s) in enumerate(results):
-        dst = out["observation"]["results"][k]
-        _name_substep(s, (*at, "substeps", j), dst, (*at, "observation", "results", k), namer)
-    for j, s in subs:
-        if s.get("type") not in TOOL_TYPES or s.get("type") == "tool_retry":
-            namer.append((*at, "substeps", j), deep_copy(s), out, at)
+            extra.put(key, value, f"{at}/{key}", at)
+    kept = [(j, s) for j, s in subs if s.get("type") not in TOOL_TYPES - {"tool_retry"}]
+    if kept and extra.put(SUBSTEPS_KEY, [s for _, s in kept], None, at):
+        reason = f"{ATIF} has no event for it: kept whole under a documented name"
+        for n, (j, _) in enumerate(kept):
+            ctx.name(f"{at}/substeps/{j}", f"{at}/extra/{SUBSTEPS_KEY}/{n}", reason)
+    extra.place(out)
+    return out
 
 
 def _label(step: Doc) -> str | None:
-    """The summary the ATIF→run-log lens writes for this run-log step (SSL-28): a step whose
-    text is blank but that holds tool events is labelled, any other step gets null."""
+    """The summary the way back writes for this run-log step (SSL-28): a step whose text is
+    blank but that holds tool events is labelled, any other step gets null."""
     text = step.get("message_text")
     blank = text is None or (isinstance(text, str) and not text.strip())
-    subs = step.get("substeps")
-    events = any(
-        isinstance(s, dict) and s.get("type") in TOOL_TYPES
-        for s in (subs if isinstance(subs, list) else [])
-    )
+    events = any(s.get("type") in TOOL_TYPES for _, s in dicts(step.get("substeps")))
     return NO_MESSAGE_SUMMARY if blank and events else None
-
-
-def _name_substep(sub: Doc, src_at: Path, dst: Doc, dst_at: Path, namer: _Namer) -> None:
-    """Named keys of a tool call's or result's ``extra``: times, sources, payload flags."""
-    kind = sub.get("type")
-    if "source" in sub and sub["source"] != DEFAULT_SOURCE.get(str(kind)):
-        namer.put(sub, "source", src_at, dst, dst_at)
-    for key in SUBSTEP_NAMED:
-        if sub.get(key) is not None:
-            namer.put(sub, key, src_at, dst, dst_at)
-    payload = sub.get("payload")
-    if isinstance(payload, dict):
-        for key in CALL_PAYLOAD_NAMED if kind == "tool_call" else RESULT_PAYLOAD_NAMED:
-            if key in payload:
-                namer.put(payload, key, (*src_at, "payload"), dst, dst_at)
 
 
 def adopted_call_ids(subs: Sequence[tuple[int, Doc]]) -> dict[int, str]:
@@ -711,198 +388,117 @@ def adopted_call_ids(subs: Sequence[tuple[int, Doc]]) -> dict[int, str]:
 
 
 def _atif_call(
-    sub: Doc, label: str, ptr: str, report: ChangeReport | None, adopted: str | None = None
+    sub: Doc, where: tuple[str, str], sid: str, adopted: str | None, ctx: Context
 ) -> Doc:
-    payload = _obj(sub.get("payload"))
+    """The tool call of a ``tool_call`` substep (at ``where[0]``, the call at ``where[1]``)."""
+    src, at = where
+    payload: Doc = sub["payload"] if isinstance(sub.get("payload"), dict) else {}
     cid = sub.get("call_id")
     if not isinstance(cid, str) and adopted is not None:
         cid = adopted
         policy = "no call_id: the call_id of the result that answers it"
-        _decide(report, TO_ATIF, f"{ptr}/tool_call_id", policy, cid)
+        ctx.decide(f"{at}/tool_call_id", policy, cid)
     elif not isinstance(cid, str):
-        cid = label
-        _decide(report, TO_ATIF, f"{ptr}/tool_call_id", "no call_id: the substep id", cid)
+        cid = f"{sid}.{int(src.rpartition('/')[2]) + 1}"
+        ctx.decide(f"{at}/tool_call_id", "no call_id: the substep id", cid)
     name = payload.get("tool_name")
     arguments = payload.get("tool_input")
     if not isinstance(arguments, dict):
         arguments = {}
-        _decide(report, TO_ATIF, f"{ptr}/arguments", "tool_input is not an object: {}", {})
+        ctx.decide(f"{at}/arguments", "tool_input is not an object: {}", {})
     out: Doc = {
         "tool_call_id": cid,
         "function_name": name if isinstance(name, str) else "",
-        "arguments": deep_copy(arguments),
+        "arguments": arguments,
     }
-    if isinstance(sub.get("extra"), dict):
-        out["extra"] = deep_copy(sub["extra"])
+    _event_extra(sub, src, at, CALL_PAYLOAD_NAMED, ctx).place(out)
     return out
 
 
-def _atif_result(sub: Doc, known: set[str]) -> Doc:
+def _atif_result(sub: Doc, src: str, at: str, known: set[str], ctx: Context) -> Doc:
     out: Doc = {}
     if "call_id" in sub:
         cid = sub["call_id"]
         out["source_call_id"] = cid if isinstance(cid, str) and cid in known else None
-    payload = _obj(sub.get("payload"))
+    payload: Doc = sub["payload"] if isinstance(sub.get("payload"), dict) else {}
     for key in ("output", "content"):
         if key in payload and _content_ok(payload[key]):
-            out["content"] = deep_copy(payload[key])
+            out["content"] = payload[key]
             break
-    if isinstance(sub.get("extra"), dict):
-        out["extra"] = deep_copy(sub["extra"])
+    extra = _event_extra(sub, src, at, RESULT_PAYLOAD_NAMED, ctx)
+    ref = extra.take(REF_KEY)
+    if ref is not _ABSENT:
+        out[REF_KEY] = ref
+    extra.place(out)
     return out
+
+
+def _event_extra(sub: Doc, src: str, at: str, payload_keys: Sequence[str], ctx: Context) -> _Extra:
+    """The ``extra`` of a tool call or result, with its substep's named keys: times, sources,
+    legacy ids, payload flags."""
+    extra = _Extra(sub.get("extra", _ABSENT), f"{src}/extra", ctx)
+    for key in SUBSTEP_NAMED:
+        value = sub.get(key)
+        if value is not None and (key != "source" or value != default_source(str(sub["type"]))):
+            extra.put(key, value, f"{src}/{key}", at)
+    payload: Doc = sub["payload"] if isinstance(sub.get("payload"), dict) else {}
+    for key in payload_keys:
+        if key in payload:
+            extra.put(key, payload[key], f"{src}/payload/{key}", at)
+    return extra
 
 
 # --- ATIF -> run log --------------------------------------------------------------------------
 
-ROOT_NAMED: tuple[tuple[Path, str], ...] = (
-    (("trajectory_id",), "trajectory_id"),
-    (("agent", "extra"), "agent_extra"),
-    (("agent", "tool_definitions"), "tool_definitions"),
-    (("final_metrics",), "final_metrics"),
-    (("notes",), "notes"),
-    (("continued_trajectory_ref",), "continued_trajectory_ref"),
-    (("subagent_trajectories",), "subagent_trajectories"),
-)
-"""ATIF root fields a run log has no field for, and the run ``extra`` key each goes to."""
-ATIF_STEP_NAMED: tuple[tuple[str, str], ...] = (
-    ("model_name", "model"),
-    ("reasoning_effort", "reasoning_effort"),
-    ("reasoning_content", "reasoning_content"),
-    ("metrics", "metrics"),
-    ("is_copied_context", "is_copied_context"),
-    ("llm_call_count", "llm_call_count"),
-)
-"""ATIF step fields a run log has no field for, and the step ``extra`` key each goes to (the
-provider-stream readers' names where they have one: ``model``, ``metrics``)."""
-PARTS_KEY = "message_parts"
-"""Step ``extra`` key of an ATIF content-part ``message`` that holds an image or audio part
-(the run log's ``message_text`` holds only its text)."""
 
-
-def to_ssl(
-    doc: Doc, report: ChangeReport | None, made: list[Move] | None = None, back: Sequence[Move] = ()
-) -> Doc:
-    """The run log of an ATIF v1.7 trajectory (see the module docstring).
-
-    ``back`` are the moves of the run-log→ATIF lens (its ``moved`` entries and the members its
-    ``named`` declaration covers), read back into run-log fields; the named keys this mapping
-    writes are appended to ``made``.
-    """
-    namer = _Namer(made)
-    corr: dict[Path, Doc] = {}
-    agent = _obj(doc.get("agent"))
+def to_ssl(doc: Doc, ctx: Context) -> Doc:
+    """The run log of an ATIF v1.7 trajectory (see the module docstring)."""
+    agent = doc["agent"] if isinstance(doc.get("agent"), dict) else {}
     name = agent.get("name")
     provider = name if isinstance(name, str) and name else UNKNOWN
-    if provider is UNKNOWN:
-        _decide(report, TO_SSL, "/provider", "an agent without a name: unknown", provider)
+    if not (isinstance(name, str) and name):
+        ctx.decide("/provider", "an agent without a name: unknown", provider)
     out: Doc = _schema_url(doc, TO_SSL)
-    out["run_id"] = _run_id(doc, report)
+    out["run_id"] = _run_id(doc, ctx)
     out["provider"] = provider
     steps = doc.get("steps")
-    if isinstance(steps, list) and len(steps) == 1 and same(steps[0], PLACEHOLDER_STEP):
+    if isinstance(steps, list) and len(steps) == 1 and same_json(steps[0], PLACEHOLDER_STEP):
         # what the other lens writes for an empty run: read as one, so both round trips hold
-        _decide(report, TO_SSL, "/steps", "only the empty step of an empty run: no step", [])
+        ctx.decide("/steps", "only the empty step of an empty run: no step", [])
         out["steps"] = []
     else:
-        out["steps"] = [
-            _ssl_step(step, i, provider, report, corr, back) for i, step in dicts(steps)
-        ]
-    if isinstance(doc.get("extra"), dict):
-        out["extra"] = deep_copy(doc["extra"])
-    corr[()] = out
-    _restore(back, doc, corr, ATIF_OBJECTS, RUN_LOG_OBJECTS)
-    _usage_keys(doc, out)
-    for field, key in ROOT_NAMED:
-        owner = _at(doc, field[:-1], None)
-        if isinstance(owner, dict) and field[-1] in owner:
-            namer.put(owner, str(field[-1]), field[:-1], out, (), key)
-    for i, step in dicts(doc.get("steps")):
-        built = corr.get(("steps", i))
-        for field_name, key in ATIF_STEP_NAMED:
-            if built is not None and field_name in step:
-                namer.put(step, field_name, ("steps", i), built, ("steps", i), key)
-        parts = step.get("message")
-        if built is not None and any(p.get("type") != "text" for _, p in dicts(parts)):
-            namer.put(step, "message", ("steps", i), built, ("steps", i), PARTS_KEY)
-    for i, k, result in _results(doc):
-        at: Path = ("steps", i, "observation", "results", k)
-        built = corr.get(at)
-        if built is not None and "subagent_trajectory_ref" in result:
-            subs = out["steps"][i]["substeps"]
-            m = next(n for n, sub in enumerate(subs) if sub is built)
-            namer.put(result, "subagent_trajectory_ref", at, built, ("steps", i, "substeps", m))
-    _settle_results(out)
-    return out
-
-
-def _results(doc: Doc) -> list[tuple[int, int, Doc]]:
-    """(step index, result index, result) of every observation result of an ATIF document."""
-    out: list[tuple[int, int, Doc]] = []
-    for i, step in dicts(doc.get("steps")):
-        observation = step.get("observation")
-        if isinstance(observation, dict):
-            out.extend((i, k, r) for k, r in dicts(observation.get("results")))
-    return out
-
-
-def _usage_keys(doc: Doc, out: Doc) -> None:
-    """ATIF usage under the run log's own usage keys (SSL-17): the step's ``model_name`` and
-    ``metrics`` as ``extra.model`` and ``extra.metrics`` (agent steps), ``agent.model_name`` as
-    run ``extra.model``, ``final_metrics`` as run ``extra.final_metrics`` when its totals agree
-    with the steps'. A field mapping, not a named key: the run-log→ATIF lens lifts these keys of
-    any run log back to the same fields (:func:`_lift`). A key already there is left alone."""
-
-    def put(owner: Doc, key: str, value: Any) -> None:
-        extra = owner.get("extra", _ABSENT)
-        if extra is _ABSENT:
-            owner["extra"] = extra = {}
-        if isinstance(extra, dict) and key not in extra:
-            extra[key] = deep_copy(value)
-
-    steps = out["steps"]
-    for i, step in dicts(doc.get("steps")):
-        if step.get("source") != "agent" or i >= len(steps):
-            continue
-        if isinstance(step.get("model_name"), str):
-            put(steps[i], "model", step["model_name"])
-        if _validator("Metrics").is_valid(step.get("metrics")):
-            put(steps[i], "metrics", step["metrics"])
-    agent = doc.get("agent")
-    if isinstance(agent, dict) and isinstance(agent.get("model_name"), str):
-        put(out, "model", agent["model_name"])
-    version = agent.get("version") if isinstance(agent, dict) else None
+        out["steps"] = [_ssl_step(step, i, provider, ctx) for i, step in dicts(steps)]
+    extra = _Extra(doc.get("extra", _ABSENT), "/extra", ctx)
+    if isinstance(agent.get("model_name"), str):
+        extra.put("model", agent["model_name"], None, "")
+    version = agent.get("version")
     if isinstance(version, str) and version != UNKNOWN:  # what the way back writes without one
-        put(out, "agent_version", version)
-    final = doc.get("final_metrics")
-    if (
-        isinstance(final, dict)
-        and _validator("FinalMetrics").is_valid(final)
-        and _totals_agree(final, [s for _, s in dicts(doc.get("steps"))])
-    ):
-        put(out, "final_metrics", final)
+        extra.put("agent_version", version, None, "")
+    if _final_ok(doc.get("final_metrics"), steps):
+        extra.put("final_metrics", doc["final_metrics"], None, "")
+    for field, key in ROOT_NAMED:
+        owner = agent if field.startswith("/agent/") else doc
+        member = field.rpartition("/")[2]
+        if member in owner:
+            extra.put(key, owner[member], field, "")
+    extra.place(out)
+    return out
 
 
-def _run_id(doc: Doc, report: ChangeReport | None) -> str:
+def _run_id(doc: Doc, ctx: Context) -> str:
     for key in ("session_id", "trajectory_id"):
         value = doc.get(key)
         if isinstance(value, str) and value:
             if key != "session_id":
-                _decide(report, TO_SSL, "/run_id", "no session_id: the trajectory_id", value)
+                ctx.decide("/run_id", "no session_id: the trajectory_id", value)
             return value
     value = "run-" + hashlib.sha256(canonical_json(doc)).hexdigest()[:16]
-    _decide(report, TO_SSL, "/run_id", "no id: run- and 16 hex digits of its SHA-256", value)
+    ctx.decide("/run_id", "no id: run- and 16 hex digits of its SHA-256", value)
     return value
 
 
-def _ssl_step(
-    step: Doc,
-    i: int,
-    provider: str,
-    report: ChangeReport | None,
-    corr: dict[Path, Doc],
-    back: Sequence[Move],
-) -> Doc:
-    ptr = f"/steps/{i}"
+def _ssl_step(step: Doc, i: int, provider: str, ctx: Context) -> Doc:
+    at = f"/steps/{i}"
     sid = f"S{i + 1}"
     source = step.get("source")
     out: Doc = {
@@ -917,350 +513,142 @@ def _ssl_step(
     text = message if isinstance(message, str) else plain_text(message)
     if not text:
         # no text: null, as a run-log producer writes a step without a message (SSL-27)
-        _decide(report, TO_SSL, f"{ptr}/message_text", "no message text: null", None)
+        ctx.decide(f"{at}/message_text", "no message text: null", None)
     elif not isinstance(message, str):
-        _decide(report, TO_SSL, f"{ptr}/message_text", "content parts: their text", text)
+        ctx.decide(f"{at}/message_text", "content parts: their text", text)
     out["message_text"] = text or None
     stamp = step.get("timestamp")
-    if isinstance(stamp, str) and RFC3339.match(stamp):
-        out["started_at"] = stamp
-    else:
-        out["started_at"] = None
-        if stamp is not None or "timestamp" not in step:
-            _decide(report, TO_SSL, f"{ptr}/started_at", "no RFC 3339 time with offset: null", None)
-    out["completed_at"] = None
-    out["outcome"] = None
-    _decide(report, TO_SSL, f"{ptr}/outcome", "ATIF records no outcome: null", None)
-    extra = deep_copy(step["extra"]) if isinstance(step.get("extra"), dict) else None
-    kept, created = _kept_substeps(back, i, extra)
-    subs = _ssl_substeps(step, i, sid, report, corr, kept)
-    summary = None
-    if not text.strip() and any(s["type"] in TOOL_TYPES for s in subs):
-        summary = NO_MESSAGE_SUMMARY
-        _decide(report, TO_SSL, f"{ptr}/summary", "tool events need a summary", summary)
-    out["summary"] = summary
-    out["legacy_turn_id"] = None
-    out["legacy_event_id"] = None
-    out["substeps"] = subs
-    if extra is not None and not (created and not extra):
-        out["extra"] = extra
-    corr[("steps", i)] = out
+    out["started_at"] = stamp if isinstance(stamp, str) and RFC3339.match(stamp) else None
+    if out["started_at"] is None and (stamp is not None or "timestamp" not in step):
+        ctx.decide(f"{at}/started_at", "no RFC 3339 time with offset: null", None)
+    out["completed_at"] = out["outcome"] = out["summary"] = None
+    out["legacy_turn_id"] = out["legacy_event_id"] = None
+    ctx.decide(f"{at}/outcome", "ATIF records no outcome: null", None)
+    extra = _Extra(step.get("extra", _ABSENT), f"{at}/extra", ctx)
+    out["substeps"] = _ssl_substeps(step, i, sid, extra.take_items(SUBSTEPS_KEY), ctx)
+    if not text.strip() and any(s.get("type") in TOOL_TYPES for s in out["substeps"]):
+        out["summary"] = NO_MESSAGE_SUMMARY
+        ctx.decide(f"{at}/summary", "tool events need a summary", NO_MESSAGE_SUMMARY)
+    for key in ("message_role", *STEP_NAMED):
+        value = extra.take(key)
+        if value is not _ABSENT:
+            out[key] = value
+    if source == "agent":
+        if isinstance(step.get("model_name"), str):
+            extra.put("model", step["model_name"], None, at)
+        if _metrics_ok(step.get("metrics")):
+            extra.put("metrics", step["metrics"], None, at)
+    for field, key in ATIF_STEP_NAMED:
+        if field in step:
+            extra.put(key, step[field], f"{at}/{field}", at)
+    if any(p.get("type") != "text" for _, p in dicts(message)):
+        extra.put(PARTS_KEY, message, f"{at}/message", at)
+    extra.place(out)
     return out
 
 
-def _kept_substeps(
-    back: Sequence[Move], i: int, extra: Doc | None
-) -> tuple[list[tuple[int, Doc]], bool]:
-    """The run-log substeps the other lens kept in this ATIF step's ``extra`` (named key
-    :data:`SUBSTEPS_KEY`), with their original index, taken out of ``extra`` (a copy); and
-    whether the lens created that ``extra``."""
-    if extra is None or not isinstance(extra.get(SUBSTEPS_KEY), list):
-        return [], False
-    held: list[Any] = extra[SUBSTEPS_KEY]
-    found: list[tuple[int, int, bool]] = []
-    for move in back:
-        to, src = move.to, move.pointer
-        if len(to) == 5 and to[:2] == ("steps", i) and to[2:4] == ("extra", SUBSTEPS_KEY):
-            k = to[4]
-            if len(src) == 4 and src[:3] == ("steps", i, "substeps") and isinstance(k, int):
-                j = src[3]
-                if isinstance(j, int) and 0 <= k < len(held) and isinstance(held[k], dict):
-                    found.append((j, k, move.created is not None))
-    if len({k for _, k, _ in found}) != len(held) or len(found) != len(held):
-        return [], False  # not (all) the lens's own: the key stays in extra
-    del extra[SUBSTEPS_KEY]
-    kept = sorted(((j, deep_copy(held[k])) for j, k, _ in found), key=lambda x: x[0])
-    return kept, any(created for _, _, created in found)
-
-
-def _ssl_substeps(
-    step: Doc,
-    i: int,
-    sid: str,
-    report: ChangeReport | None,
-    corr: dict[Path, Doc],
-    kept: list[tuple[int, Doc]],
-) -> list[Doc]:
-    ptr = f"/steps/{i}/substeps"
-    calls = [(k, c) for k, c in enumerate(step.get("tool_calls") or []) if isinstance(c, dict)]
+def _ssl_substeps(step: Doc, i: int, sid: str, kept: list[Any], ctx: Context) -> list[Doc]:
+    """The step's calls, each followed by its results (:func:`interleave`), with the substeps
+    kept whole in its ``extra`` (``kept``) back at their ``substep_index``."""
+    at = f"/steps/{i}"
+    calls = [(f"{at}/tool_calls/{k}", c) for k, c in dicts(step.get("tool_calls"))]
     observation = step.get("observation")
     raw = observation.get("results") if isinstance(observation, dict) else None
-    results = [(k, r) for k, r in enumerate(raw or []) if isinstance(r, dict)]
-    call_set = _Identity([c for _, c in calls])
+    results = [(f"{at}/observation/results/{k}", r) for k, r in dicts(raw)]
+    call_ids = {id(c) for _, c in calls}
 
-    def call_id(item: tuple[int, Doc]) -> Any:
+    def call_id(item: tuple[str, Doc]) -> Any:
         obj = item[1]
-        return obj.get("tool_call_id") if obj in call_set else obj.get("source_call_id")
+        return obj.get("tool_call_id") if id(obj) in call_ids else obj.get("source_call_id")
 
-    made: list[tuple[Doc, Path]] = []
-    for k, item in interleave(calls, results, call_id):
-        is_call = item in call_set
-        sub: Doc = {
-            "substep_id": "",
-            "substep_index": 0,
-            "type": "tool_call" if is_call else "tool_output",
-            "source": "provider" if is_call else "tool",
-        }
-        if is_call:
-            sub["call_id"] = item.get("tool_call_id")
-            sub["payload"] = {
-                "tool_name": item.get("function_name"),
-                "tool_input": deep_copy(item.get("arguments")),
-            }
-        else:
-            if "source_call_id" in item:
-                sub["call_id"] = item["source_call_id"]
-            sub["payload"] = {"content": deep_copy(item["content"])} if "content" in item else {}
-        sub["timestamp"] = None
-        sub["legacy_turn_id"] = None
-        sub["legacy_event_id"] = None
-        if isinstance(item.get("extra"), dict):
-            sub["extra"] = deep_copy(item["extra"])
-        at: Path = (
-            ("steps", i, "tool_calls", k) if is_call else ("steps", i, "observation", "results", k)
-        )
-        corr[at] = sub
-        made.append((sub, at))
-    out = [sub for sub, _ in made]
-    for j, sub in kept:
+    made: dict[int, tuple[str, Doc, Doc, _Extra]] = {}
+    for ptr, obj in interleave(calls, results, call_id):
+        sub, extra = _ssl_event(obj, id(obj) in call_ids, ptr, ctx)
+        made[id(sub)] = (ptr, obj, sub, extra)
+    out = [sub for _, _, sub, _ in made.values()]
+    for j, _, sub in sorted((_index(sub), n, sub) for n, sub in enumerate(kept)):
         out.insert(min(j, len(out)), sub)
-    generated = {id(sub) for sub, _ in made}
     for m, sub in enumerate(out):
-        if id(sub) not in generated:
+        if id(sub) not in made:
             continue
-        sub["substep_id"] = f"{sid}.{m + 1}"
-        sub["substep_index"] = m + 1
-        _decide(
-            report,
-            TO_SSL,
-            f"{ptr}/{m}/source",
-            "ATIF records no event source: provider for a call, tool for its output",
-            sub["source"],
-        )
-        _decide(report, TO_SSL, f"{ptr}/{m}/timestamp", "ATIF records no event time: null", None)
+        ptr, obj, _, extra = made[id(sub)]
+        sub["substep_id"], sub["substep_index"] = f"{sid}.{m + 1}", m + 1
+        policy = "ATIF records no event source: provider for a call, tool for its output"
+        ctx.decide(f"{at}/substeps/{m}/source", policy, sub["source"])
+        ctx.decide(f"{at}/substeps/{m}/timestamp", "ATIF records no event time: null", None)
+        if REF_KEY in obj:
+            extra.put(REF_KEY, obj[REF_KEY], f"{ptr}/{REF_KEY}", f"{at}/substeps/{m}")
+        extra.place(sub)
     return out
 
 
-def _settle_results(doc: Doc) -> None:
-    """Give each result substep the type and payload spelling its (restored) payload implies:
-    ``tool_error`` when flagged (``is_error: true``, a non-zero ``exit_code``, an error
-    ``message``), and Codex/Gemini-style ``output`` for text next to an ``exit_code`` or
-    ``status`` (the run-log schema's two payload styles)."""
-    for _, step in dicts(doc.get("steps")):
-        for _, sub in dicts(step.get("substeps")):
-            if sub.get("type") != "tool_output" or not isinstance(sub.get("payload"), dict):
-                continue
-            payload = sub["payload"]
-            code = payload.get("exit_code")
-            failed = isinstance(code, int) and not isinstance(code, bool) and code != 0
-            if payload.get("is_error") is True or failed or "message" in payload:
-                sub["type"] = "tool_error"
-            if ("exit_code" in payload or "status" in payload) and isinstance(
-                payload.get("content"), str
-            ):
-                sub["payload"] = {
-                    ("output" if k == "content" else k): v for k, v in payload.items()
-                }
+def _index(sub: Any) -> int:
+    """Where a substep kept whole goes back: its ``substep_index`` (last when it has none)."""
+    index = sub.get("substep_index") if isinstance(sub, dict) else None
+    if isinstance(index, int) and not isinstance(index, bool) and index >= 1:
+        return index - 1
+    return 1 << 30
 
 
-class _Identity:
-    """Membership by object identity (two equal tool calls are still two)."""
-
-    def __init__(self, items: Sequence[object]) -> None:
-        self.ids = {id(x) for x in items}
-
-    def __contains__(self, item: object) -> bool:
-        return id(item) in self.ids
+def _ssl_event(obj: Doc, is_call: bool, ptr: str, ctx: Context) -> tuple[Doc, _Extra]:
+    """The substep of an ATIF tool call or result (numbered later), with the run-log fields
+    its ``extra`` names read back, and that ``extra`` (placed later)."""
+    sub: Doc = {
+        "substep_id": "",
+        "substep_index": 0,
+        "type": "tool_call" if is_call else "tool_output",
+        "source": "provider" if is_call else "tool",
+    }
+    if is_call:
+        sub["call_id"] = obj.get("tool_call_id")
+        payload = {"tool_name": obj.get("function_name"), "tool_input": obj.get("arguments")}
+    else:
+        if "source_call_id" in obj:
+            sub["call_id"] = obj["source_call_id"]
+        payload = {"content": obj["content"]} if "content" in obj else {}
+    sub["timestamp"] = sub["legacy_turn_id"] = sub["legacy_event_id"] = None
+    extra = _Extra(obj.get("extra", _ABSENT), f"{ptr}/extra", ctx)
+    for key in SUBSTEP_NAMED:
+        value = extra.take(key)
+        if value is not _ABSENT:
+            sub[key] = value
+    for key in CALL_PAYLOAD_NAMED if is_call else RESULT_PAYLOAD_NAMED:
+        value = extra.take(key)
+        if value is not _ABSENT:
+            payload[key] = value
+    if not is_call:
+        # the type and spelling the payload implies (SSL-22): an error when flagged; Codex's
+        # and Gemini's ``output`` next to an ``exit_code`` or ``status``
+        code = payload.get("exit_code")
+        failed = isinstance(code, int) and not isinstance(code, bool) and code != 0
+        if payload.get("is_error") is True or failed or "message" in payload:
+            sub["type"] = "tool_error"
+        if ("exit_code" in payload or "status" in payload) and isinstance(
+            payload.get("content"), str
+        ):
+            payload = {("output" if k == "content" else k): v for k, v in payload.items()}
+    sub["payload"] = payload
+    return sub, extra
 
 
 # --- the lenses -------------------------------------------------------------------------------
 
 
-def _check_source(doc: Any, target: str, report: ChangeReport) -> None:
-    """Refuse a source that does not match its schema (``convert:invalid-source``)."""
+def _checked(source: str, mapping: Mapping) -> Mapping:
+    """``mapping``, refusing a source that does not match its schema (``convert:invalid-source``
+    followed by the schema findings)."""
 
-    validator = rs_validator(load_catalog().find(Target.parse(target)).id)
-    if validator.is_valid(doc):
-        return
-    error = refuse(report, "invalid-source", f"the source is not a valid {target} document")
-    report.errors.extend(findings_of(validator, doc))
-    raise error
+    def run(doc: Doc, ctx: Context) -> Doc:
+        validator = rs_validator(load_catalog().find(source).id)
+        if not validator.is_valid(doc):
+            message = f"the source is not a valid {source} document"
+            raise ctx.refuse("invalid-source", "", message, findings_of(validator, doc))
+        return mapping(doc, ctx)
 
-
-def _read_tables() -> tuple[dict[tuple[int, str], tuple[int, Path]], ...]:
-    """For each direction, the field each declared named key is read back into: by (path length
-    of the object holding the ``extra``, key) in the document read, (path length of the object
-    rebuilt from it, the field's path below that object)."""
-    into_ssl: dict[tuple[int, str], tuple[int, Path]] = {}
-    for key in (*STEP_NAMED, "message_role"):
-        into_ssl[(2, key)] = (2, (key,))
-    for depth, payload_keys in ((4, CALL_PAYLOAD_NAMED), (5, RESULT_PAYLOAD_NAMED)):
-        for key in ("source", *SUBSTEP_NAMED):
-            into_ssl[(depth, key)] = (4, (key,))
-        for key in payload_keys:
-            into_ssl[(depth, key)] = (4, ("payload", key))
-    into_atif: dict[tuple[int, str], tuple[int, Path]] = {
-        (0, key): (0, field) for field, key in ROOT_NAMED
-    }
-    for field_name, key in ATIF_STEP_NAMED:
-        into_atif[(2, key)] = (2, (field_name,))
-    into_atif[(2, PARTS_KEY)] = (2, ("message",))
-    into_atif[(4, "subagent_trajectory_ref")] = (5, ("subagent_trajectory_ref",))
-    return into_ssl, into_atif
-
-
-def _declared_moves(doc: Doc, named: NamedKeys | None, *, atif: bool) -> list[Move]:
-    """The moves a ``named`` declaration of the other lens covers in ``doc`` (ATIF when
-    ``atif``), each read back into the field its mapping row gives (RFC.md §4.5.2 item 7).
-
-    Run-log substeps kept whole in an ATIF step's ``extra.run_log_substeps`` go back to the
-    place their ``substep_index`` gives (last when it gives none)."""
-    if named is None:
-        return []
-    table = _read_tables()[0 if atif else 1]
-    kinds = ATIF_OBJECTS if atif else RUN_LOG_OBJECTS
-    out: list[Move] = []
-    for place in named.places(doc):
-        if atif and len(place) == 5 and place[2:4] == ("extra", SUBSTEPS_KEY):
-            sub = _at(doc, place, None)
-            index = sub.get("substep_index") if isinstance(sub, dict) else None
-            usable = isinstance(index, int) and not isinstance(index, bool) and index >= 1
-            j = index - 1 if usable and isinstance(index, int) else 1 << 30
-            out.append(Move(("steps", place[1], "substeps", j), None, place, "absent"))
-            continue
-        obj = _object_path(place, kinds)
-        rest = place[len(obj) :]
-        if len(rest) != 2 or rest[0] != "extra" or not isinstance(rest[1], str):
-            continue
-        found = table.get((len(obj), rest[1]))
-        if found is not None:
-            depth, tail = found
-            out.append(Move((), None, place, "absent", tail=tail, depth=depth))
-    return out
-
-
-def _declare(out: Doc, moves: Sequence[Move]) -> NamedKeys | None:
-    """The ``named`` declaration of the named keys ``moves`` wrote into ``out``: the members
-    its patterns match that the lens did not write (a producer's own) are ``foreign``."""
-    written = [m.to for m in moves if _named(m)]
-    named = NamedKeys.of(written)
-    if named is None:
-        return None
-    mine = {make_pointer(*p) for p in written}
-    return NamedKeys.of(written, [p for p in named.places(out) if make_pointer(*p) not in mine])
-
-
-def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_atif_: bool) -> Doc:
-    _check_source(doc, SSL if to_atif_ else ATIF, report)
-    name, inverse = (TO_ATIF, TO_SSL) if to_atif_ else (TO_SSL, TO_ATIF)
-    there, back_to = (to_atif, to_ssl) if to_atif_ else (to_ssl, to_atif)
-    first = len(report.decided)
-    stashed, dropped = len(report.stashed), len(report.dropped)
-    returning = _top_by(doc, inverse)
-    doc, declared = take_named(doc, HOLDER, inverse)
-    doc, entries = take_moves(doc, HOLDER, inverse)
-    back = _moves_of(entries)
-    made: list[Move] = []
-    kept: list[Move] = []
-    named: list[NamedKeys | None] = [None]
-
-    def forward(d: Doc, r: ChangeReport | None) -> Doc:
-        made.clear()
-        return there(d, r, made, [*back, *_declared_moves(d, declared, atif=not to_atif_)])
-
-    def backward(d: Doc, r: ChangeReport | None) -> Doc:
-        # a move holds unless undoing the inverse's stash edited or replaced its value; the
-        # way back reads the named keys from the declaration, as the inverse lens will
-        kept[:] = [m for m in made if _holds_move(d, m)]
-        named[0] = _declare(d, kept)
-        lifts = [m for m in kept if not _named(m)]
-        return back_to(d, r, None, [*lifts, *_declared_moves(d, named[0], atif=to_atif_)])
-
-    out = run_lens(
-        doc,
-        report,
-        name=name,
-        inverse=inverse,
-        forward=forward,
-        backward=backward,
-        source_holder=HOLDER,
-        target_holder=HOLDER,
-        drop=options.drop,
-        reorder=True,
-    )
-    if returning and len(report.stashed) == stashed and len(report.dropped) == dropped:
-        # the output is what the inverse lens was given: a lift there is that lens's field
-        kept = [m for m in kept if _named(m)]
-    for move in kept:
-        report.named.append(
-            Item(
-                make_pointer(*move.pointer),
-                name,
-                f"{name.partition('->')[2]} has no field for it: a documented name",
-                to=make_pointer(*move.to),
-                loss=False,
-            )
-        )
-    if not options.drop:
-        pushed = len(report.stashed) > stashed
-        lifts = [m.entry() for m in kept if not _named(m)]
-        try:
-            put_moves(out, HOLDER, name, lifts, pushed=pushed)
-            put_named(out, HOLDER, name, named[0], pushed=pushed or bool(lifts))
-        except StashError as exc:
-            raise refuse(report, "stash-collision", exc.message, exc.pointer) from None
-    report.decided[first:] = [i for i in report.decided[first:] if _holds(out, i.pointer, i.value)]
-    return out
-
-
-def _named(move: Move) -> bool:
-    """True for a move into a named key (not a lift into a field of the target)."""
-    to = move.to
-    return (len(to) >= 2 and to[-2] == "extra") or (
-        len(to) >= 3 and to[-3:-1] == ("extra", SUBSTEPS_KEY)
-    )
-
-
-def _top_by(doc: Doc, by: str) -> bool:
-    """True when the top layer of ``doc``'s root stash was written by ``by``."""
-    extra = doc.get("extra")
-    stash = extra.get(STASH_KEY) if isinstance(extra, dict) else None
-    layers = stash.get("layers") if isinstance(stash, dict) else None
-    if not isinstance(layers, list) or not layers or not isinstance(layers[-1], dict):
-        return False
-    return bool(layers[-1].get("by") == by)
-
-
-def _holds_move(out: Doc, move: Move) -> bool:
-    """True when ``out`` still has the moved value, unchanged, at ``move.to``."""
-    value = _at(out, move.to, _ABSENT)
-    return value is move.value and canonical_json(value) == move.snapshot
-
-
-def _holds(doc: Any, ptr: str, value: Any) -> bool:
-    """True when ``doc`` has ``value`` at ``ptr``: a decision the stash did not undo."""
-    node = doc
-    for token in parse_pointer(ptr):
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return False
-    return same(node, value)
-
-
-def ssl_to_atif(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
-    """Lens ``step-substep@v1.0->atif@v1.7``."""
-    return _run(doc, report, options, to_atif_=True)
-
-
-def atif_to_ssl(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
-    """Lens ``atif@v1.7->step-substep@v1.0``."""
-    return _run(doc, report, options, to_atif_=False)
+    return run
 
 
 LENSES = [
-    Lens(source=SSL, target=ATIF, run=ssl_to_atif),
-    Lens(source=ATIF, target=SSL, run=atif_to_ssl),
+    Step(SSL, ATIF, _checked(SSL, to_atif), to_ssl),
+    Step(ATIF, SSL, _checked(ATIF, to_ssl), to_atif),
 ]
