@@ -28,15 +28,11 @@ left out. The way back writes the same fields under the same keys, under the sam
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import math
-import re
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
-
-import jsonschema_rs
 
 from atif_spec.formats.step_substep import RESULT_TYPES, RFC3339, TOOL_TYPES, default_source
 from atif_spec.formats.totals import step_totals
@@ -44,7 +40,7 @@ from atif_spec.jsonio.jsonequal import same_json
 from atif_spec.jsonio.jsontext import canonical_json
 from atif_spec.jsonio.jsonvalues import dicts, plain_text
 from atif_spec.schemas.catalog import load_catalog
-from atif_spec.schemas.compiled import rs_registry, rs_validator
+from atif_spec.schemas.compiled import rs_validator, rs_validator_at
 from atif_spec.transforms.driver import Context, Mapping, Step
 from atif_spec.validation.schema_findings import findings_of
 
@@ -65,11 +61,6 @@ NO_MESSAGE_SUMMARY = "Tool activity without a message"
 SOURCE_OF_ROLE = {"assistant": "agent", "user": "user", "system": "system"}
 ROLE_OF_SOURCE = {"agent": "assistant", "user": "user", "system": "system"}
 ATIF_SCHEMA = "https://atif-spec.org/schemas/atif/v1.7/trajectory.schema.json"
-ATIF_TIME = re.compile(
-    r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]"
-    r"(:[0-5][0-9](\.[0-9]+)?)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])?$"
-)
-"""The ``timestamp`` pattern of ATIF v1.7 (uppercase ``T`` and ``Z``, no leap second)."""
 
 # The named keys of both directions (MAPPING.md's *named* rows, ``step_substep_mapping``).
 STEP_NAMED = ("completed_at", "outcome", "summary", "legacy_turn_id", "legacy_event_id")
@@ -139,32 +130,23 @@ def interleave(calls: Sequence[T], results: Sequence[T], call_id: Callable[[T], 
     return out
 
 
-@functools.cache
-def _validator(name: str) -> Any:
-    """A validator of an ATIF v1.7 shape: ``parts``, ``Metrics`` or ``FinalMetrics``."""
-    schema: Doc = (
-        {"type": "array", "items": {"$ref": f"{ATIF_SCHEMA}#/$defs/ContentPart"}}
-        if name == "parts"
-        else {"$ref": f"{ATIF_SCHEMA}#/$defs/{name}"}
-    )
-    return jsonschema_rs.validator_for(schema, registry=rs_registry())
+def _fits(node: str, value: Any) -> bool:
+    """Whether ``value`` matches the ATIF v1.7 schema's ``$defs/<node>``."""
+    return bool(rs_validator_at(f"{ATIF_SCHEMA}#/$defs/{node}").is_valid(value))
 
 
-def _content_ok(value: Any) -> bool:
-    """True for a value ATIF's ``ObservationResult.content`` holds: text, parts or null."""
-    if value is None or isinstance(value, str):
-        return True
-    return isinstance(value, list) and bool(_validator("parts").is_valid(value))
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str)
 
 
 def _metrics_ok(value: Any) -> bool:
-    return bool(_validator("Metrics").is_valid(value))
+    return _fits("Metrics", value)
 
 
 def _final_ok(final: Any, steps: Any) -> bool:
     """True for a valid ``FinalMetrics`` whose totals equal the steps' (rule ATIF306) and whose
     ``total_steps``, if any, is their number: lifting it draws no warning."""
-    if not isinstance(final, dict) or not _validator("FinalMetrics").is_valid(final):
+    if not isinstance(final, dict) or not _fits("FinalMetrics", final):
         return False
     steps = [s for _, s in dicts(steps)]
     if "total_steps" in final and final["total_steps"] != len(steps):
@@ -196,14 +178,15 @@ class _Extra:
         self.keys: Doc = dict(given) if isinstance(given, dict) else {}
         self.edited = False
 
-    def take(self, key: str, ok: Callable[[Any], bool] | None = None) -> Any:
-        """Take ``key`` out: a named key (no ``ok``) where the inverse wrote it, a lift where
-        ``ok`` accepts its value; else ``_ABSENT``."""
+    def move(self, obj: Doc, field: str, key: str, ok: Callable[[Any], bool] | None = None) -> bool:
+        """Move ``key`` to ``obj[field]``: a named key (no ``ok``) where the inverse wrote it, a
+        lift where ``ok`` accepts its value. Whether it moved."""
         value = self.keys.get(key, _ABSENT)
         if value is _ABSENT or not (ok(value) if ok else self.ctx.read(f"{self.at}/{key}")):
-            return _ABSENT
+            return False
         self.edited = True
-        return self.keys.pop(key)
+        obj[field] = self.keys.pop(key)
+        return True
 
     def take_items(self, key: str) -> list[Any]:
         """Take out the elements of the list at ``key`` that the inverse wrote (named keys)."""
@@ -240,10 +223,7 @@ class _Extra:
 
 # --- run log -> ATIF --------------------------------------------------------------------------
 
-STEP_LIFTS = (
-    ("model", "model_name", lambda v: isinstance(v, str)),
-    ("metrics", "metrics", _metrics_ok),
-)
+STEP_LIFTS = (("model", "model_name", _is_text), ("metrics", "metrics", _metrics_ok))
 """Lifts of an agent step's ``extra`` keys to ATIF step fields: (key, field, condition)."""
 
 
@@ -265,20 +245,13 @@ def to_atif(doc: Doc, ctx: Context) -> Doc:
     out["steps"] = steps
     extra = _Extra(doc.get("extra", _ABSENT), "/extra", ctx)
     for field, key in ROOT_NAMED:
-        value = extra.take(key)
-        if value is not _ABSENT:
-            (agent if field.startswith("/agent/") else out)[field.rpartition("/")[2]] = value
-    model = extra.take("model", lambda v: isinstance(v, str))
-    if model is not _ABSENT:
-        agent["model_name"] = model
-    version = extra.take("agent_version", lambda v: isinstance(v, str))
-    agent["version"] = UNKNOWN if version is _ABSENT else version
-    if version is _ABSENT:
+        extra.move(agent if field.startswith("/agent/") else out, field.rpartition("/")[2], key)
+    extra.move(agent, "model_name", "model", _is_text)
+    if not extra.move(agent, "version", "agent_version", _is_text):
+        agent["version"] = UNKNOWN
         ctx.decide("/agent/version", "a run log records no agent version", UNKNOWN)
     if "final_metrics" not in out:
-        final = extra.take("final_metrics", lambda v: _final_ok(v, steps))
-        if final is not _ABSENT:
-            out["final_metrics"] = final
+        extra.move(out, "final_metrics", "final_metrics", lambda v: _final_ok(v, steps))
     extra.place(out)
     return out
 
@@ -298,7 +271,7 @@ def _atif_step(step: Doc, i: int, ctx: Context) -> Doc:
         ctx.decide(f"{at}/source", "unknown role: system", source)
     out: Doc = {}
     started = step.get("started_at")
-    if isinstance(started, str) and ATIF_TIME.match(started):
+    if isinstance(started, str) and _fits("Step/properties/timestamp", started):
         out["timestamp"] = started  # a null time is no timestamp, which the way back reads null
     out["source"] = source
     text = step.get("message_text")
@@ -323,13 +296,10 @@ def _atif_step(step: Doc, i: int, ctx: Context) -> Doc:
         }
     extra = _Extra(step.get("extra", _ABSENT), f"{at}/extra", ctx)
     for field, key in (*ATIF_STEP_NAMED, ("message", PARTS_KEY)):
-        value = extra.take(key)
-        if value is not _ABSENT:
-            out[field] = value
+        extra.move(out, field, key)
     for key, field, ok in STEP_LIFTS if source == "agent" else ():
-        value = extra.take(key, ok) if field not in out else _ABSENT
-        if value is not _ABSENT:
-            out[field] = value
+        if field not in out:
+            extra.move(out, field, key, ok)
     if ROLE_OF_SOURCE.get(source) != role and "message_role" in step:
         extra.put("message_role", role, f"{at}/message_role", at)
     for key in STEP_NAMED:
@@ -422,13 +392,11 @@ def _atif_result(sub: Doc, src: str, at: str, known: set[str], ctx: Context) -> 
         out["source_call_id"] = cid if isinstance(cid, str) and cid in known else None
     payload: Doc = sub["payload"] if isinstance(sub.get("payload"), dict) else {}
     for key in ("output", "content"):
-        if key in payload and _content_ok(payload[key]):
+        if key in payload and _fits("ObservationResult/properties/content", payload[key]):
             out["content"] = payload[key]
             break
     extra = _event_extra(sub, src, at, RESULT_PAYLOAD_NAMED, ctx)
-    ref = extra.take(REF_KEY)
-    if ref is not _ABSENT:
-        out[REF_KEY] = ref
+    extra.move(out, REF_KEY, REF_KEY)
     extra.place(out)
     return out
 
@@ -505,9 +473,7 @@ def _ssl_step(step: Doc, i: int, provider: str, ctx: Context) -> Doc:
         "step_id": sid,
         "step_index": i + 1,
         "provider": provider,
-        "message_role": ROLE_OF_SOURCE.get(source, "assistant")
-        if isinstance(source, str)
-        else "assistant",
+        "message_role": ROLE_OF_SOURCE.get(str(source), "assistant"),
     }
     message = step.get("message")
     text = message if isinstance(message, str) else plain_text(message)
@@ -530,9 +496,7 @@ def _ssl_step(step: Doc, i: int, provider: str, ctx: Context) -> Doc:
         out["summary"] = NO_MESSAGE_SUMMARY
         ctx.decide(f"{at}/summary", "tool events need a summary", NO_MESSAGE_SUMMARY)
     for key in ("message_role", *STEP_NAMED):
-        value = extra.take(key)
-        if value is not _ABSENT:
-            out[key] = value
+        extra.move(out, key, key)
     if source == "agent":
         if isinstance(step.get("model_name"), str):
             extra.put("model", step["model_name"], None, at)
@@ -609,13 +573,9 @@ def _ssl_event(obj: Doc, is_call: bool, ptr: str, ctx: Context) -> tuple[Doc, _E
     sub["timestamp"] = sub["legacy_turn_id"] = sub["legacy_event_id"] = None
     extra = _Extra(obj.get("extra", _ABSENT), f"{ptr}/extra", ctx)
     for key in SUBSTEP_NAMED:
-        value = extra.take(key)
-        if value is not _ABSENT:
-            sub[key] = value
+        extra.move(sub, key, key)
     for key in CALL_PAYLOAD_NAMED if is_call else RESULT_PAYLOAD_NAMED:
-        value = extra.take(key)
-        if value is not _ABSENT:
-            payload[key] = value
+        extra.move(payload, key, key)
     if not is_call:
         # the type and spelling the payload implies (SSL-22): an error when flagged; Codex's
         # and Gemini's ``output`` next to an ``exit_code`` or ``status``
