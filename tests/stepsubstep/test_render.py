@@ -187,6 +187,20 @@ def test_copied_context_survives_conversion_to_a_run_log() -> None:
     assert copied == expected and any(copied) and not all(copied)
 
 
+def test_copied_context_kept_in_the_stash_patch_is_marked() -> None:
+    """A step whose ``extra`` already has the key: the lens keeps the flag in its patch."""
+    doc = minimal_atif("v1.7")
+    doc["steps"] = [
+        {"step_id": 1, "source": "user", "message": "old", "is_copied_context": True},
+        {"step_id": 2, "source": "user", "message": "new", "extra": {"is_copied_context": "x"}},
+    ]
+    doc["steps"][0]["extra"] = {"is_copied_context": "the producer's"}
+    import atif_spec
+
+    run_log, _ = atif_spec.convert(doc, to="step-substep@v1.0")
+    assert render_lines(run_log) == ["[Step S1] (copied) old", "[Step S2] new"]
+
+
 # --- embedded subagents and lists of documents (issue 35 item 9) -------------------------------
 
 

@@ -34,7 +34,7 @@ from atif_spec.stepsubstep.details import (
     truncate,
 )
 from atif_spec.stepsubstep.legacy import migrate
-from atif_spec.transforms.stash_v1 import layer_entries, top_layer
+from atif_spec.transforms.stash import StashError, detach, holder
 
 STEP_STYLE = "bold cyan"
 SUBSTEP_STYLE = "green"
@@ -331,18 +331,19 @@ _COPIED_POINTER = re.compile(r"^/steps/([0-9]+)/is_copied_context$")
 
 
 def _stashed_copied(doc: dict[str, Any]) -> set[int]:
-    """Positions of steps whose ``is_copied_context: true`` the ATIF→run-log lens stashed (the
-    top stash layer, when it was made from ATIF, whose steps map one to one)."""
+    """Positions of steps whose ``is_copied_context: true`` the ATIF→run-log lens kept in its
+    patch (the top stash layer, when it was made from ATIF, whose steps map one to one)."""
 
-    top = top_layer(doc)
-    if top is None or not str(top.get("by", "")).startswith("atif@"):
+    try:
+        _, layers = detach(doc, holder("step-substep"))
+    except StashError:
+        return set()
+    if not layers or not str(layers[-1].get("by", "")).startswith("atif@"):
         return set()
     out: set[int] = set()
-    for entry in _list(layer_entries(top)):
-        if not isinstance(entry, dict) or entry.get("value") is not True:
-            continue
-        match = _COPIED_POINTER.match(str(entry.get("pointer", "")))
-        if match and entry.get("op") == "removed":
+    for op in _list(layers[-1].get("patch")):
+        match = _COPIED_POINTER.match(str(op.get("path", ""))) if isinstance(op, dict) else None
+        if match and op.get("op") in ("add", "replace") and op.get("value") is True:
             out.add(int(match.group(1)))
     return out
 
