@@ -1,11 +1,11 @@
 """The mapping tables of the step-substep lenses (:mod:`atif_spec.transforms.mapping`).
 
 Rendered into ``spec/step-substep/MAPPING.md`` by ``python -m atif_spec.spectools.docgen``. A named
-row's ``key`` is the pointer of the named member from the document root (the owner of the lens's one
-stash layer), ``*`` standing for any array index; the lens writes exactly these keys
-(:mod:`atif_spec.transforms.lenses.step_substep`, ``STEP_NAMED``, ``SUBSTEP_NAMED``,
-``CALL_PAYLOAD_NAMED``, ``RESULT_PAYLOAD_NAMED``, ``SUBSTEPS_KEY``, ``ROOT_NAMED``,
-``ATIF_STEP_NAMED``).
+row's ``key`` is the pointer of the named member from the document root, ``*`` standing for any
+array index; the lens writes exactly these keys (:mod:`atif_spec.transforms.lenses.step_substep`,
+``STEP_NAMED``, ``SUBSTEP_NAMED``, ``CALL_PAYLOAD_NAMED``, ``RESULT_PAYLOAD_NAMED``,
+``SUBSTEPS_KEY``, ``ROOT_NAMED``, ``ATIF_STEP_NAMED``, ``PARTS_KEY``, ``REF_KEY``) and lists each
+one written in its stash layer's ``wrote``.
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ STEPS = Table(
             "step `extra.run_log_substeps[]`",
             "named",
             "ATIF has no event for them: each substep, whole and unchanged, in substep order "
-            "(covered by the layer's `named` declaration); the way back puts each at the index its "
+            "(each element a named key); the way back puts each at the index its "
             "`substep_index` gives. A retried call also carries `extra.retry_of_call_id` (§4).",
             key="/steps/*/extra/run_log_substeps/*",
         ),
@@ -178,8 +178,8 @@ STEPS = Table(
         Row(
             "`extra`",
             "`extra`",
-            note="Copied without the lifted keys (an `extra` left empty stays `{}`); the named "
-            "keys are added after the producer's.",
+            note="Copied without the lifted keys (an `extra` they emptied is left out); the "
+            "named keys are added to it.",
         ),
     ),
 )
