@@ -4,26 +4,21 @@ A run-log step is one provider message; it becomes one ATIF step (``assistant`` 
 ``user`` and ``system`` kept). Its ``tool_call`` substeps become the step's ``tool_calls`` and its
 ``tool_output``/``tool_error`` substeps its ``observation.results``, linked by the call id; the
 run's id and provider become ``session_id`` and ``agent.name``. The way back interleaves each
-call's results after it, numbers the substeps and labels synthetic steps.
+call's results after it, numbers the substeps and labels synthetic steps. Both directions are
+plain mappings run by :mod:`atif_spec.transforms.driver`; sources must match their schema.
 
-Both directions are plain mappings (:func:`to_atif`, :func:`to_ssl`) run by the one driver
-(:mod:`atif_spec.transforms.driver`), which keeps what the other side cannot hold in the stash's
-patch. Sources must match their schema; rule violations are carried over.
+**Named keys** (MAPPING.md's *named* rows): what the other side has no field for but a reader
+needs goes under a documented key of the nearest ``extra`` unless the producer's own ``extra``
+has that key, reported with ``ctx.name``; a mapping reads one back only where ``ctx.read`` says.
 
-**Named keys** (the *named* rows of MAPPING.md): what the other side has no field for but a
-reader needs goes under a documented key of the nearest ``extra`` (a step's outcome, a call's
-command, a result's exit code, ...), unless the producer's own ``extra`` has that key; each is
-reported with ``ctx.name``. A mapping reads such a key back into its field only where
-``ctx.read`` says the inverse wrote it; any other ``extra`` member is the producer's own.
-
-**Lifts** (MAPPING.md §2.1) are field mappings, applied both ways whenever their condition holds
+**Lifts** (MAPPING.md §2.1) are field mappings both ways, applied whenever their condition holds
 and never recorded: an agent step's ``extra.model`` (a string) and ``extra.metrics`` (a valid
-ATIF ``Metrics``) become its ``model_name`` and ``metrics``; the run's ``extra.model``,
+``Metrics``) are its ``model_name`` and ``metrics``; the run's ``extra.model``,
 ``extra.agent_version`` (a string) and ``extra.final_metrics`` (a valid ``FinalMetrics`` whose
-totals agree with the steps', rule ATIF306) become ``agent.model_name``, ``agent.version`` and
-``final_metrics``. A field already set is kept, and an ``extra`` emptied by taking keys out is
-left out. The way back writes the same fields under the same keys, under the same conditions
-(``agent.version`` not ``"unknown"``), unless the ``extra`` already has the key.
+totals agree with the steps', rule ATIF306) are ``agent.model_name``, ``agent.version`` and
+``final_metrics``. A field already set is kept; an ``extra`` emptied by taking keys out is left
+out. The way back writes the same keys under the same conditions (``agent.version`` not
+``"unknown"``) where the ``extra`` does not have them yet.
 """
 
 from __future__ import annotations
@@ -62,44 +57,34 @@ SOURCE_OF_ROLE = {"assistant": "agent", "user": "user", "system": "system"}
 ROLE_OF_SOURCE = {"agent": "assistant", "user": "user", "system": "system"}
 ATIF_SCHEMA = "https://atif-spec.org/schemas/atif/v1.7/trajectory.schema.json"
 
-# The named keys of both directions (MAPPING.md's *named* rows, ``step_substep_mapping``).
+# The named keys (MAPPING.md's *named* rows), each written only where the nearest ``extra``
+# lacks it, and read back only where the inverse wrote it.
 STEP_NAMED = ("completed_at", "outcome", "summary", "legacy_turn_id", "legacy_event_id")
-"""Run-log step fields ATIF has no field for: the ATIF step's ``extra`` keys of the same name
-(when not null; null is what the way back writes), and ``message_role`` (when ``source`` does
-not give it back)."""
+"""Run-log step fields kept as the ATIF step's ``extra`` keys of the same name when not null
+(and ``message_role`` when ``source`` does not give it back)."""
 SUBSTEP_NAMED = ("source", "timestamp", "legacy_turn_id", "legacy_event_id")
-"""Run-log substep fields kept as named keys of the ATIF tool call's or result's ``extra`` (when
-not null; ``source`` when it is not the spec's emitter of the event)."""
+"""Run-log substep fields kept in the ATIF tool call's or result's ``extra`` when not null
+(``source`` when it is not the spec's emitter of the event)."""
 CALL_PAYLOAD_NAMED = ("command", "retry_of_call_id")
-"""``tool_call`` payload keys kept as named keys of the ATIF tool call's ``extra``."""
 RESULT_PAYLOAD_NAMED = ("exit_code", "is_error", "message", "status")
-"""``tool_output``/``tool_error`` payload keys kept as named keys of the result's ``extra``."""
+"""Payload keys of a ``tool_call`` and of a result, kept in the ATIF call's or result's extra."""
 SUBSTEPS_KEY = "run_log_substeps"
-"""ATIF step ``extra`` key holding the run-log substeps ATIF has no event for (retries, status
-notes, artifacts), each whole; the way back puts each at its ``substep_index``."""
-ROOT_NAMED = (
-    ("/trajectory_id", "trajectory_id"),
-    ("/agent/extra", "agent_extra"),
-    ("/agent/tool_definitions", "tool_definitions"),
-    ("/final_metrics", "final_metrics"),
-    ("/notes", "notes"),
-    ("/continued_trajectory_ref", "continued_trajectory_ref"),
-    ("/subagent_trajectories", "subagent_trajectories"),
-)
+"""ATIF step ``extra`` key of the run-log substeps ATIF has no event for, each whole."""
+ROOT_NAMED = {
+    "/agent/extra": "agent_extra",
+    "/agent/tool_definitions": "tool_definitions",
+    **{f"/{k}": k for k in ("trajectory_id", "final_metrics", "notes", "subagent_trajectories")},
+    "/continued_trajectory_ref": "continued_trajectory_ref",
+}
 """ATIF root fields a run log has no field for, and the run ``extra`` key each goes to."""
-ATIF_STEP_NAMED = (
-    ("model_name", "model"),
-    ("reasoning_effort", "reasoning_effort"),
-    ("reasoning_content", "reasoning_content"),
-    ("metrics", "metrics"),
-    ("is_copied_context", "is_copied_context"),
-    ("llm_call_count", "llm_call_count"),
-)
-"""ATIF step fields a run log has no field for, and the step ``extra`` key each goes to (the
-provider-stream readers' names where they have one: ``model``, ``metrics``)."""
+ATIF_STEP_NAMED = {
+    "model_name": "model",
+    **{k: k for k in ("reasoning_effort", "reasoning_content", "metrics", "is_copied_context")},
+    "llm_call_count": "llm_call_count",
+}
+"""ATIF step fields a run log has no field for, and the step ``extra`` key each goes to."""
 PARTS_KEY = "message_parts"
-"""Step ``extra`` key of an ATIF content-part ``message`` that holds an image or audio part
-(the run log's ``message_text`` holds only its text)."""
+"""Step ``extra`` key of an ATIF content-part ``message`` with an image or audio part."""
 REF_KEY = "subagent_trajectory_ref"
 """Substep ``extra`` key of an ATIF result's ``subagent_trajectory_ref``."""
 
@@ -237,14 +222,12 @@ def to_atif(doc: Doc, ctx: Context) -> Doc:
     agent: Doc = {"name": provider if isinstance(provider, str) else UNKNOWN}
     out["agent"] = agent
     steps = [_atif_step(step, i, ctx) for i, step in dicts(doc.get("steps"))]
-    for n, step in enumerate(steps, start=1):
-        step["step_id"] = n
     if not steps:
         steps = [dict(PLACEHOLDER_STEP)]
         ctx.decide("/steps/0", "ATIF needs a step: an empty system step", PLACEHOLDER_STEP)
     out["steps"] = steps
     extra = _Extra(doc.get("extra", _ABSENT), "/extra", ctx)
-    for field, key in ROOT_NAMED:
+    for field, key in ROOT_NAMED.items():
         extra.move(agent if field.startswith("/agent/") else out, field.rpartition("/")[2], key)
     extra.move(agent, "model_name", "model", _is_text)
     if not extra.move(agent, "version", "agent_version", _is_text):
@@ -269,7 +252,7 @@ def _atif_step(step: Doc, i: int, ctx: Context) -> Doc:
     elif source is None:
         source = "system"
         ctx.decide(f"{at}/source", "unknown role: system", source)
-    out: Doc = {}
+    out: Doc = {"step_id": i + 1}
     started = step.get("started_at")
     if isinstance(started, str) and _fits("Step/properties/timestamp", started):
         out["timestamp"] = started  # a null time is no timestamp, which the way back reads null
@@ -295,7 +278,7 @@ def _atif_step(step: Doc, i: int, ctx: Context) -> Doc:
             ]
         }
     extra = _Extra(step.get("extra", _ABSENT), f"{at}/extra", ctx)
-    for field, key in (*ATIF_STEP_NAMED, ("message", PARTS_KEY)):
+    for field, key in (*ATIF_STEP_NAMED.items(), ("message", PARTS_KEY)):
         extra.move(out, field, key)
     for key, field, ok in STEP_LIFTS if source == "agent" else ():
         if field not in out:
@@ -333,25 +316,14 @@ def adopted_call_ids(subs: Sequence[tuple[int, Doc]]) -> dict[int, str]:
     0.5.0 writes Gemini run logs this way: it reads a ``tool_use`` event's id from ``id``,
     which Gemini spells ``call_id``, so only the outputs carry it.
     """
-    named = {
-        s["call_id"]
-        for _, s in subs
-        if s.get("type") == "tool_call" and isinstance(s.get("call_id"), str)
-    }
+    taken = {s.get("call_id") for _, s in subs if s.get("type") == "tool_call"}
     waiting: deque[int] = deque()
     out: dict[int, str] = {}
-    taken: set[str] = set()
     for j, sub in subs:
-        cid = sub.get("call_id")
-        if sub.get("type") == "tool_call" and not isinstance(cid, str):
+        cid, kind = sub.get("call_id"), sub.get("type")
+        if kind == "tool_call" and not isinstance(cid, str):
             waiting.append(j)
-        elif (
-            sub.get("type") in RESULT_TYPES
-            and isinstance(cid, str)
-            and cid not in named
-            and cid not in taken
-            and waiting
-        ):
+        elif kind in RESULT_TYPES and isinstance(cid, str) and cid not in taken and waiting:
             out[waiting.popleft()] = cid
             taken.add(cid)
     return out
@@ -444,7 +416,7 @@ def to_ssl(doc: Doc, ctx: Context) -> Doc:
         extra.put("agent_version", version, None, "")
     if _final_ok(doc.get("final_metrics"), steps):
         extra.put("final_metrics", doc["final_metrics"], None, "")
-    for field, key in ROOT_NAMED:
+    for field, key in ROOT_NAMED.items():
         owner = agent if field.startswith("/agent/") else doc
         member = field.rpartition("/")[2]
         if member in owner:
@@ -469,12 +441,8 @@ def _ssl_step(step: Doc, i: int, provider: str, ctx: Context) -> Doc:
     at = f"/steps/{i}"
     sid = f"S{i + 1}"
     source = step.get("source")
-    out: Doc = {
-        "step_id": sid,
-        "step_index": i + 1,
-        "provider": provider,
-        "message_role": ROLE_OF_SOURCE.get(str(source), "assistant"),
-    }
+    out: Doc = {"step_id": sid, "step_index": i + 1, "provider": provider}
+    out["message_role"] = ROLE_OF_SOURCE.get(str(source), "assistant")
     message = step.get("message")
     text = message if isinstance(message, str) else plain_text(message)
     if not text:
@@ -502,7 +470,7 @@ def _ssl_step(step: Doc, i: int, provider: str, ctx: Context) -> Doc:
             extra.put("model", step["model_name"], None, at)
         if _metrics_ok(step.get("metrics")):
             extra.put("metrics", step["metrics"], None, at)
-    for field, key in ATIF_STEP_NAMED:
+    for field, key in ATIF_STEP_NAMED.items():
         if field in step:
             extra.put(key, step[field], f"{at}/{field}", at)
     if any(p.get("type") != "text" for _, p in dicts(message)):
@@ -557,12 +525,8 @@ def _index(sub: Any) -> int:
 def _ssl_event(obj: Doc, is_call: bool, ptr: str, ctx: Context) -> tuple[Doc, _Extra]:
     """The substep of an ATIF tool call or result (numbered later), with the run-log fields
     its ``extra`` names read back, and that ``extra`` (placed later)."""
-    sub: Doc = {
-        "substep_id": "",
-        "substep_index": 0,
-        "type": "tool_call" if is_call else "tool_output",
-        "source": "provider" if is_call else "tool",
-    }
+    kind = "tool_call" if is_call else "tool_output"
+    sub: Doc = {"substep_id": "", "substep_index": 0, "type": kind, "source": default_source(kind)}
     if is_call:
         sub["call_id"] = obj.get("tool_call_id")
         payload = {"tool_name": obj.get("function_name"), "tool_input": obj.get("arguments")}
