@@ -324,9 +324,9 @@ def test_native_producer_rules_of_ssl_28() -> None:
 
 def test_atif_tool_step_with_usage_and_no_message_round_trips_through_a_run_log() -> None:
     """Harbor's Claude Code / Codex steps: an agent step with a model, metrics, an ``extra`` and
-    tool calls but an empty message. The run log gets a synthesized summary (a stashed added
-    member the way back undoes) and the usage keys after the step's own ``extra`` keys; the
-    way back gives the ATIF document byte for byte with no stash left."""
+    tool calls but an empty message. The run log gets a synthesized summary and the usage keys
+    beside the step's own ``extra`` keys; the way back gives the same ATIF document with no
+    stash left."""
     doc = {
         "schema_version": "ATIF-v1.7",
         "agent": {"name": "a", "version": "1"},
@@ -344,7 +344,11 @@ def test_atif_tool_step_with_usage_and_no_message_round_trips_through_a_run_log(
     }
     run_log, _ = convert(doc, SSL)
     assert run_log["steps"][0]["summary"] == NO_MESSAGE_SUMMARY
-    assert list(run_log["steps"][0]["extra"]) == ["cwd", "model", "metrics"]
+    assert run_log["steps"][0]["extra"] == {
+        "cwd": "/x",
+        "model": "m",
+        "metrics": {"prompt_tokens": 10},
+    }
     back, report = convert(run_log, "atif@v1.7")
     assert same_json(back, doc)
     assert report.stashed == []
@@ -366,7 +370,7 @@ def test_usage_that_atif_would_flag_stays_in_extra() -> None:
 def test_atif_usage_goes_to_named_run_log_extra_keys() -> None:
     """ATIF's own model names, metrics and totals become the run-log ``extra`` keys the
     provider-stream readers use (SSL-17), which the run-log→ATIF lens lifts back: a field
-    mapping, with no stash entry; a producer's own ATIF ``extra`` key at that name is left
+    mapping, with nothing stashed; a producer's own ATIF ``extra`` key at that name is left
     alone and the ATIF value is stashed."""
     atif, _ = convert(_usage_run_log(), "atif@v1.7")
     del atif["extra"]
@@ -387,7 +391,7 @@ def test_atif_usage_goes_to_named_run_log_extra_keys() -> None:
 
 
 def test_a_producers_own_atif_extra_keys_are_never_read_as_run_log_fields() -> None:
-    """An ATIF ``extra.outcome`` without a ``moved`` entry stays an ``extra`` key of the run log;
+    """An ATIF ``extra.outcome`` no layer lists stays an ``extra`` key of the run log;
     a run-log ``extra.outcome`` (a producer's) makes the lens stash the step's outcome."""
     atif = {
         "schema_version": "ATIF-v1.7",
