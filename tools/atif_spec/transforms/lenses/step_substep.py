@@ -497,9 +497,13 @@ def _ssl_substeps(step: Doc, i: int, sid: str, kept: list[Any], ctx: Context) ->
     for ptr, obj in interleave(calls, results, call_id):
         sub, extra = _ssl_event(obj, id(obj) in call_ids, ptr, ctx)
         made[id(sub)] = (ptr, obj, sub, extra)
-    out = [sub for _, _, sub, _ in made.values()]
+    generated = deque(sub for _, _, sub, _ in made.values())
+    out: list[Doc] = []
     for j, _, sub in sorted((_index(sub), n, sub) for n, sub in enumerate(kept)):
-        out.insert(min(j, len(out)), sub)
+        while len(out) < j and generated:
+            out.append(generated.popleft())
+        out.append(sub)
+    out.extend(generated)
     for m, sub in enumerate(out):
         if id(sub) not in made:
             continue
