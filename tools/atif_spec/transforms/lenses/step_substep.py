@@ -57,8 +57,7 @@ SOURCE_OF_ROLE = {"assistant": "agent", "user": "user", "system": "system"}
 ROLE_OF_SOURCE = {"agent": "assistant", "user": "user", "system": "system"}
 ATIF_SCHEMA = "https://atif-spec.org/schemas/atif/v1.7/trajectory.schema.json"
 
-# The named keys (MAPPING.md's *named* rows), each written only where the nearest ``extra``
-# lacks it, and read back only where the inverse wrote it.
+# The named keys (MAPPING.md's *named* rows).
 STEP_NAMED = ("completed_at", "outcome", "summary", "legacy_turn_id", "legacy_event_id")
 """Run-log step fields kept as the ATIF step's ``extra`` keys of the same name when not null
 (and ``message_role`` when ``source`` does not give it back)."""
@@ -160,8 +159,13 @@ class _Extra:
 
     def __init__(self, given: Any, at: str, ctx: Context) -> None:
         self.given, self.at, self.ctx = given, at, ctx
-        self.keys: Doc = dict(given) if isinstance(given, dict) else {}
+        self.keys: Doc = given if isinstance(given, dict) else {}
         self.edited = False
+
+    def _edit(self) -> Doc:  # the members, copied before the first change
+        if not self.edited:
+            self.keys, self.edited = dict(self.keys), True
+        return self.keys
 
     def move(self, obj: Doc, field: str, key: str, ok: Callable[[Any], bool] | None = None) -> bool:
         """Move ``key`` to ``obj[field]``: a named key (no ``ok``) where the inverse wrote it, a
@@ -169,8 +173,7 @@ class _Extra:
         value = self.keys.get(key, _ABSENT)
         if value is _ABSENT or not (ok(value) if ok else self.ctx.read(f"{self.at}/{key}")):
             return False
-        self.edited = True
-        obj[field] = self.keys.pop(key)
+        obj[field] = self._edit().pop(key)
         return True
 
     def take_items(self, key: str) -> list[Any]:
@@ -180,9 +183,9 @@ class _Extra:
             return []
         mine = {n for n in range(len(held)) if self.ctx.read(f"{self.at}/{key}/{n}")}
         if mine:
-            self.edited = True
-            self.keys[key] = [v for n, v in enumerate(held) if n not in mine]
-            if not self.keys[key]:
+            rest = [v for n, v in enumerate(held) if n not in mine]
+            self._edit()[key] = rest
+            if not rest:
                 del self.keys[key]
         return [held[n] for n in sorted(mine)]
 
@@ -191,8 +194,7 @@ class _Extra:
         (reported), or for ``source`` None a lift's key (a mapping)."""
         if key in self.keys:
             return False  # the producer's own: the value goes to the patch
-        self.keys[key] = value
-        self.edited = True
+        self._edit()[key] = value
         if source is not None:
             reason = f"{self.ctx.target} has no field for it: a documented name"
             self.ctx.name(source, f"{owner}/extra/{key}", reason)
@@ -455,8 +457,7 @@ def _ssl_step(step: Doc, i: int, provider: str, ctx: Context) -> Doc:
     out["started_at"] = stamp if isinstance(stamp, str) and RFC3339.match(stamp) else None
     if out["started_at"] is None and (stamp is not None or "timestamp" not in step):
         ctx.decide(f"{at}/started_at", "no RFC 3339 time with offset: null", None)
-    out["completed_at"] = out["outcome"] = out["summary"] = None
-    out["legacy_turn_id"] = out["legacy_event_id"] = None
+    out |= dict.fromkeys(STEP_NAMED)  # null: unknown in ATIF
     ctx.decide(f"{at}/outcome", "ATIF records no outcome: null", None)
     extra = _Extra(step.get("extra", _ABSENT), f"{at}/extra", ctx)
     out["substeps"] = _ssl_substeps(step, i, sid, extra.take_items(SUBSTEPS_KEY), ctx)
