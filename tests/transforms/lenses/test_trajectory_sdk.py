@@ -13,17 +13,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from atif_spec.jsonio.jsonequal import difference, same_json
-from atif_spec.jsonio.pointers import pointer as make_pointer
+from atif_spec.jsonio.pointers import parse_pointer
 from atif_spec.transforms.lenses import ConversionError, convert
 from atif_spec.transforms.lenses.trajectory_sdk import (
-    SDK_HOLDER,
+    SUBAGENTS,
     TO_ATIF,
     TO_SDK,
     content_hash,
     cut,
     json_chunks,
 )
-from atif_spec.transforms.stash_v1 import STASH_KEY, NamedKeys, layer_entries, resolve
+from atif_spec.transforms.stash import STASH_KEY
 from atif_spec.validation.pipeline import Options, validate_document
 from tests.support import ROOT
 from tests.support.documents import dispatch_only
@@ -56,6 +56,17 @@ def errors(doc: Any) -> list[tuple[str, str]]:
 
 def atif_version(doc: dict[str, Any]) -> str:
     return "atif@" + str(doc["schema_version"]).removeprefix("ATIF-")
+
+
+def at(doc: Any, pointer: str) -> Any:
+    for token in parse_pointer(pointer):
+        doc = doc[int(token)] if isinstance(doc, list) else doc[token]
+    return doc
+
+
+def paths(layer: dict[str, Any]) -> set[str]:
+    """The paths of a stash layer's patch operations (other than tests)."""
+    return {op["path"] for op in layer.get("patch", []) if op["op"] != "test"}
 
 
 @pytest.mark.parametrize("path", [*ATIF_FIXTURES, *GOLDEN], ids=ids)
@@ -94,23 +105,19 @@ def test_weather_example_becomes_atif_steps() -> None:
     assert atif["agent"]["name"] == "unknown"
     decided = {i.pointer for i in report.decided}
     assert {"/agent/name", "/agent/version"} <= decided
-    stash = atif["extra"][STASH_KEY]["layers"][-1]
-    assert stash["by"] == TO_ATIF and "holder" not in stash  # the default, /extra
+    layer = atif["extra"][STASH_KEY]["layers"][-1]
+    assert layer["by"] == TO_ATIF
     # reward, task data and finish reasons are named keys, read back only where the layer's
-    # `named` declaration (RFC.md §4.5.2 item 7) covers them
+    # `wrote` list (RFC.md §4.5) names them
     assert atif["extra"]["task"] == doc["task"]
     assert atif["extra"]["execution_metrics"] == doc["execution_metrics"]
     assert steps[3]["extra"]["finish_reason"] == "stop"
-    assert not any(e["op"] == "moved" for e in layer_entries(stash))
-    named = NamedKeys.from_layer(stash)
-    assert named is not None and "foreign" not in stash
-    assert {"/extra/task", "/steps/*/extra/finish_reason"} <= set(named.patterns)
-    places = {make_pointer(*p) for p in named.places(atif)}
-    assert {i.to for i in report.named} == places
+    assert {"/extra/task", "/steps/3/extra/finish_reason"} <= set(layer["wrote"])
+    assert [i.to for i in report.named] == layer["wrote"]
     moved = {i.to: i.pointer for i in report.named}
     assert moved["/extra/task"] == "/task"
     assert moved["/steps/3/extra/finish_reason"].endswith("/finish_reason")
-    assert "/task/data_source" not in {e["pointer"] for e in layer_entries(stash)}
+    assert "patch" not in layer  # the way back alone rebuilds the file
 
 
 def test_tool_errors_are_named_and_producer_keys_never_misread() -> None:
@@ -136,9 +143,12 @@ def test_tool_errors_are_named_and_producer_keys_never_misread() -> None:
     atif, _ = convert(doc, "atif@v1.7")
     step = next(s for s in atif["steps"] if s.get("message") == message["content"])
     assert step["extra"]["finish_reason"] == "producer's own"
-    # the declaration lists the producer's member as foreign: never read back
+    # the producer's member is no named key (not in `wrote`): never read back; the SDK field
+    # travels in the patch
     layer = atif["extra"][STASH_KEY]["layers"][-1]
-    assert layer["foreign"] == [f"/steps/{step['step_id'] - 1}/extra/finish_reason"]
+    own = f"/steps/{step['step_id'] - 1}/extra/finish_reason"
+    assert own not in layer["wrote"]
+    assert any(p.endswith("/finish_reason") for p in paths(layer))
     back, _ = convert(atif, "trajectory-sdk@v0.4")
     assert same_json(back, doc)
     # an ATIF producer's own `extra.reward` is not read back as the SDK reward
@@ -163,13 +173,15 @@ def test_the_way_back_writes_in_the_file_writers_style() -> None:
         return doc, atif, atif["extra"][STASH_KEY]["layers"][-1]
 
     for name in ("weather-example.json", "airline-rebooking-multi-turn.json", "minimal.json"):
-        assert layer(name)[2].get("entries", []) == [], name
+        assert "patch" not in layer(name)[2], name
     doc, atif, top = layer("keys-omitted-call-without-id.json")
-    assert [(e["op"], e["pointer"]) for e in top["entries"]] == [
-        ("replaced", "/steps/1/messages/2/tool_response/id")
+    # the one message, repeated by two snapshots of the file, is replaced at both places
+    assert [(op["op"], op["path"]) for op in top["patch"] if op["op"] != "test"] == [
+        ("replace", "/steps/1/messages/2/tool_response/id"),
+        ("replace", "/steps/2/messages/2/tool_response/id"),
     ]
     assert atif["steps"][1]["tool_calls"][0]["tool_call_id"] == "tsdk-1-0"  # decided
-    top["entries"] = []  # the inverse mapping alone
+    del top["patch"]  # the inverse mapping alone
     back, _ = convert(atif, "trajectory-sdk@v0.4")
     assert back["steps"][1]["messages"][1]["tool_calls"] == [
         {"name": "convert", "arguments": {"value": 3, "from": "mi", "to": "km"}}
@@ -321,20 +333,15 @@ def test_drop_writes_no_stash_and_reports_every_item() -> None:
 def test_stash_layer_shape() -> None:
     doc = json.loads((ROOT / "conformance/sft/copied-context.atif.json").read_text())
     sdk, report = convert(doc, "trajectory-sdk@v0.4")
+    assert set(sdk["telemetry"]["data"][STASH_KEY]) == {"version", "layers"}
     layer = sdk["telemetry"]["data"][STASH_KEY]["layers"][-1]
-    assert layer["by"] == TO_SDK and layer["holder"] == SDK_HOLDER.pointer
-    by_pointer = {e["pointer"]: e for e in layer["entries"]}
-    # the agent's name is a named key of telemetry.data, read back through the declaration
-    assert "/agent/name" not in by_pointer
-    declared = NamedKeys.from_layer(layer)
-    assert declared is not None and declared.owns("/telemetry/data/agent_name")
+    assert layer["by"] == TO_SDK and set(layer) == {"by", "wrote", "patch"}
+    # the agent's name is a named key of telemetry.data, read back because `wrote` lists it
+    assert "/agent/name" not in paths(layer)
+    assert "/telemetry/data/agent_name" in layer["wrote"]
     assert sdk["telemetry"]["data"]["agent_name"] == "terminus-2"
-    assert by_pointer["/steps/0/is_copied_context"] == {
-        "op": "removed",
-        "pointer": "/steps/0/is_copied_context",
-        "position": 3,
-        "value": True,
-    }
+    assert {"op": "add", "path": "/steps/0/is_copied_context", "value": True} in layer["patch"]
+    assert {i.pointer for i in report.stashed} == paths(layer)
     assert all(i.stash == "/telemetry/data" for i in report.stashed)
 
 
@@ -492,10 +499,10 @@ def test_atif_meaning_is_named_in_the_sdk_file() -> None:
     sdk, _ = convert(own, "trajectory-sdk@v0.4")
     kept = [m["metadata"] for st in sdk["steps"] for m in st["messages"] if m["metadata"]]
     assert {"timestamp": "producer's"} in kept
-    foreign = sdk["telemetry"]["data"][STASH_KEY]["layers"][-1]["foreign"]
-    assert foreign and all(p.endswith("/metadata/timestamp") for p in foreign)
-    paths = [[int(t) if t.isdigit() else t for t in p.split("/")[1:]] for p in foreign]
-    assert all(resolve(sdk, path) == "producer's" for path in paths)
+    layer = sdk["telemetry"]["data"][STASH_KEY]["layers"][-1]
+    stamps = [p for p in layer["wrote"] if p.endswith("/metadata/timestamp")]
+    assert stamps and all(at(sdk, p) != "producer's" for p in stamps)
+    assert f"/steps/{user['step_id'] - 1}/timestamp" in paths(layer)
     again, _ = convert(sdk, "atif@v1.7")
     assert again == own
 
@@ -532,11 +539,12 @@ def test_embedded_subagents_become_sdk_trajectories() -> None:
             for r in refs
         )
         layer = data[STASH_KEY]["layers"][-1]
-        # no subagent travels whole in the stash (at most key order and values ATIF→SDK drops)
+        # no subagent travels whole in the stash (at most values ATIF→SDK drops)
         whole = {"/subagent_trajectories"} | {
             f"/subagent_trajectories/{i}" for i in range(len(inner))
         }
-        assert not {e["pointer"] for e in layer_entries(layer)} & whole
+        assert not paths(layer) & whole
+        assert any(p.startswith(f"{SUBAGENTS}/0/") for p in layer["wrote"])
         assert "/subagent_trajectories" in {i.pointer for i in report.named}
         back, _ = convert(sdk, "atif@v1.7")
         assert same_json(back, doc)
@@ -546,24 +554,3 @@ def test_embedded_subagents_become_sdk_trajectories() -> None:
         atif, _ = convert(native, "atif@v1.7")
         assert "subagent_trajectories" not in atif
         assert convert(atif, "trajectory-sdk@v0.4")[0] == native
-
-
-def test_compact_lists_replaces_a_list_only_when_its_shared_places_are_inside() -> None:
-    from atif_spec.transforms.lenses.residual import diff
-    from atif_spec.transforms.stash_v1 import undo
-
-    shared = {"role": "user", "content": "hi", "a": None, "b": None, "c": None}
-    source = {"steps": [[{"role": "user", "content": "hi"}], [{"role": "user", "content": "hi"}]]}
-    rebuilt = {"steps": [[shared], [shared]]}
-    entries = diff(source, rebuilt, compact_lists=True)
-    assert [r.entry["op"] for r in entries] == ["replaced"]
-    assert entries[0].entry["pointer"] == "/steps" and entries[0].entry["value"] == source["steps"]
-    undo(rebuilt, {"entries": [r.entry for r in entries]})
-    assert rebuilt == source
-    # the same container also outside the list: only entries at its first place restore both
-    source2 = {**source, "last": {"role": "user", "content": "hi"}}
-    rebuilt2 = {"steps": [[shared], [shared]], "last": shared}
-    entries2 = diff(source2, rebuilt2, compact_lists=True)
-    assert {r.entry["op"] for r in entries2} == {"added"}
-    # off by default: other lenses keep their entries
-    assert {r.entry["op"] for r in diff(source, {"steps": [[shared], [shared]]})} == {"added"}

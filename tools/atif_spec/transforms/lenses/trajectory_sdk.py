@@ -1,16 +1,20 @@
-"""ATIF v1.7 ↔ trajectory-sdk v0.4 (``spec/trajectory-sdk/MAPPING.md``).
+"""ATIF v1.7 ↔ trajectory-sdk v0.4 (``spec/trajectory-sdk/MAPPING.md``): one driver step each way.
 
 ATIF → SDK flattens the trajectory into a transcript with :func:`atif_spec.transforms.sft.timeline`
 (the same training-target and context-boundary rules as ``atif export-sft``) and cuts it into
 cumulative snapshots the way the SDK's 0.4 builder does, restarting after a ``replace``
 boundary. SDK → ATIF rebuilds the transcript from the snapshots and turns it back into steps,
-tool calls and observation results. What a side cannot hold travels in the stash
-(:mod:`atif_spec.transforms.lenses.residual`): SDK files keep it in ``telemetry.data``, ATIF
-documents in the root ``extra``.
+tool calls and observation results. Both are plain mappings of :mod:`atif_spec.transforms.driver`,
+which keeps what a side cannot hold in the stash (SDK files: ``telemetry.data``).
+
+Named keys (MAPPING.md): a mapping writes each one whose place is free, unless its input was
+converted by the inverse step (the driver lets it read named keys back): then it rebuilds the
+native document, in its writer's style, and writes none (DECISIONS D23, D25).
 
 Snapshots repeat every earlier message, so an SDK file grows quadratically with the length of
-the conversation. The converter shares one message object between all snapshots (memory stays
-linear) and :func:`json_chunks` writes a document piece by piece, encoding each message once.
+the conversation. The mappings share one message object between all snapshots (memory, the
+driver's diff and :func:`content_hash` stay linear in the conversation) and :func:`json_chunks`
+writes a document piece by piece, encoding each message once.
 """
 
 from __future__ import annotations
@@ -18,28 +22,17 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import operator
-from collections.abc import Callable, Iterator
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
 from atif_spec.formats.atif import key_order
 from atif_spec.formats.totals import step_totals
 from atif_spec.jsonio import jsontext
+from atif_spec.jsonio.jsonequal import same_json
 from atif_spec.jsonio.jsonvalues import json_int, objects, plain_text
-from atif_spec.jsonio.pointers import parse_pointer
-from atif_spec.transforms.changes import ChangeReport, Item
-from atif_spec.transforms.lenses import ConversionError, Lens, LensOptions, refuse
-from atif_spec.transforms.lenses.residual import (
-    Holder,
-    put_named,
-    run_lens,
-    same,
-    take_moves,
-    take_named,
-)
+from atif_spec.transforms.driver import Context, Refused, Step
 from atif_spec.transforms.sft import Turn, timeline
-from atif_spec.transforms.stash_v1 import STASH_KEY, NamedKeys, deep_copy, layer_holder, resolve
 from atif_spec.validation.rules.trajectory_sdk import (
     BOUNDARY,
     compare_snapshots,
@@ -51,14 +44,49 @@ Doc = dict[str, Any]
 
 ATIF = "atif@v1.7"
 SDK = "trajectory-sdk@v0.4"
-TO_SDK = f"{ATIF}->{SDK}"
-TO_ATIF = f"{SDK}->{ATIF}"
 DATA_SOURCE = "atif"
 """``task.data_source`` and ``telemetry.source`` of converted ATIF documents."""
 UNKNOWN = "unknown"
 """``agent.name`` and ``agent.version`` of converted SDK files (the SDK has no agent identity)."""
-SDK_HOLDER = Holder(("telemetry", "data"))
-ATIF_HOLDER = Holder(("extra",))
+NAMED = "a named key of the target (MAPPING.md)"
+
+STEP_NAMES = ("finish_reason", "trainable_status", "usage")
+"""Named step ``extra`` keys of SDK→ATIF (MAPPING.md §2.2): message fields ATIF has no place for."""
+RESULT_NAMES = {"error": "error", "response": "response", "metadata": "tool_response_metadata"}
+"""``tool_response`` member → named observation-result ``extra`` key (MAPPING.md §2.2)."""
+ROOT_NAMES = {
+    "task": "task",
+    "reward": "reward",
+    "metrics": "trajectory_metrics",
+    "execution_metrics": "execution_metrics",
+    "reference_trajectory": "reference_trajectory",
+    "telemetry": "telemetry",
+    "idx": "idx",
+    "error": "error",
+    "trace_id": "trace_id",
+}
+"""SDK root member → named root ``extra`` key of SDK→ATIF (MAPPING.md §2.2)."""
+SNAPSHOT_KEYS = ("reward", "info", "trainable_status")
+"""Per-snapshot members kept, one object per snapshot, in the root ``extra.snapshots``."""
+SDK_STEP_NAMES = ("timestamp", "model_name", "cost_usd")
+"""Named message ``metadata`` keys of ATIF→SDK (MAPPING.md §4.1): a step's ``timestamp``,
+``model_name`` and ``metrics.cost_usd``, which the SDK has no place for."""
+SDK_ROOT_NAMES = (
+    "agent_name",
+    "agent_version",
+    "final_metrics",
+    "trajectory_id",
+    "subagent_trajectories",
+)
+"""Named ``telemetry.data`` keys of ATIF→SDK: ``agent.name``, ``agent.version``,
+``final_metrics``, ``trajectory_id`` and the embedded subagents, each an SDK trajectory
+(MAPPING.md §4.1)."""
+REF = "subagent_trajectory_ref"
+SUBAGENTS = "/telemetry/data/subagent_trajectories"
+"""Where ATIF→SDK puts the embedded subagents of a trajectory."""
+ROOT_ORDER = key_order("v1.7")
+STEP_ORDER = key_order("v1.7", "Step")
+METRICS_ORDER = key_order("v1.7", "Metrics")
 
 
 def _number(value: Any) -> int | float | None:
@@ -67,95 +95,47 @@ def _number(value: Any) -> int | float | None:
     return value if not isinstance(value, float) or math.isfinite(value) else None
 
 
-def _obj(value: Any) -> Doc | None:
-    """A private copy of an object value, None for anything else."""
-    return deep_copy(value) if isinstance(value, dict) else None
+class _Names:
+    """The named keys of one mapping run, through its context, for the document mapped from
+    ``source`` (a pointer in the input) to ``target`` (in the output): an embedded subagent's.
 
+    ``exact``: the input was converted by the inverse step (the driver lets the mapping read
+    named keys back); the mapping then writes none (DECISIONS D23)."""
 
-# --- named keys (RFC.md §4.5.3 item 8; MAPPING.md §2.2) -------------------------------------
+    def __init__(self, ctx: Context, source: str = "", target: str = "") -> None:
+        self.ctx, self.source, self.target = ctx, source, target
+        self.exact = bool(ctx.reads)
 
+    def nested(self, source: str, target: str) -> _Names:
+        return _Names(self.ctx, self.source + source, self.target + target)
 
-class Names:
-    """The named keys one mapping writes and the ones it reads back.
+    def split(self, holder: Any, ptr: str, keys: Iterable[str]) -> tuple[Doc | None, Doc]:
+        """``holder`` (the object at ``ptr``) without the named keys to read back (None when
+        it is no object, or nothing else is left), and those keys' values."""
+        if not isinstance(holder, dict):
+            return None, {}
+        at = self.source + ptr
+        taken = {k: holder[k] for k in keys if k in holder and self.ctx.read(f"{at}/{k}")}
+        if not taken:
+            return holder, {}
+        return {k: v for k, v in holder.items() if k not in taken} or None, taken
 
-    ``write`` is None for "every named key whose place is free" (a lens run on a source of its
-    own), else the exact set of target pointers to write (the way back of a converted
-    document writes what the inverse lens read). ``read`` tells which source pointers hold a
-    named key to read back into its field: the places the inverse lens's ``named`` declaration
-    owns (RFC.md §4.5.2 item 7). ``written`` collects ``(source pointer, target pointer)`` of
-    every key written, ``taken`` the pointers of every key read back. ``exact`` is set when
-    the document declares the inverse lens's named keys: the members they stand for that no
-    named key carries were null or absent in the original, and the way back does not synthesize
-    them (DECISIONS D23).
-    """
-
-    def __init__(
-        self,
-        write: frozenset[str] | None = None,
-        read: Callable[[str], bool] | None = None,
-        *,
-        exact: bool = False,
-    ):
-        self.write = write
-        self.read = read or _nothing
-        self.exact = exact
-        self.written: list[tuple[str, str]] = []
-        self.taken: list[str] = []
-        self.source = ""
-        """Pointer of the mapped document in the whole source (an embedded subagent's)."""
-        self.target = ""
-        """Pointer of the mapping's result in the whole target."""
-
-    def nested(self, source: str, target: str) -> Names:
-        """The names of an embedded document mapped at ``source`` into ``target`` (pointers
-        relative to this mapping's document and result); lists and choices are shared."""
-        inner = Names(self.write, self.read, exact=self.exact)
-        inner.written, inner.taken = self.written, self.taken
-        inner.source, inner.target = self.source + source, self.target + target
-        return inner
-
-    def put(
-        self,
-        owner: Doc,
-        ptr: str,
-        key: str,
-        value: Any,
-        source: str,
-        holder: str = "extra",
-        *,
-        copy: bool = True,
-    ) -> bool:
-        """Write ``value`` as ``owner.<holder>.<key>`` (``ptr`` is the owner's pointer), unless
-        the key is not to be written or the producer's ``<holder>`` holds that key (a collision:
-        the value then travels in the stash). ``copy=False`` keeps ``value`` itself (shared
-        snapshot messages stay shared). Whether the key was written."""
-        to = f"{self.target}{ptr}/{holder}/{key}"
-        if self.write is not None and to not in self.write:
-            return False
+    def put(self, owner: Doc, ptr: str, holder: str, key: str, value: Any, source: str) -> bool:
+        """Write ``value`` as ``<holder>.<key>`` of ``owner`` (the mapping's own object, at
+        ``ptr``), unless the mapping writes no named key or the place holds a producer's member
+        (the value then travels in the stash). Whether it was written."""
         extra = owner.get(holder)
-        if extra is None:
-            extra = owner[holder] = {}
-        if not isinstance(extra, dict) or key in extra:
+        if self.exact or not (extra is None or (isinstance(extra, dict) and key not in extra)):
             return False
-        extra[key] = deep_copy(value) if copy else value
-        self.written.append((self.source + source, to))
+        owner[holder] = {**(extra or {}), key: value}
+        self.ctx.name(self.source + source, f"{self.target}{ptr}/{holder}/{key}", NAMED)
         return True
 
-    def take(self, extra: Any, ptr: str, key: str, holder: str = "extra") -> Any:
-        """The named key ``<holder>.<key>`` of the owner at ``ptr`` when it is to be read back
-        (it is removed from ``extra``, the holder object), else ``_NONE``."""
-        at = f"{self.source}{ptr}/{holder}/{key}"
-        if not isinstance(extra, dict) or key not in extra or not self.read(at):
-            return _NONE
-        self.taken.append(at)
-        return extra.pop(key)
+    def decide(self, ptr: str, policy: str, value: Any) -> None:
+        self.ctx.decide(self.target + ptr, policy, value)
 
-
-def _nothing(_: str) -> bool:
-    return False
-
-
-_NONE: Any = object()
+    def refuse(self, code: str, ptr: str, message: str) -> Refused:
+        return self.ctx.refuse(code, self.source + ptr, message)
 
 
 # --- ATIF -> SDK ------------------------------------------------------------------------------
@@ -198,62 +178,20 @@ def _usage(metrics: Any) -> Doc | None:
     return usage or None
 
 
-STEP_NAMES = ("finish_reason", "trainable_status", "usage")
-"""Named step ``extra`` keys of SDK→ATIF (MAPPING.md §2.2): message fields ATIF has no place for."""
-RESULT_NAMES = {"error": "error", "response": "response", "metadata": "tool_response_metadata"}
-"""``tool_response`` member → named observation-result ``extra`` key (MAPPING.md §2.2)."""
-ROOT_NAMES = {
-    "task": "task",
-    "reward": "reward",
-    "metrics": "trajectory_metrics",
-    "execution_metrics": "execution_metrics",
-    "reference_trajectory": "reference_trajectory",
-    "telemetry": "telemetry",
-    "idx": "idx",
-    "error": "error",
-    "trace_id": "trace_id",
-}
-"""SDK root member → named root ``extra`` key of SDK→ATIF (MAPPING.md §2.2)."""
-SNAPSHOT_KEYS = ("reward", "info", "trainable_status")
-"""Per-snapshot members kept, one object per snapshot, in the root ``extra.snapshots``."""
-
-
-def _split(extra: Any, ptr: str, keys: Any, names: Names) -> tuple[Doc | None, Doc]:
-    """``extra`` without the named keys to read back (None when nothing else is left), and
-    those keys' values. ``extra`` is not modified."""
-    rest = _obj(extra)
-    taken: Doc = {}
-    for key in keys:
-        value = names.take(rest, ptr, key)
-        if value is not _NONE:
-            taken[key] = value
-    if taken and rest == {}:
-        rest = None
-    return rest, taken
-
-
-def _sdk_message(turn: Turn, names: Names) -> Doc:
-    """The SDK message of one transcript turn. Converted back from the SDK (``names.exact``),
-    an assistant message whose status no named key carries had none (DECISIONS D23)."""
+def _sdk_message(turn: Turn, names: _Names) -> Doc:
+    """The SDK message of one transcript turn, with the named step keys read back into their
+    fields. Converted back from the SDK (``names.exact``), an assistant message whose status no
+    named key carries had none (DECISIONS D23)."""
     step = turn.step
     ptr = f"/steps/{turn.index}"
-    if turn.kind in ("system", "user"):
-        metadata, named = _split(step.get("extra"), ptr, STEP_NAMES, names)
-        m = _message(turn.kind, plain_text(step.get("message")), metadata=metadata)
-        _restore(m, named)
-        return m
     if turn.kind == "tool":
         result = turn.result or {}
         raw = result.get("content")
         content = None if raw is None else plain_text(raw)
         name = turn.call.get("function_name") if turn.call is not None else None
         k = next(i for i, r in enumerate(step["observation"]["results"]) if r is result)
-        metadata, named = _split(
-            result.get("extra"),
-            f"{ptr}/observation/results/{k}",
-            RESULT_NAMES.values(),
-            names,
-        )
+        where = f"{ptr}/observation/results/{k}/extra"
+        metadata, named = names.split(result.get("extra"), where, RESULT_NAMES.values())
         response: Doc = {
             "id": result.get("source_call_id"),
             "name": name if isinstance(name, str) else "",
@@ -263,12 +201,15 @@ def _sdk_message(turn: Turn, names: Names) -> Doc:
             "metadata": named.get("tool_response_metadata"),
         }
         return _message("tool", content, tool_response=response, metadata=metadata)
+    metadata, named = names.split(step.get("extra"), f"{ptr}/extra", STEP_NAMES)
+    if turn.kind in ("system", "user"):
+        return {**_message(turn.kind, plain_text(step.get("message")), metadata=metadata), **named}
     raw_calls = step.get("tool_calls")
     calls = (
         [
             {
                 "name": c.get("function_name"),
-                "arguments": deep_copy(c.get("arguments")),
+                "arguments": c.get("arguments"),
                 "id": c.get("tool_call_id"),
             }
             for c in objects(raw_calls)
@@ -278,7 +219,7 @@ def _sdk_message(turn: Turn, names: Names) -> Doc:
     )
     text = plain_text(step.get("message"))
     reasoning = step.get("reasoning_content")
-    metadata, named = _split(step.get("extra"), ptr, STEP_NAMES, names)
+    status = "trainable" if turn.trainable else "not_trainable"
     m = _message(
         "assistant",
         None if text == "" and calls else text,
@@ -286,20 +227,9 @@ def _sdk_message(turn: Turn, names: Names) -> Doc:
         usage=_usage(step.get("metrics")),
         metadata=metadata,
         reasoning=reasoning if isinstance(reasoning, str) else None,
-        trainable_status=None
-        if names.exact
-        else "trainable"
-        if turn.trainable
-        else "not_trainable",
+        trainable_status=None if names.exact else status,
     )
-    _restore(m, named)
-    return m
-
-
-def _restore(m: Doc, named: Doc) -> None:
-    """Put named step keys back into their message fields."""
-    for key, value in named.items():
-        m[key] = value
+    return {**m, **named}
 
 
 def _tool_definitions(doc: Doc) -> list[Doc] | None:
@@ -316,7 +246,7 @@ def _tool_definitions(doc: Doc) -> list[Doc] | None:
                 {
                     "name": fn["name"],
                     "description": description if isinstance(description, str) else "",
-                    "parameters": deep_copy(parameters) if isinstance(parameters, dict) else {},
+                    "parameters": parameters if isinstance(parameters, dict) else {},
                 }
             )
     return out or None
@@ -453,10 +383,12 @@ def content_hash(doc: Doc) -> str:
     return h.hexdigest()
 
 
-def to_sdk(doc: Doc, report: ChangeReport | None, names: Names | None = None) -> Doc:
-    """The mapping ATIF v1.7 → trajectory-sdk v0.4 (MAPPING §3-§5); ``names.read`` lists the
-    named ATIF keys to read back into SDK fields."""
-    names = names or Names(frozenset())
+def to_sdk(doc: Doc, ctx: Context) -> Doc:
+    """The mapping ATIF v1.7 → trajectory-sdk v0.4 (MAPPING §3-§5)."""
+    return _to_sdk(doc, _Names(ctx))
+
+
+def _to_sdk(doc: Doc, names: _Names) -> Doc:
     items: list[Item_] = []
     sources: dict[int, Turn] = {}
     """Identity of a message → the turn it was made from."""
@@ -468,19 +400,13 @@ def to_sdk(doc: Doc, report: ChangeReport | None, names: Names | None = None) ->
         else:
             items.append(("message", _sdk_message(turn, names)))
             sources[id(items[-1][1])] = turn
-    defs = _tool_definitions(doc)
-    if defs is not None:
-        messages = [v for k, v in items if k == "message"]
-        first = next((m for m in messages if m["role"] == "system"), None) or next(
-            iter(messages), None
-        )
-        if first is not None:
-            first["tool_definitions"] = defs
-    snapshots = cut(items)
     messages = [v for k, v in items if k == "message"]
-    places = _first_places(snapshots)
-    if names.write is None or names.write:
-        _name_steps(snapshots, sources, places, names)
+    defs = _tool_definitions(doc)
+    if defs is not None and messages:
+        first = next((m for m in messages if m["role"] == "system"), messages[0])
+        first["tool_definitions"] = defs
+    snapshots = cut(items)
+    places = _first_places(snapshots, names)
     assistants = [m for m in messages if m["role"] == "assistant"]
     calls = sum(len(m["tool_calls"]) for m in assistants if m["tool_calls"])
     prompt = sum((m["usage"] or {}).get("prompt_tokens", 0) for m in assistants)
@@ -527,37 +453,14 @@ def to_sdk(doc: Doc, report: ChangeReport | None, names: Names | None = None) ->
         "trace_id": None,
         "model_id": agent.get("model_name") if isinstance(agent.get("model_name"), str) else None,
     }
-    _, root = _split(doc.get("extra"), "", ROOT_NAMES.values(), names)
-    for field, key in ROOT_NAMES.items():
-        if key in root and field != "telemetry":
-            out[field] = root[key]
-    _, per_step = _split(doc.get("extra"), "", ("snapshots",), names)
-    kept = per_step.get("snapshots")
-    sparse = names.exact and _sparse(kept)
     if names.exact:
-        _native_messages(snapshots, places, sparse)
-    if isinstance(kept, list) and len(kept) == len(snapshots):
-        for snapshot, values in zip(snapshots, kept, strict=True):
-            if isinstance(values, dict):
-                for k in SNAPSHOT_KEYS:
-                    if k in values:
-                        snapshot[k] = values[k]
-                    else:
-                        del snapshot[k]  # the SDK file left the key out
-    if names.exact:  # converted from the SDK: what no named key carries was null or absent
-        if kept is None:  # no snapshots: ATIF's one empty step was decided (MAPPING §3.2)
-            snapshots.clear()
-        for field, key in ROOT_NAMES.items():
-            if key not in root and field in ("metrics", "execution_metrics", "telemetry"):
-                out[field] = None
-    if "telemetry" in root or names.exact:
-        out["telemetry"] = root.get("telemetry")
-        return {k: v for k, v in out.items() if v is not None} if sparse else out
+        return _rebuilt(doc, out, places, names)
+    _name_steps(snapshots, sources, places, names)
     digest = content_hash(out)
     data: Doc = {"conversation_id": conversation, "content_hash": digest}
     if conversation is not None:
         data["idempotency_key"] = f"{DATA_SOURCE}:{conversation}:{digest}"
-    out["telemetry"] = {"source": DATA_SOURCE, "data": data}
+    out["telemetry"] = telemetry = {"source": DATA_SOURCE, "data": data}
     for key, value, field in (
         ("agent_name", agent.get("name"), "/agent/name"),
         ("agent_version", agent.get("version"), "/agent/version"),
@@ -565,52 +468,51 @@ def to_sdk(doc: Doc, report: ChangeReport | None, names: Names | None = None) ->
         ("trajectory_id", doc.get("trajectory_id"), "/trajectory_id"),
     ):
         if value is not None:
-            names.put(out["telemetry"], "/telemetry", key, value, field, "data")
+            names.put(telemetry, "/telemetry", "data", key, value, field)
     subagents = doc.get("subagent_trajectories")
     if isinstance(subagents, list) and subagents and all(isinstance(s, dict) for s in subagents):
         inner = [
-            to_sdk(sub, None, names.nested(f"/subagent_trajectories/{i}", f"{SUBAGENTS}/{i}"))
+            _to_sdk(sub, names.nested(f"/subagent_trajectories/{i}", f"{SUBAGENTS}/{i}"))
             for i, sub in enumerate(subagents)
         ]
-        names.put(
-            out["telemetry"],
-            "/telemetry",
-            "subagent_trajectories",
-            inner,
-            "/subagent_trajectories",
-            "data",
-            copy=False,
-        )
+        source = "/subagent_trajectories"
+        names.put(telemetry, "/telemetry", "data", "subagent_trajectories", inner, source)
     return out
 
 
-SDK_STEP_NAMES = ("timestamp", "model_name")
-"""ATIF step fields the SDK has no place for, as named message ``metadata`` keys of
-ATIF→SDK (MAPPING.md §4.1); so is the step's ``metrics.cost_usd`` (``metadata.cost_usd``)."""
-METRICS_ORDER = key_order("v1.7", "Metrics")
-SDK_ROOT_NAMES = (
-    "agent_name",
-    "agent_version",
-    "final_metrics",
-    "trajectory_id",
-    "subagent_trajectories",
-)
-"""Named ``telemetry.data`` keys of ATIF→SDK: ``agent.name``, ``agent.version``,
-``final_metrics``, ``trajectory_id`` and the embedded subagents, each an SDK trajectory
-(MAPPING.md §4.1)."""
-REF = "subagent_trajectory_ref"
-SUBAGENTS = "/telemetry/data/subagent_trajectories"
-ROOT_ORDER = key_order("v1.7")
-"""Where ATIF→SDK puts the embedded subagents of a trajectory."""
+def _rebuilt(doc: Doc, out: Doc, places: dict[int, tuple[int, int]], names: _Names) -> Doc:
+    """The SDK file that SDK→ATIF converted: its root members and per-snapshot members from the
+    named keys; what no named key carries was null or absent (DECISIONS D23, D25)."""
+    snapshots: list[Doc] = out["steps"]
+    _, root = names.split(doc.get("extra"), "/extra", (*ROOT_NAMES.values(), "snapshots"))
+    for field, key in ROOT_NAMES.items():
+        if key in root:
+            out[field] = root[key]
+        elif field in ("metrics", "execution_metrics", "telemetry"):
+            out[field] = None
+    kept = root.get("snapshots")
+    sparse = _sparse(kept)
+    _native_messages(snapshots, places, sparse)
+    if kept is None:  # no snapshots: ATIF's one empty step was decided (MAPPING §3.2)
+        snapshots.clear()
+    elif isinstance(kept, list) and len(kept) == len(snapshots):
+        for snapshot, values in zip(snapshots, kept, strict=True):
+            if isinstance(values, dict):
+                for k in SNAPSHOT_KEYS:
+                    if k in values:
+                        snapshot[k] = values[k]
+                    else:
+                        del snapshot[k]  # the SDK file left the key out
+    return {k: v for k, v in out.items() if v is not None} if sparse else out
 
 
-def _first_places(snapshots: list[Doc]) -> dict[int, tuple[int, int]]:
+def _first_places(snapshots: list[Doc], names: _Names) -> dict[int, tuple[int, int]]:
     """Identity of each message → ``(snapshot index, message index)`` of the place the SDK →
-    ATIF lens reads it from (its transcript, MAPPING §3.1). A message it does not read (a
+    ATIF mapping reads it from (its transcript, MAPPING §3.1). A message it does not read (a
     replacement system prefix equal to the one before it) has none: no named key is written
     there, since none would be read back."""
     places: dict[int, tuple[int, int]] = {}
-    for kind, value, where in transcript({"steps": snapshots}, None):
+    for kind, value, where in transcript({"steps": snapshots}, names):
         _, _, i, _, *k = where.split("/")
         items = enumerate(value) if kind == "reset" else [(int(k[0]), value)]
         for n, m in items:
@@ -659,58 +561,49 @@ def _name_steps(
     snapshots: list[Doc],
     sources: dict[int, Turn],
     places: dict[int, tuple[int, int]],
-    names: Names,
+    names: _Names,
 ) -> None:
-    """Put each step's timestamp and model name into its message's ``metadata`` (named keys;
-    the pointer is the message's first place in the snapshots, where the way back reads it)."""
-    where = {key: f"/steps/{i}/messages/{k}" for key, (i, k) in places.items()}
+    """Put each step's timestamp, model name and cost into its message's ``metadata`` (named
+    keys at the message's first place in the snapshots, where the way back reads them)."""
     for key_id, turn in sources.items():
-        if key_id not in where:
+        if key_id not in places:
             continue
-        message = next(m for m in _find(snapshots, where[key_id]))
+        i, k = places[key_id]
+        where = f"/steps/{i}/messages/{k}"
+        message = snapshots[i]["messages"][k]
+        at = f"/steps/{turn.index}"
         if turn.kind == "tool":
             result = turn.result or {}
-            ref = result.get("subagent_trajectory_ref")
+            ref = result.get(REF)
             if ref is not None and isinstance(message.get("tool_response"), dict):
-                k = next(
-                    i for i, r in enumerate(turn.step["observation"]["results"]) if r is result
+                n = next(
+                    n for n, r in enumerate(turn.step["observation"]["results"]) if r is result
                 )
-                source = f"/steps/{turn.index}/observation/results/{k}/subagent_trajectory_ref"
-                ptr = f"{where[key_id]}/tool_response"
-                tool_response = message["tool_response"]
-                names.put(tool_response, ptr, "subagent_trajectory_ref", ref, source, "metadata")
+                source = f"{at}/observation/results/{n}/{REF}"
+                names.put(
+                    message["tool_response"], f"{where}/tool_response", "metadata", REF, ref, source
+                )
             continue
         if turn.kind == "reset":  # the first system message of the new context
             extra = turn.step.get("extra")
             policy = extra.get("context_management") if isinstance(extra, dict) else None
             if isinstance(policy, dict):
-                source = f"/steps/{turn.index}/extra/context_management"
-                names.put(message, where[key_id], "context_management", policy, source, "metadata")
+                source = f"{at}/extra/context_management"
+                names.put(message, where, "metadata", "context_management", policy, source)
             continue
-        for key in SDK_STEP_NAMES:
-            value = turn.step.get(key)
-            if isinstance(value, str):
-                source = f"/steps/{turn.index}/{key}"
-                names.put(message, where[key_id], key, value, source, "metadata")
+        for key in ("timestamp", "model_name"):
+            if isinstance(turn.step.get(key), str):
+                names.put(message, where, "metadata", key, turn.step[key], f"{at}/{key}")
         metrics = turn.step.get("metrics")
         if isinstance(metrics, dict) and _number(metrics.get("cost_usd")) is not None:
-            source = f"/steps/{turn.index}/metrics/cost_usd"
-            names.put(message, where[key_id], "cost_usd", metrics["cost_usd"], source, "metadata")
-
-
-def _find(snapshots: list[Doc], ptr: str) -> Iterator[Doc]:
-    _, _, i, _, k = ptr.split("/")
-    yield snapshots[int(i)]["messages"][int(k)]
+            source = f"{at}/metrics/cost_usd"
+            names.put(message, where, "metadata", "cost_usd", metrics["cost_usd"], source)
 
 
 # --- SDK -> ATIF ------------------------------------------------------------------------------
 
 
-def _refuse(report: ChangeReport | None, what: str, message: str, ptr: str) -> ConversionError:
-    return refuse(report if report is not None else ChangeReport(), what, message, ptr)
-
-
-def transcript(doc: Doc, report: ChangeReport | None) -> list[tuple[str, Any, str]]:
+def transcript(doc: Doc, names: _Names) -> list[tuple[str, Any, str]]:
     """The whole conversation as ``(kind, value, pointer)`` items (MAPPING §2.1).
 
     The last snapshot of each context segment gives the messages; a replaced system prefix is
@@ -727,28 +620,22 @@ def transcript(doc: Doc, report: ChangeReport | None) -> list[tuple[str, Any, st
         if not isinstance(msgs, list):
             continue
         where = f"/steps/{i}/messages"
-        if prev is None:
-            out.extend(("message", m, f"{where}/{k}") for k, m in enumerate(msgs))
-        elif is_restart(prev_step, prev, msgs):
-            s = leading_system(msgs)
-            out.append(("reset", msgs[:s], where))
-            out.extend(("message", m, f"{where}/{k}") for k, m in enumerate(msgs[s:], start=s))
-        else:
+        start = 0
+        if prev is not None and is_restart(prev_step, prev, msgs):
+            start = leading_system(msgs)
+            out.append(("reset", msgs[:start], where))
+        elif prev is not None:
             new_from, swapped = compare_snapshots(prev, msgs)
             if new_from is None:
-                raise _refuse(
-                    report,
-                    "broken-prefix",
-                    f"step {i} does not repeat the messages of step {i - 1} (TSDK101)",
-                    where,
-                )
+                message = f"step {i} does not repeat the messages of step {i - 1} (TSDK101)"
+                raise names.refuse("broken-prefix", where, message)
             if swapped:
-                s = leading_system(msgs)
-                out.extend(("message", m, f"{where}/{k}") for k, m in enumerate(msgs[:s]))
-            out.extend(
-                ("message", m, f"{where}/{k}")
-                for k, m in enumerate(msgs[new_from:], start=new_from)
-            )
+                out.extend(
+                    ("message", m, f"{where}/{k}")
+                    for k, m in enumerate(msgs[: leading_system(msgs)])
+                )
+            start = new_from
+        out.extend(("message", m, f"{where}/{k}") for k, m in enumerate(msgs[start:], start=start))
         prev, prev_step = msgs, step
     return out
 
@@ -779,16 +666,10 @@ def _metrics(usage: Any) -> Doc | None:
     return metrics or None
 
 
-def _decide(report: ChangeReport | None, ptr: str, policy: str, value: Any) -> None:
-    if report is not None:
-        report.decided.append(Item(ptr, TO_ATIF, policy, value=value, has_value=True))
-
-
 class _Steps:
     """Builds ATIF steps from transcript messages, linking tool results to their calls."""
 
-    def __init__(self, report: ChangeReport | None, names: Names) -> None:
-        self.report = report
+    def __init__(self, names: _Names) -> None:
         self.names = names
         self.steps: list[Doc] = []
         self.calls: dict[str, Doc] = {}
@@ -800,14 +681,14 @@ class _Steps:
         self.index: dict[int, int] = {}
         """Identity of a step → its index in ``steps``."""
 
-    def _new(self, source: str, message: Any) -> Doc:
+    def new(self, source: str, message: Any) -> Doc:
         step: Doc = {"step_id": len(self.steps) + 1, "source": source, "message": message}
         self.index[id(step)] = len(self.steps)
         self.steps.append(step)
         return step
 
     def reset(self, messages: list[Any], where: str) -> None:
-        step = self._new("system", "")
+        step = self.new("system", "")
         step["observation"] = {
             "results": [
                 {"content": m.get("content") if isinstance(m.get("content"), str) else ""}
@@ -816,20 +697,19 @@ class _Steps:
             ]
         }
         first = messages[0] if messages and isinstance(messages[0], dict) else {}
-        metadata = _obj(first.get("metadata"))
-        named = self.names.take(metadata, f"{where}/0", "context_management", "metadata")
-        if isinstance(named, dict):  # the boundary's own policy, named by ATIF→SDK
-            step["extra"] = {"context_management": named}
-            return
-        policy = {"type": "compaction", "boundary": "replace"}
-        step["extra"] = {"context_management": policy}
-        _decide(
-            self.report,
-            f"/steps/{len(self.steps) - 1}/extra/context_management",
-            "a restart after a summarization_boundary step is a replace boundary of type "
-            "compaction (MAPPING §5)",
-            policy,
+        keys = ("context_management",)
+        policy = self.names.split(first.get("metadata"), f"{where}/0/metadata", keys)[1].get(
+            keys[0]
         )
+        if not isinstance(policy, dict):  # else the boundary's own policy, named by ATIF→SDK
+            policy = {"type": "compaction", "boundary": "replace"}
+            self.names.decide(
+                f"/steps/{len(self.steps) - 1}/extra/context_management",
+                "a restart after a summarization_boundary step is a replace boundary of type "
+                "compaction (MAPPING §5)",
+                policy,
+            )
+        step["extra"] = {"context_management": policy}
 
     def add(self, m: Any, k: int, where: str) -> None:
         if not isinstance(m, dict):
@@ -839,44 +719,43 @@ class _Steps:
                 self.definitions[d["name"]] = d
         role = m.get("role")
         content = m.get("content")
-        if role in ("system", "user", "assistant"):
-            step = self._new(
+        if role == "tool":
+            self._tool(m, where)
+        elif role in ("system", "user", "assistant"):
+            step = self.new(
                 "agent" if role == "assistant" else role,
                 content if isinstance(content, str) else "",
             )
             if role == "assistant":
                 self._assistant(step, m, k)
-            if isinstance(m.get("metadata"), dict):
-                step["extra"] = deep_copy(m["metadata"])
-                taken = False
-                for key in SDK_STEP_NAMES:
-                    value = self.names.take(step["extra"], where, key, "metadata")
-                    if value is not _NONE:
-                        step[key], taken = value, True
-                cost = self.names.take(step["extra"], where, "cost_usd", "metadata")
-                if cost is not _NONE:
-                    metrics = {**step.get("metrics", {}), "cost_usd": cost}
-                    step["metrics"] = {k: metrics[k] for k in METRICS_ORDER if k in metrics}
-                    taken = True
-                if taken and step["extra"] == {}:
-                    del step["extra"]
+            extra, named = self.names.split(m.get("metadata"), f"{where}/metadata", SDK_STEP_NAMES)
+            if extra is not None:
+                step["extra"] = extra
+            for key in ("timestamp", "model_name"):
+                if key in named:
+                    step[key] = named[key]
+            if "cost_usd" in named:
+                metrics = {**step.get("metrics", {}), "cost_usd": named["cost_usd"]}
+                step["metrics"] = {k: metrics[k] for k in METRICS_ORDER if k in metrics}
             self._name_message(step, m, where)
-        elif role == "tool":
-            self._tool(m, where)
 
     def _name_message(self, step: Doc, m: Doc, where: str) -> None:
         """Message fields ATIF has no place for, as named step ``extra`` keys (§2.2): a finish
         reason; the trainable status of an assistant message (of another message when it is
         not the default); provider usage that the step metrics do not give back."""
         ptr = f"/steps/{len(self.steps) - 1}"
-        if m.get("finish_reason") is not None:
-            self.names.put(step, ptr, "finish_reason", m["finish_reason"], f"{where}/finish_reason")
         status = m.get("trainable_status")
-        if status is not None and (m.get("role") == "assistant" or status != "not_trainable"):
-            self.names.put(step, ptr, "trainable_status", status, f"{where}/trainable_status")
         usage = m.get("usage")
-        if usage is not None and not same(_usage(_metrics(usage)), usage):
-            self.names.put(step, ptr, "usage", usage, f"{where}/usage")
+        for key, write in (
+            ("finish_reason", m.get("finish_reason") is not None),
+            (
+                "trainable_status",
+                status is not None and (m.get("role") == "assistant" or status != "not_trainable"),
+            ),
+            ("usage", usage is not None and not same_json(_usage(_metrics(usage)), usage)),
+        ):
+            if write:
+                self.names.put(step, ptr, "extra", key, m[key], f"{where}/{key}")
         if step.get("extra") == {}:
             del step["extra"]
 
@@ -893,8 +772,7 @@ class _Steps:
                 if not isinstance(cid, str):
                     cid = f"tsdk-{k}-{j}"
                     self.idless.setdefault(name, []).append((step, cid))
-                    _decide(
-                        self.report,
+                    self.names.decide(
                         f"/steps/{len(self.steps) - 1}/tool_calls/{j}/tool_call_id",
                         "a tool call without an id gets tsdk-<message index>-<call index>",
                         cid,
@@ -905,7 +783,7 @@ class _Steps:
                     {
                         "tool_call_id": cid,
                         "function_name": name,
-                        "arguments": deep_copy(args) if isinstance(args, dict) else {},
+                        "arguments": args if isinstance(args, dict) else {},
                     }
                 )
             step["tool_calls"] = calls
@@ -913,34 +791,29 @@ class _Steps:
         if metrics is not None:
             step["metrics"] = metrics
 
+    def _linked(self, response: Any, result: Doc, where: str) -> Doc:
+        """The agent step whose call ``response`` answers (its ``source_call_id`` put into
+        ``result``): by id, else the oldest id-less call of the function (D12); the last agent
+        step for a tool message without ``tool_response`` (TSDK203)."""
+        if not isinstance(response, dict):
+            if self.last_agent is None:
+                message = "a tool message without tool_response comes before any assistant message"
+                raise self.names.refuse("unlinked-tool-response", where, message)
+            return self.last_agent
+        rid, name = response.get("id"), response.get("name")
+        if isinstance(rid, str) and rid in self.calls:
+            result["source_call_id"] = rid
+            return self.calls[rid]
+        if isinstance(name, str) and self.idless.get(name):
+            target, result["source_call_id"] = self.idless[name].pop(0)
+            return target
+        message = f"tool response {rid!r} answers no earlier tool call (TSDK201)"
+        raise self.names.refuse("unlinked-tool-response", f"{where}/tool_response/id", message)
+
     def _tool(self, m: Doc, where: str) -> None:
         response = m.get("tool_response")
         result: Doc = {}
-        target: Doc | None = None
-        if isinstance(response, dict):
-            rid, name = response.get("id"), response.get("name")
-            if isinstance(rid, str) and rid in self.calls:
-                target = self.calls[rid]
-                result["source_call_id"] = rid
-            elif isinstance(name, str) and self.idless.get(name):
-                target, cid = self.idless[name].pop(0)
-                result["source_call_id"] = cid
-            else:
-                raise _refuse(
-                    self.report,
-                    "unlinked-tool-response",
-                    f"tool response {rid!r} answers no earlier tool call (TSDK201)",
-                    f"{where}/tool_response/id",
-                )
-        if target is None:
-            target = self.last_agent
-        if target is None:
-            raise _refuse(
-                self.report,
-                "unlinked-tool-response",
-                "a tool message without tool_response comes before any assistant message",
-                where,
-            )
+        target = self._linked(response, result, where)
         content = m.get("content")
         reply = response.get("response") if isinstance(response, dict) else None
         if isinstance(content, str):
@@ -950,14 +823,13 @@ class _Steps:
         elif reply is not None:
             result["content"] = json.dumps(reply, ensure_ascii=False)
         fields: Doc = dict(response) if isinstance(response, dict) else {}
-        if isinstance(fields.get("metadata"), dict):  # a subagent link named by ATIF→SDK
-            meta = deep_copy(fields["metadata"])
-            ref = self.names.take(meta, f"{where}/tool_response", REF, "metadata")
-            if ref is not _NONE:
-                result[REF] = ref
-                fields["metadata"] = meta or None
+        at = f"{where}/tool_response/metadata"
+        meta, named = self.names.split(fields.get("metadata"), at, (REF,))
+        if REF in named:  # a subagent link named by ATIF→SDK
+            result[REF] = named[REF]
+            fields["metadata"] = meta
         if isinstance(m.get("metadata"), dict):
-            result["extra"] = deep_copy(m["metadata"])
+            result["extra"] = m["metadata"]
         observation = target.setdefault("observation", {"results": []})
         ptr = f"/steps/{self.index[id(target)]}/observation/results/{len(observation['results'])}"
         observation["results"].append(result)
@@ -966,63 +838,57 @@ class _Steps:
             default = result.get("content")
             for field, key in RESULT_NAMES.items():
                 value = fields.get(field)
-                if value is None or (field == "response" and same(value, default)):
+                if value is None or (field == "response" and same_json(value, default)):
                     continue
-                if self.names.put(result, ptr, key, value, f"{where}/tool_response/{field}"):
-                    default = None if field == "error" else default
+                source = f"{where}/tool_response/{field}"
+                if self.names.put(result, ptr, "extra", key, value, source) and field == "error":
+                    default = None
             if result.get("extra") == {}:
                 del result["extra"]
 
 
-def to_atif(doc: Doc, report: ChangeReport | None, names: Names | None = None) -> Doc:
-    """The mapping trajectory-sdk v0.4 → ATIF v1.7 (MAPPING §2), with the named keys of
-    ``names`` (every free one by default)."""
-    names = names or Names()
-    builder = _Steps(report, names)
-    for kind, value, where in transcript(doc, report):
+def to_atif(doc: Doc, ctx: Context) -> Doc:
+    """The mapping trajectory-sdk v0.4 → ATIF v1.7 (MAPPING §2)."""
+    return _to_atif(doc, _Names(ctx))
+
+
+def _to_atif(doc: Doc, names: _Names) -> Doc:
+    builder = _Steps(names)
+    for kind, value, where in transcript(doc, names):
         if kind == "reset":
             builder.reset(value, where)
         else:
             builder.add(value, int(where.rpartition("/")[2]), where)
     if not builder.steps:
-        builder._new("system", "")
-        _decide(report, "/steps/0", "ATIF needs one step: an empty system step", builder.steps[0])
+        builder.new("system", "")
+        names.decide("/steps/0", "ATIF needs one step: an empty system step", builder.steps[0])
     task: Doc = doc["task"] if isinstance(doc.get("task"), dict) else {}
     out: Doc = {"schema_version": "ATIF-v1.7"}
-    conversation = task.get("conversation_id")
-    task_id = task.get("id")
-    if isinstance(conversation, str):
-        out["session_id"] = conversation
-    if isinstance(task_id, str):
-        out["trajectory_id"] = task_id
+    if isinstance(task.get("conversation_id"), str):
+        out["session_id"] = task["conversation_id"]
+    if isinstance(task.get("id"), str):
+        out["trajectory_id"] = task["id"]
     telemetry = doc.get("telemetry")
-    data = _obj(telemetry.get("data")) if isinstance(telemetry, dict) else None
-    named = {
-        key: value
-        for key in SDK_ROOT_NAMES
-        if (value := builder.names.take(data, "/telemetry", key, "data")) is not _NONE
-    }
+    data = telemetry.get("data") if isinstance(telemetry, dict) else None
+    named = names.split(data, "/telemetry/data", SDK_ROOT_NAMES)[1]
     agent: Doc = {"name": UNKNOWN, "version": UNKNOWN}
     for key in ("name", "version"):
         if isinstance(named.get(f"agent_{key}"), str):
             agent[key] = named[f"agent_{key}"]
         else:
-            _decide(report, f"/agent/{key}", f"the SDK records no agent {key}", UNKNOWN)
+            names.decide(f"/agent/{key}", f"the SDK records no agent {key}", UNKNOWN)
     if isinstance(doc.get("model_id"), str):
         agent["model_name"] = doc["model_id"]
     if builder.definitions:
         agent["tool_definitions"] = [
             {
                 "type": "function",
-                "function": {
-                    k: deep_copy(d[k]) for k in ("name", "description", "parameters") if k in d
-                },
+                "function": {k: d[k] for k in ("name", "description", "parameters") if k in d},
             }
             for d in builder.definitions.values()
         ]
     out["agent"] = agent
-    order = key_order("v1.7", "Step")
-    out["steps"] = [{k: s[k] for k in order if k in s} for s in builder.steps]
+    out["steps"] = [{k: s[k] for k in STEP_ORDER if k in s} for s in builder.steps]
     final: Doc = {
         k: v
         for k, v in step_totals(builder.steps).as_final_metrics().items()
@@ -1042,166 +908,27 @@ def to_atif(doc: Doc, report: ChangeReport | None, names: Names | None = None) -
     subagents = named.get("subagent_trajectories")
     if isinstance(subagents, list):
         out["subagent_trajectories"] = [
-            to_atif(sub, None, names.nested(f"{SUBAGENTS}/{i}", f"/subagent_trajectories/{i}"))
+            _to_atif(sub, names.nested(f"{SUBAGENTS}/{i}", f"/subagent_trajectories/{i}"))
             if isinstance(sub, dict)
             else sub
             for i, sub in enumerate(subagents)
         ]
     for field, key in ROOT_NAMES.items():
-        value = doc.get(field)
-        data = value.get("data") if isinstance(value, dict) else None
-        if value is None or (isinstance(data, dict) and STASH_KEY in data):
-            continue  # a telemetry that holds a stash is the stash's, not the producer's
-        names.put(out, "", key, value, f"/{field}")
+        if doc.get(field) is not None:
+            names.put(out, "", "extra", key, doc[field], f"/{field}")
     steps = doc.get("steps")
-    if isinstance(steps, list) and steps:
+    if isinstance(steps, list) and steps and not names.exact:
         kept = [
             {k: s[k] for k in SNAPSHOT_KEYS if k in s} if isinstance(s, dict) else None
             for s in steps
         ]
-        names.put(out, "", "snapshots", kept, "/steps")
-    if out.get("extra") == {}:
-        del out["extra"]
+        names.put(out, "", "extra", "snapshots", kept, "/steps")
     return {k: out[k] for k in ROOT_ORDER if k in out}
 
 
-# --- the lenses -------------------------------------------------------------------------------
-
-
-def _converted(doc: Doc, holder: Holder, by: str) -> bool:
-    """Whether the top layer of the stash in ``doc``'s holder was written by ``by``."""
-    node: Any = doc
-    for key in holder.path:
-        node = node.get(key) if isinstance(node, dict) else None
-    stash = node.get(STASH_KEY) if isinstance(node, dict) else None
-    layers = stash.get("layers") if isinstance(stash, dict) else None
-    top = layers[-1] if isinstance(layers, list) and layers else None
-    return isinstance(top, dict) and top.get("by") == by and layer_holder(top) == holder.pointer
-
-
-def _run(doc: Doc, report: ChangeReport, options: LensOptions, *, to_target: bool) -> Doc:
-    name, inverse = (TO_SDK, TO_ATIF) if to_target else (TO_ATIF, TO_SDK)
-    source_holder, target_holder = (
-        (ATIF_HOLDER, SDK_HOLDER) if to_target else (SDK_HOLDER, ATIF_HOLDER)
-    )
-    converted = _converted(doc, source_holder, inverse)
-    doc, declared = take_named(doc, source_holder, inverse)
-    doc, moves = take_moves(doc, source_holder, inverse)  # files written before declarations
-    tos = frozenset(e["to"] for e in moves if isinstance(e.get("to"), str))
-
-    def read(ptr: str) -> bool:
-        return ptr in tos or (declared is not None and declared.owns(ptr))
-
-    forward_names = Names(frozenset() if converted else None, read, exact=declared is not None)
-    forward, backward = (to_sdk, to_atif) if to_target else (to_atif, to_sdk)
-    out = run_lens(
-        doc,
-        report,
-        name=name,
-        inverse=inverse,
-        forward=lambda d, r: forward(d, r, forward_names),
-        backward=lambda d, r: backward(
-            d,
-            r,
-            Names(
-                frozenset(forward_names.taken),
-                frozenset(to for _, to in forward_names.written).__contains__,
-                exact=bool(forward_names.written) and not options.drop,
-            ),
-        ),
-        source_holder=source_holder,
-        target_holder=target_holder,
-        drop=options.drop,
-        compact=True,
-        compact_lists=True,
-        reorder=True,
-    )
-    if forward_names.written:
-        for source, to in forward_names.written:
-            report.named.append(Item(source, name, "a named key of the target (MAPPING.md)", to=to))
-        if not options.drop:
-            named = _declaration(out, forward_names.written)
-            put_named(out, target_holder, name, named, pushed=_converted(out, target_holder, name))
-    return out
-
-
-def _declaration(out: Doc, written: list[tuple[str, str]]) -> NamedKeys | None:
-    """The ``named`` declaration of the keys written into ``out``, with every place its
-    patterns match that holds a producer's member (``foreign``).
-
-    A message that several snapshots repeat is one object: the key written at its first place
-    is written at every place (compared by identity, walking each shared object once).
-    """
-    paths = [_typed(out, to) for _, to in written]
-    named = NamedKeys.of(paths)
-    if named is None:
-        return None
-    mine = {(id(resolve(out, path[:-1])), path[-1]) for path in paths}
-    if not any((id(parent), key) not in mine for parent, key in _members(out, named)):
-        return named
-    foreign = [
-        path for path in named.places(out) if (id(resolve(out, path[:-1])), path[-1]) not in mine
-    ]
-    return NamedKeys.of(paths, foreign)
-
-
-def _typed(doc: Doc, pointer: str) -> tuple[str | int, ...]:
-    """The path of ``pointer`` in ``doc`` with list indexes as ints."""
-    out: list[str | int] = []
-    node: Any = doc
-    for token in parse_pointer(pointer):
-        if isinstance(node, list):
-            out.append(int(token))
-            node = node[int(token)]
-        else:
-            out.append(token)
-            node = node.get(token) if isinstance(node, dict) else None
-    return tuple(out)
-
-
-def _members(doc: Doc, named: NamedKeys) -> Iterator[tuple[Doc, str]]:
-    """``(holder object, key)`` of every member a pattern of ``named`` matches, each holder
-    object once (a list that extends the one before it by identity adds only its tail)."""
-    for pattern in named.patterns:
-        tokens = parse_pointer(pattern)
-        nodes: list[Any] = [doc]
-        for token in tokens[:-1]:
-            found: list[Any] = []
-            seen: set[int] = set()
-            last: list[Any] = []
-            for node in nodes:
-                if token == "*" and isinstance(node, list):
-                    extends = len(last) <= len(node) and all(map(operator.is_, last, node))
-                    tail = node[len(last) :] if extends else node
-                    last = node
-                    for v in tail:
-                        if id(v) not in seen:
-                            seen.add(id(v))
-                            found.append(v)
-                elif isinstance(node, dict) and token in node:
-                    v = node[token]
-                    if id(v) not in seen:
-                        seen.add(id(v))
-                        found.append(v)
-            nodes = found
-        key = tokens[-1]
-        yield from ((node, key) for node in nodes if isinstance(node, dict) and key in node)
-
-
-def atif_to_sdk(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
-    """Lens ``atif@v1.7->trajectory-sdk@v0.4``."""
-    return _run(doc, report, options, to_target=True)
-
-
-def sdk_to_atif(doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
-    """Lens ``trajectory-sdk@v0.4->atif@v1.7``."""
-    return _run(doc, report, options, to_target=False)
-
-
-LENSES = [
-    Lens(source=ATIF, target=SDK, run=atif_to_sdk),
-    Lens(source=SDK, target=ATIF, run=sdk_to_atif),
-]
+STEP = Step(ATIF, SDK, to_sdk, to_atif)
+TO_SDK, TO_ATIF = STEP.name, STEP.inverse.name
+LENSES = [STEP, STEP.inverse]
 
 
 # --- writing ----------------------------------------------------------------------------------
