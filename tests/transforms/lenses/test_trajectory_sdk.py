@@ -77,6 +77,11 @@ def test_atif_round_trip_is_identity(path: Path) -> None:
     sdk, _ = convert(doc, "trajectory-sdk@v0.4", session_ref_path="atif-session://{session_id}")
     assert dumps(doc) == before  # the input is untouched
     assert errors(sdk) == []
+    # the way back (SDK → ATIF of a converted file) writes no named key: nothing for the patch
+    # to take away again in an `extra`
+    layers = sdk["telemetry"]["data"].get(STASH_KEY, {}).get("layers", [{}])
+    ops = layers[-1].get("patch", [])
+    assert not [op for op in ops if op["op"] == "remove" and "extra" in op["path"].split("/")]
     back, back_report = convert(sdk, atif_version(doc), fail_on_decision=True)
     assert difference(doc, back) is None  # RFC.md §4.6
     assert back_report.stashed == [] and back_report.dropped == []
@@ -85,7 +90,9 @@ def test_atif_round_trip_is_identity(path: Path) -> None:
 @pytest.mark.parametrize("path", SDK_FIXTURES, ids=ids)
 def test_sdk_round_trip_is_identity(path: Path) -> None:
     doc = json.loads(path.read_text())
+    before = dumps(doc)
     atif, _ = convert(doc, "atif@v1.7")
+    assert dumps(doc) == before  # the input is untouched
     assert errors(atif) == []
     back, back_report = convert(atif, "trajectory-sdk@v0.4")
     assert difference(doc, back) is None  # RFC.md §4.6

@@ -79,7 +79,7 @@ _ROOT = (
         "`telemetry`",
         "`extra.telemetry`",
         "named",
-        "when not null (source, content hash, idempotency key); not when its `data` holds a stash",
+        "when not null (source, content hash, idempotency key)",
         key="/extra/telemetry",
     ),
     Row("`idx`", "`extra.idx`", "named", "when not null", key="/extra/idx"),
@@ -349,8 +349,8 @@ _TO_SDK = (
         "the named keys of §3 (`extra.task`, `extra.reward`, a step's `extra.finish_reason`, a "
         "result's `extra.error`, …)",
         "their SDK fields",
-        note="only where the `named` declaration of the SDK→ATIF lens says it wrote them "
-        "(RFC.md §4.5.2 item 7); a producer's own key of that name stays in `extra`/`metadata`",
+        note="only at the places the SDK→ATIF step's stash layer lists in `wrote` (RFC.md "
+        "§4.5); a producer's own key of that name stays in `extra`/`metadata`",
     ),
 )
 

@@ -1,0 +1,347 @@
+"""The mapping ATIF v1.7 → trajectory-sdk v0.4 (MAPPING.md §2, §4, §5)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from atif_spec.jsonio.jsonvalues import objects, plain_text
+from atif_spec.transforms.driver import Context
+from atif_spec.transforms.lenses.trajectory_sdk.common import (
+    DATA_SOURCE,
+    REF,
+    RESULT_NAMES,
+    ROOT_NAMES,
+    SNAPSHOT_KEYS,
+    STEP_NAMES,
+    SUBAGENTS,
+    Doc,
+    Names,
+    number,
+    sdk_usage,
+)
+from atif_spec.transforms.lenses.trajectory_sdk.snapshots import (
+    TranscriptItem,
+    content_hash,
+    cut,
+    transcript,
+)
+from atif_spec.transforms.sft import Turn, timeline
+
+
+def _message(role: str, content: str | None, **fields: Any) -> Doc:
+    """An SDK message with every key, in the dataclass order (ref §7)."""
+    return {
+        "role": role,
+        "content": content,
+        "tool_calls": fields.get("tool_calls"),
+        "tool_response": fields.get("tool_response"),
+        "tool_definitions": None,
+        "usage": fields.get("usage"),
+        "finish_reason": None,
+        "metadata": fields.get("metadata"),
+        "reasoning": fields.get("reasoning"),
+        "trainable_status": fields.get("trainable_status", "not_trainable"),
+    }
+
+
+def _sdk_message(turn: Turn, names: Names) -> Doc:
+    """The SDK message of one transcript turn, with the named step keys read back into their
+    fields. Converted back from the SDK (``names.exact``), an assistant message whose status no
+    named key carries had none (DECISIONS D23)."""
+    step = turn.step
+    ptr = f"/steps/{turn.index}"
+    if turn.kind == "tool":
+        result = turn.result or {}
+        raw = result.get("content")
+        content = None if raw is None else plain_text(raw)
+        name = turn.call.get("function_name") if turn.call is not None else None
+        k = next(i for i, r in enumerate(step["observation"]["results"]) if r is result)
+        where = f"{ptr}/observation/results/{k}/extra"
+        metadata, named = names.split(result.get("extra"), where, RESULT_NAMES.values())
+        response: Doc = {
+            "id": result.get("source_call_id"),
+            "name": name if isinstance(name, str) else "",
+            "arguments": {},
+            "response": named.get("response", None if "error" in named else content),
+            "error": named.get("error"),
+            "metadata": named.get("tool_response_metadata"),
+        }
+        return _message("tool", content, tool_response=response, metadata=metadata)
+    metadata, named = names.split(step.get("extra"), f"{ptr}/extra", STEP_NAMES)
+    if turn.kind in ("system", "user"):
+        return {**_message(turn.kind, plain_text(step.get("message")), metadata=metadata), **named}
+    raw_calls = step.get("tool_calls")
+    calls = (
+        [
+            {
+                "name": c.get("function_name"),
+                "arguments": c.get("arguments"),
+                "id": c.get("tool_call_id"),
+            }
+            for c in objects(raw_calls)
+        ]
+        if isinstance(raw_calls, list)
+        else None
+    )
+    text = plain_text(step.get("message"))
+    reasoning = step.get("reasoning_content")
+    status = "trainable" if turn.trainable else "not_trainable"
+    m = _message(
+        "assistant",
+        None if text == "" and calls else text,
+        tool_calls=calls,
+        usage=sdk_usage(step.get("metrics")),
+        metadata=metadata,
+        reasoning=reasoning if isinstance(reasoning, str) else None,
+        trainable_status=None if names.exact else status,
+    )
+    return {**m, **named}
+
+
+def _tool_definitions(doc: Doc) -> list[Doc] | None:
+    """``agent.tool_definitions`` in the SDK's shape (function definitions only)."""
+    agent = doc.get("agent")
+    defs = agent.get("tool_definitions") if isinstance(agent, dict) else None
+    out: list[Doc] = []
+    for d in objects(defs):
+        fn = d.get("function")
+        if d.get("type") == "function" and isinstance(fn, dict) and isinstance(fn.get("name"), str):
+            description = fn.get("description")
+            parameters = fn.get("parameters")
+            out.append(
+                {
+                    "name": fn["name"],
+                    "description": description if isinstance(description, str) else "",
+                    "parameters": parameters if isinstance(parameters, dict) else {},
+                }
+            )
+    return out or None
+
+
+def _seconds(value: Any) -> float | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+    except (ValueError, OverflowError):
+        return None
+
+
+def to_sdk(doc: Doc, ctx: Context) -> Doc:
+    """The mapping ATIF v1.7 → trajectory-sdk v0.4 (MAPPING §4, §5)."""
+    return _to_sdk(doc, Names(ctx))
+
+
+def _to_sdk(doc: Doc, names: Names) -> Doc:
+    items: list[TranscriptItem] = []
+    sources: dict[int, Turn] = {}
+    """Identity of a message → the turn it was made from."""
+    for turn in timeline(doc):
+        if turn.kind == "reset":
+            items.append(("reset", [_message("system", plain_text(c)) for c in turn.replacement]))
+            if items[-1][1]:
+                sources[id(items[-1][1][0])] = turn
+        else:
+            items.append(("message", _sdk_message(turn, names)))
+            sources[id(items[-1][1])] = turn
+    messages = [v for k, v in items if k == "message"]
+    defs = _tool_definitions(doc)
+    if defs is not None and messages:
+        first = next((m for m in messages if m["role"] == "system"), messages[0])
+        first["tool_definitions"] = defs
+    snapshots = cut(items)
+    places = _first_places(snapshots, names)
+    assistants = [m for m in messages if m["role"] == "assistant"]
+    calls = sum(len(m["tool_calls"]) for m in assistants if m["tool_calls"])
+    prompt = sum((m["usage"] or {}).get("prompt_tokens", 0) for m in assistants)
+    completion = sum((m["usage"] or {}).get("completion_tokens", 0) for m in assistants)
+    conversation = doc.get("session_id") if isinstance(doc.get("session_id"), str) else None
+    final: Doc = doc["final_metrics"] if isinstance(doc.get("final_metrics"), dict) else {}
+    times = [
+        t
+        for t in (_seconds(s.get("timestamp")) for s in objects(doc.get("steps")))
+        if t is not None
+    ]
+    agent: Doc = doc["agent"] if isinstance(doc.get("agent"), dict) else {}
+    out: Doc = {
+        "task": {
+            "id": f"{DATA_SOURCE}:{conversation}" if conversation is not None else None,
+            "data_source": DATA_SOURCE,
+            "conversation_id": conversation,
+            "num_turns": sum(1 for m in messages if m["role"] == "user"),
+            "num_steps": len(snapshots),
+            "total_tokens": (prompt + completion) or None,
+            "total_cost": number(final.get("total_cost_usd")),
+        },
+        "steps": snapshots,
+        "reward": None,
+        "metrics": {
+            "steps": len(snapshots),
+            "tokens_generated": completion or None,
+            "aggregated_reward": None,
+            "num_tool_calls": calls,
+            "num_tool_failures": 0,
+            "num_tool_response_none": None,
+            "tool_error_rate": 0.0,
+        },
+        "execution_metrics": {
+            "env_time": None,
+            "llm_time": None,
+            "total_time": max(times) - min(times) if len(times) > 1 else None,
+            "termination_reason": "ENV_DONE",
+        },
+        "reference_trajectory": None,
+        "telemetry": None,
+        "idx": None,
+        "error": None,
+        "trace_id": None,
+        "model_id": agent.get("model_name") if isinstance(agent.get("model_name"), str) else None,
+    }
+    if names.exact:
+        return _rebuilt(doc, out, places, names)
+    _name_steps(snapshots, sources, places, names)
+    digest = content_hash(out)
+    data: Doc = {"conversation_id": conversation, "content_hash": digest}
+    if conversation is not None:
+        data["idempotency_key"] = f"{DATA_SOURCE}:{conversation}:{digest}"
+    out["telemetry"] = telemetry = {"source": DATA_SOURCE, "data": data}
+    for key, value, field in (
+        ("agent_name", agent.get("name"), "/agent/name"),
+        ("agent_version", agent.get("version"), "/agent/version"),
+        ("final_metrics", doc.get("final_metrics"), "/final_metrics"),
+        ("trajectory_id", doc.get("trajectory_id"), "/trajectory_id"),
+    ):
+        if value is not None:
+            names.put(telemetry, "/telemetry", "data", key, value, field)
+    subagents = doc.get("subagent_trajectories")
+    if isinstance(subagents, list) and subagents and all(isinstance(s, dict) for s in subagents):
+        inner = [
+            _to_sdk(sub, names.nested(f"/subagent_trajectories/{i}", f"{SUBAGENTS}/{i}"))
+            for i, sub in enumerate(subagents)
+        ]
+        source = "/subagent_trajectories"
+        names.put(telemetry, "/telemetry", "data", "subagent_trajectories", inner, source)
+    return out
+
+
+def _rebuilt(doc: Doc, out: Doc, places: dict[int, tuple[int, int]], names: Names) -> Doc:
+    """The SDK file that SDK→ATIF converted: its root members and per-snapshot members from the
+    named keys; what no named key carries was null or absent (DECISIONS D23, D25)."""
+    snapshots: list[Doc] = out["steps"]
+    _, root = names.split(doc.get("extra"), "/extra", (*ROOT_NAMES.values(), "snapshots"))
+    for field, key in ROOT_NAMES.items():
+        if key in root:
+            out[field] = root[key]
+        elif field in ("metrics", "execution_metrics", "telemetry"):
+            out[field] = None
+    kept = root.get("snapshots")
+    sparse = _sparse(kept)
+    _native_messages(snapshots, places, sparse)
+    if (
+        kept is None
+    ):  # no snapshots: ATIF's one empty step was decided (MAPPING §3.2: no steps at all)
+        snapshots.clear()
+    elif isinstance(kept, list) and len(kept) == len(snapshots):
+        for snapshot, values in zip(snapshots, kept, strict=True):
+            if isinstance(values, dict):
+                for k in SNAPSHOT_KEYS:
+                    if k in values:
+                        snapshot[k] = values[k]
+                    else:
+                        del snapshot[k]  # the SDK file left the key out
+    return {k: v for k, v in out.items() if v is not None} if sparse else out
+
+
+def _first_places(snapshots: list[Doc], names: Names) -> dict[int, tuple[int, int]]:
+    """Identity of each message → ``(snapshot index, message index)`` of the place the SDK →
+    ATIF mapping reads it from (its transcript, MAPPING §3.1). A message it does not read (a
+    replacement system prefix equal to the one before it) has none: no named key is written
+    there, since none would be read back."""
+    places: dict[int, tuple[int, int]] = {}
+    for kind, value, where in transcript({"steps": snapshots}, names):
+        _, _, i, _, *k = where.split("/")
+        items = enumerate(value) if kind == "reset" else [(int(k[0]), value)]
+        for n, m in items:
+            places.setdefault(id(m), (int(i), n))
+    return places
+
+
+def _sparse(kept: Any) -> bool:
+    """Whether ``extra.snapshots`` says the SDK file left out a snapshot member its builder
+    writes: the file's writer leaves out null and default members (DECISIONS D25)."""
+    return isinstance(kept, list) and any(
+        isinstance(v, dict) and any(k not in v for k in SNAPSHOT_KEYS) for v in kept
+    )
+
+
+def _native_messages(
+    snapshots: list[Doc], places: dict[int, tuple[int, int]], sparse: bool
+) -> None:
+    """Converted back from the SDK: a tool call id the SDK → ATIF lens generated
+    (``tsdk-<message index>-<call index>`` at that very place) was null; with ``sparse``, null
+    members and a non-assistant ``not_trainable`` status are left out (DECISIONS D25)."""
+    done: set[int] = set()
+    for snapshot in snapshots:
+        for m in snapshot["messages"]:
+            if id(m) in done:
+                continue
+            done.add(id(m))
+            k = places.get(id(m), (0, -1))[1]
+            calls = m.get("tool_calls")
+            for j, c in enumerate(calls if isinstance(calls, list) else []):
+                if isinstance(c, dict) and c.get("id") == f"tsdk-{k}-{j}":
+                    c["id"] = None
+            if not sparse:
+                continue
+            if m.get("role") != "assistant" and m.get("trainable_status") == "not_trainable":
+                m["trainable_status"] = None
+            for inner in (*objects(calls), m.get("tool_response")):
+                if isinstance(inner, dict):
+                    for key in [key for key, v in inner.items() if v is None]:
+                        del inner[key]
+            for key in [key for key, v in m.items() if v is None]:
+                del m[key]
+
+
+def _name_steps(
+    snapshots: list[Doc],
+    sources: dict[int, Turn],
+    places: dict[int, tuple[int, int]],
+    names: Names,
+) -> None:
+    """Put each step's timestamp, model name and cost into its message's ``metadata`` (named
+    keys at the message's first place in the snapshots, where the way back reads them)."""
+    for key_id, turn in sources.items():
+        if key_id not in places:
+            continue
+        i, k = places[key_id]
+        where = f"/steps/{i}/messages/{k}"
+        message = snapshots[i]["messages"][k]
+        at = f"/steps/{turn.index}"
+        if turn.kind == "tool":
+            result = turn.result or {}
+            ref = result.get(REF)
+            if ref is not None and isinstance(message.get("tool_response"), dict):
+                n = next(
+                    n for n, r in enumerate(turn.step["observation"]["results"]) if r is result
+                )
+                source = f"{at}/observation/results/{n}/{REF}"
+                names.put(
+                    message["tool_response"], f"{where}/tool_response", "metadata", REF, ref, source
+                )
+            continue
+        if turn.kind == "reset":  # the first system message of the new context
+            extra = turn.step.get("extra")
+            policy = extra.get("context_management") if isinstance(extra, dict) else None
+            if isinstance(policy, dict):
+                source = f"{at}/extra/context_management"
+                names.put(message, where, "metadata", "context_management", policy, source)
+            continue
+        for key in ("timestamp", "model_name"):
+            if isinstance(turn.step.get(key), str):
+                names.put(message, where, "metadata", key, turn.step[key], f"{at}/{key}")
+        metrics = turn.step.get("metrics")
+        if isinstance(metrics, dict) and number(metrics.get("cost_usd")) is not None:
+            source = f"{at}/metrics/cost_usd"
+            names.put(message, where, "metadata", "cost_usd", metrics["cost_usd"], source)
