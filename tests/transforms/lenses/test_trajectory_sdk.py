@@ -401,11 +401,14 @@ def test_json_chunks_and_content_hash() -> None:
 @settings(max_examples=150, suppress_health_check=list(HealthCheck), deadline=None)
 @given(st.sampled_from(VERSIONS).flatmap(lambda v: trajectories(v)))
 def test_atif_round_trip_property(doc: dict[str, Any]) -> None:
+    before = dumps(doc)
     sdk, _ = convert(doc, "trajectory-sdk@v0.4", session_ref_path="atif-session://{session_id}")
     assert errors(sdk) == []
+    converted = dumps(sdk)
     back, report = convert(sdk, atif_version(doc))
     assert difference(doc, back) is None  # RFC.md §4.6
     assert report.stashed == []
+    assert (dumps(doc), dumps(sdk)) == (before, converted)  # the mappings share, never modify
 
 
 def _msg(role: str, draw: Any, omit: bool, **fields: Any) -> dict[str, Any]:
@@ -477,11 +480,14 @@ def sdk_documents(draw: Any) -> dict[str, Any]:
 @given(sdk_documents())
 def test_sdk_round_trip_property(doc: dict[str, Any]) -> None:
     assert errors(doc) == []
+    before = dumps(doc)
     atif, _ = convert(doc, "atif@v1.7")
     assert errors(atif) == []
+    converted = dumps(atif)
     back, report = convert(atif, "trajectory-sdk@v0.4")
     assert difference(doc, back) is None  # RFC.md §4.6
     assert report.stashed == [] and report.decided == []
+    assert (dumps(doc), dumps(atif)) == (before, converted)  # the mappings share, never modify
 
 
 def test_atif_meaning_is_named_in_the_sdk_file() -> None:
