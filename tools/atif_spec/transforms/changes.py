@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 from atif_spec.jsonio.pointers import parse_pointer
@@ -180,12 +181,21 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 def _leaf_count(node: Any) -> int:
+    """Leaf values below ``node``, stashes left out. A container found in several places counts
+    at each place but is walked once (trajectory-sdk snapshots share their messages): the walk
+    notes each container it meets, and counts one met again from the memo of :func:`_memo`."""
     if not (isinstance(node, (dict, list)) and node):
         return 1
     count = 0
+    seen: set[int] = set()
+    again: list[Any] = []
     pending = [node]
     while pending:
         item = pending.pop()
+        if id(item) in seen:
+            again.append(item)
+            continue
+        seen.add(id(item))
         members: Iterable[Any] = item
         if isinstance(item, dict):
             members = (
@@ -198,7 +208,28 @@ def _leaf_count(node: Any) -> int:
                 pending.append(value)
             else:
                 count += 1
-    return count
+    memo: dict[int, int] = {}
+    return count + sum(_memo(item, memo) for item in again)
+
+
+def _memo(node: Any, memo: dict[int, int]) -> int:
+    """The leaves below the container ``node``, each container's count kept in ``memo``."""
+    stack: list[tuple[Any, list[Any] | None]] = [(node, None)]
+    while stack:
+        item, children = stack.pop()
+        if children is not None:  # every child is counted: count the container
+            memo[id(item)] = sum(map(memo.get, map(id, children), repeat(1)))
+        elif _branch(item) and id(item) not in memo:
+            children = (
+                [v for k, v in item.items() if k != STASH_KEY] if isinstance(item, dict) else item
+            )
+            stack.append((item, children))
+            stack.extend((c, None) for c in children if id(c) not in memo and _branch(c))
+    return memo[id(node)]
+
+
+def _branch(value: Any) -> bool:
+    return isinstance(value, (dict, list)) and bool(value)
 
 
 def mapped_leaves(doc: Any, target: str | None = None) -> int:
