@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from atif_spec.jsonio.jsonequal import same_json
+from atif_spec.transforms import stash
 from atif_spec.transforms.stash import STASH_KEY, StashError, apply, attach, detach, diff
 from tests.support.strategies import json_values
 
@@ -99,3 +100,22 @@ def test_a_producers_own_stash_key_is_never_overwritten() -> None:
         attach({"extra": {STASH_KEY: "mine"}}, ("extra",), [{"by": "x"}])
     with pytest.raises(StashError):
         detach({"extra": {STASH_KEY: "mine"}}, ("extra",))
+
+
+def test_a_pair_of_containers_found_equal_is_compared_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Snapshots of a trajectory-sdk file repeat one message object on each side: comparing the
+    pair once keeps the diff linear in the conversation, not in the file."""
+    calls = 0
+    same = stash._same
+
+    def counted(*args: Any) -> bool:
+        nonlocal calls
+        calls += 1
+        return same(*args)
+
+    monkeypatch.setattr(stash, "_same", counted)
+    mine, theirs = ({f"k{i}": i for i in range(50)} for _ in range(2))
+    source = {"steps": [[mine] for _ in range(10)]}
+    rebuilt = {"steps": [[theirs] for _ in range(10)]}
+    assert diff(source, rebuilt) == []
+    assert calls < 2 * 52  # 52 for the first snapshot, 2 for each later one (520 without)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 from atif_spec.jsonio.jsonequal import same_json
@@ -172,14 +173,20 @@ def diff(source: Any, rebuilt: Any) -> list[Op]:
     Objects are compared member by member (key order is not data); arrays element by element
     after their common start and end, elements missing or extra at the end of the middle being
     added or removed one by one. Every ``remove`` and ``replace`` follows a ``test`` of the value
-    it takes away. Shared objects (``source`` and ``rebuilt`` holding the same object) are equal.
+    it takes away. Shared objects (``source`` and ``rebuilt`` holding the same object) are equal,
+    and a pair of containers found equal is not compared again where it recurs (trajectory-sdk
+    snapshots share their messages on both sides).
     """
     ops: list[Op] = []
-    _diff(source, rebuilt, "", ops)
+    _diff(source, rebuilt, "", ops, set())
     return ops
 
 
-def _diff(s: Any, r: Any, path: str, ops: list[Op]) -> None:
+Pairs = set[tuple[int, int]]
+"""Identities of the pairs of containers found equal during one :func:`diff`."""
+
+
+def _diff(s: Any, r: Any, path: str, ops: list[Op], equal: Pairs) -> None:
     if s is r:
         return
     if isinstance(s, dict) and isinstance(r, dict):
@@ -190,44 +197,53 @@ def _diff(s: Any, r: Any, path: str, ops: list[Op]) -> None:
         for key, value in s.items():
             here = path + make_pointer(key)
             if key in r:
-                _diff(value, r[key], here, ops)
+                _diff(value, r[key], here, ops, equal)
             else:
                 ops.append(_op("add", here, value))
     elif isinstance(s, list) and isinstance(r, list):
-        _diff_list(s, r, path, ops)
+        _diff_list(s, r, path, ops, equal)
     elif not _same(s, r):
         ops += [{"op": "test", "path": path, "value": r}, _op("replace", path, s)]
 
 
-def _diff_list(s: list[Any], r: list[Any], path: str, ops: list[Op]) -> None:
+def _diff_list(s: list[Any], r: list[Any], path: str, ops: list[Op], equal: Pairs) -> None:
     start = 0
     shortest = min(len(s), len(r))
-    while start < shortest and _same(s[start], r[start]):
+    while start < shortest and _same(s[start], r[start], equal):
         start += 1
     end = 0
-    while end < shortest - start and _same(s[-1 - end], r[-1 - end]):
+    while end < shortest - start and _same(s[-1 - end], r[-1 - end], equal):
         end += 1
     s_mid, r_mid = len(s) - end, len(r) - end
     paired = start + min(s_mid - start, r_mid - start)
     for i in range(start, paired):
-        _diff(s[i], r[i], f"{path}/{i}", ops)
+        _diff(s[i], r[i], f"{path}/{i}", ops, equal)
     for i in range(r_mid - 1, paired - 1, -1):
         ops += [{"op": "test", "path": f"{path}/{i}", "value": r[i]}, _op("remove", f"{path}/{i}")]
     for i in range(paired, s_mid):
         ops.append(_op("add", f"{path}/{i}", s[i]))
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equality of RFC.md §4.6, without the pointers :func:`same_json` builds for its message."""
+def _same(a: Any, b: Any, equal: Pairs | None = None) -> bool:
+    """Equality of RFC.md §4.6, without the pointers :func:`same_json` builds for its message;
+    ``equal`` keeps the pairs of containers found equal (each is compared once)."""
     if a is b:
         return True
     kind = type(a)
     if kind is not type(b):
         return False
-    if kind is dict:
-        return len(a) == len(b) and all(k in b and _same(v, b[k]) for k, v in a.items())
-    if kind is list:
-        return len(a) == len(b) and all(map(_same, a, b))
+    if kind is dict or kind is list:
+        if len(a) != len(b):
+            return False
+        if equal is not None and (id(a), id(b)) in equal:
+            return True
+        if kind is dict:
+            same = all(k in b and _same(v, b[k], equal) for k, v in a.items())
+        else:
+            same = all(map(_same, a, b, repeat(equal)))
+        if same and equal is not None:
+            equal.add((id(a), id(b)))
+        return same
     if kind is float:
         return same_json(a, b)
     return bool(a == b)
