@@ -45,7 +45,7 @@ def _message(role: str, content: str | None, **fields: Any) -> Doc:
     }
 
 
-def _sdk_message(turn: Turn, names: Names) -> Doc:
+def _sdk_message(turn: Turn, names: Names, results: dict[tuple[int, int], str]) -> Doc:
     """The SDK message of one transcript turn, with the named step keys read back into their
     fields. Converted back from the SDK (``names.exact``), an assistant message whose status no
     named key carries had none (DECISIONS D23)."""
@@ -56,8 +56,7 @@ def _sdk_message(turn: Turn, names: Names) -> Doc:
         raw = result.get("content")
         content = None if raw is None else plain_text(raw)
         name = turn.call.get("function_name") if turn.call is not None else None
-        k = next(i for i, r in enumerate(step["observation"]["results"]) if r is result)
-        where = f"{ptr}/observation/results/{k}/extra"
+        where = f"{results[turn.index, id(result)]}/extra"
         metadata, named = names.split(result.get("extra"), where, RESULT_NAMES.values())
         response: Doc = {
             "id": result.get("source_call_id"),
@@ -133,7 +132,19 @@ def to_sdk(doc: Doc, ctx: Context) -> Doc:
     return _to_sdk(doc, Names(ctx))
 
 
+def _result_places(doc: Doc) -> dict[tuple[int, int], str]:
+    """(step index, identity) of each observation result → its pointer."""
+    places: dict[tuple[int, int], str] = {}
+    for i, step in enumerate(doc["steps"] if isinstance(doc.get("steps"), list) else []):
+        observation = step.get("observation") if isinstance(step, dict) else None
+        found = observation.get("results") if isinstance(observation, dict) else None
+        for k, result in enumerate(found if isinstance(found, list) else []):
+            places.setdefault((i, id(result)), f"/steps/{i}/observation/results/{k}")
+    return places
+
+
 def _to_sdk(doc: Doc, names: Names) -> Doc:
+    results = _result_places(doc)
     items: list[TranscriptItem] = []
     sources: dict[int, Turn] = {}
     """Identity of a message → the turn it was made from."""
@@ -143,7 +154,7 @@ def _to_sdk(doc: Doc, names: Names) -> Doc:
             if items[-1][1]:
                 sources[id(items[-1][1][0])] = turn
         else:
-            items.append(("message", _sdk_message(turn, names)))
+            items.append(("message", _sdk_message(turn, names, results)))
             sources[id(items[-1][1])] = turn
     messages = [v for k, v in items if k == "message"]
     defs = _tool_definitions(doc)
@@ -200,7 +211,7 @@ def _to_sdk(doc: Doc, names: Names) -> Doc:
     }
     if names.exact:
         return _rebuilt(doc, out, places, names)
-    _name_steps(snapshots, sources, places, names)
+    _name_steps(snapshots, sources, places, results, names)
     digest = content_hash(out)
     data: Doc = {"conversation_id": conversation, "content_hash": digest}
     if conversation is not None:
@@ -308,6 +319,7 @@ def _name_steps(
     snapshots: list[Doc],
     sources: dict[int, Turn],
     places: dict[int, tuple[int, int]],
+    results: dict[tuple[int, int], str],
     names: Names,
 ) -> None:
     """Put each step's timestamp, model name and cost into its message's ``metadata`` (named
@@ -323,10 +335,7 @@ def _name_steps(
             result = turn.result or {}
             ref = result.get(REF)
             if ref is not None and isinstance(message.get("tool_response"), dict):
-                n = next(
-                    n for n, r in enumerate(turn.step["observation"]["results"]) if r is result
-                )
-                source = f"{at}/observation/results/{n}/{REF}"
+                source = f"{results[turn.index, id(result)]}/{REF}"
                 names.put(
                     message["tool_response"], f"{where}/tool_response", "metadata", REF, ref, source
                 )
