@@ -427,7 +427,6 @@ def bench(session: nox.Session) -> None:
     session.run("python", "bench/bench_migrate.py")
     session.run("python", "bench/bench_convert.py")
     session.run("python", "bench/bench_stash_share.py")
-    session.run("python", "bench/bench_ssl_lens.py")
     session.run("python", "bench/bench_models.py")
     session.run("python", "bench/check_patterns.py")
     session.env["RAY_USAGE_STATS_ENABLED"] = "0"
