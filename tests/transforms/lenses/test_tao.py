@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +19,8 @@ from atif_spec.cli import main
 from atif_spec.formats.tao import content_hash
 from atif_spec.jsonio.jsonequal import difference, same_json
 from atif_spec.transforms.lenses import ConversionError, convert
-from atif_spec.transforms.lenses.residual import apply_layers, commit, detach, diff
 from atif_spec.transforms.lenses.tao import INTO_ATIF, INTO_TAO, anthropic_usage, prompt_key
-from atif_spec.transforms.stash_v1 import STASH_KEY, NamedKeys, layer_entries
+from atif_spec.transforms.stash import STASH_KEY
 from tests.support import ROOT
 from tests.support.documents import dispatch_only
 from tests.support.strategies import (
@@ -103,35 +103,43 @@ def session() -> tuple[dict[str, Any], dict[str, Any], Any]:
 
 
 def _owns(layer: dict[str, Any], pointer: str) -> bool:
-    """True when the layer's ``named`` declaration covers the member at ``pointer``."""
-    declared = NamedKeys.from_layer(layer)
-    return declared is not None and declared.owns(pointer)
+    """True when the layer lists the member at ``pointer``, or a member below it, as written
+    under a documented name."""
+    return any(p == pointer or p.startswith(pointer + "/") for p in layer.get("wrote", []))
 
 
-def _layer(traj: dict[str, Any]) -> dict[str, Any]:
-    """The single TAO → ATIF layer in a trajectory's extra (the root's holds every entry)."""
-    layers = traj["extra"][STASH_KEY]["layers"]
+def _layer(doc: dict[str, Any], holder: str = "extra") -> dict[str, Any]:
+    """The single layer of the stash in ``doc[holder]`` (the root ``extra`` of ATIF, the
+    ``metadata`` of TAO), of the lens into that format."""
+    layers = doc[holder][STASH_KEY]["layers"]
     assert len(layers) == 1
-    assert layers[0]["by"] == INTO_ATIF
+    assert layers[0]["by"] == (INTO_ATIF if holder == "extra" else INTO_TAO)
     layer: dict[str, Any] = layers[0]
     return layer
 
 
 def _stash(out: dict[str, Any], below: str = "") -> list[dict[str, Any]]:
-    """The root layer's entries below the TAO pointer ``below``, pointers relative to it."""
+    """The operations of the root layer's patch below the TAO pointer ``below`` (``test``
+    operations left out): ``op``, ``pointer`` (relative to ``below``) and ``value``."""
     extra = out.get("extra")
     if not isinstance(extra, dict) or STASH_KEY not in extra:
         return []
     found = []
-    for entry in _layer(out).get("entries", []):
-        pointer = entry["pointer"]
-        if pointer == below or pointer.startswith(below + "/"):
-            found.append({**entry, "pointer": pointer[len(below) :]})
+    for op in _layer(out).get("patch", []):
+        path = op["path"]
+        if op["op"] != "test" and (path == below or path.startswith(below + "/")):
+            found.append({"op": op["op"], "pointer": path[len(below) :], "value": op.get("value")})
     return found
 
 
 def _removed(out: dict[str, Any], below: str = "") -> dict[str, Any]:
-    return {e["pointer"]: e["value"] for e in _stash(out, below) if e["op"] == "removed"}
+    """What the TAO record has below ``below`` that the way back does not rebuild."""
+    return {e["pointer"]: e["value"] for e in _stash(out, below) if e["op"] == "add"}
+
+
+def _replaced(out: dict[str, Any], below: str = "") -> dict[str, Any]:
+    """What the way back rebuilds otherwise below ``below``: the record's values."""
+    return {e["pointer"]: e["value"] for e in _stash(out, below) if e["op"] == "replace"}
 
 
 def test_session_system_prompts_become_system_steps(session: Any) -> None:
@@ -191,12 +199,10 @@ def test_session_subagent_is_embedded_and_referenced(session: Any) -> None:
     # TAO-only step fields are named keys of the step's extra: the role of the sub-agent
     assert sub["steps"][1]["extra"]["tao_agent_role"] == "explore"
     assert "/agent_role" not in _removed(out, "/steps/2")
-    # declared once in the subagent's own extra (RFC.md §4.5.2 item 7), no entry per key
-    declared = NamedKeys.from_layer(_layer(sub))
-    assert declared is not None
-    assert declared.owns("/steps/1/extra/tao_agent_role")
-    assert declared.owns("/steps/1/extra/tao_tools_available")
-    assert "entries" not in _layer(sub)
+    # listed in the root's layer, pointers from the root; the subagent has no stash
+    assert _owns(_layer(out), "/subagent_trajectories/0/steps/1/extra/tao_agent_role")
+    assert _owns(_layer(out), "/subagent_trajectories/0/steps/1/extra/tao_tools_available")
+    assert "extra" not in sub or STASH_KEY not in sub["extra"]
 
 
 def test_session_warm_up_call_is_kept_as_an_agent_step(session: Any) -> None:
@@ -209,8 +215,9 @@ def test_session_warm_up_call_is_kept_as_an_agent_step(session: Any) -> None:
         "completion_tokens": 1,
         "extra": {"cache_creation_input_tokens": 11873},
     }
-    replaced = {e["pointer"]: e["value"] for e in _stash(out, "/steps/1") if e["op"] == "replaced"}
-    assert "/content" not in replaced  # ATIF → TAO writes an empty agent message as null
+    assert "/content" not in _replaced(
+        out, "/steps/1"
+    )  # ATIF → TAO writes an empty agent message as null
     # the warm-up stays visible as such: a named key of the step's extra
     assert warm["extra"]["tao_call_type"] == "warmup"
     assert "/steps/2/message" in [i.pointer for i in report.decided]
@@ -244,7 +251,8 @@ def test_session_outcome_and_provenance_are_named_keys_of_the_root(session: Any)
     for key in ("task", "environment", "security", "attribution", "metadata"):
         assert extra[f"tao_{key}"] == doc[key]
     assert "/content_hash" not in _removed(out)  # its own hash: recomputed (D34)
-    assert _layer(out)["style"] == "hashed"
+    assert extra["tao_style"] == "hashed"
+    assert _owns(_layer(out), "/extra/tao_style")
     assert out["trajectory_id"] == doc["trace_id"]
     assert out["session_id"] == doc["session_id"]
 
@@ -264,10 +272,11 @@ def test_a_producers_own_named_key_is_never_read_back() -> None:
                 "extra": {"tao_call_type": "warmup"},
             }
         ],
-        "extra": {"tao_outcome": {"success": True}},
+        "extra": {"tao_outcome": {"success": True}, "tao_style": "filled"},
     }
     out = round_trip(doc, "tao@v0.2.0", "atif@v1.7")
     assert "outcome" not in out
+    assert "content_hash" not in out  # nor is its tao_style a style
     assert out["steps"][0]["call_type"] == "main"
 
 
@@ -285,8 +294,7 @@ def test_session_final_metrics_are_recomputed(session: Any) -> None:
         "tao_estimated_cost_usd": 0.0712,
     }
     assert _removed(out, "/metrics") == {}
-    replaced = {e["pointer"]: e["value"] for e in _stash(out, "/metrics") if e["op"] == "replaced"}
-    assert replaced == {}  # TAO's totals equal what ATIF → TAO recomputes
+    assert _replaced(out, "/metrics") == {}  # TAO's totals equal what ATIF → TAO recomputes
     assert doc["metrics"]["total_steps"] == 11
 
 
@@ -478,8 +486,8 @@ def test_atif_without_ids_gets_a_deterministic_trace_id() -> None:
 
 def test_atif_only_fields_go_to_named_keys_of_the_tao_metadata() -> None:
     """Notes, an agent's ``extra`` and ``llm_call_count`` have no TAO field: they go to named
-    keys of ``metadata`` (a partial ATIF trajectory and step), not to the stash; what is left
-    in the stash is the key order a producer chose against ATIF's schema order."""
+    keys of ``metadata`` (a partial ATIF trajectory and step), not to the stash; key order is
+    not data (RFC.md §4.6), so a producer's own order costs nothing."""
     doc = {
         "schema_version": "ATIF-v1.7",
         "session_id": "s",
@@ -499,12 +507,15 @@ def test_atif_only_fields_go_to_named_keys_of_the_tao_metadata() -> None:
     metadata = out["metadata"]
     assert metadata["atif_trajectory"] == {"agent": {"extra": {"k": 1}}, "notes": "n"}
     assert metadata["atif_step_fields"] == {"0": {"llm_call_count": 2}}
-    (layer,) = metadata[STASH_KEY]["layers"]
-    assert layer["by"] == INTO_TAO
-    assert layer["holder"] == "/metadata"
-    assert _owns(layer, "/metadata/atif_step_fields")
-    assert _owns(layer, "/metadata/atif_trajectory")
-    assert [e["op"] for e in layer_entries(layer)] == ["added"]  # the unlinked result's call id
+    layer = _layer(out, "metadata")
+    assert _owns(layer, "/metadata/atif_step_fields/0/llm_call_count")
+    assert _owns(layer, "/metadata/atif_trajectory/notes")
+    assert _owns(layer, "/metadata/atif_trajectory/agent/extra")
+    # the unlinked result's call id, which ATIF → TAO → ATIF writes as null
+    assert [(op["op"], op["path"]) for op in layer["patch"]] == [
+        ("test", "/steps/0/observation/results/0/source_call_id"),
+        ("remove", "/steps/0/observation/results/0/source_call_id"),
+    ]
     assert out["steps"][0]["observations"] == [
         {"source_call_id": "", "content": "orphan", "error": "unlinked_response"}
     ]
@@ -515,11 +526,11 @@ def test_atif_only_fields_go_to_named_keys_of_the_tao_metadata() -> None:
     }
     assert not errors(out)
     assert convert(out, to="atif@v1.7")[0] == doc
-    # in another key order, the order alone is stashed
+    # in another key order: the same stash
     moved = {k: doc[k] for k in ("schema_version", "session_id", "agent", "notes", "steps")}
-    out, _ = convert(moved, to="tao@v0.2.0")
-    assert out["metadata"]["atif_trajectory"]["notes"] == "n"
-    assert orjson.dumps(convert(out, to="atif@v1.7")[0]) == orjson.dumps(moved)
+    again, _ = convert(moved, to="tao@v0.2.0")
+    assert again["metadata"][STASH_KEY] == metadata[STASH_KEY]
+    assert same_json(convert(again, to="atif@v1.7")[0], moved)
 
 
 def test_system_step_fields_go_to_a_named_key_of_the_tao_metadata() -> None:
@@ -537,9 +548,9 @@ def test_system_step_fields_go_to_a_named_key_of_the_tao_metadata() -> None:
         "observation": injected["observation"],
         "extra": injected["extra"],
     }
-    (layer,) = out["metadata"][STASH_KEY]["layers"]
-    assert _owns(layer, "/metadata/atif_system_steps")
-    assert not [e for e in layer_entries(layer) if e["pointer"].startswith("/steps")]
+    layer = _layer(out, "metadata")
+    assert _owns(layer, f"/metadata/atif_system_steps/{key}")
+    assert not [op for op in layer.get("patch", []) if op["path"].startswith("/steps")]
 
 
 def test_step_extra_and_token_ids_go_to_the_step_fields_of_the_tao_metadata() -> None:
@@ -581,7 +592,7 @@ def test_content_parts_go_to_the_step_fields_of_the_tao_metadata() -> None:
     assert fields["0"]["message"] == user["message"]
     parts = looked["observation"]["results"][0]["content"]
     assert fields["2"]["observation"] == {"results": [{"content": parts}]}
-    assert not [e for e in out["metadata"][STASH_KEY]["layers"][0].get("entries", [])]
+    assert "patch" not in _layer(out, "metadata")
     edited = copy.deepcopy(out)
     edited["steps"][0]["content"] = "another text"
     back, _ = convert(edited, to="atif@v1.7")
@@ -601,7 +612,7 @@ def test_references_beyond_the_embedded_subagent_go_to_the_step_fields() -> None
     assert partial == {
         "observation": {"results": [{"subagent_trajectory_ref": result["subagent_trajectory_ref"]}]}
     }
-    assert not out["metadata"][STASH_KEY]["layers"][0].get("entries")
+    assert "patch" not in _layer(out, "metadata")
     plain = _load(CONFORMANCE / "atif" / "v1.7" / "valid" / "embedded-subagent.json")
     converted, _ = convert(plain, to="tao@v0.2.0")
     assert "atif_step_fields" not in converted["metadata"]  # a plain reference is TAO's own
@@ -835,9 +846,10 @@ def test_invalid_source_is_refused() -> None:
     doc = {"trace_id": "t", "session_id": "s", "agent": {"name": "a"}, "steps": [{"role": "x"}]}
     with pytest.raises(ConversionError) as caught:
         convert(doc, to="atif@v1.7")
-    codes = [f.code for f in caught.value.report.errors]
-    assert "convert:invalid-source" in codes
-    assert any(code.startswith("schema:") for code in codes)
+    (error,) = caught.value.report.errors
+    assert error.code == "convert:invalid-source"
+    assert "schema:" in error.message  # the first schema finding, where it is
+    assert error.pointer.startswith("/steps/0")
 
 
 def test_v0_1_0_records_come_back_as_v0_1_0() -> None:
@@ -847,34 +859,6 @@ def test_v0_1_0_records_come_back_as_v0_1_0() -> None:
     back, _ = convert(out, to="tao@v0.2.0")
     assert back["schema_version"] == "0.1.0"
     assert same_json(back, doc)
-
-
-# --- the residual diff ----------------------------------------------------------------------------
-
-
-def _undo(source: Any, rebuilt: Any) -> Any:
-    """Stash the diff on a holder and undo it on the rebuilt value."""
-    target: dict[str, Any] = {}
-    commit(target, "extra", "a->b", diff(source, rebuilt), keep=True)
-    layers = detach(target, "extra", "a->b")
-    assert target == {}
-    work = copy.deepcopy(rebuilt)
-    assert not [c for c in apply_layers(work, layers) if c.conflict]
-    return work
-
-
-@pytest.mark.parametrize(
-    ("source", "rebuilt"),
-    [
-        ({"a": 1, "b": 2, "c": 3}, {"c": 3, "a": 1, "b": 2}),
-        ({"a": 1, "b": None}, {"a": 1.0, "z": 0}),
-        ({"l": [1, 2, 3, 4]}, {"l": [0, 2, 4]}),
-        ({"l": [{"x": 1}, {"y": 2}]}, {"l": [{"y": 2}, {"x": 1, "q": 3}, {"n": 1}]}),
-        ({"deep": {"k": [True, {"m": "v"}]}}, {"deep": {"k": [1, {"m": "w"}]}, "e": []}),
-    ],
-)
-def test_residual_diff_restores_the_source_exactly(source: Any, rebuilt: Any) -> None:
-    assert orjson.dumps(_undo(source, rebuilt)) == orjson.dumps(source)
 
 
 # --- properties -----------------------------------------------------------------------------------
@@ -1212,11 +1196,12 @@ def test_step_costs_go_to_a_named_key_of_the_tao_metadata() -> None:
     doc = _costly()
     out = round_trip(doc, "tao@v0.2.0", "atif@v1.7")
     assert out["metadata"]["atif_step_cost_usd"] == {"1": 0.25, "2": 0.5}
-    (layer,) = out["metadata"][STASH_KEY]["layers"]
-    assert _owns(layer, "/metadata/atif_step_cost_usd")
-    assert not [e for e in layer_entries(layer) if "cost_usd" in e["pointer"]]
+    layer = _layer(out, "metadata")
+    assert _owns(layer, "/metadata/atif_step_cost_usd/1")
+    assert _owns(layer, "/metadata/atif_step_cost_usd/2")
+    assert not [op for op in layer.get("patch", []) if "cost_usd" in op["path"]]
     # the derived trace_id is recomputed on the way back: nothing stashed for it
-    assert not [e for e in layer_entries(layer) if e["pointer"] == "/trajectory_id"]
+    assert not [op for op in layer.get("patch", []) if op["path"] == "/trajectory_id"]
     back, _ = convert(out, to="atif@v1.7")
     assert back["steps"][1]["metrics"]["cost_usd"] == 0.25
     assert "trajectory_id" not in back
@@ -1224,8 +1209,8 @@ def test_step_costs_go_to_a_named_key_of_the_tao_metadata() -> None:
 
 def test_a_tao_producers_own_cost_key_is_never_read_back() -> None:
     """A TAO record's own ``metadata.atif_step_cost_usd`` (no declaration of ATIF → TAO) stays
-    in the record's metadata and never becomes step costs; ATIF costs added later collide with
-    it and are stashed."""
+    in the record's metadata and never becomes step costs; an ATIF cost added later collides
+    with it: the way back cannot carry it, and says so."""
     record = _record({"input_tokens": 1}, None)
     record["metadata"] = {"atif_step_cost_usd": {"0": 9.0}}
     out = round_trip(record, "atif@v1.7", "tao@v0.2.0")
@@ -1233,11 +1218,10 @@ def test_a_tao_producers_own_cost_key_is_never_read_back() -> None:
     assert out["extra"]["tao_metadata"] == {"atif_step_cost_usd": {"0": 9.0}}
     edited = copy.deepcopy(out)
     edited["steps"][0]["metrics"]["cost_usd"] = 0.5
-    tao = round_trip(edited, "tao@v0.2.0", "atif@v1.7")
+    tao, report = convert(edited, to="tao@v0.2.0")
     assert tao["metadata"]["atif_step_cost_usd"] == {"0": 9.0}  # the producer's value
-    (layer,) = tao["metadata"][STASH_KEY]["layers"]
-    assert "named" not in layer
-    assert [e["value"] for e in layer["entries"] if e["pointer"].endswith("/cost_usd")] == [0.5]
+    assert "/steps/0/metrics/cost_usd" in {i.pointer for i in report.dropped}
+    assert STASH_KEY not in tao["metadata"]
 
 
 def test_a_step_numbered_otherwise_keeps_its_index_under_a_named_key() -> None:
@@ -1249,7 +1233,7 @@ def test_a_step_numbered_otherwise_keeps_its_index_under_a_named_key() -> None:
     assert indexes == [s["step_index"] for s in doc["steps"]] == [1, 2, 3]
     layer = _layer(out)
     assert _owns(layer, "/steps/0/extra/tao_step_index")
-    assert not [e for e in layer_entries(layer) if e["pointer"].endswith("/step_index")]
+    assert not [op for op in layer.get("patch", []) if op["path"].endswith("/step_index")]
     session = _load(SESSION)
     assert session["steps"][0]["step_index"] == 0
     converted, _ = convert(session, to="atif@v1.7")
@@ -1262,10 +1246,10 @@ def test_a_subagents_own_agent_goes_to_a_named_key_of_the_tao_metadata() -> None
     assert sub["agent"]["name"] != doc["agent"]["name"]
     out = round_trip(doc, "tao@v0.2.0", "atif@v1.7")
     assert out["metadata"]["atif_subagent_agents"] == {sub["trajectory_id"]: sub["agent"]}
-    (layer,) = out["metadata"][STASH_KEY]["layers"]
-    assert _owns(layer, "/metadata/atif_subagent_agents")
+    layer = _layer(out, "metadata")
+    assert _owns(layer, f"/metadata/atif_subagent_agents/{sub['trajectory_id']}")
     assert not [
-        e for e in layer_entries(layer) if e["pointer"].startswith("/subagent_trajectories")
+        op for op in layer.get("patch", []) if op["path"].startswith("/subagent_trajectories")
     ]
 
 
@@ -1286,9 +1270,9 @@ def test_context_only_steps_stay_readable_in_the_tao_metadata() -> None:
         "1": {"is_copied_context": True},
         "2": {"reasoning_effort": "high", "llm_call_count": 0},
     }
-    (layer,) = out["metadata"][STASH_KEY]["layers"]
-    assert _owns(layer, "/metadata/atif_step_fields")
-    assert not [e for e in layer_entries(layer) if e["pointer"].startswith("/steps")]
+    layer = _layer(out, "metadata")
+    assert _owns(layer, "/metadata/atif_step_fields/2/llm_call_count")
+    assert not [op for op in layer.get("patch", []) if op["path"].startswith("/steps")]
 
 
 def test_named_metadata_keys_are_reported_per_member() -> None:
@@ -1308,9 +1292,10 @@ def test_a_declared_metadata_key_that_was_edited_away_is_not_read() -> None:
     assert not errors(back)
 
 
-def test_a_writers_own_style_costs_a_few_entries_not_one_per_step() -> None:
+def test_a_writers_own_style_costs_only_what_it_leaves_out() -> None:
     """A runtime harness that leaves `agent_role` out and writes `call_type` first, on every one
-    of 200 steps: two pattern entries (RFC.md §4.5.2 item 4), not 400."""
+    of 200 steps: the patch removes the `agent_role` the way back writes; the key order is not
+    data (RFC.md §4.6) and costs nothing."""
     record = _load(CONFORMANCE / "tao" / "v0.2.0" / "valid" / "runtime-episode.json")
     agent = next(s for s in record["steps"] if s["role"] == "agent")
     steps = [record["steps"][0]]
@@ -1321,12 +1306,8 @@ def test_a_writers_own_style_costs_a_few_entries_not_one_per_step() -> None:
     record = {**record, "steps": steps}
     record.pop("metrics", None)
     out = round_trip(record, "atif@v1.7", "tao@v0.2.0")
-    entries = _stash(out)
-    assert {(e["op"], e["pointer"]) for e in entries} == {
-        ("added", "/steps/*/agent_role"),
-        ("placed", "/steps/*/call_type"),
-    }
-    assert len(orjson.dumps(out["extra"][STASH_KEY])) < 400
+    ops = {(e["op"], re.sub(r"/\d+/", "/*/", e["pointer"])) for e in _stash(out)}
+    assert ops == {("remove", "/steps/*/agent_role")}
 
 
 OPENTRACES = sorted((CONFORMANCE / "tao" / "v0.2.0" / "valid").glob("opentraces-*.json"))
@@ -1336,52 +1317,46 @@ OPENTRACES = sorted((CONFORMANCE / "tao" / "v0.2.0" / "valid").glob("opentraces-
 @pytest.mark.parametrize("path", OPENTRACES, ids=lambda p: p.stem)
 def test_a_record_opentraces_wrote_costs_one_layer(path: Path) -> None:
     """Every field spelled out with its default, the hash computed: TAO → ATIF says so once
-    (`"style": "filled"`) instead of a `removed` entry per null field of every step."""
+    (the named key `tao_style`) and its layer needs no patch for the defaults."""
     record = _load(path)
     assert all(len(step) == 16 for step in record["steps"])  # the model's every Step field
     out = round_trip(record, "atif@v1.7", "tao@v0.2.0")
-    (layer,) = out["extra"][STASH_KEY]["layers"]
-    assert layer == {"by": INTO_ATIF, "named": ["*"], "style": "filled"}
-    assert len(orjson.dumps(out)) > 25 * len(orjson.dumps(layer))
+    assert out["extra"]["tao_style"] == "filled"
+    layer = _layer(out)
+    assert "/extra/tao_style" in layer["wrote"]
+    assert "patch" not in layer
 
 
-def test_the_filled_style_is_chosen_only_where_it_is_cheaper() -> None:
-    """A hand-written record that leaves defaults out is not rebuilt filled (its own hash makes
-    it `hashed`, D34); the same record with one field of a filled one left out is still rebuilt
-    filled, that field stashed."""
+def test_the_filled_style_is_the_records_own_form() -> None:
+    """Only a record in the form opentraces writes (what `fill` makes of it) is read thin and
+    written back filled (D32, D33); a hand-written record that leaves defaults out, or a filled
+    one with a field left out, is `hashed` when its hash is its own (D34). Decided once, from
+    the record."""
     sparse = _load(SESSION)
     out, _ = convert(sparse, "atif@v1.7")
-    assert [layer.get("style") for layer in out["extra"][STASH_KEY]["layers"]] == ["hashed"]
+    assert out["extra"]["tao_style"] == "hashed"
     record = _load(OPENTRACES[0])
     del record["steps"][1]["snippets"]
     record["content_hash"] = content_hash(record, "v0.2.0")
     out = round_trip(record, "atif@v1.7", "tao@v0.2.0")
-    (layer,) = out["extra"][STASH_KEY]["layers"]
-    assert layer["style"] == "filled"
-    assert [(e["op"], e["pointer"]) for e in layer["entries"]] == [("added", "/steps/1/snippets")]
+    assert out["extra"]["tao_style"] == "hashed"
+    assert "tao_snippets" not in out["steps"][1].get("extra", {})
 
 
 def test_an_edited_filled_record_is_hashed_as_written() -> None:
-    """ATIF made from a filled record, edited, then converted back: the record's own stash goes
-    into `metadata` and the hash covers it (TAO401 holds), and the trip back to ATIF gives the
-    edited document (the same JSON value, RFC.md §4.6)."""
+    """ATIF made from a filled record, edited, then converted back: the record is filled, its
+    hash covers what it now says (TAO401 holds), and the edit TAO has a named key for is
+    there; what the way back cannot read back is reported, not silently lost."""
     atif, _ = convert(_load(OPENTRACES[-1]), "atif@v1.7")
     atif["steps"][1].setdefault("extra", {})["reviewer_note"] = "checked"
     atif["steps"][2]["message"] = "An edited answer."
-    record, _ = convert(atif, "tao@v0.2.0")
-    assert [layer["style"] for layer in record["metadata"][STASH_KEY]["layers"]] == ["thin"]
+    record, report = convert(atif, "tao@v0.2.0")
     assert record["content_hash"] == content_hash(record, "v0.2.0")
     assert not errors(record)
-    again, _ = convert(record, "atif@v1.7")
-    assert same_json(again, atif)
-
-
-def test_an_unknown_output_style_is_refused() -> None:
-    atif, _ = convert(_load(OPENTRACES[0]), "atif@v1.7")
-    atif["extra"][STASH_KEY]["layers"][0]["style"] = "pretty"
-    with pytest.raises(ConversionError) as exc:
-        convert(atif, "tao@v0.2.0")
-    assert exc.value.report.errors[0].code == "convert:stash-style"
+    assert "An edited answer." in [s["content"] for s in record["steps"]]
+    fields = record["metadata"]["atif_step_fields"]
+    assert [f["extra"] for f in fields.values()] == [{"reviewer_note": "checked"}]
+    assert "/steps/1/extra/reviewer_note" in {i.pointer for i in report.dropped}
 
 
 def _nulls_and_empties(value: Any, ptr: str = "") -> list[str]:
@@ -1413,16 +1388,6 @@ def test_a_filled_record_is_read_thin(path: Path) -> None:
     assert thin < len(orjson.dumps(record))
 
 
-def test_an_unknown_style_on_the_records_layer_is_refused() -> None:
-    atif, _ = convert(_load(OPENTRACES[-1]), "atif@v1.7")
-    atif["steps"][1].setdefault("extra", {})["reviewer_note"] = "checked"
-    record, _ = convert(atif, "tao@v0.2.0")
-    record["metadata"][STASH_KEY]["layers"][0]["style"] = "pretty"
-    with pytest.raises(ConversionError) as exc:
-        convert(record, "atif@v1.7")
-    assert exc.value.report.errors[0].code == "convert:stash-style"
-
-
 def test_the_filled_style_numbers_steps_from_one_as_opentraces_does() -> None:
     """opentraces numbers a record's steps from 1 (`enumerate(steps, 1)`) and gives every step
     a `call_type`; the filled style does too, so no step of its records needs its `step_index`
@@ -1439,14 +1404,14 @@ def test_the_filled_style_numbers_steps_from_one_as_opentraces_does() -> None:
 
 
 def test_a_sparse_record_with_its_own_hash_is_hashed_on_the_way_back() -> None:
-    """A hand-written record that leaves its defaults out but carries its correct hash costs
-    `"style": "hashed"` instead of the 64 hex digits (DECISIONS D34); an edited ATIF document
-    goes back with the hash of what it now says; without the layer there is no hash (D26)."""
+    """A hand-written record that leaves its defaults out but carries its correct hash gets the
+    named key `tao_style: "hashed"` instead of the 64 hex digits in the stash (DECISIONS D34);
+    an edited ATIF document goes back with the hash of what it now says; without the layer
+    there is no hash (D26)."""
     record = _load(CONFORMANCE / "tao" / "v0.2.0" / "valid" / "minimal-with-hash.json")
     assert record["content_hash"] == content_hash(record, "v0.2.0")
     out = round_trip(record, "atif@v1.7", "tao@v0.2.0")
-    (layer,) = out["extra"][STASH_KEY]["layers"]
-    assert layer["style"] == "hashed"
+    assert out["extra"]["tao_style"] == "hashed"
     assert record["content_hash"].encode() not in orjson.dumps(out)
     out["agent"]["name"] = "another-agent"
     edited, _ = convert(out, "tao@v0.2.0")
@@ -1465,9 +1430,8 @@ def test_a_wrong_hash_is_kept_not_recomputed() -> None:
     out, _ = convert(record, "atif@v1.7")
     back, _ = convert(out, "tao@v0.2.0")
     assert same_json(back, record)
-    (layer,) = out["extra"][STASH_KEY]["layers"]
-    assert "style" not in layer
-    assert [e["pointer"] for e in layer["entries"]] == ["/content_hash"]
+    assert "tao_style" not in out["extra"]
+    assert [e["pointer"] for e in _stash(out)] == ["/content_hash"]
 
 
 def test_an_older_records_version_is_a_named_key() -> None:

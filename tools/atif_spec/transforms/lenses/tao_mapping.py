@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
-from atif_spec.transforms.lenses.tao import (
+from atif_spec.transforms.lenses.tao.common import (
+    FILLED,
+    HASHED,
     INTO_ATIF,
     INTO_TAO,
     NAMED,
@@ -11,6 +13,7 @@ from atif_spec.transforms.lenses.tao import (
     STEP_COSTS,
     STEP_FIELDS,
     STEP_INDEX,
+    STYLE,
     SUBAGENT_AGENTS,
     SYSTEM_STEPS,
     TRAJECTORY,
@@ -96,6 +99,19 @@ def _named_rows() -> tuple[Row, ...]:
                     key=f"/steps/*/extra/{PROMPT_KEY}",
                 )
             )
+    rows.append(
+        Row(
+            "how the record is written",
+            f"root `extra`: `{STYLE}`",
+            "named",
+            f'`"{FILLED}"` for a record in the form opentraces writes (every field of the model, '
+            f'defaults and nulls included: ATIF is made of it without its defaults), `"{HASHED}"` '
+            "for another record whose `content_hash` is its own; ATIF → TAO then writes the "
+            "record that way, its hash computed (DECISIONS D32 to D34). Decided from the record "
+            "alone.",
+            key=f"/extra/{STYLE}",
+        )
+    )
     return tuple(rows)
 
 

@@ -1,0 +1,572 @@
+"""TAO record → ATIF v1.7 trajectory: the mapping of the step ``tao@v0.2.0->atif@v1.7``
+(``spec/tao/MAPPING.md``). Also reads TAO 0.1.0 records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from atif_spec.formats.tao import UnloadableRecordError, content_hash, detect, unfill
+from atif_spec.jsonio.jsonequal import same_json
+from atif_spec.jsonio.jsonvalues import dicts, text_of
+from atif_spec.jsonio.pointers import pointer as make_pointer
+from atif_spec.transforms.driver import Context
+from atif_spec.transforms.lenses.tao.common import (
+    ATIF,
+    CACHE_WRITES,
+    FIELDS,
+    FILLED,
+    HASHED,
+    LAUNCHERS,
+    METRIC_FIELDS,
+    NAMED,
+    NOTHING,
+    PROMPT_KEY,
+    STEP_COSTS,
+    STEP_FIELDS,
+    STEP_INDEX,
+    STYLE,
+    SUBAGENT_AGENTS,
+    SYSTEM_STEPS,
+    TAO_NAMED,
+    TAO_VERSION,
+    TOTALS,
+    TRAJECTORY,
+    TRAJECTORY_FIELDS,
+    UNKNOWN_VERSION,
+    UNLINKED,
+    Doc,
+    anthropic_usage,
+    atif_timestamp,
+    count,
+    counted,
+    derived_trace_id,
+    filled,
+    granted,
+    hash_version,
+    numbers,
+    prompt_key,
+    refuse_invalid,
+    subagent_agent,
+    total,
+    totals,
+    with_extra,
+)
+
+_ABSENT: Any = object()
+NAMED_REASON = f"no {ATIF} field: kept under a named key"
+
+
+def record_style(record: Doc, ctx: Context) -> str | None:
+    """How ATIF → TAO is to write the record back (:data:`STYLE`), decided from the record alone:
+    :data:`FILLED` for a record in the form opentraces writes (:func:`.common.filled`),
+    :data:`HASHED` for another one whose ``content_hash`` is its own, else None (the default
+    style, D26). With ``drop`` none: no layer would restore what the style leaves out."""
+    if ctx.options.drop:
+        return None
+    if filled(record):
+        return FILLED
+    own = record.get("content_hash")
+    try:
+        right = isinstance(own, str) and own == content_hash(record, hash_version(record))
+    except UnloadableRecordError:  # a record the model cannot load has no hash of its own
+        right = False
+    return HASHED if right else None
+
+
+def to_atif(doc: Doc, ctx: Context) -> Doc:
+    """The ATIF v1.7 form of a TAO record; sub-agent steps become embedded subagents."""
+    version = detect(doc)
+    refuse_invalid(doc, f"tao@{version if version in ('v0.1.0', 'v0.2.0') else 'v0.2.0'}", ctx)
+    style = record_style(doc, ctx)
+    record = unfill(doc, "v0.2.0")[0] if style == FILLED else doc
+    out = _ToAtif(record, ctx, style).run()
+    if style is not None:
+        with_extra(out, STYLE, style)
+        ctx.name("/content_hash" if style == HASHED else "", f"/extra/{STYLE}", NAMED_REASON)
+    return out
+
+
+@dataclass(slots=True)
+class _Owner:
+    """An object of the result made from an object of the record (its named keys go there)."""
+
+    target: Doc
+    source: Doc
+    target_ptr: str
+    source_ptr: str
+    kind: str
+    """Which :data:`NAMED` table applies (``record``, ``step``, ``call``, ``observation``,
+    ``usage``, ``metrics``)."""
+
+
+def _groups(steps: list[Doc]) -> dict[int, int]:
+    """Sub-agent grouping: position → position of the parent step, for ``call_type:
+    "subagent"`` steps whose ``parent_step`` names the ``step_index`` of some step of the record,
+    before or after it, wherever they sit (opentraces' Claude Code parser writes them just before
+    the launching step; a chronological record interleaves them with the main steps)."""
+    where: dict[Any, int] = {}
+    for p, step in enumerate(steps):
+        if count(step.get("step_index")) is not None:
+            where.setdefault(step["step_index"], p)
+    parent_of: dict[int, int] = {}
+    for p, step in enumerate(steps):
+        parent = step.get("parent_step")
+        q = where.get(parent) if count(parent) is not None else None
+        if step.get("call_type") == "subagent" and q is not None and q != p:
+            parent_of[p] = q
+    return {} if _cyclic(parent_of) else parent_of
+
+
+def _cyclic(parent_of: dict[int, int]) -> bool:
+    """Whether following parents from some step comes back to it."""
+    for start in parent_of:
+        seen = {start}
+        p = parent_of.get(start)
+        while p is not None:
+            if p in seen:
+                return True
+            seen.add(p)
+            p = parent_of.get(p)
+    return False
+
+
+def _repeated_usage(steps: list[Doc]) -> set[int]:
+    """Positions of agent steps that repeat the previous step's API call usage.
+
+    opentraces' Claude Code parser writes one step per content block of a response, each with
+    that response's ``message.usage``: adjacent agent steps with the same ``model``,
+    ``parent_step`` and an equal, non-zero ``token_usage`` are one call, whose usage counts once
+    (RFC.md §2.4 rule 4): ATIF ``metrics`` go on the first of them only."""
+    out: set[int] = set()
+    for p in range(1, len(steps)):
+        step, prev = steps[p], steps[p - 1]
+        usage = step.get("token_usage")
+        if (
+            step.get("role") == "agent"
+            and prev.get("role") == "agent"
+            and isinstance(usage, dict)
+            and any(count(v) for v in usage.values())
+            and usage == prev.get("token_usage")
+            and step.get("model") == prev.get("model")
+            and step.get("parent_step") == prev.get("parent_step")
+        ):
+            out.add(p)
+    return out
+
+
+def _metrics(usage: Doc, anthropic: bool) -> Doc:
+    """ATIF metrics for a TAO token usage (prompt tokens include cached ones in ATIF)."""
+    given = {
+        k: count(usage.get(k))
+        for k in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
+    }
+    read, write = given["cache_read_tokens"], given["cache_write_tokens"]
+    out: Doc = {}
+    if given["input_tokens"] is not None:
+        prompt = given["input_tokens"]
+        if anthropic:
+            prompt = prompt + (read or 0) + (write or 0)
+        if prompt >= 0:
+            out["prompt_tokens"] = prompt
+    if given["output_tokens"] is not None and given["output_tokens"] >= 0:
+        out["completion_tokens"] = given["output_tokens"]
+    if read is not None and read >= 0:
+        out["cached_tokens"] = read
+    if write is not None:
+        out["extra"] = {CACHE_WRITES: write}
+    return out
+
+
+def _parts_of(parts: Any, text: Any) -> bool:
+    """Whether ``parts`` are ATIF content parts whose text is ``text`` (what ATIF → TAO wrote
+    for them; content edited since is not replaced)."""
+    return isinstance(parts, list) and isinstance(text, str) and text_of(parts) == text
+
+
+def _merge_partials(items: Any, partials: Any) -> None:
+    """Put back the producer's ``extra``, content parts and references ATIF → TAO kept for
+    each tool call or result (:data:`STEP_FIELDS`)."""
+    if not isinstance(items, list) or not isinstance(partials, list):
+        return
+    for item, partial in zip(items, partials, strict=False):
+        if not isinstance(item, dict) or not isinstance(partial, dict):
+            continue
+        for member, value in partial.items():
+            if member == "content" and _parts_of(value, item.get("content")):
+                item["content"] = value
+            elif member in ("extra", "subagent_trajectory_ref") and member not in item:
+                item[member] = value
+
+
+def _read(metadata: Any, key: str, ctx: Context) -> Doc:
+    """What ATIF → TAO wrote under the named key ``key`` of ``metadata`` (an object)."""
+    value = metadata.get(key, NOTHING) if isinstance(metadata, dict) else NOTHING
+    found = NOTHING if value is NOTHING else granted(value, f"/metadata/{key}", ctx)
+    return found if isinstance(found, dict) else {}
+
+
+class _ToAtif:
+    """One TAO record → ATIF v1.7 (each named key once, through ``ctx``)."""
+
+    def __init__(self, record: Doc, ctx: Context, style: str | None) -> None:
+        self.record = record
+        self.ctx = ctx
+        self.first = 1 if style == FILLED else 0
+        """ATIF → TAO numbers steps from 1 in the filled style (D33), else from 0."""
+        metadata = record.get("metadata")
+        self.taken = {k for k in TAO_NAMED if _read(metadata, k, ctx)}
+        self.costs = _read(metadata, STEP_COSTS, ctx)
+        self.agents = _read(metadata, SUBAGENT_AGENTS, ctx)
+        self.fields = _read(metadata, STEP_FIELDS, ctx)
+        self.trajectory = _read(metadata, TRAJECTORY, ctx)
+        self.system = dict(_read(metadata, SYSTEM_STEPS, ctx))  # popped when used
+        self.steps = [s for _, s in dicts(record.get("steps"))]
+        self.step_ptr = {id(s): f"/steps/{i}" for i, s in dicts(record.get("steps"))}
+        self.positions = {id(s): p for p, s in enumerate(self.steps)}
+        prompts = record.get("system_prompts")
+        self.prompts: dict[str, Any] = prompts if isinstance(prompts, dict) else {}
+        agent = record.get("agent")
+        self.agent: Doc = agent if isinstance(agent, dict) else {}
+        self.owners: list[_Owner] = []
+        self.atif_steps: dict[int, tuple[Doc, str]] = {}  # position → (ATIF step, pointer)
+        self.repeats = _repeated_usage(self.steps)
+        self.parent_of = _groups(self.steps)
+        self.members: dict[int | None, list[int]] = {}
+        """Position of a step (None for the root) → positions of the steps of its trajectory."""
+        for p in range(len(self.steps)):
+            self.members.setdefault(self.parent_of.get(p), []).append(p)
+        self.before: dict[int | None, dict[int, list[str]]] = {}
+
+    def run(self) -> Doc:
+        record = self.record
+        out: Doc = {"schema_version": "ATIF-v1.7", "session_id": record.get("session_id")}
+        self.owners.append(_Owner(out, record, "", "", "record"))
+        trace_id = record.get("trace_id")
+        if (
+            isinstance(trace_id, str)
+            and trace_id
+            and trace_id != derived_trace_id(record.get("session_id"))
+        ):
+            out["trajectory_id"] = trace_id
+        out["agent"] = self._agent()
+        self.root = out
+        steps, subs = self._trajectory(None, "")
+        if not steps:
+            steps.append({"step_id": 1, "source": "system", "message": ""})
+            policy = "a trajectory has at least one step: an empty system step"
+            self.ctx.decide("/steps/0", policy, dict(steps[0]))
+        out["steps"] = steps
+        metrics = record.get("metrics")
+        if isinstance(metrics, dict):
+            final = totals({"steps": steps, "subagent_trajectories": subs})
+            out["final_metrics"] = final
+            self.owners.append(_Owner(final, metrics, "/final_metrics", "/metrics", "metrics"))
+        if subs:
+            out["subagent_trajectories"] = subs
+        self._trajectory_fields(out)
+        for owner in self.owners:
+            self._name(owner)
+        self._name_indexes(out)
+        return out
+
+    def _trajectory_fields(self, out: Doc) -> None:
+        """Put back the root's members ATIF → TAO kept under :data:`TRAJECTORY`."""
+        for name, members in TRAJECTORY_FIELDS.items():
+            target: Any = out.get(name) if name else out
+            given: Any = self.trajectory.get(name) if name else self.trajectory
+            if not isinstance(target, dict) or not isinstance(given, dict):
+                continue
+            for member in (*members, *(TOTALS if name == "final_metrics" else ())):
+                if member in given and (member not in target or member in TOTALS):
+                    target[member] = given[member]  # a stated total: the producer's statement
+
+    def _written(self, owner: _Owner, key: str) -> Any:
+        """What ATIF → TAO writes at ``key`` of the owner's counterpart anyway (or absent)."""
+        kind, source = owner.kind, owner.source
+        if kind == "record" and key == "schema_version":
+            return TAO_VERSION
+        if kind == "step" and key in ("call_type", "agent_role"):
+            sub = self.positions[id(source)] in self.parent_of
+            agent = source.get("role") == "agent"
+            if key == "agent_role":
+                return "main" if agent and not sub else _ABSENT
+            user = self.first == 1 and source.get("role") == "user"
+            return "subagent" if sub else ("main" if agent or user else _ABSENT)
+        if kind == "observation" and key == "error":
+            return UNLINKED if owner.target.get("source_call_id") is None else _ABSENT
+        if kind == "observation" and key == "source_call_id":
+            linked = owner.target.get("source_call_id")
+            return linked if isinstance(linked, str) else ""
+        if kind == "metrics" and key in ("total_input_tokens", "total_output_tokens"):
+            name = key.removeprefix("total_")
+            return total(self.steps, name) if counted(self.steps, name) else _ABSENT
+        return _ABSENT
+
+    def _name(self, owner: _Owner) -> None:
+        """Put the owner's members that ATIF has no field for under named ``extra`` keys."""
+        for key, name in NAMED.get(owner.kind, ()):
+            if key not in owner.source:
+                continue
+            value = owner.source[key]
+            if owner.kind == "record" and key == "metadata" and self.taken:
+                value = {k: v for k, v in value.items() if k not in self.taken}
+                if not value:
+                    continue  # only what ATIF → TAO put there
+            written = self._written(owner, key)
+            if written is not _ABSENT and same_json(written, value):
+                continue
+            self._put(owner, key, name, value)
+
+    def _put(self, owner: _Owner, key: str, name: str, value: Any) -> None:
+        with_extra(owner.target, name, value)
+        to = f"{owner.target_ptr}/extra/{name}"
+        self.ctx.name(owner.source_ptr + make_pointer(key), to, NAMED_REASON)
+
+    def _name_indexes(self, out: Doc) -> None:
+        """Put the ``step_index`` of each step that ATIF → TAO numbers otherwise under the named
+        key :data:`STEP_INDEX` of its ATIF step, and of every ``role: "system"`` step (which
+        ATIF → TAO would make a prompt of). An index is left to ATIF → TAO only when it is both
+        the step's position in the record and the number ATIF → TAO gives it."""
+        given = numbers(out, self.first)
+        for p, (step, ptr) in sorted(self.atif_steps.items()):
+            source = self.steps[p]
+            if "step_index" not in source:
+                continue
+            value = source["step_index"]
+            if source.get("role") != "system" and id(step) in given:
+                number = given[id(step)]
+                if same_json(value, number) and same_json(value, p + self.first):
+                    continue
+            owner = _Owner(step, source, ptr, self.step_ptr[id(source)], "step")
+            self._put(owner, "step_index", STEP_INDEX, value)
+
+    def _agent(self) -> Doc:
+        source = self.agent
+        agent: Doc = {"name": source.get("name")}
+        version = source.get("version")
+        if isinstance(version, str):
+            agent["version"] = version
+        else:
+            agent["version"] = UNKNOWN_VERSION
+            policy = "agent.version is required: 'unknown'"
+            self.ctx.decide("/agent/version", policy, UNKNOWN_VERSION)
+        if "model" in source:
+            agent["model_name"] = source["model"]
+        definitions = self.record.get("tool_definitions")
+        if isinstance(definitions, list):
+            agent["tool_definitions"] = definitions
+        return agent
+
+    def _trajectory(self, parent_pos: int | None, base: str) -> tuple[list[Doc], list[Doc]]:
+        """The ATIF steps and embedded subagents of one trajectory."""
+        positions = self.members.get(parent_pos, [])
+        out: list[Doc] = []
+        for i, p in enumerate(positions):
+            for key in self._prompts_before(positions, parent_pos).get(i, ()):
+                out.append(self._system(key, len(out), base))
+            ptr = f"{base}/steps/{len(out)}"
+            out.append(self._step(self.steps[p], len(out) + 1, ptr))
+            self.atif_steps[p] = (out[-1], ptr)
+        if not positions and parent_pos is None:
+            for key in self._unreferenced():
+                out.append(self._system(key, len(out), base))
+        first: dict[int, int] = {}  # launching step → its first sub-agent step
+        for p in positions:
+            for c in self.members.get(p, ()):
+                first.setdefault(p, c)
+        children = sorted(first, key=first.__getitem__)
+        subs: list[Doc] = []
+        ids: set[str] = set()
+        for q in children:
+            tid = self._subagent_id(q, ids)
+            agent = self.agents.get(tid)
+            sub: Doc = {"schema_version": "ATIF-v1.7", "trajectory_id": tid}
+            sub["agent"] = agent if isinstance(agent, dict) else subagent_agent(self.root["agent"])
+            sub_steps, sub_subs = self._trajectory(q, f"{base}/subagent_trajectories/{len(subs)}")
+            sub["steps"] = sub_steps
+            if sub_subs:
+                sub["subagent_trajectories"] = sub_subs
+            subs.append(sub)
+            self._reference(q, tid)
+        return out, subs
+
+    def _system(self, key: str, n: int, base: str) -> Doc:
+        """The system step of the prompt ``key``, which keeps ``key`` under the named key
+        :data:`PROMPT_KEY` when ATIF → TAO would key the prompt otherwise, with the fields
+        ATIF → TAO kept for it under :data:`SYSTEM_STEPS` (on the first system step of that
+        prompt only)."""
+        text = self.prompts[key]
+        step: Doc = {"step_id": n + 1, "source": "system", "message": text}
+        fields = self.system.pop(key, None)
+        for member, value in fields.items() if isinstance(fields, dict) else ():
+            step.setdefault(member, value)
+        if key != prompt_key(text):
+            with_extra(step, PROMPT_KEY, key)
+            to = f"{base}/steps/{n}/extra/{PROMPT_KEY}"
+            self.ctx.name(make_pointer("system_prompts", key), to, NAMED_REASON)
+        return step
+
+    def _prompt_of(self, p: int) -> str | None:
+        key = self.steps[p].get("system_prompt_hash")
+        return key if isinstance(key, str) and isinstance(self.prompts.get(key), str) else None
+
+    def _unreferenced(self) -> list[str]:
+        """Prompts no step names (the usual Claude Code record): system steps at the start."""
+        used = {self._prompt_of(p) for p in range(len(self.steps))}
+        return [k for k, v in self.prompts.items() if isinstance(v, str) and k not in used]
+
+    def _prompts_before(self, positions: list[int], parent_pos: int | None) -> dict[int, list[str]]:
+        """Index in ``positions`` → the prompts whose system steps go just before that step.
+
+        A prompt goes before the first step that names it (when it differs from the last one),
+        moved up past the user steps without a prompt just before it: the prompt comes before the
+        user message the call answers. The main trajectory starts with the unreferenced prompts.
+        """
+        if parent_pos in self.before:
+            return self.before[parent_pos]
+        before: dict[int, list[str]] = {}
+        if parent_pos is None and positions:
+            before[0] = self._unreferenced()
+        current: str | None = None
+        floor = 0
+        for i, p in enumerate(positions):
+            key = self._prompt_of(p)
+            if key is None or key == current:
+                continue
+            j = i
+            while j > floor:
+                prev = self.steps[positions[j - 1]]
+                if prev.get("role") == "agent" or self._prompt_of(positions[j - 1]) is not None:
+                    break
+                j -= 1
+            before.setdefault(j, []).append(key)
+            current, floor = key, i
+        self.before[parent_pos] = before
+        return before
+
+    def _subagent_id(self, q: int, taken: set[str]) -> str:
+        ref = self.steps[q].get("subagent_trajectory_ref")
+        if isinstance(ref, str) and ref and ref not in taken:
+            taken.add(ref)
+            return ref
+        stem = ref if isinstance(ref, str) and ref else "subagent"
+        index = self.steps[q].get("step_index")
+        tid = f"{stem}@step-{index}"
+        n = 2
+        while tid in taken:
+            tid = f"{stem}@step-{index}-{n}"
+            n += 1
+        taken.add(tid)
+        self.ctx.decide(self.atif_steps[q][1], "an embedded subagent needs a trajectory_id", tid)
+        return tid
+
+    def _reference(self, q: int, tid: str) -> None:
+        """Put the reference to the subagent on the launching call's result of step ``q``."""
+        step, _ = self.atif_steps[q]
+        ref = {"trajectory_id": tid}
+        observation = step.get("observation")
+        results = observation.get("results") if isinstance(observation, dict) else None
+        for _, result in dicts(results):  # read back from ATIF → TAO's named key
+            refs = result.get("subagent_trajectory_ref")
+            if any(r.get("trajectory_id") == tid for _, r in dicts(refs)):
+                return
+        calls = {
+            c.get("tool_call_id"): c.get("function_name") for _, c in dicts(step.get("tool_calls"))
+        }
+        for _, result in dicts(results):
+            name = calls.get(result.get("source_call_id"))
+            if isinstance(name, str) and name.lower() in LAUNCHERS:
+                result["subagent_trajectory_ref"] = [ref]
+                return
+        if isinstance(observation, dict):
+            observation["results"].append({"subagent_trajectory_ref": [ref]})
+        else:
+            step["observation"] = {"results": [{"subagent_trajectory_ref": [ref]}]}
+
+    def _step(self, step: Doc, step_id: int, ptr: str) -> Doc:
+        sptr = self.step_ptr[id(step)]
+        agent = step.get("role") == "agent"
+        out: Doc = {"step_id": step_id}
+        if "timestamp" in step and atif_timestamp(step["timestamp"]):
+            out["timestamp"] = step["timestamp"]
+        out["source"] = step.get("role")
+        if agent and "model" in step:
+            out["model_name"] = step["model"]
+        content = step.get("content")
+        out["message"] = content if isinstance(content, str) else ""
+        if not isinstance(content, str):
+            self.ctx.decide(f"{ptr}/message", "a step message is a string: ''", "")
+        if agent and "reasoning_content" in step:
+            out["reasoning_content"] = step["reasoning_content"]
+        self.owners.append(_Owner(out, step, ptr, sptr, "step"))
+        calls = step.get("tool_calls")
+        if agent and isinstance(calls, list):
+            out["tool_calls"] = []
+            for k, call in dicts(calls):
+                mapped = {
+                    "tool_call_id": call.get("tool_call_id"),
+                    "function_name": call.get("tool_name"),
+                    "arguments": call.get("input", {}),
+                }
+                out["tool_calls"].append(mapped)
+                cptr, csptr = f"{ptr}/tool_calls/{k}", f"{sptr}/tool_calls/{k}"
+                self.owners.append(_Owner(mapped, call, cptr, csptr, "call"))
+        self._observations(step, out, ptr, sptr)
+        usage = step.get("token_usage")
+        if agent and isinstance(usage, dict) and self.positions[id(step)] not in self.repeats:
+            anthropic = anthropic_usage(
+                step.get("model"), self.agent.get("model"), self.agent.get("name")
+            )
+            out["metrics"] = metrics = _metrics(usage, anthropic)
+            index = step.get("step_index")
+            if count(index) is not None and str(index) in self.costs:
+                metrics["cost_usd"] = self.costs[str(index)]
+            mptr, msptr = f"{ptr}/metrics", f"{sptr}/token_usage"
+            self.owners.append(_Owner(metrics, usage, mptr, msptr, "usage"))
+        index = step.get("step_index")
+        fields = self.fields.get(str(index)) if count(index) is not None else None
+        if isinstance(fields, dict):
+            _put_fields(out, fields)
+        return out
+
+    def _observations(self, step: Doc, out: Doc, ptr: str, sptr: str) -> None:
+        observations = step.get("observations")
+        if not isinstance(observations, list):
+            return
+        call_ids = {c["tool_call_id"] for c in out.get("tool_calls", ())}
+        results: list[Doc] = []
+        for k, obs in dicts(observations):
+            call_id = obs.get("source_call_id")
+            result: Doc = {"source_call_id": call_id if call_id in call_ids else None}
+            if "content" in obs:
+                result["content"] = obs["content"]
+            results.append(result)
+            rptr, rsptr = f"{ptr}/observation/results/{k}", f"{sptr}/observations/{k}"
+            self.owners.append(_Owner(result, obs, rptr, rsptr, "observation"))
+        out["observation"] = {"results": results}
+
+
+def _put_fields(out: Doc, fields: Doc) -> None:
+    """Put back the step fields ATIF → TAO kept under :data:`STEP_FIELDS` for this step."""
+    for key, value in fields.items():
+        if key in FIELDS and key not in out:
+            out[key] = value
+        elif key == "metrics" and isinstance(value, dict) and "metrics" in out:
+            metrics = out["metrics"]
+            for k, v in value.items():
+                if k in METRIC_FIELDS and k not in metrics:
+                    metrics[k] = v
+            own = value.get("extra")
+            made = metrics.get("extra")
+            made = made if isinstance(made, dict) else {}
+            if isinstance(own, dict) and not set(own) & set(made):
+                metrics["extra"] = {**own, **made}
+        elif key == "message" and _parts_of(value, out["message"]):
+            out["message"] = value
+        elif key == "tool_calls":
+            _merge_partials(out.get("tool_calls"), value)
+        elif key == "observation" and isinstance(value, dict):
+            made_obs = out.get("observation")
+            made_results = made_obs.get("results") if isinstance(made_obs, dict) else None
+            _merge_partials(made_results, value.get("results"))

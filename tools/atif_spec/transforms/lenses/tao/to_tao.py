@@ -1,0 +1,511 @@
+"""ATIF v1.7 trajectory → TAO 0.2.0 record: the mapping of the step ``atif@v1.7->tao@v0.2.0``
+(``spec/tao/MAPPING.md``; system steps become prompts, embedded subagents inline steps)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from atif_spec.formats.tao import UnloadableRecordError, content_hash, fill
+from atif_spec.jsonio.jsonequal import same_json
+from atif_spec.jsonio.jsonvalues import dicts
+from atif_spec.jsonio.pointers import escape_token
+from atif_spec.jsonio.pointers import pointer as make_pointer
+from atif_spec.transforms.driver import Context
+from atif_spec.transforms.lenses.tao.common import (
+    ATIF,
+    CACHE_WRITES,
+    FIELDS,
+    FILLED,
+    HASHED,
+    LAUNCHERS,
+    MEMBER_OF,
+    METRIC_FIELDS,
+    PROMPT_KEY,
+    STEP_COSTS,
+    STEP_FIELDS,
+    STEP_INDEX,
+    STYLE,
+    SUBAGENT_AGENTS,
+    SYSTEM_STEPS,
+    TAO,
+    TAO_VERSION,
+    TRAJECTORY,
+    TRAJECTORY_FIELDS,
+    UNKNOWN_VERSION,
+    UNLINKED,
+    Doc,
+    anthropic_usage,
+    count,
+    counted,
+    derived_trace_id,
+    hash_version,
+    launched,
+    prompt_key,
+    refuse_invalid,
+    subagent_agent,
+    subagents,
+    text,
+    total,
+    totals,
+)
+
+NAMED_REASON = f"no {TAO} field: kept under a named key"
+_KINDS = {"": "record", "/metrics": "usage", "/final_metrics": "metrics"}
+
+
+def to_tao(doc: Doc, ctx: Context) -> Doc:
+    """The TAO 0.2.0 form of an ATIF v1.7 trajectory, in the style TAO → ATIF named
+    (:data:`STYLE`, read only where it wrote it; else the default style, D26)."""
+    refuse_invalid(doc, ATIF, ctx)
+    extra = doc.get("extra")
+    named = extra.get(STYLE) if isinstance(extra, dict) and ctx.read(f"/extra/{STYLE}") else None
+    record = _ToTao(doc, ctx, named == FILLED).run()
+    try:
+        if named == FILLED:
+            return fill(record, "v0.2.0")
+        if named == HASHED:
+            record["content_hash"] = content_hash(record, hash_version(record))
+    except UnloadableRecordError:  # a record the model cannot load is left as written
+        pass
+    return record
+
+
+def _not_a_prompt(member: str) -> bool:
+    """Whether a member of a system step is not what its prompt holds."""
+    return member not in ("step_id", "source", "message")
+
+
+def _usage(metrics: Doc, anthropic: bool) -> Doc:
+    """TAO token usage for ATIF metrics (the inverse of TAO → ATIF's)."""
+    prompt = count(metrics.get("prompt_tokens"))
+    completion = count(metrics.get("completion_tokens"))
+    cached = count(metrics.get("cached_tokens"))
+    extra = metrics.get("extra")
+    written = count(extra.get(CACHE_WRITES)) if isinstance(extra, dict) else None
+    out: Doc = {}
+    if prompt is not None:
+        out["input_tokens"] = prompt - (cached or 0) - (written or 0) if anthropic else prompt
+    if completion is not None:
+        out["output_tokens"] = completion
+    if cached is not None:
+        out["cache_read_tokens"] = cached
+    if written is not None:
+        out["cache_write_tokens"] = written
+    return out
+
+
+def _first_launcher(results: list[Any], step: Doc) -> int | None:
+    """Position of the first result of a launcher tool's call (``Task``, ``Agent``)."""
+    names = {
+        c.get("tool_call_id"): c.get("function_name") for _, c in dicts(step.get("tool_calls"))
+    }
+    for i, result in enumerate(results):
+        name = names.get(result.get("source_call_id")) if isinstance(result, dict) else None
+        if isinstance(name, str) and name.lower() in LAUNCHERS:
+            return i
+    return None
+
+
+def _carrier(result: Any) -> bool:
+    """Whether an ATIF result only carries a reference (ATIF → TAO writes no observation)."""
+    return isinstance(result, dict) and list(result) == ["subagent_trajectory_ref"]
+
+
+def _placeholder(steps: list[Doc]) -> bool:
+    """Whether the steps are the one system step with message ``""`` that TAO → ATIF writes
+    for a record with neither a step nor a prompt (MAPPING.md §5): no prompt comes from it."""
+    return len(steps) == 1 and steps[0].get("source") == "system" and steps[0].get("message") == ""
+
+
+def _unanswered(steps: list[Doc], n: int, indexed: set[int]) -> bool:
+    """Whether no agent step follows the system step ``n`` before the next system step: then
+    the step right after it names its prompt (else only agent steps do, as opentraces' Claude
+    Code parser writes them, and TAO → ATIF puts the prompt before the user steps they answer).
+    A system step in ``indexed`` is a TAO step, not a prompt (D29)."""
+    for step in steps[n + 1 :]:
+        source = step.get("source")
+        if source == "agent":
+            return False
+        if source == "system" and id(step) not in indexed:
+            return True
+    return True
+
+
+class _ToTao:
+    """One ATIF v1.7 trajectory → TAO 0.2.0 (each named key once, through ``ctx``)."""
+
+    def __init__(self, doc: Doc, ctx: Context, filled: bool) -> None:
+        self.doc = doc
+        self.ctx = ctx
+        self.filled = filled
+        """The filled style (D33): steps numbered from 1, ``call_type`` on user steps too."""
+        agent = doc.get("agent")
+        self.agent: Doc = agent if isinstance(agent, dict) else {}
+        self.out: Doc = {"schema_version": TAO_VERSION}
+        self.steps: list[Doc] = []
+        self.prompts: dict[str, str] = {}
+        self.unnumbered = 0
+        self.costs: Doc = {}
+        self.agents: Doc = {}
+        self.fields: Doc = {}
+        self.system: dict[str, list[tuple[Doc, str]]] = {}
+        """Prompt key → the ATIF system steps with that text (and their pointers)."""
+        self.members: list[tuple[str, str, str]] = []
+        """(ATIF pointer, named key of ``metadata``, TAO pointer) of every value put there."""
+        self.written: set[str] = set()
+
+    def run(self) -> Doc:
+        doc, out = self.doc, self.out
+        session, trajectory = doc.get("session_id"), doc.get("trajectory_id")
+        if isinstance(trajectory, str) and trajectory:
+            out["trace_id"] = trajectory
+        else:
+            out["trace_id"] = derived_trace_id(session)
+            policy = "trace_id is required: a UUID derived from session_id"
+            self.ctx.decide("/trace_id", policy, out["trace_id"])
+        out["session_id"] = session if isinstance(session, str) else out["trace_id"]
+        if not isinstance(session, str):
+            policy = "session_id is required: the trace_id"
+            self.ctx.decide("/session_id", policy, out["trace_id"])
+        agent: Doc = {"name": self.agent.get("name")}
+        if "version" in self.agent and self.agent["version"] != UNKNOWN_VERSION:
+            agent["version"] = self.agent["version"]  # "unknown" stands for none (TAO → ATIF)
+        if "model_name" in self.agent:
+            agent["model"] = self.agent["model_name"]
+        out["agent"] = agent
+        self._trajectory(doc, "", 0)
+        if self.prompts:
+            out["system_prompts"] = self.prompts
+        if isinstance(self.agent.get("tool_definitions"), list):
+            out["tool_definitions"] = self.agent["tool_definitions"]
+        if self.steps:  # the parser writes no record without steps; the model's default is []
+            out["steps"] = self.steps
+        final = doc.get("final_metrics")
+        if isinstance(final, dict):
+            metrics: Doc = {"total_steps": len(self.steps)}
+            for key in ("input_tokens", "output_tokens"):
+                if counted(self.steps, key):  # a sum over no count is unknown, not 0
+                    metrics[f"total_{key}"] = total(self.steps, key)
+            out["metrics"] = metrics
+            self._named_back(final, "/final_metrics", metrics)
+        self._named_back(doc, "", out)
+        self._order()
+        for key, value in (
+            (TRAJECTORY, self._trajectory_fields()),
+            (STEP_COSTS, self.costs),
+            (SUBAGENT_AGENTS, self.agents),
+            (STEP_FIELDS, self.fields),
+            (SYSTEM_STEPS, self._system_fields()),
+        ):
+            if value:
+                self._write_named(key, value)
+        for source, key, to in self.members:
+            if key in self.written:
+                self.ctx.name(source, to, NAMED_REASON)
+        return out
+
+    def _order(self) -> None:
+        """Parents by ``step_index``; the record in ``step_index`` order when every index is a
+        distinct integer (TAO101: indexes read back restore its order, D27); no decided id."""
+        for step in self.steps:  # a parent read back under another step_index
+            parent = step.get("parent_step")
+            if isinstance(parent, int) and not isinstance(parent, bool):
+                step["parent_step"] = self.steps[parent]["step_index"]
+        indexes = [step.get("step_index") for step in self.steps]
+        if len(set(indexes)) == len(indexes) and all(
+            isinstance(i, int) and not isinstance(i, bool) for i in indexes
+        ):
+            self.steps.sort(key=lambda step: int(step["step_index"]))
+        for step in self.steps:  # the id TAO → ATIF gives a sub-agent its record leaves unnamed
+            if step.get("subagent_trajectory_ref") == f"subagent@step-{step['step_index']}":
+                del step["subagent_trajectory_ref"]
+
+    def _named_back(self, source: Doc, ptr: str, target: Doc) -> None:
+        """Read back into ``target`` the TAO members TAO → ATIF put under named keys of the
+        ``extra`` of ``source`` (at ``ptr``), only those it wrote (never a producer's own)."""
+        extra = source.get("extra")
+        for name, value in extra.items() if isinstance(extra, dict) else ():
+            member = MEMBER_OF.get(name)
+            if member is not None and self.ctx.read(f"{ptr}/extra/{name}"):
+                target[member] = value
+
+    def _producers(self, extra: Any, ptr: str) -> Doc:
+        """The members of an ATIF ``extra`` (at ``ptr``) a producer wrote: not the named keys
+        TAO → ATIF wrote there (those go back to their TAO members)."""
+        if not isinstance(extra, dict):
+            return {}
+        read = self.ctx.read
+        return {k: v for k, v in extra.items() if not read(f"{ptr}/{escape_token(k)}")}
+
+    def _member(self, source: str, key: str, *below: str) -> None:
+        self.members.append((source, key, make_pointer("metadata", key, *below)))
+
+    def _write_named(self, key: str, value: Any) -> None:
+        """Put ``value`` under the named key ``key`` of the record's ``metadata``, unless a
+        producer's own key of that name is there (then the values stay in the stash)."""
+        metadata = self.out.get("metadata", {})
+        if not isinstance(metadata, dict) or key in metadata:
+            return
+        self.out["metadata"] = {**metadata, key: value}  # not the object it was read from
+        self.written.add(key)
+
+    def _copied(self, source: Doc, wanted: Callable[[str], bool], ptr: str, *below: str) -> Doc:
+        """The members of ``source`` (at ``ptr``) that ``wanted`` names, each recorded as carried
+        by the named key ``below[0]`` at ``below[1:]`` + its name; an ``extra`` keeps only the
+        producer's own members (and is left out when none is left)."""
+        copied: Doc = {}
+        for member, value in source.items():
+            if not wanted(member):
+                continue
+            here = f"{ptr}/{escape_token(member)}"
+            if member == "extra":
+                value = self._producers(value, here)
+                if not value:
+                    continue
+            copied[member] = value
+            self._member(here, *below, member)
+        return copied
+
+    def _trajectory_fields(self) -> Doc:
+        """The root's members of :data:`TRAJECTORY_FIELDS`, as a partial ATIF trajectory."""
+        out = self._copied(self.doc, TRAJECTORY_FIELDS[""].__contains__, "", TRAJECTORY)
+        for owner in ("agent", "final_metrics"):
+            value = self.doc.get(owner)
+            if not isinstance(value, dict):
+                continue
+            members = TRAJECTORY_FIELDS[owner]
+            if owner == "final_metrics":  # the producer's own statement (rich.json's)
+                computed = totals(self.doc)
+                members += tuple(
+                    k for k, v in computed.items() if k in value and not same_json(value[k], v)
+                )
+            kept = self._copied(value, members.__contains__, f"/{owner}", TRAJECTORY, owner)
+            if kept:
+                out[owner] = kept
+        return out
+
+    def _system_fields(self) -> Doc:
+        """Prompt key → the fields other than ``message`` of the one system step with that
+        text (a prompt that several system steps share, or that no step names, keeps its
+        steps' fields in the stash)."""
+        out: Doc = {}
+        for key, steps in self.system.items():
+            if len(steps) != 1 or key not in self.prompts:
+                continue
+            step, ptr = steps[0]
+            fields = self._copied(step, _not_a_prompt, ptr, SYSTEM_STEPS, key)
+            if fields:
+                out[key] = fields
+        return out
+
+    def _prompt_of(self, step: Doc, ptr: str) -> str:
+        """The ``system_prompts`` key of a system step: the one TAO → ATIF named (D28), else
+        :func:`prompt_key` of its text."""
+        extra = step.get("extra")
+        named = extra.get(PROMPT_KEY) if isinstance(extra, dict) else None
+        if isinstance(named, str) and self.ctx.read(f"{ptr}/extra/{PROMPT_KEY}"):
+            return named
+        message = text(step.get("message"))
+        return prompt_key(message if isinstance(message, str) else "")
+
+    def _trajectory(self, traj: Doc, base: str, depth: int) -> list[Doc]:
+        """Write the steps of ``traj`` in the parser's order: each step after the steps of the
+        sub-agents it launched. Returns its own steps (the caller sets their ``parent_step``)."""
+        subs = subagents(traj)
+        where = {
+            id(s): f"{base}/subagent_trajectories/{i}"
+            for i, s in dicts(traj.get("subagent_trajectories"))
+        }
+        inlined: set[str] = set()
+        texts: dict[str, str] = {}  # prompts of this trajectory; written once a step uses them
+        current: str | None = None
+        fresh = False
+        own: list[Doc] = []
+        listed = list(dicts(traj.get("steps")))
+        steps = [s for _, s in listed]
+        read = self.ctx.read
+        indexed = {id(s) for i, s in listed if read(f"{base}/steps/{i}/extra/{STEP_INDEX}")}
+        for n, (i, step) in enumerate(listed):
+            ptr, source = f"{base}/steps/{i}", step.get("source")
+            if source == "system" and id(step) not in indexed:  # a prompt (D22, D29)
+                current = self._prompt_of(step, ptr)
+                message = text(step.get("message"))
+                texts[current] = message if isinstance(message, str) else ""
+                self.system.setdefault(current, []).append((step, ptr))
+                fresh = _unanswered(steps, n, indexed)
+                continue
+            tids = launched(step, subs, inlined)
+            for tid in tids:
+                agent = subs[tid].get("agent")
+                if isinstance(agent, dict) and not same_json(agent, subagent_agent(self.agent)):
+                    self.agents[tid] = agent
+                    self._member(f"{where[id(subs[tid])]}/agent", SUBAGENT_AGENTS, tid)
+            children = [
+                c for tid in tids for c in self._trajectory(subs[tid], where[id(subs[tid])], 1)
+            ]
+            index = len(self.steps)
+            for child in children:
+                child["parent_step"] = index
+            number = index - self.unnumbered + (1 if self.filled else 0)
+            if source == "system":
+                self.unnumbered += 1  # a named system step takes no position
+            content = text(step.get("message"))
+            # the parser writes an agent step without text as null (``step_content or None``)
+            out: Doc = {"step_index": number, "role": source}
+            out["content"] = None if content == "" and source == "agent" else content
+            if "reasoning_content" in step:
+                out["reasoning_content"] = step["reasoning_content"]
+            if "model_name" in step:
+                out["model"] = step["model_name"]
+            if current is not None and (fresh or source == "agent"):
+                out["system_prompt_hash"] = current
+                self.prompts.setdefault(current, texts[current])
+            fresh = False
+            self._roles(out, source, depth)
+            if tids:
+                out["subagent_trajectory_ref"] = tids[0]
+            self._calls(step, out, ptr)
+            self._observations(step, out, ptr)
+            self._usage(step, out, ptr, str(number))
+            if "timestamp" in step:
+                out["timestamp"] = step["timestamp"]
+            self._step_fields(step, ptr, str(number), tids[0] if tids else None)
+            self._named_back(step, ptr, out)
+            self.steps.append(out)
+            own.append(out)
+        if depth == 0 and not own and not _placeholder(steps):
+            for key, prompt in texts.items():  # only system steps: prompts named by no step
+                self.prompts.setdefault(key, prompt)
+        return own
+
+    def _roles(self, out: Doc, source: Any, depth: int) -> None:
+        """``agent_role`` and ``call_type`` as the parser writes them (and the filled style)."""
+        if depth == 0 and source == "agent":
+            out["agent_role"] = "main"
+        if depth > 0:
+            out["parent_step"] = None  # the launching step's index, set by the caller
+            out["call_type"] = "subagent"
+        elif source == "agent" or (self.filled and source == "user"):
+            out["call_type"] = "main"
+
+    def _usage(self, step: Doc, out: Doc, ptr: str, index: str) -> None:
+        metrics = step.get("metrics")
+        if not isinstance(metrics, dict):
+            return
+        anthropic = anthropic_usage(
+            step.get("model_name"), self.agent.get("model_name"), self.agent.get("name")
+        )
+        out["token_usage"] = usage = _usage(metrics, anthropic)
+        self._named_back(metrics, f"{ptr}/metrics", usage)
+        if "cost_usd" in metrics:
+            self.costs[index] = metrics["cost_usd"]
+            self._member(f"{ptr}/metrics/cost_usd", STEP_COSTS, index)
+
+    def _step_fields(self, step: Doc, ptr: str, index: str, launched: str | None) -> None:
+        """Keep the step's ATIF fields that TAO has no field for under :data:`STEP_FIELDS` (a
+        partial ATIF step: its metrics fields under ``metrics``). ``launched``: the subagent
+        whose steps ATIF → TAO wrote before it (TAO names it in ``subagent_trajectory_ref``,
+        and TAO → ATIF writes the reference back)."""
+        fields: Doc = {}
+        for key, value in step.items():
+            here = f"{ptr}/{escape_token(key)}"
+            if key in FIELDS or (key == "message" and isinstance(value, list)):
+                value = self._producers(value, here) if key == "extra" else value
+                if key != "extra" or value:  # content parts: TAO's content is their text
+                    fields[key] = value
+                    self._member(here, STEP_FIELDS, index, key)
+            elif key == "metrics" and isinstance(value, dict):
+                kept = {k: v for k, v in value.items() if k in METRIC_FIELDS}
+                for k in kept:
+                    self._member(f"{here}/{k}", STEP_FIELDS, index, key, k)
+                own = self._producers(value.get("extra"), f"{here}/extra")
+                own.pop(CACHE_WRITES, None)
+                for k in own:
+                    self._member(
+                        f"{here}/extra/{escape_token(k)}", STEP_FIELDS, index, key, "extra", k
+                    )
+                if own:
+                    kept["extra"] = own
+                if kept:
+                    fields[key] = kept
+            elif key == "tool_calls" and isinstance(value, list):
+                items = [(f"{here}/{k}", v) for k, v in enumerate(value)]
+                partial = self._partials(items, {}, index, key)
+                if partial:
+                    fields[key] = partial
+            elif key == "observation" and isinstance(value, dict):
+                results = value.get("results")
+                items = [
+                    (f"{here}/results/{k}", r)
+                    for k, r in enumerate(results if isinstance(results, list) else ())
+                    if not _carrier(r)
+                ]
+                first = _first_launcher([r for _, r in items], step)
+                # the reference TAO → ATIF writes back anyway (on the first launcher's result)
+                plain = (
+                    {first: [{"trajectory_id": launched}]} if launched and first is not None else {}
+                )
+                partial = self._partials(items, plain, index, key, "results")
+                if partial:
+                    fields[key] = {"results": partial}
+        if fields:
+            self.fields[index] = fields
+
+    def _partials(
+        self, items: list[tuple[str, Any]], plain: dict[int, Any], index: str, *below: str
+    ) -> list[Doc]:
+        """Partial ATIF tool calls or results (with their pointers), one per TAO call or
+        observation made from them: their producer's ``extra``, content parts and subagent
+        references (``{}`` when all are empty). ``plain``: position → the reference TAO → ATIF
+        writes there anyway."""
+        out: list[Doc] = []
+        for k, (ptr, item) in enumerate(items):
+            partial: Doc = {}
+            for member, value in item.items() if isinstance(item, dict) else ():
+                if member == "extra":
+                    value = self._producers(value, f"{ptr}/extra")
+                elif member == "subagent_trajectory_ref":
+                    if k in plain and same_json(value, plain[k]):
+                        continue
+                elif member != "content" or not isinstance(value, list):
+                    continue
+                if value:
+                    partial[member] = value
+                    self._member(f"{ptr}/{member}", STEP_FIELDS, index, *below, str(k), member)
+            out.append(partial)
+        return out if any(out) else []
+
+    def _calls(self, step: Doc, out: Doc, ptr: str) -> None:
+        calls = step.get("tool_calls")
+        if not isinstance(calls, list):
+            return
+        out["tool_calls"] = []
+        for k, call in dicts(calls):
+            tao = {
+                "tool_call_id": call.get("tool_call_id"),
+                "tool_name": call.get("function_name"),
+                "input": call.get("arguments"),
+            }
+            out["tool_calls"].append(tao)
+            self._named_back(call, f"{ptr}/tool_calls/{k}", tao)
+
+    def _observations(self, step: Doc, out: Doc, ptr: str) -> None:
+        observation = step.get("observation")
+        results = observation.get("results") if isinstance(observation, dict) else None
+        if not isinstance(results, list):
+            return
+        if results and all(_carrier(r) for r in results):
+            return  # only references to sub-agents, whose steps follow inline
+        out["observations"] = []
+        for k, result in dicts(results):
+            if _carrier(result):
+                continue  # only carries a reference: the sub-agent's steps say it all
+            call_id = result.get("source_call_id")
+            obs: Doc = {"source_call_id": call_id if isinstance(call_id, str) else ""}
+            if "content" in result:
+                obs["content"] = text(result["content"])
+            if not isinstance(call_id, str):
+                obs["error"] = UNLINKED
+            out["observations"].append(obs)
+            self._named_back(result, f"{ptr}/observation/results/{k}", obs)
