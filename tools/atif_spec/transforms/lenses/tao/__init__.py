@@ -16,11 +16,11 @@ from atif_spec.transforms.lenses.tao.common import (
     INTO_ATIF,
     INTO_TAO,
     TAO,
-    anthropic_usage,
     prompt_key,
 )
 from atif_spec.transforms.lenses.tao.to_atif import to_atif
 from atif_spec.transforms.lenses.tao.to_tao import to_tao
+from atif_spec.transforms.lenses.tao.tokens import anthropic_usage
 
 LENSES = [Step(TAO, ATIF, to_atif, to_tao), Step(ATIF, TAO, to_tao, to_atif)]
 

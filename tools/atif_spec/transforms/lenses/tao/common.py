@@ -9,7 +9,6 @@ import uuid
 from typing import Any
 
 from atif_spec.formats.tao import UnloadableRecordError, normalize, schema
-from atif_spec.formats.totals import trajectory_totals
 from atif_spec.jsonio.jsonequal import same_json
 from atif_spec.jsonio.jsonvalues import dicts, text_of
 from atif_spec.jsonio.pointers import escape_token
@@ -17,6 +16,7 @@ from atif_spec.schemas.catalog import load_catalog, read_spec_json
 from atif_spec.schemas.compiled import rs_validator
 from atif_spec.schemas.targets import Target
 from atif_spec.transforms.driver import Context
+from atif_spec.transforms.lenses.tao.tokens import count
 from atif_spec.validation.schema_findings import findings_of
 
 Doc = dict[str, Any]
@@ -37,9 +37,6 @@ LAUNCHERS = frozenset({"task", "agent"})
 TAO_VERSION = "0.2.0"
 """The ``schema_version`` ATIF → TAO writes; a record of another version names its own under
 ``tao_schema_version`` (DECISIONS D35)."""
-CACHE_WRITES = "cache_creation_input_tokens"
-"""The ATIF metrics ``extra`` key TAO's ``cache_write_tokens`` maps to (§2.5)."""
-
 STYLE = "tao_style"
 """Named key of the ATIF root ``extra`` that says how the record was written, so that ATIF → TAO
 writes it the same way (DECISIONS D32 to D34): :data:`FILLED` or :data:`HASHED`. Decided once, by
@@ -155,32 +152,6 @@ def prompt_key(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def anthropic_usage(step_model: Any, agent_model: Any, agent_name: Any) -> bool:
-    """Whether token usage follows Anthropic's convention (input excludes cache reads/writes).
-
-    Decided by the step's model, else the agent's model (``anthropic/…`` or a Claude model),
-    else the agent's name (``claude…``); otherwise input is taken to include cached tokens.
-    """
-    model = step_model if isinstance(step_model, str) and step_model else None
-    if model is None and isinstance(agent_model, str) and agent_model:
-        model = agent_model
-    if model is not None:
-        lowered = model.lower()
-        return lowered.startswith("anthropic/") or "claude" in lowered
-    return isinstance(agent_name, str) and agent_name.lower().startswith("claude")
-
-
-def count(value: Any) -> int | float | None:
-    """A token count (an integer, or a float with no fraction), else None."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return value
-    return None
-
-
 def text(content: Any) -> Any:
     """A TAO text for an ATIF message or result content (text parts joined by newlines)."""
     return text_of(content) if isinstance(content, list) else content
@@ -218,35 +189,6 @@ def refuse_invalid(doc: Doc, target: str, ctx: Context) -> None:
     where = "" if first is None else first.pointer
     why = "" if first is None else f" ({first.code}: {first.message})"
     raise ctx.refuse("invalid-source", where, f"the document is not a valid {target} document{why}")
-
-
-def totals(doc: Doc) -> Doc:
-    """The ``final_metrics`` totals TAO → ATIF writes for an ATIF trajectory (RFC.md §2.4,
-    subagents included; 0 for a metric no step reports; ``total_steps``: the main steps)."""
-    found = trajectory_totals(doc)
-    steps = doc.get("steps")
-    return {
-        "total_prompt_tokens": found.prompt_tokens or 0,
-        "total_completion_tokens": found.completion_tokens or 0,
-        "total_cached_tokens": found.cached_tokens or 0,
-        "total_steps": len(steps) if isinstance(steps, list) else 0,
-    }
-
-
-def counted(steps: list[Doc], key: str) -> bool:
-    """Whether some step's ``token_usage`` reports ``key``."""
-    return any(isinstance(s.get("token_usage"), dict) and key in s["token_usage"] for s in steps)
-
-
-def total(steps: list[Doc], key: str) -> int:
-    """The sum of the steps' ``token_usage`` counts ``key``."""
-    found = 0
-    for step in steps:
-        usage = step.get("token_usage")
-        value = count(usage.get(key)) if isinstance(usage, dict) else None
-        if value is not None:
-            found += int(value)
-    return found
 
 
 @functools.cache
@@ -342,3 +284,34 @@ def granted(value: Any, ptr: str, ctx: Context) -> Any:
 
 NOTHING: Any = object()
 """What :func:`granted` returns when the inverse step wrote nothing there."""
+
+
+def groups(steps: list[Doc]) -> dict[int, int]:
+    """Sub-agent grouping: position → position of the parent step, for ``call_type:
+    "subagent"`` steps whose ``parent_step`` names the ``step_index`` of some step of the record,
+    before or after it, wherever they sit (opentraces' Claude Code parser writes them just before
+    the launching step; a chronological record interleaves them with the main steps)."""
+    where: dict[Any, int] = {}
+    for p, step in enumerate(steps):
+        if count(step.get("step_index")) is not None:
+            where.setdefault(step["step_index"], p)
+    parent_of: dict[int, int] = {}
+    for p, step in enumerate(steps):
+        parent = step.get("parent_step")
+        q = where.get(parent) if count(parent) is not None else None
+        if step.get("call_type") == "subagent" and q is not None and q != p:
+            parent_of[p] = q
+    return {} if cyclic(parent_of) else parent_of
+
+
+def cyclic(parent_of: dict[int, int]) -> bool:
+    """Whether following parents from some step comes back to it."""
+    for start in parent_of:
+        seen = {start}
+        p = parent_of.get(start)
+        while p is not None:
+            if p in seen:
+                return True
+            seen.add(p)
+            p = parent_of.get(p)
+    return False

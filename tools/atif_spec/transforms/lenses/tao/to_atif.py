@@ -8,53 +8,37 @@ from typing import Any
 
 from atif_spec.formats.tao import UnloadableRecordError, content_hash, detect, unfill
 from atif_spec.jsonio.jsonequal import same_json
-from atif_spec.jsonio.jsonvalues import dicts, text_of
+from atif_spec.jsonio.jsonvalues import dicts
 from atif_spec.jsonio.pointers import pointer as make_pointer
 from atif_spec.transforms.driver import Context
+from atif_spec.transforms.lenses.tao import common
 from atif_spec.transforms.lenses.tao.common import (
-    ATIF,
-    CACHE_WRITES,
-    FIELDS,
-    FILLED,
-    HASHED,
-    LAUNCHERS,
-    METRIC_FIELDS,
-    NAMED,
-    NOTHING,
-    PROMPT_KEY,
-    STEP_COSTS,
-    STEP_FIELDS,
-    STEP_INDEX,
-    STYLE,
-    SUBAGENT_AGENTS,
-    SYSTEM_STEPS,
-    TAO_NAMED,
-    TAO_VERSION,
-    TOTALS,
-    TRAJECTORY,
-    TRAJECTORY_FIELDS,
-    UNKNOWN_VERSION,
-    UNLINKED,
     Doc,
-    anthropic_usage,
     atif_timestamp,
-    count,
-    counted,
     derived_trace_id,
     filled,
     granted,
+    groups,
     hash_version,
     numbers,
     prompt_key,
     refuse_invalid,
     subagent_agent,
+    with_extra,
+)
+from atif_spec.transforms.lenses.tao.step_fields import put_back
+from atif_spec.transforms.lenses.tao.tokens import (
+    anthropic_usage,
+    count,
+    counted,
+    metrics_of,
+    repeated_usage,
     total,
     totals,
-    with_extra,
 )
 
 _ABSENT: Any = object()
-NAMED_REASON = f"no {ATIF} field: kept under a named key"
+NAMED_REASON = f"no {common.ATIF} field: kept under a named key"
 
 
 def record_style(record: Doc, ctx: Context) -> str | None:
@@ -65,13 +49,13 @@ def record_style(record: Doc, ctx: Context) -> str | None:
     if ctx.options.drop:
         return None
     if filled(record):
-        return FILLED
+        return common.FILLED
     own = record.get("content_hash")
     try:
         right = isinstance(own, str) and own == content_hash(record, hash_version(record))
     except UnloadableRecordError:  # a record the model cannot load has no hash of its own
         right = False
-    return HASHED if right else None
+    return common.HASHED if right else None
 
 
 def to_atif(doc: Doc, ctx: Context) -> Doc:
@@ -79,11 +63,15 @@ def to_atif(doc: Doc, ctx: Context) -> Doc:
     version = detect(doc)
     refuse_invalid(doc, f"tao@{version if version in ('v0.1.0', 'v0.2.0') else 'v0.2.0'}", ctx)
     style = record_style(doc, ctx)
-    record = unfill(doc, "v0.2.0")[0] if style == FILLED else doc
+    record = unfill(doc, "v0.2.0")[0] if style == common.FILLED else doc
     out = _ToAtif(record, ctx, style).run()
     if style is not None:
-        with_extra(out, STYLE, style)
-        ctx.name("/content_hash" if style == HASHED else "", f"/extra/{STYLE}", NAMED_REASON)
+        with_extra(out, common.STYLE, style)
+        ctx.name(
+            "/content_hash" if style == common.HASHED else "",
+            f"/extra/{common.STYLE}",
+            NAMED_REASON,
+        )
     return out
 
 
@@ -100,109 +88,10 @@ class _Owner:
     ``usage``, ``metrics``)."""
 
 
-def _groups(steps: list[Doc]) -> dict[int, int]:
-    """Sub-agent grouping: position → position of the parent step, for ``call_type:
-    "subagent"`` steps whose ``parent_step`` names the ``step_index`` of some step of the record,
-    before or after it, wherever they sit (opentraces' Claude Code parser writes them just before
-    the launching step; a chronological record interleaves them with the main steps)."""
-    where: dict[Any, int] = {}
-    for p, step in enumerate(steps):
-        if count(step.get("step_index")) is not None:
-            where.setdefault(step["step_index"], p)
-    parent_of: dict[int, int] = {}
-    for p, step in enumerate(steps):
-        parent = step.get("parent_step")
-        q = where.get(parent) if count(parent) is not None else None
-        if step.get("call_type") == "subagent" and q is not None and q != p:
-            parent_of[p] = q
-    return {} if _cyclic(parent_of) else parent_of
-
-
-def _cyclic(parent_of: dict[int, int]) -> bool:
-    """Whether following parents from some step comes back to it."""
-    for start in parent_of:
-        seen = {start}
-        p = parent_of.get(start)
-        while p is not None:
-            if p in seen:
-                return True
-            seen.add(p)
-            p = parent_of.get(p)
-    return False
-
-
-def _repeated_usage(steps: list[Doc]) -> set[int]:
-    """Positions of agent steps that repeat the previous step's API call usage.
-
-    opentraces' Claude Code parser writes one step per content block of a response, each with
-    that response's ``message.usage``: adjacent agent steps with the same ``model``,
-    ``parent_step`` and an equal, non-zero ``token_usage`` are one call, whose usage counts once
-    (RFC.md §2.4 rule 4): ATIF ``metrics`` go on the first of them only."""
-    out: set[int] = set()
-    for p in range(1, len(steps)):
-        step, prev = steps[p], steps[p - 1]
-        usage = step.get("token_usage")
-        if (
-            step.get("role") == "agent"
-            and prev.get("role") == "agent"
-            and isinstance(usage, dict)
-            and any(count(v) for v in usage.values())
-            and usage == prev.get("token_usage")
-            and step.get("model") == prev.get("model")
-            and step.get("parent_step") == prev.get("parent_step")
-        ):
-            out.add(p)
-    return out
-
-
-def _metrics(usage: Doc, anthropic: bool) -> Doc:
-    """ATIF metrics for a TAO token usage (prompt tokens include cached ones in ATIF)."""
-    given = {
-        k: count(usage.get(k))
-        for k in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
-    }
-    read, write = given["cache_read_tokens"], given["cache_write_tokens"]
-    out: Doc = {}
-    if given["input_tokens"] is not None:
-        prompt = given["input_tokens"]
-        if anthropic:
-            prompt = prompt + (read or 0) + (write or 0)
-        if prompt >= 0:
-            out["prompt_tokens"] = prompt
-    if given["output_tokens"] is not None and given["output_tokens"] >= 0:
-        out["completion_tokens"] = given["output_tokens"]
-    if read is not None and read >= 0:
-        out["cached_tokens"] = read
-    if write is not None:
-        out["extra"] = {CACHE_WRITES: write}
-    return out
-
-
-def _parts_of(parts: Any, text: Any) -> bool:
-    """Whether ``parts`` are ATIF content parts whose text is ``text`` (what ATIF → TAO wrote
-    for them; content edited since is not replaced)."""
-    return isinstance(parts, list) and isinstance(text, str) and text_of(parts) == text
-
-
-def _merge_partials(items: Any, partials: Any) -> None:
-    """Put back the producer's ``extra``, content parts and references ATIF → TAO kept for
-    each tool call or result (:data:`STEP_FIELDS`)."""
-    if not isinstance(items, list) or not isinstance(partials, list):
-        return
-    for item, partial in zip(items, partials, strict=False):
-        if not isinstance(item, dict) or not isinstance(partial, dict):
-            continue
-        for member, value in partial.items():
-            if member == "content" and _parts_of(value, item.get("content")):
-                item["content"] = value
-            elif member in ("extra", "subagent_trajectory_ref") and member not in item:
-                item[member] = value
-
-
 def _read(metadata: Any, key: str, ctx: Context) -> Doc:
     """What ATIF → TAO wrote under the named key ``key`` of ``metadata`` (an object)."""
-    value = metadata.get(key, NOTHING) if isinstance(metadata, dict) else NOTHING
-    found = NOTHING if value is NOTHING else granted(value, f"/metadata/{key}", ctx)
+    value = metadata.get(key, common.NOTHING) if isinstance(metadata, dict) else common.NOTHING
+    found = common.NOTHING if value is common.NOTHING else granted(value, f"/metadata/{key}", ctx)
     return found if isinstance(found, dict) else {}
 
 
@@ -212,15 +101,15 @@ class _ToAtif:
     def __init__(self, record: Doc, ctx: Context, style: str | None) -> None:
         self.record = record
         self.ctx = ctx
-        self.first = 1 if style == FILLED else 0
+        self.first = 1 if style == common.FILLED else 0
         """ATIF → TAO numbers steps from 1 in the filled style (D33), else from 0."""
         metadata = record.get("metadata")
-        self.taken = {k for k in TAO_NAMED if _read(metadata, k, ctx)}
-        self.costs = _read(metadata, STEP_COSTS, ctx)
-        self.agents = _read(metadata, SUBAGENT_AGENTS, ctx)
-        self.fields = _read(metadata, STEP_FIELDS, ctx)
-        self.trajectory = _read(metadata, TRAJECTORY, ctx)
-        self.system = dict(_read(metadata, SYSTEM_STEPS, ctx))  # popped when used
+        self.taken = {k for k in common.TAO_NAMED if _read(metadata, k, ctx)}
+        self.costs = _read(metadata, common.STEP_COSTS, ctx)
+        self.agents = _read(metadata, common.SUBAGENT_AGENTS, ctx)
+        self.fields = _read(metadata, common.STEP_FIELDS, ctx)
+        self.trajectory = _read(metadata, common.TRAJECTORY, ctx)
+        self.system = dict(_read(metadata, common.SYSTEM_STEPS, ctx))  # popped when used
         self.steps = [s for _, s in dicts(record.get("steps"))]
         self.step_ptr = {id(s): f"/steps/{i}" for i, s in dicts(record.get("steps"))}
         self.positions = {id(s): p for p, s in enumerate(self.steps)}
@@ -230,8 +119,8 @@ class _ToAtif:
         self.agent: Doc = agent if isinstance(agent, dict) else {}
         self.owners: list[_Owner] = []
         self.atif_steps: dict[int, tuple[Doc, str]] = {}  # position → (ATIF step, pointer)
-        self.repeats = _repeated_usage(self.steps)
-        self.parent_of = _groups(self.steps)
+        self.repeats = repeated_usage(self.steps)
+        self.parent_of = groups(self.steps)
         self.members: dict[int | None, list[int]] = {}
         """Position of a step (None for the root) → positions of the steps of its trajectory."""
         for p in range(len(self.steps)):
@@ -272,20 +161,20 @@ class _ToAtif:
 
     def _trajectory_fields(self, out: Doc) -> None:
         """Put back the root's members ATIF → TAO kept under :data:`TRAJECTORY`."""
-        for name, members in TRAJECTORY_FIELDS.items():
+        for name, members in common.TRAJECTORY_FIELDS.items():
             target: Any = out.get(name) if name else out
             given: Any = self.trajectory.get(name) if name else self.trajectory
             if not isinstance(target, dict) or not isinstance(given, dict):
                 continue
-            for member in (*members, *(TOTALS if name == "final_metrics" else ())):
-                if member in given and (member not in target or member in TOTALS):
+            for member in (*members, *(common.TOTALS if name == "final_metrics" else ())):
+                if member in given and (member not in target or member in common.TOTALS):
                     target[member] = given[member]  # a stated total: the producer's statement
 
     def _written(self, owner: _Owner, key: str) -> Any:
         """What ATIF → TAO writes at ``key`` of the owner's counterpart anyway (or absent)."""
         kind, source = owner.kind, owner.source
         if kind == "record" and key == "schema_version":
-            return TAO_VERSION
+            return common.TAO_VERSION
         if kind == "step" and key in ("call_type", "agent_role"):
             sub = self.positions[id(source)] in self.parent_of
             agent = source.get("role") == "agent"
@@ -294,7 +183,7 @@ class _ToAtif:
             user = self.first == 1 and source.get("role") == "user"
             return "subagent" if sub else ("main" if agent or user else _ABSENT)
         if kind == "observation" and key == "error":
-            return UNLINKED if owner.target.get("source_call_id") is None else _ABSENT
+            return common.UNLINKED if owner.target.get("source_call_id") is None else _ABSENT
         if kind == "observation" and key == "source_call_id":
             linked = owner.target.get("source_call_id")
             return linked if isinstance(linked, str) else ""
@@ -305,7 +194,7 @@ class _ToAtif:
 
     def _name(self, owner: _Owner) -> None:
         """Put the owner's members that ATIF has no field for under named ``extra`` keys."""
-        for key, name in NAMED.get(owner.kind, ()):
+        for key, name in common.NAMED.get(owner.kind, ()):
             if key not in owner.source:
                 continue
             value = owner.source[key]
@@ -339,7 +228,7 @@ class _ToAtif:
                 if same_json(value, number) and same_json(value, p + self.first):
                     continue
             owner = _Owner(step, source, ptr, self.step_ptr[id(source)], "step")
-            self._put(owner, "step_index", STEP_INDEX, value)
+            self._put(owner, "step_index", common.STEP_INDEX, value)
 
     def _agent(self) -> Doc:
         source = self.agent
@@ -348,9 +237,9 @@ class _ToAtif:
         if isinstance(version, str):
             agent["version"] = version
         else:
-            agent["version"] = UNKNOWN_VERSION
+            agent["version"] = common.UNKNOWN_VERSION
             policy = "agent.version is required: 'unknown'"
-            self.ctx.decide("/agent/version", policy, UNKNOWN_VERSION)
+            self.ctx.decide("/agent/version", policy, common.UNKNOWN_VERSION)
         if "model" in source:
             agent["model_name"] = source["model"]
         definitions = self.record.get("tool_definitions")
@@ -402,8 +291,8 @@ class _ToAtif:
         for member, value in fields.items() if isinstance(fields, dict) else ():
             step.setdefault(member, value)
         if key != prompt_key(text):
-            with_extra(step, PROMPT_KEY, key)
-            to = f"{base}/steps/{n}/extra/{PROMPT_KEY}"
+            with_extra(step, common.PROMPT_KEY, key)
+            to = f"{base}/steps/{n}/extra/{common.PROMPT_KEY}"
             self.ctx.name(make_pointer("system_prompts", key), to, NAMED_REASON)
         return step
 
@@ -476,7 +365,7 @@ class _ToAtif:
         }
         for _, result in dicts(results):
             name = calls.get(result.get("source_call_id"))
-            if isinstance(name, str) and name.lower() in LAUNCHERS:
+            if isinstance(name, str) and name.lower() in common.LAUNCHERS:
                 result["subagent_trajectory_ref"] = [ref]
                 return
         if isinstance(observation, dict):
@@ -518,7 +407,7 @@ class _ToAtif:
             anthropic = anthropic_usage(
                 step.get("model"), self.agent.get("model"), self.agent.get("name")
             )
-            out["metrics"] = metrics = _metrics(usage, anthropic)
+            out["metrics"] = metrics = metrics_of(usage, anthropic)
             index = step.get("step_index")
             if count(index) is not None and str(index) in self.costs:
                 metrics["cost_usd"] = self.costs[str(index)]
@@ -527,7 +416,7 @@ class _ToAtif:
         index = step.get("step_index")
         fields = self.fields.get(str(index)) if count(index) is not None else None
         if isinstance(fields, dict):
-            _put_fields(out, fields)
+            put_back(out, fields)
         return out
 
     def _observations(self, step: Doc, out: Doc, ptr: str, sptr: str) -> None:
@@ -545,28 +434,3 @@ class _ToAtif:
             rptr, rsptr = f"{ptr}/observation/results/{k}", f"{sptr}/observations/{k}"
             self.owners.append(_Owner(result, obs, rptr, rsptr, "observation"))
         out["observation"] = {"results": results}
-
-
-def _put_fields(out: Doc, fields: Doc) -> None:
-    """Put back the step fields ATIF → TAO kept under :data:`STEP_FIELDS` for this step."""
-    for key, value in fields.items():
-        if key in FIELDS and key not in out:
-            out[key] = value
-        elif key == "metrics" and isinstance(value, dict) and "metrics" in out:
-            metrics = out["metrics"]
-            for k, v in value.items():
-                if k in METRIC_FIELDS and k not in metrics:
-                    metrics[k] = v
-            own = value.get("extra")
-            made = metrics.get("extra")
-            made = made if isinstance(made, dict) else {}
-            if isinstance(own, dict) and not set(own) & set(made):
-                metrics["extra"] = {**own, **made}
-        elif key == "message" and _parts_of(value, out["message"]):
-            out["message"] = value
-        elif key == "tool_calls":
-            _merge_partials(out.get("tool_calls"), value)
-        elif key == "observation" and isinstance(value, dict):
-            made_obs = out.get("observation")
-            made_results = made_obs.get("results") if isinstance(made_obs, dict) else None
-            _merge_partials(made_results, value.get("results"))

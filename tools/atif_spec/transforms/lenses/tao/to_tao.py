@@ -12,32 +12,9 @@ from atif_spec.jsonio.jsonvalues import dicts
 from atif_spec.jsonio.pointers import escape_token
 from atif_spec.jsonio.pointers import pointer as make_pointer
 from atif_spec.transforms.driver import Context
+from atif_spec.transforms.lenses.tao import common
 from atif_spec.transforms.lenses.tao.common import (
-    ATIF,
-    CACHE_WRITES,
-    FIELDS,
-    FILLED,
-    HASHED,
-    LAUNCHERS,
-    MEMBER_OF,
-    METRIC_FIELDS,
-    PROMPT_KEY,
-    STEP_COSTS,
-    STEP_FIELDS,
-    STEP_INDEX,
-    STYLE,
-    SUBAGENT_AGENTS,
-    SYSTEM_STEPS,
-    TAO,
-    TAO_VERSION,
-    TRAJECTORY,
-    TRAJECTORY_FIELDS,
-    UNKNOWN_VERSION,
-    UNLINKED,
     Doc,
-    anthropic_usage,
-    count,
-    counted,
     derived_trace_id,
     hash_version,
     launched,
@@ -46,25 +23,35 @@ from atif_spec.transforms.lenses.tao.common import (
     subagent_agent,
     subagents,
     text,
+)
+from atif_spec.transforms.lenses.tao.step_fields import Keep, carrier, kept
+from atif_spec.transforms.lenses.tao.tokens import (
+    anthropic_usage,
+    counted,
     total,
     totals,
+    usage_of,
 )
 
-NAMED_REASON = f"no {TAO} field: kept under a named key"
+NAMED_REASON = f"no {common.TAO} field: kept under a named key"
 _KINDS = {"": "record", "/metrics": "usage", "/final_metrics": "metrics"}
 
 
 def to_tao(doc: Doc, ctx: Context) -> Doc:
     """The TAO 0.2.0 form of an ATIF v1.7 trajectory, in the style TAO → ATIF named
     (:data:`STYLE`, read only where it wrote it; else the default style, D26)."""
-    refuse_invalid(doc, ATIF, ctx)
+    refuse_invalid(doc, common.ATIF, ctx)
     extra = doc.get("extra")
-    named = extra.get(STYLE) if isinstance(extra, dict) and ctx.read(f"/extra/{STYLE}") else None
-    record = _ToTao(doc, ctx, named == FILLED).run()
+    named = (
+        extra.get(common.STYLE)
+        if isinstance(extra, dict) and ctx.read(f"/extra/{common.STYLE}")
+        else None
+    )
+    record = _ToTao(doc, ctx, named == common.FILLED).run()
     try:
-        if named == FILLED:
+        if named == common.FILLED:
             return fill(record, "v0.2.0")
-        if named == HASHED:
+        if named == common.HASHED:
             record["content_hash"] = content_hash(record, hash_version(record))
     except UnloadableRecordError:  # a record the model cannot load is left as written
         pass
@@ -74,42 +61,6 @@ def to_tao(doc: Doc, ctx: Context) -> Doc:
 def _not_a_prompt(member: str) -> bool:
     """Whether a member of a system step is not what its prompt holds."""
     return member not in ("step_id", "source", "message")
-
-
-def _usage(metrics: Doc, anthropic: bool) -> Doc:
-    """TAO token usage for ATIF metrics (the inverse of TAO → ATIF's)."""
-    prompt = count(metrics.get("prompt_tokens"))
-    completion = count(metrics.get("completion_tokens"))
-    cached = count(metrics.get("cached_tokens"))
-    extra = metrics.get("extra")
-    written = count(extra.get(CACHE_WRITES)) if isinstance(extra, dict) else None
-    out: Doc = {}
-    if prompt is not None:
-        out["input_tokens"] = prompt - (cached or 0) - (written or 0) if anthropic else prompt
-    if completion is not None:
-        out["output_tokens"] = completion
-    if cached is not None:
-        out["cache_read_tokens"] = cached
-    if written is not None:
-        out["cache_write_tokens"] = written
-    return out
-
-
-def _first_launcher(results: list[Any], step: Doc) -> int | None:
-    """Position of the first result of a launcher tool's call (``Task``, ``Agent``)."""
-    names = {
-        c.get("tool_call_id"): c.get("function_name") for _, c in dicts(step.get("tool_calls"))
-    }
-    for i, result in enumerate(results):
-        name = names.get(result.get("source_call_id")) if isinstance(result, dict) else None
-        if isinstance(name, str) and name.lower() in LAUNCHERS:
-            return i
-    return None
-
-
-def _carrier(result: Any) -> bool:
-    """Whether an ATIF result only carries a reference (ATIF → TAO writes no observation)."""
-    return isinstance(result, dict) and list(result) == ["subagent_trajectory_ref"]
 
 
 def _placeholder(steps: list[Doc]) -> bool:
@@ -142,7 +93,7 @@ class _ToTao:
         """The filled style (D33): steps numbered from 1, ``call_type`` on user steps too."""
         agent = doc.get("agent")
         self.agent: Doc = agent if isinstance(agent, dict) else {}
-        self.out: Doc = {"schema_version": TAO_VERSION}
+        self.out: Doc = {"schema_version": common.TAO_VERSION}
         self.steps: list[Doc] = []
         self.prompts: dict[str, str] = {}
         self.unnumbered = 0
@@ -154,6 +105,7 @@ class _ToTao:
         self.members: list[tuple[str, str, str]] = []
         """(ATIF pointer, named key of ``metadata``, TAO pointer) of every value put there."""
         self.written: set[str] = set()
+        self.keep = Keep(self._producers, self._member)
 
     def run(self) -> Doc:
         doc, out = self.doc, self.out
@@ -169,7 +121,7 @@ class _ToTao:
             policy = "session_id is required: the trace_id"
             self.ctx.decide("/session_id", policy, out["trace_id"])
         agent: Doc = {"name": self.agent.get("name")}
-        if "version" in self.agent and self.agent["version"] != UNKNOWN_VERSION:
+        if "version" in self.agent and self.agent["version"] != common.UNKNOWN_VERSION:
             agent["version"] = self.agent["version"]  # "unknown" stands for none (TAO → ATIF)
         if "model_name" in self.agent:
             agent["model"] = self.agent["model_name"]
@@ -192,11 +144,11 @@ class _ToTao:
         self._named_back(doc, "", out)
         self._order()
         for key, value in (
-            (TRAJECTORY, self._trajectory_fields()),
-            (STEP_COSTS, self.costs),
-            (SUBAGENT_AGENTS, self.agents),
-            (STEP_FIELDS, self.fields),
-            (SYSTEM_STEPS, self._system_fields()),
+            (common.TRAJECTORY, self._trajectory_fields()),
+            (common.STEP_COSTS, self.costs),
+            (common.SUBAGENT_AGENTS, self.agents),
+            (common.STEP_FIELDS, self.fields),
+            (common.SYSTEM_STEPS, self._system_fields()),
         ):
             if value:
                 self._write_named(key, value)
@@ -226,7 +178,7 @@ class _ToTao:
         ``extra`` of ``source`` (at ``ptr``), only those it wrote (never a producer's own)."""
         extra = source.get("extra")
         for name, value in extra.items() if isinstance(extra, dict) else ():
-            member = MEMBER_OF.get(name)
+            member = common.MEMBER_OF.get(name)
             if member is not None and self.ctx.read(f"{ptr}/extra/{name}"):
                 target[member] = value
 
@@ -269,18 +221,20 @@ class _ToTao:
 
     def _trajectory_fields(self) -> Doc:
         """The root's members of :data:`TRAJECTORY_FIELDS`, as a partial ATIF trajectory."""
-        out = self._copied(self.doc, TRAJECTORY_FIELDS[""].__contains__, "", TRAJECTORY)
+        out = self._copied(
+            self.doc, common.TRAJECTORY_FIELDS[""].__contains__, "", common.TRAJECTORY
+        )
         for owner in ("agent", "final_metrics"):
             value = self.doc.get(owner)
             if not isinstance(value, dict):
                 continue
-            members = TRAJECTORY_FIELDS[owner]
+            members = common.TRAJECTORY_FIELDS[owner]
             if owner == "final_metrics":  # the producer's own statement (rich.json's)
                 computed = totals(self.doc)
                 members += tuple(
                     k for k, v in computed.items() if k in value and not same_json(value[k], v)
                 )
-            kept = self._copied(value, members.__contains__, f"/{owner}", TRAJECTORY, owner)
+            kept = self._copied(value, members.__contains__, f"/{owner}", common.TRAJECTORY, owner)
             if kept:
                 out[owner] = kept
         return out
@@ -294,7 +248,7 @@ class _ToTao:
             if len(steps) != 1 or key not in self.prompts:
                 continue
             step, ptr = steps[0]
-            fields = self._copied(step, _not_a_prompt, ptr, SYSTEM_STEPS, key)
+            fields = self._copied(step, _not_a_prompt, ptr, common.SYSTEM_STEPS, key)
             if fields:
                 out[key] = fields
         return out
@@ -303,8 +257,8 @@ class _ToTao:
         """The ``system_prompts`` key of a system step: the one TAO → ATIF named (D28), else
         :func:`prompt_key` of its text."""
         extra = step.get("extra")
-        named = extra.get(PROMPT_KEY) if isinstance(extra, dict) else None
-        if isinstance(named, str) and self.ctx.read(f"{ptr}/extra/{PROMPT_KEY}"):
+        named = extra.get(common.PROMPT_KEY) if isinstance(extra, dict) else None
+        if isinstance(named, str) and self.ctx.read(f"{ptr}/extra/{common.PROMPT_KEY}"):
             return named
         message = text(step.get("message"))
         return prompt_key(message if isinstance(message, str) else "")
@@ -325,7 +279,7 @@ class _ToTao:
         listed = list(dicts(traj.get("steps")))
         steps = [s for _, s in listed]
         read = self.ctx.read
-        indexed = {id(s) for i, s in listed if read(f"{base}/steps/{i}/extra/{STEP_INDEX}")}
+        indexed = {id(s) for i, s in listed if read(f"{base}/steps/{i}/extra/{common.STEP_INDEX}")}
         for n, (i, step) in enumerate(listed):
             ptr, source = f"{base}/steps/{i}", step.get("source")
             if source == "system" and id(step) not in indexed:  # a prompt (D22, D29)
@@ -340,7 +294,7 @@ class _ToTao:
                 agent = subs[tid].get("agent")
                 if isinstance(agent, dict) and not same_json(agent, subagent_agent(self.agent)):
                     self.agents[tid] = agent
-                    self._member(f"{where[id(subs[tid])]}/agent", SUBAGENT_AGENTS, tid)
+                    self._member(f"{where[id(subs[tid])]}/agent", common.SUBAGENT_AGENTS, tid)
             children = [
                 c for tid in tids for c in self._trajectory(subs[tid], where[id(subs[tid])], 1)
             ]
@@ -370,7 +324,9 @@ class _ToTao:
             self._usage(step, out, ptr, str(number))
             if "timestamp" in step:
                 out["timestamp"] = step["timestamp"]
-            self._step_fields(step, ptr, str(number), tids[0] if tids else None)
+            fields = kept(step, ptr, str(number), tids[0] if tids else None, self.keep)
+            if fields:
+                self.fields[str(number)] = fields
             self._named_back(step, ptr, out)
             self.steps.append(out)
             own.append(out)
@@ -396,85 +352,11 @@ class _ToTao:
         anthropic = anthropic_usage(
             step.get("model_name"), self.agent.get("model_name"), self.agent.get("name")
         )
-        out["token_usage"] = usage = _usage(metrics, anthropic)
+        out["token_usage"] = usage = usage_of(metrics, anthropic)
         self._named_back(metrics, f"{ptr}/metrics", usage)
         if "cost_usd" in metrics:
             self.costs[index] = metrics["cost_usd"]
-            self._member(f"{ptr}/metrics/cost_usd", STEP_COSTS, index)
-
-    def _step_fields(self, step: Doc, ptr: str, index: str, launched: str | None) -> None:
-        """Keep the step's ATIF fields that TAO has no field for under :data:`STEP_FIELDS` (a
-        partial ATIF step: its metrics fields under ``metrics``). ``launched``: the subagent
-        whose steps ATIF → TAO wrote before it (TAO names it in ``subagent_trajectory_ref``,
-        and TAO → ATIF writes the reference back)."""
-        fields: Doc = {}
-        for key, value in step.items():
-            here = f"{ptr}/{escape_token(key)}"
-            if key in FIELDS or (key == "message" and isinstance(value, list)):
-                value = self._producers(value, here) if key == "extra" else value
-                if key != "extra" or value:  # content parts: TAO's content is their text
-                    fields[key] = value
-                    self._member(here, STEP_FIELDS, index, key)
-            elif key == "metrics" and isinstance(value, dict):
-                kept = {k: v for k, v in value.items() if k in METRIC_FIELDS}
-                for k in kept:
-                    self._member(f"{here}/{k}", STEP_FIELDS, index, key, k)
-                own = self._producers(value.get("extra"), f"{here}/extra")
-                own.pop(CACHE_WRITES, None)
-                for k in own:
-                    self._member(
-                        f"{here}/extra/{escape_token(k)}", STEP_FIELDS, index, key, "extra", k
-                    )
-                if own:
-                    kept["extra"] = own
-                if kept:
-                    fields[key] = kept
-            elif key == "tool_calls" and isinstance(value, list):
-                items = [(f"{here}/{k}", v) for k, v in enumerate(value)]
-                partial = self._partials(items, {}, index, key)
-                if partial:
-                    fields[key] = partial
-            elif key == "observation" and isinstance(value, dict):
-                results = value.get("results")
-                items = [
-                    (f"{here}/results/{k}", r)
-                    for k, r in enumerate(results if isinstance(results, list) else ())
-                    if not _carrier(r)
-                ]
-                first = _first_launcher([r for _, r in items], step)
-                # the reference TAO → ATIF writes back anyway (on the first launcher's result)
-                plain = (
-                    {first: [{"trajectory_id": launched}]} if launched and first is not None else {}
-                )
-                partial = self._partials(items, plain, index, key, "results")
-                if partial:
-                    fields[key] = {"results": partial}
-        if fields:
-            self.fields[index] = fields
-
-    def _partials(
-        self, items: list[tuple[str, Any]], plain: dict[int, Any], index: str, *below: str
-    ) -> list[Doc]:
-        """Partial ATIF tool calls or results (with their pointers), one per TAO call or
-        observation made from them: their producer's ``extra``, content parts and subagent
-        references (``{}`` when all are empty). ``plain``: position → the reference TAO → ATIF
-        writes there anyway."""
-        out: list[Doc] = []
-        for k, (ptr, item) in enumerate(items):
-            partial: Doc = {}
-            for member, value in item.items() if isinstance(item, dict) else ():
-                if member == "extra":
-                    value = self._producers(value, f"{ptr}/extra")
-                elif member == "subagent_trajectory_ref":
-                    if k in plain and same_json(value, plain[k]):
-                        continue
-                elif member != "content" or not isinstance(value, list):
-                    continue
-                if value:
-                    partial[member] = value
-                    self._member(f"{ptr}/{member}", STEP_FIELDS, index, *below, str(k), member)
-            out.append(partial)
-        return out if any(out) else []
+            self._member(f"{ptr}/metrics/cost_usd", common.STEP_COSTS, index)
 
     def _calls(self, step: Doc, out: Doc, ptr: str) -> None:
         calls = step.get("tool_calls")
@@ -495,17 +377,17 @@ class _ToTao:
         results = observation.get("results") if isinstance(observation, dict) else None
         if not isinstance(results, list):
             return
-        if results and all(_carrier(r) for r in results):
+        if results and all(carrier(r) for r in results):
             return  # only references to sub-agents, whose steps follow inline
         out["observations"] = []
         for k, result in dicts(results):
-            if _carrier(result):
+            if carrier(result):
                 continue  # only carries a reference: the sub-agent's steps say it all
             call_id = result.get("source_call_id")
             obs: Doc = {"source_call_id": call_id if isinstance(call_id, str) else ""}
             if "content" in result:
                 obs["content"] = text(result["content"])
             if not isinstance(call_id, str):
-                obs["error"] = UNLINKED
+                obs["error"] = common.UNLINKED
             out["observations"].append(obs)
             self._named_back(result, f"{ptr}/observation/results/{k}", obs)

@@ -1,0 +1,166 @@
+"""The ATIF step fields TAO has no field for, kept in ``metadata.atif_step_fields`` (DECISIONS
+D31): what ATIF → TAO keeps of a step (:func:`kept`), and how TAO → ATIF puts it back
+(:func:`put_back`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from atif_spec.jsonio.jsonequal import same_json
+from atif_spec.jsonio.jsonvalues import dicts, text_of
+from atif_spec.jsonio.pointers import escape_token
+from atif_spec.transforms.lenses.tao import common, tokens
+from atif_spec.transforms.lenses.tao.common import Doc
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """What :func:`kept` asks of ATIF → TAO."""
+
+    producers: Callable[[Any, str], Doc]
+    """The producer's own members of an ``extra`` at a pointer (no named key read back)."""
+    member: Callable[..., None]
+    """Record a value carried by a named key: (ATIF pointer, key, *tokens below the key)."""
+
+
+def kept(step: Doc, ptr: str, index: str, launched: str | None, keep: Keep) -> Doc:
+    """Keep the step's ATIF fields that TAO has no field for under :data:`STEP_FIELDS` (a
+    partial ATIF step: its metrics fields under ``metrics``). ``launched``: the subagent
+    whose steps ATIF → TAO wrote before it (TAO names it in ``subagent_trajectory_ref``,
+    and TAO → ATIF writes the reference back)."""
+    fields: Doc = {}
+    for key, value in step.items():
+        here = f"{ptr}/{escape_token(key)}"
+        if key in common.FIELDS or (key == "message" and isinstance(value, list)):
+            value = keep.producers(value, here) if key == "extra" else value
+            if key != "extra" or value:  # content parts: TAO's content is their text
+                fields[key] = value
+                keep.member(here, common.STEP_FIELDS, index, key)
+        elif key == "metrics" and isinstance(value, dict):
+            kept = {k: v for k, v in value.items() if k in common.METRIC_FIELDS}
+            for k in kept:
+                keep.member(f"{here}/{k}", common.STEP_FIELDS, index, key, k)
+            own = keep.producers(value.get("extra"), f"{here}/extra")
+            own.pop(tokens.CACHE_WRITES, None)
+            for k in own:
+                keep.member(
+                    f"{here}/extra/{escape_token(k)}",
+                    common.STEP_FIELDS,
+                    index,
+                    key,
+                    "extra",
+                    k,
+                )
+            if own:
+                kept["extra"] = own
+            if kept:
+                fields[key] = kept
+        elif key == "tool_calls" and isinstance(value, list):
+            items = [(f"{here}/{k}", v) for k, v in enumerate(value)]
+            partial = _partials(items, {}, keep, index, key)
+            if partial:
+                fields[key] = partial
+        elif key == "observation" and isinstance(value, dict):
+            results = value.get("results")
+            items = [
+                (f"{here}/results/{k}", r)
+                for k, r in enumerate(results if isinstance(results, list) else ())
+                if not carrier(r)
+            ]
+            first = _first_launcher([r for _, r in items], step)
+            # the reference TAO → ATIF writes back anyway (on the first launcher's result)
+            plain = {first: [{"trajectory_id": launched}]} if launched and first is not None else {}
+            partial = _partials(items, plain, keep, index, key, "results")
+            if partial:
+                fields[key] = {"results": partial}
+    return fields
+
+
+def _partials(
+    items: list[tuple[str, Any]], plain: dict[int, Any], keep: Keep, index: str, *below: str
+) -> list[Doc]:
+    """Partial ATIF tool calls or results (with their pointers), one per TAO call or
+    observation made from them: their producer's ``extra``, content parts and subagent
+    references (``{}`` when all are empty). ``plain``: position → the reference TAO → ATIF
+    writes there anyway."""
+    out: list[Doc] = []
+    for k, (ptr, item) in enumerate(items):
+        partial: Doc = {}
+        for member, value in item.items() if isinstance(item, dict) else ():
+            if member == "extra":
+                value = keep.producers(value, f"{ptr}/extra")
+            elif member == "subagent_trajectory_ref":
+                if k in plain and same_json(value, plain[k]):
+                    continue
+            elif member != "content" or not isinstance(value, list):
+                continue
+            if value:
+                partial[member] = value
+                keep.member(f"{ptr}/{member}", common.STEP_FIELDS, index, *below, str(k), member)
+        out.append(partial)
+    return out if any(out) else []
+
+
+def _first_launcher(results: list[Any], step: Doc) -> int | None:
+    """Position of the first result of a launcher tool's call (``Task``, ``Agent``)."""
+    names = {
+        c.get("tool_call_id"): c.get("function_name") for _, c in dicts(step.get("tool_calls"))
+    }
+    for i, result in enumerate(results):
+        name = names.get(result.get("source_call_id")) if isinstance(result, dict) else None
+        if isinstance(name, str) and name.lower() in common.LAUNCHERS:
+            return i
+    return None
+
+
+def carrier(result: Any) -> bool:
+    """Whether an ATIF result only carries a reference (ATIF → TAO writes no observation)."""
+    return isinstance(result, dict) and list(result) == ["subagent_trajectory_ref"]
+
+
+def _parts_of(parts: Any, text: Any) -> bool:
+    """Whether ``parts`` are ATIF content parts whose text is ``text`` (what ATIF → TAO wrote
+    for them; content edited since is not replaced)."""
+    return isinstance(parts, list) and isinstance(text, str) and text_of(parts) == text
+
+
+def _merge_partials(items: Any, partials: Any) -> None:
+    """Put back the producer's ``extra``, content parts and references ATIF → TAO kept for
+    each tool call or result (:data:`STEP_FIELDS`)."""
+    if not isinstance(items, list) or not isinstance(partials, list):
+        return
+    for item, partial in zip(items, partials, strict=False):
+        if not isinstance(item, dict) or not isinstance(partial, dict):
+            continue
+        for member, value in partial.items():
+            if member == "content" and _parts_of(value, item.get("content")):
+                item["content"] = value
+            elif member in ("extra", "subagent_trajectory_ref") and member not in item:
+                item[member] = value
+
+
+def put_back(out: Doc, fields: Doc) -> None:
+    """Put back the step fields ATIF → TAO kept under :data:`STEP_FIELDS` for this step."""
+    for key, value in fields.items():
+        if key in common.FIELDS and key not in out:
+            out[key] = value
+        elif key == "metrics" and isinstance(value, dict) and "metrics" in out:
+            metrics = out["metrics"]
+            for k, v in value.items():
+                if k in common.METRIC_FIELDS and k not in metrics:
+                    metrics[k] = v
+            own = value.get("extra")
+            made = metrics.get("extra")
+            made = made if isinstance(made, dict) else {}
+            if isinstance(own, dict) and not set(own) & set(made):
+                metrics["extra"] = {**own, **made}
+        elif key == "message" and _parts_of(value, out["message"]):
+            out["message"] = value
+        elif key == "tool_calls":
+            _merge_partials(out.get("tool_calls"), value)
+        elif key == "observation" and isinstance(value, dict):
+            made_obs = out.get("observation")
+            made_results = made_obs.get("results") if isinstance(made_obs, dict) else None
+            _merge_partials(made_results, value.get("results"))
