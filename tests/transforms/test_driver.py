@@ -103,3 +103,20 @@ def test_a_refusal_carries_its_finding() -> None:
             "migrate",
         )
     assert caught.value.finding.code == "migrate:nope"
+
+
+def test_finish_sees_what_the_mapping_made_and_the_document_written() -> None:
+    """A digest of the written document (TAO's ``content_hash``) is made by ``finish``, after the
+    stash is attached: it covers the stash too."""
+    seen: list[tuple[Doc, Doc]] = []
+
+    def finish(made: Doc, written: Doc) -> Doc:
+        seen.append((made, written))
+        return {**written, "digest": len(str(sorted(written)))}
+
+    step = Step(DOWN.source, DOWN.target, _down, _up, finish)
+    out = run(step, {"schema": "b", "n": 7}, ChangeReport(), Options(), "convert")
+    ((made, written),) = seen
+    assert STASH_KEY not in made.get("extra", {})
+    assert STASH_KEY in written["extra"]
+    assert out == {**written, "digest": len(str(sorted(written)))}

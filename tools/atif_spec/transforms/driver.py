@@ -120,6 +120,10 @@ class Step:
     """``FORMAT@VERSION`` written, e.g. ``atif@v1.8``."""
     forward: Mapping
     backward: Mapping
+    finish: Callable[[Doc, Doc], Doc] | None = None
+    """Called with what ``forward`` made and the document :func:`run` writes (patch applied,
+    stash attached); returns the document to write. For a format whose documents carry a digest
+    of their own content (TAO's ``content_hash``), which must cover what is finally written."""
 
     @property
     def name(self) -> str:
@@ -147,7 +151,7 @@ def run(step: Step, doc: Doc, report: ChangeReport, options: Options, kind: str)
     if top is not None:
         ctx.reads = frozenset(top.get("wrote", ()))
         ctx.restores = frozenset(op["path"] for op in top.get("patch", ()) if op["op"] == "add")
-    out = step.forward(source, ctx)
+    out = made = step.forward(source, ctx)
     undone: dict[str, Any] = {}
     if top is not None:
         layers.pop()
@@ -166,9 +170,10 @@ def run(step: Step, doc: Doc, report: ChangeReport, options: Options, kind: str)
     report.decided.extend(ctx.decided)
     report.warnings.extend(ctx.warnings)
     try:
-        return attach(out, holder(step.target), layers)
+        written = attach(out, holder(step.target), layers)
     except StashError as exc:
         raise _stash_refusal(exc, kind) from None
+    return written if step.finish is None else step.finish(made, written)
 
 
 def _stash_refusal(exc: StashError, kind: str) -> Refused:
