@@ -1422,6 +1422,21 @@ def test_a_sparse_record_with_its_own_hash_is_hashed_on_the_way_back() -> None:
     assert "content_hash" not in plain
 
 
+def test_the_hash_covers_what_the_stash_puts_back() -> None:
+    """A record whose writer leaves `agent_role` out, with its own hash: its ATIF, edited, goes
+    back with the hash of the record as written, after the stash took the `agent_role` out
+    that the way back writes (TAO401 holds)."""
+    record = _record({}, None)
+    record["content_hash"] = content_hash(record, "v0.2.0")
+    atif, _ = convert(record, "atif@v1.7")
+    assert "/steps/0/agent_role" in [e["pointer"] for e in _stash(atif)]
+    atif["agent"]["name"] = "another-agent"
+    back, _ = convert(atif, "tao@v0.2.0")
+    assert "agent_role" not in back["steps"][0]
+    assert back["content_hash"] == content_hash(back, "v0.2.0") != record["content_hash"]
+    assert not errors(back)
+
+
 def test_a_wrong_hash_is_kept_not_recomputed() -> None:
     """A record whose hash is not its own keeps it in the stash: the hashed style would change
     it."""

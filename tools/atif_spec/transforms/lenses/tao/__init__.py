@@ -19,9 +19,9 @@ from atif_spec.transforms.lenses.tao.common import (
     prompt_key,
 )
 from atif_spec.transforms.lenses.tao.to_atif import to_atif
-from atif_spec.transforms.lenses.tao.to_tao import to_tao
+from atif_spec.transforms.lenses.tao.to_tao import rehash, to_tao
 from atif_spec.transforms.lenses.tao.tokens import anthropic_usage
 
-LENSES = [Step(TAO, ATIF, to_atif, to_tao), Step(ATIF, TAO, to_tao, to_atif)]
+LENSES = [Step(TAO, ATIF, to_atif, to_tao), Step(ATIF, TAO, to_tao, to_atif, rehash)]
 
 __all__ = ["INTO_ATIF", "INTO_TAO", "LENSES", "anthropic_usage", "prompt_key", "to_atif", "to_tao"]

@@ -58,6 +58,21 @@ def to_tao(doc: Doc, ctx: Context) -> Doc:
     return record
 
 
+def rehash(made: Doc, record: Doc) -> Doc:
+    """``record`` as the driver writes it, its ``content_hash`` covering what it says: the hash
+    :func:`to_tao` computed (``made``) is computed again over the record when the stash's patch,
+    or the stash itself, changed the record since (never a hash the patch put back: that is the
+    source's own, right or wrong)."""
+    hashed = made.get("content_hash")
+    if record is made or not isinstance(hashed, str) or record.get("content_hash") != hashed:
+        return record
+    try:
+        digest = content_hash(record, hash_version(record))
+    except UnloadableRecordError:
+        return record
+    return record if digest == hashed else {**record, "content_hash": digest}
+
+
 def _not_a_prompt(member: str) -> bool:
     """Whether a member of a system step is not what its prompt holds."""
     return member not in ("step_id", "source", "message")
