@@ -103,13 +103,13 @@ class _ToAtif:
         self.ctx = ctx
         self.first = 1 if style == common.FILLED else 0
         """ATIF → TAO numbers steps from 1 in the filled style (D33), else from 0."""
-        metadata = record.get("metadata")
-        self.taken = {k for k in common.TAO_NAMED if _read(metadata, k, ctx)}
-        self.costs = _read(metadata, common.STEP_COSTS, ctx)
-        self.agents = _read(metadata, common.SUBAGENT_AGENTS, ctx)
-        self.fields = _read(metadata, common.STEP_FIELDS, ctx)
-        self.trajectory = _read(metadata, common.TRAJECTORY, ctx)
-        self.system = dict(_read(metadata, common.SYSTEM_STEPS, ctx))  # popped when used
+        read = {k: _read(record.get("metadata"), k, ctx) for k in common.TAO_NAMED}
+        self.taken = {k for k, v in read.items() if v}
+        self.costs = read[common.STEP_COSTS]
+        self.agents = read[common.SUBAGENT_AGENTS]
+        self.fields = read[common.STEP_FIELDS]
+        self.trajectory = read[common.TRAJECTORY]
+        self.system = dict(read[common.SYSTEM_STEPS])  # popped when used
         self.steps = [s for _, s in dicts(record.get("steps"))]
         self.step_ptr = {id(s): f"/steps/{i}" for i, s in dicts(record.get("steps"))}
         self.positions = {id(s): p for p, s in enumerate(self.steps)}
