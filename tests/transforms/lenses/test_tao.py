@@ -1462,3 +1462,35 @@ def test_an_older_records_version_is_a_named_key() -> None:
         assert same_json(back, record)
     out, _ = convert(_load(SESSION), "atif@v1.7")
     assert "tao_schema_version" not in out["extra"]
+
+
+def test_a_step_that_launches_two_subagents_is_the_parent_of_both() -> None:
+    """The steps of both subagents come inline before the launching step, each naming it."""
+    launch = {
+        "step_id": 1,
+        "source": "agent",
+        "message": "go",
+        "observation": {
+            "results": [
+                {"subagent_trajectory_ref": [{"trajectory_id": "a"}]},
+                {"subagent_trajectory_ref": [{"trajectory_id": "b"}]},
+            ]
+        },
+    }
+    agent = {"name": "x", "version": "1"}
+    doc = {
+        "schema_version": "ATIF-v1.7",
+        "session_id": "s",
+        "agent": agent,
+        "steps": [launch],
+        "subagent_trajectories": [
+            _sub("a", agent, {"source": "agent", "message": "in a"}),
+            _sub("b", agent, {"source": "agent", "message": "in b"}),
+        ],
+    }
+    tao = round_trip(doc, "tao@v0.2.0", "atif@v1.7")
+    assert [(s["content"], s.get("parent_step")) for s in tao["steps"]] == [
+        ("in a", 2),
+        ("in b", 2),
+        ("go", None),
+    ]

@@ -34,7 +34,6 @@ from atif_spec.transforms.lenses.tao.tokens import (
 )
 
 NAMED_REASON = f"no {common.TAO} field: kept under a named key"
-_KINDS = {"": "record", "/metrics": "usage", "/final_metrics": "metrics"}
 
 
 def to_tao(doc: Doc, ctx: Context) -> Doc:
@@ -305,50 +304,61 @@ class _ToTao:
                 fresh = _unanswered(steps, n, indexed)
                 continue
             tids = launched(step, subs, inlined)
-            for tid in tids:
-                agent = subs[tid].get("agent")
-                if isinstance(agent, dict) and not same_json(agent, subagent_agent(self.agent)):
-                    self.agents[tid] = agent
-                    self._member(f"{where[id(subs[tid])]}/agent", common.SUBAGENT_AGENTS, tid)
             children = [
-                c for tid in tids for c in self._trajectory(subs[tid], where[id(subs[tid])], 1)
+                c for t in tids for c in self._subagent(subs[t], where[id(subs[t])], t, depth)
             ]
-            index = len(self.steps)
             for child in children:
-                child["parent_step"] = index
-            number = index - self.unnumbered + (1 if self.filled else 0)
-            if source == "system":
-                self.unnumbered += 1  # a named system step takes no position
-            content = text(step.get("message"))
-            # the parser writes an agent step without text as null (``step_content or None``)
-            out: Doc = {"step_index": number, "role": source}
-            out["content"] = None if content == "" and source == "agent" else content
-            if "reasoning_content" in step:
-                out["reasoning_content"] = step["reasoning_content"]
-            if "model_name" in step:
-                out["model"] = step["model_name"]
-            if current is not None and (fresh or source == "agent"):
-                out["system_prompt_hash"] = current
+                child["parent_step"] = len(self.steps)  # the index of the step written below
+            use = current is not None and (fresh or source == "agent")
+            if use and current is not None:
                 self.prompts.setdefault(current, texts[current])
+            own.append(self._step(step, ptr, depth, tids, current if use else None))
             fresh = False
-            self._roles(out, source, depth)
-            if tids:
-                out["subagent_trajectory_ref"] = tids[0]
-            self._calls(step, out, ptr)
-            self._observations(step, out, ptr)
-            self._usage(step, out, ptr, str(number))
-            if "timestamp" in step:
-                out["timestamp"] = step["timestamp"]
-            fields = kept(step, ptr, str(number), tids[0] if tids else None, self.keep)
-            if fields:
-                self.fields[str(number)] = fields
-            self._named_back(step, ptr, out)
-            self.steps.append(out)
-            own.append(out)
         if depth == 0 and not own and not _placeholder(steps):
             for key, prompt in texts.items():  # only system steps: prompts named by no step
                 self.prompts.setdefault(key, prompt)
         return own
+
+    def _subagent(self, sub: Doc, ptr: str, tid: str, depth: int) -> list[Doc]:
+        """The steps of an embedded subagent (at ``ptr``), written inline; its agent, when not
+        the root's, goes under :data:`SUBAGENT_AGENTS`."""
+        agent = sub.get("agent")
+        if isinstance(agent, dict) and not same_json(agent, subagent_agent(self.agent)):
+            self.agents[tid] = agent
+            self._member(f"{ptr}/agent", common.SUBAGENT_AGENTS, tid)
+        return self._trajectory(sub, ptr, depth + 1)
+
+    def _step(self, step: Doc, ptr: str, depth: int, tids: list[str], prompt: str | None) -> Doc:
+        """The TAO step of an ATIF step (at ``ptr``) that launches the subagents ``tids`` and
+        names the prompt ``prompt``."""
+        source = step.get("source")
+        number = len(self.steps) - self.unnumbered + (1 if self.filled else 0)
+        if source == "system":
+            self.unnumbered += 1  # a named system step takes no position
+        content = text(step.get("message"))
+        # the parser writes an agent step without text as null (``step_content or None``)
+        out: Doc = {"step_index": number, "role": source}
+        out["content"] = None if content == "" and source == "agent" else content
+        if "reasoning_content" in step:
+            out["reasoning_content"] = step["reasoning_content"]
+        if "model_name" in step:
+            out["model"] = step["model_name"]
+        if prompt is not None:
+            out["system_prompt_hash"] = prompt
+        self._roles(out, source, depth)
+        if tids:
+            out["subagent_trajectory_ref"] = tids[0]
+        self._calls(step, out, ptr)
+        self._observations(step, out, ptr)
+        self._usage(step, out, ptr, str(number))
+        if "timestamp" in step:
+            out["timestamp"] = step["timestamp"]
+        fields = kept(step, ptr, str(number), tids[0] if tids else None, self.keep)
+        if fields:
+            self.fields[str(number)] = fields
+        self._named_back(step, ptr, out)
+        self.steps.append(out)
+        return out
 
     def _roles(self, out: Doc, source: Any, depth: int) -> None:
         """``agent_role`` and ``call_type`` as the parser writes them (and the filled style)."""
