@@ -39,43 +39,52 @@ def kept(step: Doc, ptr: str, index: str, launched: str | None, keep: Keep) -> D
                 fields[key] = value
                 keep.member(here, common.STEP_FIELDS, index, key)
         elif key == "metrics" and isinstance(value, dict):
-            kept = {k: v for k, v in value.items() if k in common.METRIC_FIELDS}
-            for k in kept:
-                keep.member(f"{here}/{k}", common.STEP_FIELDS, index, key, k)
-            own = keep.producers(value.get("extra"), f"{here}/extra")
-            own.pop(tokens.CACHE_WRITES, None)
-            for k in own:
-                keep.member(
-                    f"{here}/extra/{escape_token(k)}",
-                    common.STEP_FIELDS,
-                    index,
-                    key,
-                    "extra",
-                    k,
-                )
-            if own:
-                kept["extra"] = own
-            if kept:
-                fields[key] = kept
+            partial_metrics = _metrics(value, here, keep, index)
+            if partial_metrics:
+                fields[key] = partial_metrics
         elif key == "tool_calls" and isinstance(value, list):
             items = [(f"{here}/{k}", v) for k, v in enumerate(value)]
             partial = _partials(items, {}, keep, index, key)
             if partial:
                 fields[key] = partial
         elif key == "observation" and isinstance(value, dict):
-            results = value.get("results")
-            items = [
-                (f"{here}/results/{k}", r)
-                for k, r in enumerate(results if isinstance(results, list) else ())
-                if not carrier(r)
-            ]
-            first = _first_launcher([r for _, r in items], step)
-            # the reference TAO → ATIF writes back anyway (on the first launcher's result)
-            plain = {first: [{"trajectory_id": launched}]} if launched and first is not None else {}
-            partial = _partials(items, plain, keep, index, key, "results")
+            partial = _results(step, value, here, launched, keep, index)
             if partial:
                 fields[key] = {"results": partial}
     return fields
+
+
+def _metrics(metrics: Doc, ptr: str, keep: Keep, index: str) -> Doc:
+    """The token ids, log probabilities and the producer's own ``extra`` keys of a step's
+    ``metrics`` (at ``ptr``)."""
+    kept = {k: v for k, v in metrics.items() if k in common.METRIC_FIELDS}
+    for k in kept:
+        keep.member(f"{ptr}/{k}", common.STEP_FIELDS, index, "metrics", k)
+    own = keep.producers(metrics.get("extra"), f"{ptr}/extra")
+    own.pop(tokens.CACHE_WRITES, None)
+    for k in own:
+        where = f"{ptr}/extra/{escape_token(k)}"
+        keep.member(where, common.STEP_FIELDS, index, "metrics", "extra", k)
+    if own:
+        kept["extra"] = own
+    return kept
+
+
+def _results(
+    step: Doc, observation: Doc, ptr: str, launched: str | None, keep: Keep, index: str
+) -> list[Doc]:
+    """Partial results, aligned with TAO's observations (a result that only carries a
+    reference has none); the reference TAO → ATIF writes back anyway (the inlined subagent's,
+    on the first launcher's result) is not kept."""
+    results = observation.get("results")
+    items = [
+        (f"{ptr}/results/{k}", r)
+        for k, r in enumerate(results if isinstance(results, list) else ())
+        if not carrier(r)
+    ]
+    first = _first_launcher([r for _, r in items], step)
+    plain = {first: [{"trajectory_id": launched}]} if launched and first is not None else {}
+    return _partials(items, plain, keep, index, "observation", "results")
 
 
 def _partials(

@@ -132,20 +132,12 @@ class _ToAtif:
         out: Doc = {"schema_version": "ATIF-v1.7", "session_id": record.get("session_id")}
         self.owners.append(_Owner(out, record, "", "", "record"))
         trace_id = record.get("trace_id")
-        if (
-            isinstance(trace_id, str)
-            and trace_id
-            and trace_id != derived_trace_id(record.get("session_id"))
-        ):
-            out["trajectory_id"] = trace_id
+        if trace_id and trace_id != derived_trace_id(record.get("session_id")):
+            out["trajectory_id"] = trace_id  # a derived one is recomputed on the way back
         out["agent"] = self._agent()
         self.root = out
         steps, subs = self._trajectory(None, "")
-        if not steps:
-            steps.append({"step_id": 1, "source": "system", "message": ""})
-            policy = "a trajectory has at least one step: an empty system step"
-            self.ctx.decide("/steps/0", policy, dict(steps[0]))
-        out["steps"] = steps
+        out["steps"] = steps or self._placeholder()
         metrics = record.get("metrics")
         if isinstance(metrics, dict):
             final = totals({"steps": steps, "subagent_trajectories": subs})
@@ -158,6 +150,12 @@ class _ToAtif:
             self._name(owner)
         self._name_indexes(out)
         return out
+
+    def _placeholder(self) -> list[Doc]:
+        step = {"step_id": 1, "source": "system", "message": ""}
+        policy = "a trajectory has at least one step: an empty system step"
+        self.ctx.decide("/steps/0", policy, dict(step))
+        return [step]
 
     def _trajectory_fields(self, out: Doc) -> None:
         """Put back the root's members ATIF → TAO kept under :data:`TRAJECTORY`."""

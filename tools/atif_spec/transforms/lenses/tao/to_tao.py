@@ -123,17 +123,7 @@ class _ToTao:
 
     def run(self) -> Doc:
         doc, out = self.doc, self.out
-        session, trajectory = doc.get("session_id"), doc.get("trajectory_id")
-        if isinstance(trajectory, str) and trajectory:
-            out["trace_id"] = trajectory
-        else:
-            out["trace_id"] = derived_trace_id(session)
-            policy = "trace_id is required: a UUID derived from session_id"
-            self.ctx.decide("/trace_id", policy, out["trace_id"])
-        out["session_id"] = session if isinstance(session, str) else out["trace_id"]
-        if not isinstance(session, str):
-            policy = "session_id is required: the trace_id"
-            self.ctx.decide("/session_id", policy, out["trace_id"])
+        self._ids()
         agent: Doc = {"name": self.agent.get("name")}
         if "version" in self.agent and self.agent["version"] != common.UNKNOWN_VERSION:
             agent["version"] = self.agent["version"]  # "unknown" stands for none (TAO → ATIF)
@@ -157,6 +147,27 @@ class _ToTao:
             self._named_back(final, "/final_metrics", metrics)
         self._named_back(doc, "", out)
         self._order()
+        self._metadata()
+        return out
+
+    def _ids(self) -> None:
+        """``trace_id`` and ``session_id``, decided where the trajectory has none."""
+        session, trajectory = self.doc.get("session_id"), self.doc.get("trajectory_id")
+        out = self.out
+        if isinstance(trajectory, str) and trajectory:
+            out["trace_id"] = trajectory
+        else:
+            out["trace_id"] = derived_trace_id(session)
+            policy = "trace_id is required: a UUID derived from session_id"
+            self.ctx.decide("/trace_id", policy, out["trace_id"])
+        out["session_id"] = session if isinstance(session, str) else out["trace_id"]
+        if not isinstance(session, str):
+            policy = "session_id is required: the trace_id"
+            self.ctx.decide("/session_id", policy, out["trace_id"])
+
+    def _metadata(self) -> None:
+        """Write the named keys of ``metadata`` that have something to hold, and report each
+        member they carry."""
         for key, value in (
             (common.TRAJECTORY, self._trajectory_fields()),
             (common.STEP_COSTS, self.costs),
@@ -169,7 +180,6 @@ class _ToTao:
         for source, key, to in self.members:
             if key in self.written:
                 self.ctx.name(source, to, NAMED_REASON)
-        return out
 
     def _order(self) -> None:
         """Parents by ``step_index``; the record in ``step_index`` order when every index is a
