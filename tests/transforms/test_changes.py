@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+import orjson
 import pytest
 
+import atif_spec
 from atif_spec.transforms.changes import mapped_leaves
+from atif_spec.transforms.lenses import ConversionError
 from atif_spec.transforms.stash import STASH_KEY
+from tests.support import ROOT
 
 
 @pytest.mark.parametrize(
@@ -31,3 +36,30 @@ def test_named_members_listed_in_wrote_are_not_mapped() -> None:
         "extra": {STASH_KEY: {"version": 2, "layers": [layer]}},
     }
     assert mapped_leaves(doc) == 3
+
+
+def test_mapped_leaves_walks_shared_containers_once_with_the_same_count() -> None:
+    class Counted(dict[str, Any]):
+        walks = 0
+
+        def items(self) -> Any:
+            Counted.walks += 1
+            return super().items()
+
+    shared = Counted({"role": "user", "content": "hi", "metadata": {"k": [1, 2]}})
+    doc: dict[str, Any] = {"steps": [{"messages": [shared] * n} for n in range(1, 4)]}
+    assert mapped_leaves(doc) == 6 * 4  # counted at each of its 6 places
+    assert Counted.walks <= 1  # walked once
+    root = ROOT / "conformance" / "atif" / "v1.7" / "valid"
+    checked = 0
+    for path in sorted(root.glob("*.json"))[:12]:
+        source = json.loads(path.read_text(encoding="utf-8"))
+        for target in ("trajectory-sdk@v0.4", "tao@v0.2.0", "step-substep@v1.0"):
+            try:
+                out, _ = atif_spec.convert(source, to=target)
+            except ConversionError:
+                continue
+            flat = orjson.loads(orjson.dumps(out))  # the same tree, nothing shared
+            assert mapped_leaves(out, target) == mapped_leaves(flat, target), (path.name, target)
+            checked += 1
+    assert checked > 20

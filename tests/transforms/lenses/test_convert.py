@@ -9,8 +9,8 @@ import pytest
 
 import atif_spec
 from atif_spec.transforms import lenses as convert_module
-from atif_spec.transforms.changes import ChangeReport
-from atif_spec.transforms.lenses import ConversionError, Lens, LensOptions, convert
+from atif_spec.transforms.driver import Context, Step
+from atif_spec.transforms.lenses import ConversionError, convert
 from tests.support import ROOT
 from tests.support.documents import minimal_atif
 
@@ -24,22 +24,16 @@ def fake_lenses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Replace the registry with two recording lenses between TAO and ATIF v1.7."""
     seen: list[str] = []
 
-    def tao_to_atif(
-        doc: dict[str, Any], report: ChangeReport, options: LensOptions
-    ) -> dict[str, Any]:
+    def tao_to_atif(doc: dict[str, Any], ctx: Context) -> dict[str, Any]:
         seen.append(f"tao->atif {doc.get('schema_version')}")
         return minimal_atif("v1.7")
 
-    def atif_to_tao(
-        doc: dict[str, Any], report: ChangeReport, options: LensOptions
-    ) -> dict[str, Any]:
+    def atif_to_tao(doc: dict[str, Any], ctx: Context) -> dict[str, Any]:
         seen.append(f"atif->tao {doc['schema_version']}")
         return TAO_DOC
 
-    lenses = (
-        Lens("tao@v0.2.0", "atif@v1.7", tao_to_atif),
-        Lens("atif@v1.7", "tao@v0.2.0", atif_to_tao),
-    )
+    step = Step("tao@v0.2.0", "atif@v1.7", tao_to_atif, atif_to_tao)
+    lenses = (step, step.inverse)
     monkeypatch.setattr(convert_module, "all_lenses", lambda: lenses)
     return seen
 
@@ -48,13 +42,13 @@ def test_into_atif_then_migrated_to_the_requested_version(fake_lenses: list[str]
     out, report = convert(TAO_DOC, "atif@v1.8")
     assert out["schema_version"] == "ATIF-v1.8"
     assert (report.from_, report.to) == ("tao@v0.2.0", "atif@v1.8")
-    assert fake_lenses == ["tao->atif 0.2.0"]
+    assert fake_lenses == ["tao->atif 0.2.0", "atif->tao ATIF-v1.7"]  # forward, then backward
 
 
 def test_out_of_atif_after_migrating_to_the_lens_version(fake_lenses: list[str]) -> None:
     out, report = convert(minimal_atif("v1.3"), "tao@v0.2.0")
     assert out is TAO_DOC
-    assert fake_lenses == ["atif->tao ATIF-v1.7"]
+    assert fake_lenses == ["atif->tao ATIF-v1.7", "tao->atif 0.2.0"]
     assert report.decided == []
 
 

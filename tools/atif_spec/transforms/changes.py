@@ -17,9 +17,7 @@ from itertools import repeat
 from typing import Any
 
 from atif_spec.jsonio.pointers import parse_pointer
-from atif_spec.jsonio.pointers import pointer as make_pointer
 from atif_spec.transforms.stash import STASH_KEY, holder
-from atif_spec.transforms.stash_v1 import Change
 from atif_spec.validation.findings import Finding, Level
 
 
@@ -83,20 +81,6 @@ class ChangeReport:
     def ok(self) -> bool:
         """True when the document was migrated (no error)."""
         return not any(f.level is Level.ERROR for f in self.errors)
-
-    def conflicts(self, changes: Iterable[Change], step: str, base: str) -> None:
-        """Report the stash entries ``step`` could not undo below ``base``: an edited synthesized
-        value is kept (decided), a stashed value is discarded (dropped)."""
-        for change in changes:
-            if change.conflict is None:
-                continue
-            ptr = base + make_pointer(*change.path)
-            if change.op == "added":
-                self.decided.append(Item(ptr, step, f"kept the edited value ({change.conflict})"))
-            elif change.op == "placed":
-                self.decided.append(Item(ptr, step, f"kept the key order ({change.conflict})"))
-            else:
-                self.dropped.append(Item(ptr, step, f"stashed value discarded: {change.conflict}"))
 
     def refusals(self, kind: str, fail_on_loss: bool, fail_on_decision: bool) -> list[Finding]:
         """The findings that refuse this document under ``--fail-on-loss`` and

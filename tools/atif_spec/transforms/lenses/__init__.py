@@ -1,8 +1,9 @@
 """Conversion between formats: a registry of lenses, composed through ATIF.
 
-A **lens** converts documents of one format and version into another (``tao@v0.2.0`` →
-``atif@v1.7``); every format has one lens into ATIF and one out of it, each in a module of this
-package that defines ``LENSES``. :func:`convert` plans the route: ATIF-version migrations
+A **lens** is a :class:`atif_spec.transforms.driver.Step` between one format and version and
+another (``tao@v0.2.0`` → ``atif@v1.7``), run by the one driver; every format has one lens into
+ATIF and one out of it (a step and its ``inverse``), in a module of this package that defines
+``LENSES``. :func:`convert` plans the route: ATIF-version migrations
 (:mod:`atif_spec.transforms.migrations`) before and after, and ATIF as the hub between two other
 formats. Data a target cannot hold goes into the stash (RFC.md §4.5) so that the inverse lens
 restores it.
@@ -13,8 +14,6 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from atif_spec.formats import all_formats, detect
@@ -27,30 +26,6 @@ from atif_spec.validation.findings import Finding, Level, input_finding
 Doc = dict[str, Any]
 
 
-LensOptions = driver.Options
-
-
-LensFunction = Callable[[Doc, ChangeReport, LensOptions], Doc]
-"""Converts one document; records stashed/dropped/decided items in the report; may raise
-:class:`ConversionError`. It must not modify its input."""
-
-
-@dataclass(frozen=True, slots=True)
-class Lens:
-    """One direction of a format mapping, between two fixed versions."""
-
-    source: str
-    """``FORMAT@VERSION`` read, e.g. ``tao@v0.2.0``."""
-    target: str
-    """``FORMAT@VERSION`` written, e.g. ``atif@v1.7``."""
-    run: LensFunction
-
-    @property
-    def name(self) -> str:
-        """The step signature used in stash layers and reports: ``tao@v0.2.0->atif@v1.7``."""
-        return f"{self.source}->{self.target}"
-
-
 class ConversionError(ValueError):
     """A document was refused; the report says why (``report.errors``)."""
 
@@ -61,9 +36,9 @@ class ConversionError(ValueError):
 
 
 @functools.cache
-def all_lenses() -> tuple[Lens | driver.Step, ...]:
+def all_lenses() -> tuple[driver.Step, ...]:
     """Every lens defined by a module of this package."""
-    found: list[Lens | driver.Step] = []
+    found: list[driver.Step] = []
     for info in pkgutil.iter_modules(__path__):
         module = importlib.import_module(f"{__name__}.{info.name}")
         found.extend(getattr(module, "LENSES", ()))
@@ -84,14 +59,14 @@ def refuse(report: ChangeReport, what: str, message: str, ptr: str = "") -> Conv
     return ConversionError(report)
 
 
-def _lens(source_format: str, target_format: str, report: ChangeReport) -> Lens | driver.Step:
+def _lens(source_format: str, target_format: str, report: ChangeReport) -> driver.Step:
     for lens in all_lenses():
         if _fmt(lens.source) == source_format and _fmt(lens.target) == target_format:
             return lens
     raise refuse(report, "no-conversion", f"no conversion from {source_format} to {target_format}")
 
 
-def _migrate(doc: Doc, version: str, report: ChangeReport, options: LensOptions) -> Doc:
+def _migrate(doc: Doc, version: str, report: ChangeReport, options: driver.Options) -> Doc:
     """Move an ATIF document to ``version``, folding the migration's items into ``report``."""
 
     try:
@@ -154,7 +129,7 @@ def convert(
     ):
         raise refuse(report, "bad-target", f"unknown target {target_format}@{target_version}")
     report.to = f"{target_format}@{target_version}"
-    options = LensOptions(drop, session_ref_path, drop_context_only)
+    options = driver.Options(drop, session_ref_path, drop_context_only)
     work: Doc = doc
     fmt, version = source_format, source_version
     if fmt == target_format:
@@ -184,9 +159,7 @@ def convert(
     return work, report
 
 
-def _run(lens: Lens | driver.Step, doc: Doc, report: ChangeReport, options: LensOptions) -> Doc:
-    if isinstance(lens, Lens):
-        return lens.run(doc, report, options)
+def _run(lens: driver.Step, doc: Doc, report: ChangeReport, options: driver.Options) -> Doc:
     try:
         return driver.run(lens, doc, report, options, "convert")
     except driver.Refused as exc:
