@@ -168,4 +168,6 @@ def test_a_star_in_a_named_key_matches_array_indexes_only() -> None:
     assert is_named(step, "/steps/0/extra/run_log_substeps/2")
     assert not is_named(step, "/steps/x/extra/outcome")
     assert not is_named(step, "/steps/3/extra/outcomes")
-    assert not is_named(step, "/steps/3/extra/outcome/0")
+    assert is_named(step, "/steps/3/extra/outcome/0")  # a member inside a named key is its
+    assert is_named(step, "/subagent_trajectories/1/steps/3/extra/outcome")  # same rules below
+    assert not is_named(step, "/subagent_trajectories/x/steps/3/extra/outcome")

@@ -147,11 +147,15 @@ def documents(step: str, path: tuple[str | int, ...]) -> bool:
 
 
 def is_named(step: str, pointer: str) -> bool:
-    """True when ``pointer`` (a ``moved`` entry's ``to``) is a named key of ``step``: a key equal
-    to it, a ``*`` token of the key matching any array index (lenses whose one layer is owned
-    by the document root register ``/steps/*/extra/outcome``), or a named key of the step below
-    an element of a ``nests`` key."""
+    """True when ``pointer`` (from a layer's ``wrote``) is a named key of ``step``, or a member
+    inside one: a key equal to it or to its start, a ``*`` token of the key matching any array
+    index (``/steps/*/extra/outcome``); a named key of the step below an element of a ``nests``
+    key; or one below an embedded ATIF subagent (``/subagent_trajectories/<n>``), which the step
+    maps by the same rules."""
     tokens = pointer.split("/")
+    if len(tokens) > 3 and tokens[1] == "subagent_trajectories" and tokens[2].isdigit():
+        if is_named(step, "/".join(["", *tokens[3:]])):
+            return True
     for row in rows_of(step):
         if not row.nests or row.key is None:
             continue
@@ -160,7 +164,8 @@ def is_named(step: str, pointer: str) -> bool:
             index, rest = tokens[len(parts)], "/".join(["", *tokens[len(parts) + 1 :]])
             if (index == "*" or index.isdigit()) and is_named(step, rest):
                 return True
-    return any(pattern_matches(key.split("/"), tokens) for key in named_keys(step))
+    keys = (key.split("/") for key in named_keys(step))
+    return any(pattern_matches(key, tokens[: len(key)]) for key in keys if len(key) <= len(tokens))
 
 
 _MARK = {

@@ -299,9 +299,10 @@ class _ToAtif:
         return key if isinstance(key, str) and isinstance(self.prompts.get(key), str) else None
 
     def _unreferenced(self) -> list[str]:
-        """Prompts no step names (the usual Claude Code record): system steps at the start."""
+        """Prompts no step names (the usual Claude Code record): system steps at the start, in
+        the order of their keys (key order is not data, RFC.md §4.6)."""
         used = {self._prompt_of(p) for p in range(len(self.steps))}
-        return [k for k, v in self.prompts.items() if isinstance(v, str) and k not in used]
+        return sorted(k for k, v in self.prompts.items() if isinstance(v, str) and k not in used)
 
     def _prompts_before(self, positions: list[int], parent_pos: int | None) -> dict[int, list[str]]:
         """Index in ``positions`` → the prompts whose system steps go just before that step.
