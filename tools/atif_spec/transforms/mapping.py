@@ -153,9 +153,9 @@ def is_named(step: str, pointer: str) -> bool:
     key; or one below an embedded ATIF subagent (``/subagent_trajectories/<n>``), which the step
     maps by the same rules."""
     tokens = pointer.split("/")
-    if len(tokens) > 3 and tokens[1] == "subagent_trajectories" and tokens[2].isdigit():
-        if is_named(step, "/".join(["", *tokens[3:]])):
-            return True
+    embedded = len(tokens) > 3 and tokens[1] == "subagent_trajectories" and tokens[2].isdigit()
+    if embedded and is_named(step, "/".join(["", *tokens[3:]])):
+        return True
     for row in rows_of(step):
         if not row.nests or row.key is None:
             continue
