@@ -647,7 +647,7 @@ def test_drop_discards_instead_of_stashing() -> None:
 
 def test_fail_on_loss_and_on_decision_refuse() -> None:
     doc = _load(SSL_DIR / "valid" / "minimal.json")
-    convert(doc, "atif@v1.7", fail_on_loss=True)  # named values are not lost (RFC §4.5.3 item 7)
+    convert(doc, "atif@v1.7", fail_on_loss=True)  # named values are not lost (RFC §4.5.3 item 6)
     doc["steps"][0]["provider"] = "other"
     with pytest.raises(ConversionError) as loss:
         convert(doc, "atif@v1.7", fail_on_loss=True)

@@ -1,4 +1,4 @@
-"""The mapping registry: where each transform step puts what it reads (RFC.md §4.5.3 item 8).
+"""The mapping registry: where each transform step puts what it reads (RFC.md §4.5.5).
 
 Every lens module and the ATIF migrations declare ``MAPPING_TABLES``: tables of :class:`Row`
 that say, for a source field, the target field it fills (``field``), the documented name it
@@ -95,7 +95,7 @@ def rows_of(step: str) -> Iterator[Row]:
 
 FREE_FORM = ("extra", "metadata", "telemetry/data")
 """The free-form objects named keys go into: ATIF and run-log ``extra``, TAO root ``metadata``,
-trajectory-sdk ``metadata`` and ``telemetry.data`` (RFC.md §4.5.6)."""
+trajectory-sdk ``metadata`` and ``telemetry.data`` (RFC.md §4.5.1)."""
 
 
 def in_free_form(pointer: str) -> bool:

@@ -1,4 +1,4 @@
-"""The named keys ATIF downgrades write (RFC.md §4.5.3 item 8), for the mapping registry."""
+"""The named keys ATIF downgrades write (RFC.md §4.5.5), for the mapping registry."""
 
 from __future__ import annotations
 

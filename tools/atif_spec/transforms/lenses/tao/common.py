@@ -84,7 +84,7 @@ NAMED: dict[str, tuple[tuple[str, str], ...]] = {
         ("estimated_cost_usd", "tao_estimated_cost_usd"),
     ),
 }
-"""TAO → ATIF named keys (RFC.md §4.5.3 item 8): per kind of owner, the TAO member and the key
+"""TAO → ATIF named keys (RFC.md §4.5.5): per kind of owner, the TAO member and the key
 of the ATIF object's ``extra`` it goes to when ATIF has no field for it (``tao_mapping.py``
 registers them). A value ATIF → TAO writes anyway (``call_type: "main"`` on a main agent step)
 is not named."""
@@ -102,7 +102,7 @@ MEMBER_OF[STEP_INDEX] = "step_index"
 """Named key → the TAO member it holds (the names are distinct across owners)."""
 
 STEP_COSTS = "atif_step_cost_usd"
-"""ATIF → TAO named key of the record's ``metadata`` (RFC.md §4.5.3 item 8): TAO has no cost per
+"""ATIF → TAO named key of the record's ``metadata`` (RFC.md §4.5.5): TAO has no cost per
 call, so each ATIF step's ``metrics.cost_usd`` goes into one object keyed by the TAO
 ``step_index`` (as a string) of the step made from it, sub-agent steps included."""
 SUBAGENT_AGENTS = "atif_subagent_agents"
