@@ -308,19 +308,17 @@ def _writable(root: Doc, tokens: list[str], copied: set[int]) -> Any:
 def _apply_one(parent: Any, token: str, op: Op) -> bool:
     """Apply one operation on ``parent``'s member ``token``; False for a failed ``test``."""
     name, value = op.get("op"), op.get("value")
+    if name not in ("add", "remove", "replace", "test"):
+        raise ValueError(name)
     if isinstance(parent, dict):
         if name == "test":
             return token in parent and _same(parent[token], value)
-        if name == "add":
-            parent[token] = value
-        elif name == "remove":
+        if name != "add" and token not in parent:
+            raise LookupError(token)
+        if name == "remove":
             del parent[token]
-        elif name == "replace":
-            if token not in parent:
-                raise LookupError(token)
-            parent[token] = value
         else:
-            raise ValueError(name)
+            parent[token] = value
         return True
     if not isinstance(parent, list):
         raise LookupError(token)
@@ -332,10 +330,8 @@ def _apply_one(parent: Any, token: str, op: Op) -> bool:
         return _same(parent[index], value)
     if name == "remove":
         del parent[index]
-    elif name == "replace":
-        parent[index] = value
     else:
-        raise ValueError(name)
+        parent[index] = value
     return True
 
 
