@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from atif_spec.jsonio.jsonvalues import lone_surrogates
+from atif_spec.jsonio.jsonvalues import lone_surrogates, plain_text
 
 
 def test_lone_surrogates_in_document_order_with_printable_pointers() -> None:
@@ -20,3 +20,13 @@ def test_lone_surrogates_ignores_paired_ones_and_goes_any_depth() -> None:
         deep = [deep]
     assert list(lone_surrogates(deep)) == []
     assert list(lone_surrogates(["\ud83d"])) == [("/0", "string", "\ud83d")]
+
+
+def test_plain_text_joins_text_parts() -> None:
+    parts = [
+        {"type": "text", "text": "a"},
+        {"type": "image", "source": {"media_type": "image/png", "path": "x.png"}},
+        {"type": "text", "text": "b"},
+    ]
+    assert plain_text(parts) == "a\nb"
+    assert plain_text("as is") == "as is"

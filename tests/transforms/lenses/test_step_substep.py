@@ -21,7 +21,6 @@ from atif_spec.transforms.lenses.step_substep import (
     TO_SSL,
     adopted_call_ids,
     interleave,
-    plain_text,
 )
 from atif_spec.transforms.stash import STASH_KEY
 from atif_spec.validation.pipeline import Options, validate_document
@@ -528,16 +527,6 @@ def test_interleave_keeps_both_orders() -> None:
         ("res", "z"),
         ("res", "b"),
     ]
-
-
-def test_plain_text_joins_text_parts() -> None:
-    parts = [
-        {"type": "text", "text": "a"},
-        {"type": "image", "source": {"media_type": "image/png", "path": "x.png"}},
-        {"type": "text", "text": "b"},
-    ]
-    assert plain_text(parts) == "a\nb"
-    assert plain_text("as is") == "as is"
 
 
 # --- reports ----------------------------------------------------------------------------------

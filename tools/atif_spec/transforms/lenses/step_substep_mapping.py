@@ -2,9 +2,10 @@
 
 Rendered into ``spec/step-substep/MAPPING.md`` by ``python -m atif_spec.spectools.docgen``. A named
 row's ``key`` is the pointer of the named member from the document root, ``*`` standing for any
-array index; the lens writes exactly these keys (:mod:`atif_spec.transforms.lenses.step_substep`,
-``STEP_NAMED``, ``SUBSTEP_NAMED``, ``CALL_PAYLOAD_NAMED``, ``RESULT_PAYLOAD_NAMED``,
-``SUBSTEPS_KEY``, ``ROOT_NAMED``, ``ATIF_STEP_NAMED``, ``PARTS_KEY``, ``REF_KEY``) and lists each
+array index; the lens writes exactly these keys
+(:mod:`atif_spec.transforms.lenses.step_substep.common`, ``STEP_NAMED``, ``SUBSTEP_NAMED``,
+``CALL_PAYLOAD_NAMED``, ``RESULT_PAYLOAD_NAMED``, ``SUBSTEPS_KEY``, ``ROOT_NAMED``,
+``ATIF_STEP_NAMED``, ``PARTS_KEY``, ``REF_KEY``) and lists each
 one written in its stash layer's ``wrote``.
 """
 

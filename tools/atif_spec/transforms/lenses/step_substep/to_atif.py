@@ -1,0 +1,215 @@
+"""Run log → ATIF v1.7: a step per run-log step, its tool substeps as calls and results."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+from atif_spec.formats.step_substep import RESULT_TYPES, TOOL_TYPES, default_source
+from atif_spec.jsonio.jsonvalues import dicts
+from atif_spec.transforms.driver import Context
+from atif_spec.transforms.lenses.step_substep.common import (
+    ABSENT,
+    ATIF,
+    ATIF_STEP_NAMED,
+    CALL_PAYLOAD_NAMED,
+    NO_MESSAGE_SUMMARY,
+    PARTS_KEY,
+    PLACEHOLDER_STEP,
+    REF_KEY,
+    RESULT_PAYLOAD_NAMED,
+    ROLE_OF_SOURCE,
+    ROOT_NAMED,
+    SOURCE_OF_ROLE,
+    STEP_NAMED,
+    SUBSTEP_NAMED,
+    SUBSTEPS_KEY,
+    TO_ATIF,
+    UNKNOWN,
+    Doc,
+    Extra,
+    final_ok,
+    fits,
+    is_text,
+    metrics_ok,
+    schema_url,
+)
+
+STEP_LIFTS = (("model", "model_name", is_text), ("metrics", "metrics", metrics_ok))
+"""Lifts of an agent step's ``extra`` keys to ATIF step fields: (key, field, condition)."""
+
+
+def to_atif(doc: Doc, ctx: Context) -> Doc:
+    """The ATIF v1.7 trajectory of a run log (see the package docstring)."""
+    out = schema_url(doc, TO_ATIF)
+    out["schema_version"] = "ATIF-v1.7"
+    if isinstance(doc.get("run_id"), str):
+        out["session_id"] = doc["run_id"]
+    provider = doc.get("provider")
+    agent: Doc = {"name": provider if isinstance(provider, str) else UNKNOWN}
+    out["agent"] = agent
+    steps = [_atif_step(step, i, ctx) for i, step in dicts(doc.get("steps"))]
+    if not steps:
+        steps = [dict(PLACEHOLDER_STEP)]
+        ctx.decide("/steps/0", "ATIF needs a step: an empty system step", PLACEHOLDER_STEP)
+    out["steps"] = steps
+    extra = Extra(doc.get("extra", ABSENT), "/extra", ctx)
+    for field, key in ROOT_NAMED.items():
+        extra.move(agent if field.startswith("/agent/") else out, field.rpartition("/")[2], key)
+    extra.move(agent, "model_name", "model", is_text)
+    if not extra.move(agent, "version", "agent_version", is_text):
+        agent["version"] = UNKNOWN
+        ctx.decide("/agent/version", "a run log records no agent version", UNKNOWN)
+    if "final_metrics" not in out:
+        extra.move(out, "final_metrics", "final_metrics", lambda v: final_ok(v, steps))
+    extra.place(out)
+    return out
+
+
+def _atif_step(step: Doc, i: int, ctx: Context) -> Doc:
+    at = f"/steps/{i}"
+    subs = list(dicts(step.get("substeps")))
+    calls = [(j, s) for j, s in subs if s.get("type") == "tool_call"]
+    results = [(j, s) for j, s in subs if s.get("type") in RESULT_TYPES]
+    role = step.get("message_role")
+    source = SOURCE_OF_ROLE.get(role) if isinstance(role, str) else None
+    if calls and source != "agent":
+        source = "agent"
+        ctx.decide(f"{at}/source", "it calls tools: agent", source)
+    elif source is None:
+        source = "system"
+        ctx.decide(f"{at}/source", "unknown role: system", source)
+    out: Doc = {"step_id": i + 1}
+    started = step.get("started_at")
+    if isinstance(started, str) and fits("Step/properties/timestamp", started):
+        out["timestamp"] = started  # a null time is no timestamp, which the way back reads null
+    out["source"] = source
+    text = step.get("message_text")
+    out["message"] = text if isinstance(text, str) else ""
+    if not isinstance(text, str):
+        ctx.decide(f"{at}/message", "a step without message text: empty", "")
+    sid = step["step_id"] if isinstance(step.get("step_id"), str) else f"S{i + 1}"
+    adopted = adopted_call_ids(subs)
+    tool_calls = [
+        _atif_call(s, (f"{at}/substeps/{j}", f"{at}/tool_calls/{k}"), sid, adopted.get(j), ctx)
+        for k, (j, s) in enumerate(calls)
+    ]
+    if tool_calls:
+        out["tool_calls"] = tool_calls
+    known = {c["tool_call_id"] for c in tool_calls}
+    if results:
+        out["observation"] = {
+            "results": [
+                _atif_result(s, f"{at}/substeps/{j}", f"{at}/observation/results/{k}", known, ctx)
+                for k, (j, s) in enumerate(results)
+            ]
+        }
+    extra = Extra(step.get("extra", ABSENT), f"{at}/extra", ctx)
+    for field, key in (*ATIF_STEP_NAMED.items(), ("message", PARTS_KEY)):
+        extra.move(out, field, key)
+    for key, field, ok in STEP_LIFTS if source == "agent" else ():
+        if field not in out:
+            extra.move(out, field, key, ok)
+    if ROLE_OF_SOURCE.get(source) != role and "message_role" in step:
+        extra.put("message_role", role, f"{at}/message_role", at)
+    for key in STEP_NAMED:
+        value = step.get(key)
+        if value is not None and not (key == "summary" and value == _label(step)):
+            extra.put(key, value, f"{at}/{key}", at)
+    kept = [(j, s) for j, s in subs if s.get("type") not in TOOL_TYPES - {"tool_retry"}]
+    if kept and extra.put(SUBSTEPS_KEY, [s for _, s in kept], None, at):
+        reason = f"{ATIF} has no event for it: kept whole under a documented name"
+        for n, (j, _) in enumerate(kept):
+            ctx.name(f"{at}/substeps/{j}", f"{at}/extra/{SUBSTEPS_KEY}/{n}", reason)
+    extra.place(out)
+    return out
+
+
+def _label(step: Doc) -> str | None:
+    """The summary the way back writes for this run-log step (SSL-28): a step whose text is
+    blank but that holds tool events is labelled, any other step gets null."""
+    text = step.get("message_text")
+    blank = text is None or (isinstance(text, str) and not text.strip())
+    events = any(s.get("type") in TOOL_TYPES for _, s in dicts(step.get("substeps")))
+    return NO_MESSAGE_SUMMARY if blank and events else None
+
+
+def adopted_call_ids(subs: Sequence[tuple[int, Doc]]) -> dict[int, str]:
+    """Ids for a step's tool calls that have none, from the results that answer them (SSL-29).
+
+    Keyed by substep index. The calls without ``call_id`` and the results whose ``call_id``
+    names no call of the step pair in order: the first such call with the first such result
+    after it, and so on; a later result with an id already taken answers the same call. gza
+    0.5.0 writes Gemini run logs this way: it reads a ``tool_use`` event's id from ``id``,
+    which Gemini spells ``call_id``, so only the outputs carry it.
+    """
+    taken = {s.get("call_id") for _, s in subs if s.get("type") == "tool_call"}
+    waiting: deque[int] = deque()
+    out: dict[int, str] = {}
+    for j, sub in subs:
+        cid, kind = sub.get("call_id"), sub.get("type")
+        if kind == "tool_call" and not isinstance(cid, str):
+            waiting.append(j)
+        elif kind in RESULT_TYPES and isinstance(cid, str) and cid not in taken and waiting:
+            out[waiting.popleft()] = cid
+            taken.add(cid)
+    return out
+
+
+def _atif_call(
+    sub: Doc, where: tuple[str, str], sid: str, adopted: str | None, ctx: Context
+) -> Doc:
+    """The tool call of a ``tool_call`` substep (at ``where[0]``, the call at ``where[1]``)."""
+    src, at = where
+    payload: Doc = sub["payload"] if isinstance(sub.get("payload"), dict) else {}
+    cid = sub.get("call_id")
+    if not isinstance(cid, str) and adopted is not None:
+        cid = adopted
+        policy = "no call_id: the call_id of the result that answers it"
+        ctx.decide(f"{at}/tool_call_id", policy, cid)
+    elif not isinstance(cid, str):
+        cid = f"{sid}.{int(src.rpartition('/')[2]) + 1}"
+        ctx.decide(f"{at}/tool_call_id", "no call_id: the substep id", cid)
+    name = payload.get("tool_name")
+    arguments = payload.get("tool_input")
+    if not isinstance(arguments, dict):
+        arguments = {}
+        ctx.decide(f"{at}/arguments", "tool_input is not an object: {}", {})
+    out: Doc = {
+        "tool_call_id": cid,
+        "function_name": name if isinstance(name, str) else "",
+        "arguments": arguments,
+    }
+    _event_extra(sub, src, at, CALL_PAYLOAD_NAMED, ctx).place(out)
+    return out
+
+
+def _atif_result(sub: Doc, src: str, at: str, known: set[str], ctx: Context) -> Doc:
+    out: Doc = {}
+    if "call_id" in sub:
+        cid = sub["call_id"]
+        out["source_call_id"] = cid if isinstance(cid, str) and cid in known else None
+    payload: Doc = sub["payload"] if isinstance(sub.get("payload"), dict) else {}
+    for key in ("output", "content"):
+        if key in payload and fits("ObservationResult/properties/content", payload[key]):
+            out["content"] = payload[key]
+            break
+    extra = _event_extra(sub, src, at, RESULT_PAYLOAD_NAMED, ctx)
+    extra.move(out, REF_KEY, REF_KEY)
+    extra.place(out)
+    return out
+
+
+def _event_extra(sub: Doc, src: str, at: str, payload_keys: Sequence[str], ctx: Context) -> Extra:
+    """The ``extra`` of a tool call or result, with its substep's named keys: times, sources,
+    legacy ids, payload flags."""
+    extra = Extra(sub.get("extra", ABSENT), f"{src}/extra", ctx)
+    for key in SUBSTEP_NAMED:
+        value = sub.get(key)
+        if value is not None and (key != "source" or value != default_source(str(sub["type"]))):
+            extra.put(key, value, f"{src}/{key}", at)
+    payload: Doc = sub["payload"] if isinstance(sub.get("payload"), dict) else {}
+    for key in payload_keys:
+        if key in payload:
+            extra.put(key, payload[key], f"{src}/payload/{key}", at)
+    return extra

@@ -1,0 +1,226 @@
+"""ATIF v1.7 → run log: a step per ATIF step, each call followed by its results."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from atif_spec.formats.step_substep import RFC3339, TOOL_TYPES, default_source
+from atif_spec.jsonio.jsonequal import same_json
+from atif_spec.jsonio.jsontext import canonical_json
+from atif_spec.jsonio.jsonvalues import dicts, plain_text
+from atif_spec.transforms.driver import Context
+from atif_spec.transforms.lenses.step_substep.common import (
+    ABSENT,
+    ATIF_STEP_NAMED,
+    CALL_PAYLOAD_NAMED,
+    NO_MESSAGE_SUMMARY,
+    PARTS_KEY,
+    PLACEHOLDER_STEP,
+    REF_KEY,
+    RESULT_PAYLOAD_NAMED,
+    ROLE_OF_SOURCE,
+    ROOT_NAMED,
+    STEP_NAMED,
+    SUBSTEP_NAMED,
+    SUBSTEPS_KEY,
+    TO_SSL,
+    UNKNOWN,
+    Doc,
+    Extra,
+    final_ok,
+    metrics_ok,
+    schema_url,
+)
+
+T = TypeVar("T")
+
+
+def interleave(calls: Sequence[T], results: Sequence[T], call_id: Callable[[T], Any]) -> list[T]:
+    """Calls in order, each followed by the results (in order) that name a call already listed.
+
+    Both orders are kept: a result never moves ahead of an earlier result, so results naming a
+    later call, or no call, wait; whatever still waits at the end comes last.
+    """
+    out: list[T] = []
+    seen: set[str] = set()
+    pending = 0
+    for call in calls:
+        out.append(call)
+        cid = call_id(call)
+        if isinstance(cid, str):
+            seen.add(cid)
+        while pending < len(results) and call_id(results[pending]) in seen:
+            out.append(results[pending])
+            pending += 1
+    out.extend(results[pending:])
+    return out
+
+
+def to_ssl(doc: Doc, ctx: Context) -> Doc:
+    """The run log of an ATIF v1.7 trajectory (see the package docstring)."""
+    agent = doc["agent"] if isinstance(doc.get("agent"), dict) else {}
+    name = agent.get("name")
+    provider = name if isinstance(name, str) and name else UNKNOWN
+    if not (isinstance(name, str) and name):
+        ctx.decide("/provider", "an agent without a name: unknown", provider)
+    out: Doc = schema_url(doc, TO_SSL)
+    out["run_id"] = _run_id(doc, ctx)
+    out["provider"] = provider
+    steps = doc.get("steps")
+    if isinstance(steps, list) and len(steps) == 1 and same_json(steps[0], PLACEHOLDER_STEP):
+        # what the other lens writes for an empty run: read as one, so both round trips hold
+        ctx.decide("/steps", "only the empty step of an empty run: no step", [])
+        out["steps"] = []
+    else:
+        out["steps"] = [_ssl_step(step, i, provider, ctx) for i, step in dicts(steps)]
+    extra = Extra(doc.get("extra", ABSENT), "/extra", ctx)
+    if isinstance(agent.get("model_name"), str):
+        extra.put("model", agent["model_name"], None, "")
+    version = agent.get("version")
+    if isinstance(version, str) and version != UNKNOWN:  # what the way back writes without one
+        extra.put("agent_version", version, None, "")
+    if final_ok(doc.get("final_metrics"), steps):
+        extra.put("final_metrics", doc["final_metrics"], None, "")
+    for field, key in ROOT_NAMED.items():
+        owner = agent if field.startswith("/agent/") else doc
+        member = field.rpartition("/")[2]
+        if member in owner:
+            extra.put(key, owner[member], field, "")
+    extra.place(out)
+    return out
+
+
+def _run_id(doc: Doc, ctx: Context) -> str:
+    for key in ("session_id", "trajectory_id"):
+        value = doc.get(key)
+        if isinstance(value, str) and value:
+            if key != "session_id":
+                ctx.decide("/run_id", "no session_id: the trajectory_id", value)
+            return value
+    value = "run-" + hashlib.sha256(canonical_json(doc)).hexdigest()[:16]
+    ctx.decide("/run_id", "no id: run- and 16 hex digits of its SHA-256", value)
+    return value
+
+
+def _ssl_step(step: Doc, i: int, provider: str, ctx: Context) -> Doc:
+    at = f"/steps/{i}"
+    sid = f"S{i + 1}"
+    source = step.get("source")
+    out: Doc = {"step_id": sid, "step_index": i + 1, "provider": provider}
+    out["message_role"] = ROLE_OF_SOURCE.get(str(source), "assistant")
+    message = step.get("message")
+    text = message if isinstance(message, str) else plain_text(message)
+    if not text:
+        # no text: null, as a run-log producer writes a step without a message (SSL-27)
+        ctx.decide(f"{at}/message_text", "no message text: null", None)
+    elif not isinstance(message, str):
+        ctx.decide(f"{at}/message_text", "content parts: their text", text)
+    out["message_text"] = text or None
+    stamp = step.get("timestamp")
+    out["started_at"] = stamp if isinstance(stamp, str) and RFC3339.match(stamp) else None
+    if out["started_at"] is None and (stamp is not None or "timestamp" not in step):
+        ctx.decide(f"{at}/started_at", "no RFC 3339 time with offset: null", None)
+    out |= dict.fromkeys(STEP_NAMED)  # null: unknown in ATIF
+    ctx.decide(f"{at}/outcome", "ATIF records no outcome: null", None)
+    extra = Extra(step.get("extra", ABSENT), f"{at}/extra", ctx)
+    out["substeps"] = _ssl_substeps(step, i, sid, extra.take_items(SUBSTEPS_KEY), ctx)
+    if not text.strip() and any(s.get("type") in TOOL_TYPES for s in out["substeps"]):
+        out["summary"] = NO_MESSAGE_SUMMARY
+        ctx.decide(f"{at}/summary", "tool events need a summary", NO_MESSAGE_SUMMARY)
+    for key in ("message_role", *STEP_NAMED):
+        extra.move(out, key, key)
+    if source == "agent":
+        if isinstance(step.get("model_name"), str):
+            extra.put("model", step["model_name"], None, at)
+        if metrics_ok(step.get("metrics")):
+            extra.put("metrics", step["metrics"], None, at)
+    for field, key in ATIF_STEP_NAMED.items():
+        if field in step:
+            extra.put(key, step[field], f"{at}/{field}", at)
+    if any(p.get("type") != "text" for _, p in dicts(message)):
+        extra.put(PARTS_KEY, message, f"{at}/message", at)
+    extra.place(out)
+    return out
+
+
+def _ssl_substeps(step: Doc, i: int, sid: str, kept: list[Any], ctx: Context) -> list[Doc]:
+    """The step's calls, each followed by its results (:func:`interleave`), with the substeps
+    kept whole in its ``extra`` (``kept``) back at their ``substep_index``."""
+    at = f"/steps/{i}"
+    calls = [(f"{at}/tool_calls/{k}", c) for k, c in dicts(step.get("tool_calls"))]
+    observation = step.get("observation")
+    raw = observation.get("results") if isinstance(observation, dict) else None
+    results = [(f"{at}/observation/results/{k}", r) for k, r in dicts(raw)]
+    call_ids = {id(c) for _, c in calls}
+
+    def call_id(item: tuple[str, Doc]) -> Any:
+        obj = item[1]
+        return obj.get("tool_call_id") if id(obj) in call_ids else obj.get("source_call_id")
+
+    made: dict[int, tuple[str, Doc, Doc, Extra]] = {}
+    for ptr, obj in interleave(calls, results, call_id):
+        sub, extra = _ssl_event(obj, id(obj) in call_ids, ptr, ctx)
+        made[id(sub)] = (ptr, obj, sub, extra)
+    generated = deque(sub for _, _, sub, _ in made.values())
+    out: list[Doc] = []
+    for j, _, sub in sorted((_index(sub), n, sub) for n, sub in enumerate(kept)):
+        while len(out) < j and generated:
+            out.append(generated.popleft())
+        out.append(sub)
+    out.extend(generated)
+    for m, sub in enumerate(out):
+        if id(sub) not in made:
+            continue
+        ptr, obj, _, extra = made[id(sub)]
+        sub["substep_id"], sub["substep_index"] = f"{sid}.{m + 1}", m + 1
+        policy = "ATIF records no event source: provider for a call, tool for its output"
+        ctx.decide(f"{at}/substeps/{m}/source", policy, sub["source"])
+        ctx.decide(f"{at}/substeps/{m}/timestamp", "ATIF records no event time: null", None)
+        if REF_KEY in obj:
+            extra.put(REF_KEY, obj[REF_KEY], f"{ptr}/{REF_KEY}", f"{at}/substeps/{m}")
+        extra.place(sub)
+    return out
+
+
+def _index(sub: Any) -> int:
+    """Where a substep kept whole goes back: its ``substep_index`` (last when it has none)."""
+    index = sub.get("substep_index") if isinstance(sub, dict) else None
+    if isinstance(index, int) and not isinstance(index, bool) and index >= 1:
+        return index - 1
+    return 1 << 30
+
+
+def _ssl_event(obj: Doc, is_call: bool, ptr: str, ctx: Context) -> tuple[Doc, Extra]:
+    """The substep of an ATIF tool call or result (numbered later), with the run-log fields
+    its ``extra`` names read back, and that ``extra`` (placed later)."""
+    kind = "tool_call" if is_call else "tool_output"
+    sub: Doc = {"substep_id": "", "substep_index": 0, "type": kind, "source": default_source(kind)}
+    if is_call:
+        sub["call_id"] = obj.get("tool_call_id")
+        payload = {"tool_name": obj.get("function_name"), "tool_input": obj.get("arguments")}
+    else:
+        if "source_call_id" in obj:
+            sub["call_id"] = obj["source_call_id"]
+        payload = {"content": obj["content"]} if "content" in obj else {}
+    sub["timestamp"] = sub["legacy_turn_id"] = sub["legacy_event_id"] = None
+    extra = Extra(obj.get("extra", ABSENT), f"{ptr}/extra", ctx)
+    for key in SUBSTEP_NAMED:
+        extra.move(sub, key, key)
+    for key in CALL_PAYLOAD_NAMED if is_call else RESULT_PAYLOAD_NAMED:
+        extra.move(payload, key, key)
+    if not is_call:
+        # the type and spelling the payload implies (SSL-22): an error when flagged; Codex's
+        # and Gemini's ``output`` next to an ``exit_code`` or ``status``
+        code = payload.get("exit_code")
+        failed = isinstance(code, int) and not isinstance(code, bool) and code != 0
+        if payload.get("is_error") is True or failed or "message" in payload:
+            sub["type"] = "tool_error"
+        if ("exit_code" in payload or "status" in payload) and isinstance(
+            payload.get("content"), str
+        ):
+            payload = {("output" if k == "content" else k): v for k, v in payload.items()}
+    sub["payload"] = payload
+    return sub, extra
