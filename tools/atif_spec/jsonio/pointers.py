@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+MISSING: Any = object()
+"""What :func:`value_at` gives for a pointer that names no value."""
+
 
 def escape_token(token: str | int) -> str:
     """Escape one JSON-pointer reference token (RFC 6901)."""
@@ -33,3 +38,16 @@ def parse_pointer(ptr: str) -> list[str]:
     if not ptr:
         return []
     return [t.replace("~1", "/").replace("~0", "~") for t in ptr[1:].split("/")]
+
+
+def value_at(doc: Any, pointer: str) -> Any:
+    """The value at an RFC 6901 pointer below ``doc``, or :data:`MISSING` when there is none."""
+    node = doc
+    for token in parse_pointer(pointer):
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return MISSING
+    return node

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any
 
-from atif_spec.jsonio.pointers import parse_pointer
+from atif_spec.jsonio.pointers import MISSING, value_at
 from atif_spec.transforms.stash import STASH_KEY, holder
 from atif_spec.validation.findings import Finding, Level
 
@@ -230,22 +230,7 @@ def mapped_leaves(doc: Any, target: str | None = None) -> int:
     for layer in layers if isinstance(layers, list) else ():
         wrote = layer.get("wrote") if isinstance(layer, dict) else None
         for ptr in wrote if isinstance(wrote, list) else ():
-            value = _resolve(doc, ptr) if isinstance(ptr, str) else _MISSING
-            if value is not _MISSING:
+            value = value_at(doc, ptr) if isinstance(ptr, str) else MISSING
+            if value is not MISSING:
                 total -= _leaf_count(value)
     return total
-
-
-_MISSING: Any = object()
-
-
-def _resolve(doc: Any, pointer: str) -> Any:
-    node = doc
-    for token in parse_pointer(pointer):
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return _MISSING
-    return node

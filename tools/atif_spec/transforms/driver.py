@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from atif_spec.jsonio.pointers import parse_pointer
+from atif_spec.jsonio.pointers import MISSING, value_at
 from atif_spec.transforms.changes import ChangeReport, Item
 from atif_spec.transforms.stash import Op, StashError, apply, attach, detach, diff, holder
 from atif_spec.validation.findings import Finding, Level
@@ -235,15 +235,8 @@ _ANY: Any = object()
 
 def _holds(doc: Any, pointer: str, value: Any = _ANY) -> bool:
     """Whether ``doc`` has a member at ``pointer`` (with ``value``, when given)."""
-    node = doc
-    for token in parse_pointer(pointer):
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return False
-    return value is _ANY or diff(value, node) == []
+    node = value_at(doc, pointer)
+    return node is not MISSING and (value is _ANY or diff(value, node) == [])
 
 
 _REASONS = {

@@ -17,23 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from atif_spec.formats.atif import VERSIONS, spelling
-from atif_spec.jsonio.pointers import parse_pointer
+from atif_spec.jsonio.pointers import value_at
 from atif_spec.validation.findings import Finding
-
-_MISSING = object()
-
-
-def value_at(doc: Any, pointer: str) -> Any:
-    """The value at an RFC 6901 pointer, or a sentinel when there is none."""
-    node = doc
-    for token in parse_pointer(pointer):
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return _MISSING
-    return node
 
 
 def tolerate(
