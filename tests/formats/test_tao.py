@@ -153,7 +153,7 @@ def test_objects_are_open(version: str) -> None:
 
 
 def test_suite_has_cases_for_every_version() -> None:
-    """Both versions have valid, invalid and warning cases."""
+    """Every version has valid, invalid and warning cases."""
     seen = {(v, c["category"]) for v, c, _ in CASES}
     for version in tao.VERSIONS:
         for category in ("valid", "invalid", "warning"):
@@ -229,6 +229,7 @@ RULE_CASES = {
         "tao-v0.2.0-valid-content-hash-ignores-trace-id",
     ),
     "TAO501": ("tao-v0.2.0-warning-security-tier", "tao-v0.2.0-valid-free-form-objects"),
+    "TAO105": ("tao-v0.6.0-invalid-patch-unknown-tool-call", "tao-v0.6.0-valid-devtime-patches"),
 }
 
 
@@ -241,8 +242,9 @@ def test_every_rule_has_cases() -> None:
 def test_rule_fires_alone(code: str) -> None:
     """The rule's failing case yields findings of that rule only; its boundary case none."""
     failing, boundary = RULE_CASES[code]
-    assert {f.code for f in run_rules(_case(failing), "tao", "v0.2.0")} == {code}
-    assert run_rules(_case(boundary), "tao", "v0.2.0") == []
+    for case_id, expected in ((failing, {code}), (boundary, set())):
+        version = case_id.split("-")[1]
+        assert {f.code for f in run_rules(_case(case_id), "tao", version)} == expected
 
 
 # --- detection -----------------------------------------------------------------------------------
@@ -337,8 +339,19 @@ def test_other_documents_are_not_tao(doc: Any) -> None:
         (dict(VECTOR, schema_version="0.1.0"), "v0.1.0"),
         (dict(VECTOR, schema_version="0.1.1"), "v0.1.0"),
         (dict(VECTOR, schema_version="0.1.0", execution_context="runtime"), "v0.1.0"),
-        (dict(VECTOR, schema_version="0.9.0"), "unknown"),
+        (dict(VECTOR, schema_version="0.8.0"), "unknown"),
+        (dict(VECTOR, schema_version="0.9.0"), "v0.9.0"),
+        (dict(VECTOR, schema_version="0.7.0", environment={"arch": "x"}), "v0.7.0"),
         (dict(VECTOR, execution_context=None), "v0.2.0"),
+        (dict(VECTOR, git_links=[], outcome={"reward": 1.0}), "v0.3.0"),
+        (dict(VECTOR, task={"repository_url": None}), "v0.3.0"),
+        (dict(VECTOR, metrics={"total_cache_creation_tokens": 0}), "v0.3.0"),
+        (dict(VECTOR, lifecycle="final", patches=[]), "v0.6.0"),
+        (
+            dict(VECTOR, steps=[{"step_index": 0, "role": "user", "context_node_id": None}]),
+            "v0.6.0",
+        ),
+        (dict(VECTOR, context_tree_summary={}, environment={"interpreter": None}), "v0.9.0"),
         (dict(VECTOR, outcome={"reward": 1.0}), "v0.2.0"),
         (dict(VECTOR, attribution={"version": "0.1.1"}), "v0.1.0"),
         (dict(VECTOR, attribution={"version": "0.1.0"}, execution_context="devtime"), "v0.2.0"),
@@ -353,7 +366,15 @@ def test_other_documents_are_not_tao(doc: Any) -> None:
         "declared-0.1.1",
         "declaration-wins",
         "unsupported-version",
+        "declared-0.9.0",
+        "declaration-wins-over-0.9.0-field",
         "v02-root-field",
+        "v03-root-field",
+        "v03-task-field",
+        "v03-metrics-field",
+        "v06-root-field",
+        "v06-step-field",
+        "v09-environment-field",
         "v02-outcome-field",
         "v01-attribution-version",
         "both-newest",
@@ -364,14 +385,14 @@ def test_other_documents_are_not_tao(doc: Any) -> None:
     ],
 )
 def test_detect_version(doc: Any, version: str) -> None:
-    """The declared version wins, then fields only one version has, then the newest."""
+    """The declared version wins, then the newest version whose own fields appear, then 0.2.0."""
     assert tao.detect(doc) == version
 
 
 def test_format_record() -> None:
     """The format record spells versions as written in schema_version and runs after ATIF."""
     spec = all_formats()["tao"]
-    assert spec.versions == ("v0.1.0", "v0.2.0")
+    assert spec.versions == ("v0.1.0", "v0.2.0", "v0.3.0", "v0.6.0", "v0.7.0", "v0.9.0")
     assert spec.version_field == "schema_version"
     assert spec.version_spelling is not None
     assert spec.version_spelling("v0.2.0") == "0.2.0"

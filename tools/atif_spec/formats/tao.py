@@ -1,4 +1,4 @@
-"""opentraces TAO trace records, schema 0.1.0 and 0.2.0: detection, defaults and ``content_hash``.
+"""opentraces TAO trace records, schema 0.1.0 to 0.9.0: detection, defaults and ``content_hash``.
 
 A record declares its version in ``schema_version`` as ``"0.2.0"`` (targets spell it ``v0.2.0``);
 the field is optional. Upstream readers fill every missing field with its default and drop keys
@@ -18,11 +18,20 @@ from atif_spec.jsonio import jsontext
 from atif_spec.jsonio.pointers import join
 from atif_spec.schemas.catalog import read_spec_json
 
-VERSIONS = ("v0.1.0", "v0.2.0")
+VERSIONS = ("v0.1.0", "v0.2.0", "v0.3.0", "v0.6.0", "v0.7.0", "v0.9.0")
+"""The releases of PyPI ``opentraces-schema`` whose trace-record models differ in a field or in
+``SCHEMA_VERSION`` (0.4.0, 0.5.0 and 0.8.0 were never published)."""
 LATEST = VERSIONS[-1]
 
-_DECLARED = {"0.1.0": "v0.1.0", "0.1.1": "v0.1.0", "0.2.0": "v0.2.0"}
+_DECLARED = {
+    spelling: f"v{spelling}" for spelling in ("0.1.0", "0.2.0", "0.3.0", "0.6.0", "0.7.0", "0.9.0")
+}
+_DECLARED["0.1.1"] = "v0.1.0"
 """``schema_version`` values and the model that reads them (0.1.1 has the 0.1.0 models)."""
+
+_UNDECLARED = "v0.2.0"
+"""The version of a record that declares none and has no field of a later one: 0.2.0 reads every
+0.1 record, and keeps the meaning such records have had in atif-spec since 0.2.0 was the newest."""
 
 _ROOT_KEYS = frozenset({"trace_id", "session_id", "agent"})
 """Required root keys; a TAO-shaped document has at least one of them."""
@@ -33,6 +42,12 @@ _FOREIGN_STEP_KEYS = frozenset(
 """Step keys of ATIF, trajectory-sdk and step/substep run logs, never written in TAO steps."""
 
 _V02_OUTCOME_KEYS = ("terminal_state", "reward", "reward_source")
+_ROOT_V03 = frozenset({"lifecycle", "generation_index", "git_links"})
+_METRICS_V03 = frozenset({"total_cache_read_tokens", "total_cache_creation_tokens"})
+_ROOT_V06 = frozenset({"patches", "context_tree_summary"})
+_ENVIRONMENT_V09 = frozenset(
+    {"resolved_dependencies", "interpreter", "arch", "platform", "abi_tag"}
+)
 
 
 def spelling(version: str) -> str:
@@ -57,19 +72,49 @@ def _is_tao_shaped(doc: dict[str, Any], declared: str | None) -> bool:
     )
 
 
+def _member_keys(doc: dict[str, Any], key: str) -> set[str]:
+    """The keys of the object ``doc[key]`` (none when it is not an object)."""
+    value = doc.get(key)
+    return set(value) if isinstance(value, dict) else set()
+
+
+def _later_version(doc: dict[str, Any]) -> str | None:
+    """The newest version after 0.2.0 one of whose new fields appears (0.6.0 and 0.7.0 have the
+    same fields; the first of them is named), else None."""
+    if _ENVIRONMENT_V09.intersection(_member_keys(doc, "environment")):
+        return "v0.9.0"
+    steps = doc.get("steps")
+    on_steps = isinstance(steps, list) and any(
+        isinstance(s, dict) and "context_node_id" in s for s in steps
+    )
+    if on_steps or not _ROOT_V06.isdisjoint(doc):
+        return "v0.6.0"
+    if (
+        not _ROOT_V03.isdisjoint(doc)
+        or "repository_url" in _member_keys(doc, "task")
+        or _METRICS_V03.intersection(_member_keys(doc, "metrics"))
+    ):
+        return "v0.3.0"
+    return None
+
+
 def _version_from_fields(doc: dict[str, Any]) -> str:
-    """The version only whose fields appear, else the newest (which reads every 0.1 record)."""
+    """The newest version whose own fields appear; else 0.1.0 when only its field appears;
+    else 0.2.0, which reads every 0.1 record."""
+    later = _later_version(doc)
+    if later is not None:
+        return later
     outcome = doc.get("outcome")
     has_v02 = "execution_context" in doc or (
         isinstance(outcome, dict) and any(k in outcome for k in _V02_OUTCOME_KEYS)
     )
     attribution = doc.get("attribution")
     has_v01 = isinstance(attribution, dict) and "version" in attribution
-    return "v0.1.0" if has_v01 and not has_v02 else LATEST
+    return "v0.1.0" if has_v01 and not has_v02 else _UNDECLARED
 
 
 def detect(doc: Any) -> str | None:
-    """``v0.1.0``/``v0.2.0`` for a trace record, ``unknown`` for an unsupported version, else None.
+    """The version (``v0.2.0``) of a trace record, ``unknown`` for an unsupported one, else None.
 
     ATIF documents (``schema_version`` ``ATIF-…``), trajectory-sdk documents (steps of
     ``messages``, no ``agent``) and step/substep run logs (``step_id``/``substeps``) are not

@@ -41,6 +41,13 @@ _TOKEN_TOTALS = (
     ("total_input_tokens", "input_tokens"),
     ("total_output_tokens", "output_tokens"),
 )
+# the same, for the cache totals that version 0.3.0 adds
+_CACHE_TOTALS = (
+    ("total_cache_read_tokens", "cache_read_tokens"),
+    ("total_cache_creation_tokens", "cache_write_tokens"),
+)
+SINCE_V03 = VERSIONS[VERSIONS.index("v0.3.0") :]
+SINCE_V06 = VERSIONS[VERSIONS.index("v0.6.0") :]
 
 
 def _is_int(value: Any) -> TypeGuard[int]:
@@ -337,7 +344,9 @@ def check_metrics_totals(ctx: RuleContext) -> Findings:
     ``metrics.total_input_tokens`` and ``metrics.total_output_tokens`` equal the sums of the
     steps' ``token_usage.input_tokens`` and ``output_tokens``. A total still at its default 0 is
     taken as not filled and is not checked, and a token total is not checked when no step reports
-    that counter (some producers fill only the session totals).
+    that counter (some producers fill only the session totals). From version 0.3.0 the same
+    holds for ``total_cache_read_tokens`` and ``total_cache_creation_tokens``, the sums of
+    ``cache_read_tokens`` and ``cache_write_tokens`` (opentraces' parsers fill them so).
 
     Why: the totals are documented as the step count and the sums of the per-step counts; when
     they disagree, at least one of the two is wrong and cost or usage analyses diverge.
@@ -361,7 +370,8 @@ def check_metrics_totals(ctx: RuleContext) -> Findings:
             join(ctx.base, "metrics", "total_steps"),
             f"total_steps is {count} but the record has {len(steps)} steps",
         )
-    for total_name, counter in _TOKEN_TOTALS:
+    totals = _TOKEN_TOTALS + (_CACHE_TOTALS if ctx.version in SINCE_V03 else ())
+    for total_name, counter in totals:
         total = metrics.get(total_name)
         if not _is_int(total) or total == 0:
             continue
