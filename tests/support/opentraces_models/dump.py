@@ -65,11 +65,26 @@ def filled(doc: dict[str, object]) -> dict[str, object]:
     }
 
 
+LEGACY = Path(__file__).parents[3] / "conformance/tao/v0.3.0/valid/outcome-patch.json"
+"""A 0.3.0 record with an ``outcome.patch`` (a unified diff over two files)."""
+
+
+def migrated() -> dict[str, object]:
+    """``migrate_record`` of the release (0.6.0 and later) on :data:`LEGACY`."""
+    try:
+        from opentraces_schema.migrations import migrate_record  # only from 0.6.0
+    except ImportError:
+        return {}
+    doc = json.loads(LEGACY.read_text(encoding="utf-8"))
+    return {"input": str(LEGACY.relative_to(LEGACY.parents[4])), "output": migrate_record(doc)}
+
+
 if __name__ == "__main__":
     dumped = {
         "schema_version": SCHEMA_VERSION,
         "vector": filled(VECTOR),
         "nested": filled(NESTED),
+        "migrate_record": migrated(),
         "model_json_schema": TraceRecord.model_json_schema(),
     }
     out = Path(__file__).with_name(f"v{SCHEMA_VERSION}.json")
