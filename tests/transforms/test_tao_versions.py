@@ -127,3 +127,29 @@ def test_a_record_without_a_version_gets_the_targets() -> None:
     up = _migrate(doc, "v0.2.0", "v0.9.0")
     assert next(iter(up.items())) == ("schema_version", "0.9.0")
     assert _migrate(up, "v0.9.0", "v0.2.0") == doc
+
+
+@pytest.mark.parametrize(
+    ("doc", "to", "code"),
+    [
+        ({"schema_version": "0.8.0", "trace_id": "t", "session_id": "s", "agent": {}}, "tao@v0.9.0",
+         "input:unknown-schema-version"),
+        ({"schema_version": "ATIF-v1.7", "session_id": "s"}, "tao@v0.9.0", "input:unknown-format"),
+        ([], "tao@v0.9.0", "input:unknown-format"),
+        ({"trace_id": "t", "session_id": "s", "agent": {"name": "a"}}, "tao@v0.8.0",
+         "input:unknown-target"),
+    ],
+    ids=["unpublished-version", "atif", "not-an-object", "unpublished-target"],
+)  # fmt: skip
+def test_migrate_refuses_with_one_reason(doc: Any, to: str, code: str) -> None:
+    report = ChangeReport()
+    assert tao_versions.migrate(doc, to, report, driver.Options()) is None
+    assert [f.code for f in report.errors] == [code]
+
+
+def test_migrate_names_the_source_version() -> None:
+    report = ChangeReport()
+    doc = _load(SUITE / "v0.1.0" / "valid" / "minimal.json")
+    out = tao_versions.migrate(doc, "tao@v0.7.0", report, driver.Options())
+    assert out is not None and out["schema_version"] == "0.7.0"
+    assert (report.from_, report.errors) == ("tao@v0.1.0", [])

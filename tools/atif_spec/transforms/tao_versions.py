@@ -30,6 +30,7 @@ from atif_spec.formats.tao import (
     VERSIONS,
     UnloadableRecordError,
     content_hash,
+    detect,
     normalize,
     schema,
     spelling,
@@ -39,6 +40,7 @@ from atif_spec.transforms import driver
 from atif_spec.transforms.changes import ChangeReport
 from atif_spec.transforms.driver import Context, Step
 from atif_spec.transforms.stash import StashError, attach, detach, holder
+from atif_spec.validation.findings import input_finding
 
 Doc = dict[str, Any]
 
@@ -322,3 +324,28 @@ def _hash_without_stash(doc: Doc, source: str) -> Doc:
 def _v(target: str) -> str:
     """``v0.2.0`` of ``tao@v0.2.0``."""
     return target.partition("@")[2]
+
+
+def migrate(doc: Any, to: str, report: ChangeReport, options: driver.Options) -> Doc | None:
+    """``doc``, a TAO record of any version, migrated to ``to`` (``tao@v0.9.0``); None when it
+    is refused, with the reason in ``report.errors`` (not a TAO record, an unknown version or
+    target, a step's refusal)."""
+    target = to.partition("@")[2]
+    found = detect(doc)
+    if target not in VERSIONS:
+        known = ", ".join(VERSIONS)
+        report.errors.append(
+            input_finding("unknown-target", f"not a TAO version: {to!r} ({known})")
+        )
+    elif not isinstance(doc, dict) or found is None:
+        report.errors.append(input_finding("unknown-format", "not an opentraces TAO record"))
+    elif found == "unknown":
+        message = f"unknown `schema_version` {doc.get('schema_version')!r}"
+        report.errors.append(input_finding("unknown-schema-version", message, "/schema_version"))
+    else:
+        report.from_ = f"tao@{found}"
+        try:
+            return run(doc, found, target, report, options, "migrate")
+        except driver.Refused as exc:
+            report.errors.append(exc.finding)
+    return None
