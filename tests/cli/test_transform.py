@@ -366,3 +366,26 @@ def test_a_terminal_shows_the_progress_line_and_its_total(tmp_path: Path) -> Non
     text = screen.decode()
     assert "migrated 1/2 documents · " in text
     assert text.rstrip().endswith("0 lost data; 0 not written.")
+
+
+# --- TAO records between TAO versions (spec/tao/DECISIONS.md D38) --------------------------------
+
+TAO_SUITE = Path(__file__).parents[2] / "conformance" / "tao"
+
+
+@pytest.mark.parametrize("to", ["tao@v0.2.0", "v0.2.0", "0.2.0"])
+def test_a_tao_record_migrates_to_a_tao_version_and_back(tmp_path: Path, to: str) -> None:
+    src = TAO_SUITE / "v0.9.0" / "valid" / "opentraces-task-subagent.json"
+    down, up = tmp_path / "down.json", tmp_path / "up.json"
+    result = run(str(src), "--to", to, "-o", str(down), "-v")
+    assert result.exit_code == 0, result.output
+    assert "tao@v0.9.0 -> tao@v0.2.0: " in result.output
+    assert orjson.loads(down.read_bytes())["schema_version"] == "0.2.0"
+    assert run(str(down), "--to", "tao@v0.9.0", "-o", str(up)).exit_code == 0
+    assert orjson.loads(up.read_bytes()) == orjson.loads(src.read_bytes())
+
+
+def test_an_unpublished_tao_version_is_a_usage_error(tmp_path: Path) -> None:
+    result = run(str(TAO_SUITE / "v0.9.0" / "valid" / "minimal.json"), "--to", "v0.8.0")
+    assert result.exit_code == 2
+    assert "not an ATIF version" in result.output

@@ -74,7 +74,25 @@ def test_refusals_are_reported(fake_lenses: list[str]) -> None:
     assert loss.value.report.errors[0].code.endswith("would-lose-data")
 
 
-def test_no_route_between_versions_of_another_format() -> None:
-    with pytest.raises(ConversionError) as exc:
-        convert(TAO_DOC, "tao@v0.1.0")
-    assert exc.value.report.errors[0].code == "convert:no-conversion"
+# --- TAO versions in conversions (spec/tao/DECISIONS.md D38) --------------------------------------
+
+TAO_SUITE = ROOT / "conformance" / "tao"
+
+
+def test_tao_converts_between_its_versions() -> None:
+    doc = json.loads((TAO_SUITE / "v0.6.0/valid/devtime-patches.json").read_text(encoding="utf-8"))
+    old, report = convert(doc, "tao@v0.1.0")
+    assert (report.from_, report.to, old["schema_version"]) == ("tao@v0.6.0", "tao@v0.1.0", "0.1.0")
+    assert convert(old, "tao@v0.6.0")[0] == doc
+
+
+def test_a_tao_record_of_any_version_goes_through_atif_and_back() -> None:
+    """A 0.9.0 record goes down to the lens's 0.2.0 before it, and back up after the way back;
+    a bare ``tao`` target is the newest version."""
+    path = TAO_SUITE / "v0.9.0/valid/opentraces-task-subagent.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    atif, _ = convert(doc, "atif@v1.8")
+    assert atif["schema_version"] == "ATIF-v1.8"
+    back, report = convert(atif, "tao")
+    assert report.to == "tao@v0.9.0"
+    assert back == doc

@@ -511,7 +511,7 @@ def test_the_public_api_is_plain_functions() -> None:
     for name in ("validate", "migrate", "convert"):
         assert name in atif_spec.__all__ and name in dir(atif_spec)
         assert inspect.isfunction(getattr(atif_spec, name)), name
-    out, report = atif_spec.migrate(minimal_atif("v1.7"), to="v1.6")
+    out, report = migrate(minimal_atif("v1.7"), to="v1.6")
     assert out["schema_version"] == "ATIF-v1.6" and report.ok
 
 
@@ -577,3 +577,19 @@ def test_conversions_stash_the_schema_url_and_restore_it(target: str) -> None:
     restored = atif_spec.convert(out, to="atif@v1.7")
     back = restored[0] if isinstance(restored, tuple) else restored
     assert same_json(back, doc)
+
+
+def test_tao_targets_go_to_the_tao_version_chain() -> None:
+    """``migrate`` takes TAO records to a ``tao@`` target (spec/tao/DECISIONS.md D38), with the
+    same refusals as ATIF (an unknown version, ``fail_on_loss``)."""
+    suite = ROOT / "conformance" / "tao"
+    doc = json.loads((suite / "v0.9.0/valid/environment-pins.json").read_text(encoding="utf-8"))
+    out, report = migrate(doc, to="tao@v0.7.0")
+    assert (report.from_, report.to, out["schema_version"]) == ("tao@v0.9.0", "tao@v0.7.0", "0.7.0")
+    assert "/environment/interpreter" in {i.pointer for i in report.stashed}
+    with pytest.raises(MigrationError) as refused:
+        migrate(doc, to="tao@v0.7.0", fail_on_loss=True)
+    assert refused.value.report.errors
+    with pytest.raises(MigrationError) as unknown:
+        migrate(dict(doc, schema_version="0.8.0"), to="tao@v0.7.0")
+    assert [f.code for f in unknown.value.report.errors] == ["input:unknown-schema-version"]

@@ -341,7 +341,9 @@ def _run(
 
 @click.command("migrate")
 @click.argument("inputs", nargs=-1, required=True)
-@click.option("--to", "to", required=True, metavar="VERSION", help="Target version, e.g. v1.7.")
+@click.option(
+    "--to", "to", required=True, metavar="VERSION", help="Target version, e.g. v1.7 or tao@v0.9.0."
+)
 @_shared_options
 def migrate(
     inputs: tuple[str, ...],
@@ -366,7 +368,8 @@ def migrate(
     quiet: bool,
     verbose: bool,
 ) -> None:
-    """Migrate ATIF documents to another version, keeping what the target cannot hold in a stash.
+    """Migrate ATIF documents (or TAO records) to another version, keeping what the target cannot
+    hold in a stash.
 
     INPUT is a file, a directory (recursively: *.json, *.jsonl) or - for stdin. Without -o or
     --in-place, migrated documents go to stdout. Every result is validated against the target
@@ -376,10 +379,11 @@ def migrate(
     2 for usage errors, unreadable paths and an output that is an input (but --in-place).
     """
     from atif_spec.transforms.migrations import parse_version
+    from atif_spec.transforms.tao_versions import tao_target
     from atif_spec.validation.reader import DEFAULT_MAX_BYTES
 
     try:
-        target = parse_version(to)
+        target = tao_target(to) or parse_version(to)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from exc
     options = MigrateOptions(

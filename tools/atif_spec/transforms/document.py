@@ -94,7 +94,7 @@ def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
     except RecursionError:
         from atif_spec.transforms.changes import ChangeReport  # noqa: PLC0415 - start-up: `atif --help` imports this module
 
-        to = options.to if options.convert else f"atif@{options.to}"
+        to = options.to if options.convert or "@" in options.to else f"atif@{options.to}"
         report = ChangeReport(source=raw.source, line=raw.line, to=to)
         report.errors.append(
             input_finding(
@@ -113,7 +113,7 @@ def _migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
         return _legacy_outcome(raw, options)
     doc, problems = parse(raw, options.max_bytes)
     if any(p.level is Level.ERROR for p in problems):
-        to = options.to if options.convert else f"atif@{options.to}"
+        to = options.to if options.convert or "@" in options.to else f"atif@{options.to}"
         report = ChangeReport(source=raw.source, line=raw.line, to=to)
         report.errors.extend(problems)
         return Outcome(raw.source, raw.line, report.to_dict(), None)

@@ -349,3 +349,11 @@ def migrate(doc: Any, to: str, report: ChangeReport, options: driver.Options) ->
         except driver.Refused as exc:
             report.errors.append(exc.finding)
     return None
+
+
+def tao_target(text: str) -> str | None:
+    """``tao@v0.9.0`` for ``tao@v0.9.0``, ``tao@0.9.0``, ``v0.9.0`` or ``0.9.0`` (a published TAO
+    version); None for any other text (an ATIF version, say)."""
+    fmt, _, version = text.rpartition("@")
+    version = version if version.startswith("v") else f"v{version}"
+    return f"tao@{version}" if fmt in ("", "tao") and version in VERSIONS else None

@@ -63,7 +63,7 @@ class Task:
         """The target as written in summaries (``atif@v1.6``); None for validation."""
         if self.operation == "validate" or self.to is None:
             return None
-        if self.operation == "migrate":
+        if self.operation == "migrate" and not self.to.startswith("tao@"):
             return f"atif@{parse_version(self.to)}"
 
         return str(Target.parse(self.to))

@@ -18,7 +18,7 @@ from typing import Any
 
 from atif_spec.formats import all_formats, detect
 from atif_spec.schemas.targets import Target, TargetError
-from atif_spec.transforms import driver
+from atif_spec.transforms import driver, tao_versions
 from atif_spec.transforms.changes import ChangeReport
 from atif_spec.transforms.migrations import MigrationError, migrate
 from atif_spec.validation.findings import Finding, Level, input_finding
@@ -135,11 +135,15 @@ def convert(
     if fmt == target_format:
         if fmt == "atif":
             work = _migrate(work, target_version, report, options)
+        elif fmt == "tao" and version != target_version:
+            work = _tao(work, version, target_version, report, options)
         elif version != target_version:
             raise refuse(report, "no-conversion", f"no migration between {fmt} versions yet")
     else:
         if fmt != "atif":  # into the hub
             lens = _lens(fmt, "atif", report)
+            if fmt == "tao" and version not in ("v0.1.0", _version(lens.source)):
+                work = _tao(work, version, _version(lens.source), report, options)
             work = _run(lens, work, report, options)
             fmt, version = "atif", _version(lens.target)
         if target_format == "atif":
@@ -150,7 +154,9 @@ def convert(
             if version != _version(lens.source):
                 work = _migrate(work, _version(lens.source), report, options)
             work = _run(lens, work, report, options)
-            if _version(lens.target) != target_version:
+            if target_format == "tao" and _version(lens.target) != target_version:
+                work = _tao(work, _version(lens.target), target_version, report, options)
+            elif _version(lens.target) != target_version:
                 raise refuse(
                     report, "no-conversion", f"{target_format} is written as {lens.target} only"
                 )
@@ -162,6 +168,18 @@ def convert(
 def _run(lens: driver.Step, doc: Doc, report: ChangeReport, options: driver.Options) -> Doc:
     try:
         return driver.run(lens, doc, report, options, "convert")
+    except driver.Refused as exc:
+        report.errors.extend([exc.finding, *exc.details])
+        raise ConversionError(report) from None
+
+
+def _tao(doc: Doc, source: str, target: str, report: ChangeReport, options: driver.Options) -> Doc:
+    """A TAO record migrated between versions (:mod:`atif_spec.transforms.tao_versions`), from
+    the version it declares (a lens writes an older record's own, DECISIONS D35) or ``source``."""
+    found = detect(doc)
+    source = found[1] if found is not None and found[1] in all_formats()["tao"].versions else source
+    try:
+        return tao_versions.run(doc, source, target, report, options, "convert")
     except driver.Refused as exc:
         report.errors.extend([exc.finding, *exc.details])
         raise ConversionError(report) from None

@@ -16,7 +16,7 @@ from typing import Any
 from atif_spec.formats.atif import VERSIONS, version_of
 from atif_spec.schemas.catalog import load_catalog
 from atif_spec.schemas.targets import Target, TargetError
-from atif_spec.transforms import driver
+from atif_spec.transforms import driver, tao_versions
 from atif_spec.transforms.changes import ChangeReport, Item
 from atif_spec.transforms.migrations import v1_6__v1_7
 from atif_spec.transforms.migrations.base import drop_context_only as drop_steps
@@ -74,6 +74,42 @@ def _run(
     return out
 
 
+def _migrate_tao(
+    doc: Any,
+    to: str,
+    drop: bool,
+    fail_on_loss: bool,
+    fail_on_decision: bool,
+    source: str,
+    line: int | None,
+) -> tuple[dict[str, Any], ChangeReport]:
+    """A TAO record migrated to ``to`` (``tao@v0.9.0``) by :mod:`..tao_versions`."""
+    report = ChangeReport(source=source, line=line, to=to)
+    out = tao_versions.migrate(doc, to, report, driver.Options(drop))
+    report.errors.extend(report.refusals("migrate", fail_on_loss, fail_on_decision))
+    if out is None or report.errors:
+        raise MigrationError(report)
+    report.tally(out)
+    return out, report
+
+
+def _source_version(doc: Any, report: ChangeReport) -> str:
+    """The ATIF version of ``doc``; raises :class:`MigrationError` when it has none."""
+    if not isinstance(doc, dict):
+        report.errors.append(input_finding("not-an-object", "an ATIF document is a JSON object"))
+        raise MigrationError(report)
+    version = version_of(doc.get("schema_version"))
+    if version is None and "schema_version" not in doc:
+        message = "no `schema_version`: unknown version"
+        report.errors.append(input_finding("missing-schema-version", message))
+    elif version is None:
+        message = f"unknown `schema_version` {doc['schema_version']!r}"
+        report.errors.append(input_finding("unknown-schema-version", message, "/schema_version"))
+    if version is None:
+        raise MigrationError(report)
+    return version
+
+
 def migrate(
     doc: Any,
     to: str,
@@ -109,20 +145,11 @@ def migrate(
     ATIF object, unknown version, a foreign value under the stash key, a session-only
     reference without a policy, or one of the ``fail_on`` switches.
     """
+    if to.startswith("tao@"):  # a TAO record between TAO versions (spec/tao/DECISIONS.md D38)
+        return _migrate_tao(doc, to, drop, fail_on_loss, fail_on_decision, source, line)
     target = parse_version(to)
     report = ChangeReport(source=source, line=line, to=f"atif@{target}")
-    if not isinstance(doc, dict):
-        report.errors.append(input_finding("not-an-object", "an ATIF document is a JSON object"))
-        raise MigrationError(report)
-    version = version_of(doc.get("schema_version"))
-    if version is None and "schema_version" not in doc:
-        message = "no `schema_version`: unknown version"
-        report.errors.append(input_finding("missing-schema-version", message))
-    elif version is None:
-        message = f"unknown `schema_version` {doc['schema_version']!r}"
-        report.errors.append(input_finding("unknown-schema-version", message, "/schema_version"))
-    if version is None:
-        raise MigrationError(report)
+    version = _source_version(doc, report)
     report.from_ = f"atif@{version}"
     options = driver.Options(drop, session_ref_path, drop_context_only)
     # The steps allocate many small objects and create no reference cycles; pausing the cyclic
