@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+import atif_spec
 from atif_spec.formats import tao
 from tests.support import ROOT
 
@@ -89,9 +90,18 @@ def test_every_model_is_the_wheels(version: str) -> None:
 @pytest.mark.parametrize("version", RELEASES)
 @pytest.mark.parametrize("record", ["vector", "nested"])
 def test_records_fill_and_hash_as_the_wheel_does(version: str, record: str) -> None:
-    """Every default (nested models in lists included) and ``content_hash`` is the wheel's."""
+    """Every default (nested models in lists included) and ``content_hash`` is the wheel's, and
+    the record as the release writes it is valid, detected as its version, without findings."""
     dumped = _upstream(version)[record]
     doc = dumped["input"]
     assert tao.normalize(doc, version) == dumped["record"]
     assert tao.content_hash(doc, version) == dumped["content_hash"]
     assert _upstream(version)["schema_version"] == version.removeprefix("v")
+    written = {**dumped["record"], "content_hash": dumped["content_hash"]}  # to_jsonl_line()
+    report = atif_spec.validate(written)
+    assert (report.format, report.version, report.errors, report.warnings) == (
+        "tao",
+        version,
+        [],
+        [],
+    )
