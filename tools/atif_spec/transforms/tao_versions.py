@@ -328,16 +328,13 @@ def _v(target: str) -> str:
 
 def migrate(doc: Any, to: str, report: ChangeReport, options: driver.Options) -> Doc | None:
     """``doc``, a TAO record of any version, migrated to ``to`` (``tao@v0.9.0``); None when it
-    is refused, with the reason in ``report.errors`` (not a TAO record, an unknown version or
-    target, a step's refusal)."""
+    is refused, with the reason in ``report.errors`` (not a TAO record, an unknown version, a
+    step's refusal). Raises ValueError for a target that is not a published TAO version."""
     target = to.partition("@")[2]
     found = detect(doc)
-    if target not in VERSIONS:
-        known = ", ".join(VERSIONS)
-        report.errors.append(
-            input_finding("unknown-target", f"not a TAO version: {to!r} ({known})")
-        )
-    elif not isinstance(doc, dict) or found is None:
+    if target not in VERSIONS:  # as for an ATIF target (migrations.parse_version)
+        raise ValueError(f"not a TAO version: {to!r} (known: {', '.join(VERSIONS)})")
+    if not isinstance(doc, dict) or found is None:
         report.errors.append(input_finding("unknown-format", "not an opentraces TAO record"))
     elif found == "unknown":
         message = f"unknown `schema_version` {doc.get('schema_version')!r}"
