@@ -42,15 +42,15 @@ def test_render_atif_trajectory(tmp_path: Path) -> None:
 
 
 def test_convert_reports_a_refused_document(tmp_path: Path) -> None:
-    """A conversion that has no route is refused per document (exit 1, reported, not written)."""
-    doc = next((ROOT / "conformance" / "tao" / "v0.2.0" / "valid").glob("*.json"))
+    """A conversion refused is refused per document (exit 1, reported, not written): here a TAO
+    0.9.0 record whose pins 0.1.0 cannot hold, with --fail-on-loss."""
+    doc = ROOT / "conformance" / "tao" / "v0.9.0" / "valid" / "environment-pins.json"
     out = tmp_path / "out.json"
-    result = CliRunner().invoke(
-        main, ["convert", str(doc), "--to", "tao@v0.1.0", "-o", str(out), "--report", "json"]
-    )
+    args = ["convert", str(doc), "--to", "tao@v0.1.0", "--fail-on-loss", "-o", str(out)]
+    result = CliRunner().invoke(main, [*args, "--report", "json"])
     assert result.exit_code == 1
     report = json.loads(result.output.splitlines()[0])
-    assert report["ok"] is False and report["errors"][0]["code"] == "convert:no-conversion"
+    assert report["ok"] is False and report["errors"][0]["code"] == "convert:would-lose-data"
     assert not out.exists()
 
 
