@@ -5,7 +5,7 @@
 // stdout: {"compiled": {$id: error-or-null}, "bundles": {$id: error-or-null},
 //          "verdicts": {id: true|false|"error: ..."}, "messages": {id: [...]}}
 import { readFileSync } from "node:fs";
-import { schemaStoreAjv } from "./schemastore_ajv.mjs";
+import { judge, schemaStoreAjv } from "./schemastore_ajv.mjs";
 
 const request = JSON.parse(readFileSync(0, "utf-8"));
 
@@ -41,23 +41,9 @@ for (const [id, path] of Object.entries(request.compounds ?? {})) {
   }
 }
 
-const verdicts = {};
-const messages = {};
-for (const c of request.cases ?? []) {
-  const validate = validators[c.schema];
-  if (!validate) {
-    verdicts[c.id] = `error: ${compiled[c.schema] ?? "not loaded"}`;
-    continue;
-  }
-  let doc;
-  try {
-    doc = JSON.parse(readFileSync(c.file, "utf-8"));
-  } catch (err) {
-    verdicts[c.id] = false;
-    messages[c.id] = [`not JSON: ${err.message}`];
-    continue;
-  }
-  verdicts[c.id] = validate(doc);
-  if (!verdicts[c.id]) messages[c.id] = validate.errors.slice(0, 3).map((e) => `${e.instancePath} ${e.message}`);
-}
+const { verdicts, messages } = judge(
+  request.cases,
+  (c) => validators[c.schema],
+  (c) => compiled[c.schema] ?? "not loaded",
+);
 process.stdout.write(JSON.stringify({ compiled, bundles, verdicts, messages }));

@@ -12,7 +12,7 @@ import { syncBuiltinESMExports } from "node:module";
 import http from "node:http";
 import https from "node:https";
 import net from "node:net";
-import { schemaStoreAjv } from "./schemastore_ajv.mjs";
+import { judge, schemaStoreAjv } from "./schemastore_ajv.mjs";
 
 function refuse(what) {
   return () => {
@@ -61,23 +61,9 @@ for (const url of request.urls) {
   }
 }
 
-const verdicts = {};
-const messages = {};
-for (const c of request.cases ?? []) {
-  const validate = validators[c.url];
-  if (!validate) {
-    verdicts[c.id] = `error: ${loads[c.url]?.error ?? "not loaded"}`;
-    continue;
-  }
-  let doc;
-  try {
-    doc = JSON.parse(readFileSync(c.file, "utf-8"));
-  } catch (err) {
-    verdicts[c.id] = false;
-    messages[c.id] = [`not JSON: ${err.message}`];
-    continue;
-  }
-  verdicts[c.id] = validate(doc);
-  if (!verdicts[c.id]) messages[c.id] = validate.errors.slice(0, 3).map((e) => `${e.instancePath} ${e.message}`);
-}
+const { verdicts, messages } = judge(
+  request.cases,
+  (c) => validators[c.url],
+  (c) => loads[c.url]?.error ?? "not loaded",
+);
 process.stdout.write(JSON.stringify({ loads, verdicts, messages }));

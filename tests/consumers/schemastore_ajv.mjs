@@ -3,6 +3,7 @@
 // {strict: true}, ajv-formats, @hyperupcall/ajv-formats-draft2019, ajv-keywords'
 // uniqueItemProperties, and the editor keywords SchemaStore allows. `options` are added to
 // Ajv's (e.g. `loadSchema`).
+import { readFileSync } from "node:fs";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import ajvKeywords from "ajv-keywords";
@@ -20,4 +21,29 @@ export function schemaStoreAjv(options = {}) {
   ajvKeywords.default(ajv, "uniqueItemProperties");
   for (const keyword of EDITOR_KEYWORDS) ajv.addKeyword(keyword);
   return ajv;
+}
+
+// The verdict of each case `{id, file}`: true, false (with the first three messages) or
+// "error: ..." when `validatorOf(case)` gives no validator (`missing(case)` says why).
+export function judge(cases, validatorOf, missing) {
+  const verdicts = {};
+  const messages = {};
+  for (const c of cases ?? []) {
+    const validate = validatorOf(c);
+    if (!validate) {
+      verdicts[c.id] = `error: ${missing(c)}`;
+      continue;
+    }
+    let doc;
+    try {
+      doc = JSON.parse(readFileSync(c.file, "utf-8"));
+    } catch (err) {
+      verdicts[c.id] = false;
+      messages[c.id] = [`not JSON: ${err.message}`];
+      continue;
+    }
+    verdicts[c.id] = validate(doc);
+    if (!verdicts[c.id]) messages[c.id] = validate.errors.slice(0, 3).map((e) => `${e.instancePath} ${e.message}`);
+  }
+  return { verdicts, messages };
 }
