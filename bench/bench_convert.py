@@ -60,12 +60,13 @@ def measure(data: bytes, target: str, runs: int) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--sizes", type=int, nargs="+", default=SIZES, help="agent steps")
     args = parser.parse_args()
     print(
         "\nConversions: bench-corpus v1.7 trajectories; CPU time of convert as a ratio to parse of"
         f" the input + dump of the output, median (min-max) of {args.runs} interleaved rounds"
     )
-    for steps in SIZES:
+    for steps in args.sizes:
         for name, data, target in directions(steps):
             ratio = measure(data, target, args.runs)
             print(f"  {steps:>4} steps {len(data) / 1e3:7.0f}KB  {name:<40} {ratio}")
