@@ -21,7 +21,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from atif_spec.jsonio.jsonequal import same_json
 from atif_spec.jsonio.pointers import MISSING, value_at
+from atif_spec.jsonio.pointers import pointer as make_pointer
 from atif_spec.transforms.changes import ChangeReport, Item
 from atif_spec.transforms.stash import Op, StashError, apply, attach, detach, diff, holder
 from atif_spec.validation.findings import Finding, Level
@@ -221,7 +223,7 @@ def _not_undone(patch: list[Op], undone: dict[str, Any]) -> list[Op]:
         if (
             op["op"] in ("add", "replace")
             and path in undone
-            and diff(op["value"], undone[path]) == []
+            and same_json(op["value"], undone[path])
         ):
             if out and out[-1]["op"] == "test" and out[-1]["path"] == path:
                 out.pop()
@@ -236,7 +238,7 @@ _ANY: Any = object()
 def _holds(doc: Any, pointer: str, value: Any = _ANY) -> bool:
     """Whether ``doc`` has a member at ``pointer`` (with ``value``, when given)."""
     node = value_at(doc, pointer)
-    return node is not MISSING and (value is _ANY or diff(value, node) == [])
+    return node is not MISSING and (value is _ANY or same_json(value, node))
 
 
 _REASONS = {
@@ -259,5 +261,5 @@ def _report_patch(step: Step, patch: list[Op], report: ChangeReport, drop: bool)
         if drop:
             report.dropped.append(Item(op["path"], step.name, reason, loss=loss))
         else:
-            stash = "/" + "/".join(holder(step.target))
+            stash = make_pointer(*holder(step.target))
             report.stashed.append(Item(op["path"], step.name, reason, stash=stash, loss=loss))
