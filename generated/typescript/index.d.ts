@@ -22,3 +22,4 @@ export * as TaoV090 from "./tao/v0.9.0/trace-record.js";
 export * as TrajectorySdkV04 from "./trajectory-sdk/v0.4/trajectory.js";
 export * as StepSubstepV10 from "./step-substep/v1.0/run-log.js";
 export * as StepSubstepV10LegacyTurnEvent from "./step-substep/v1.0/legacy-turn-event.js";
+export * as AtofV01 from "./atof/v0.1/event.js";

@@ -239,9 +239,15 @@ def never_null(schema: Json) -> Json:
     return visit(schema)
 
 
+_ROOT_KEYS = ("$schema", "$id", "$defs")
+"""Keywords of a document root that say nothing about its instances."""
+
+
 def _ref_to_all_of(node: dict[str, Json]) -> None:
-    """``$ref`` beside other keywords → ``allOf: [{$ref}]``: same meaning, clearer to generators."""
-    if "$ref" in node and set(node) - {"$ref", *_ANNOTATIONS}:
+    """``$ref`` beside other keywords → ``allOf: [{$ref}]``: same meaning, clearer to generators.
+    A document root that is only a ``$ref`` (ATOF's event: its discriminated union) stays one, so
+    that its class is that union."""
+    if "$ref" in node and set(node) - {"$ref", *_ANNOTATIONS, *_ROOT_KEYS}:
         node["allOf"] = [{"$ref": node.pop("$ref")}, *node.get("allOf", [])]
 
 

@@ -28,7 +28,7 @@ from atif_spec.conformance.protocol import (
     started,
     stop_request,
 )
-from atif_spec.conformance.suite import Case, SkipList
+from atif_spec.conformance.suite import Case, SkipList, read_document
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +57,7 @@ class RunResult:
 
 
 def _read_document(case: Case) -> Any:
-    return orjson.loads(case.document.read_bytes())
+    return read_document(case.document)
 
 
 def _start(adapter: Adapter, version: int, last: bool, timeout: float) -> Capabilities | None:

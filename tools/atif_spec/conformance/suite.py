@@ -28,6 +28,15 @@ LOCAL_SUITE = Path("conformance")
 """The suite of a checkout, from its root: preferred to the installed one when present."""
 
 
+def read_document(path: Path) -> Any:
+    """The document of a case file: its JSON value, or for a ``.jsonl`` event stream (ATOF) the
+    list of its lines' values (the in-memory form of a stream, ``atif_spec.formats.atof``)."""
+    data = path.read_bytes()
+    if path.suffix == ".jsonl":
+        return [orjson.loads(line) for line in data.splitlines() if line.strip()]
+    return orjson.loads(data)
+
+
 def default_suite() -> Path | None:
     """The suite to use when none is named: ``./conformance`` when it holds manifests (a
     checkout, so that fixtures being edited are the ones run), else the one installed with the

@@ -15,10 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 import atif_spec
-from atif_spec.conformance.suite import Case
+from atif_spec.conformance.suite import Case, read_document
 from atif_spec.formats import all_formats
 from atif_spec.jsonio import jsontext
 from atif_spec.jsonio.atomic import write_atomic
@@ -53,7 +51,7 @@ def write_all(cases: Sequence[Case], out: Path) -> tuple[list[Written], int]:
     for case in cases:
         if case.category != "valid" or case.target is not None:
             continue
-        document: Any = orjson.loads(case.document.read_bytes())
+        document: Any = read_document(case.document)
         for target in every_target:
             if target == case.suite_target:
                 continue

@@ -36,6 +36,9 @@ class FormatSpec:
         default=None
     )
     """Yields ``(pointer, node, declared version)`` for documents embedded in a document."""
+    stream: bool = False
+    """A JSON Lines event stream (ATOF): one document is a whole file, held as the list of its
+    events; each event is checked against the schema, the rules see the whole list."""
 
 
 @functools.cache

@@ -14,7 +14,7 @@ from typing import Any, Final
 
 import orjson
 
-from atif_spec.formats import detect
+from atif_spec.formats import atof, detect
 
 SNIFF_BYTES: Final = 64 * 1024
 """How much of a file's start is read to recognize a stream."""
@@ -24,6 +24,7 @@ NAMES: Final = {
     "claude": "Claude Code stream-json",
     "gemini": "Gemini CLI stream-json",
     "legacy": "legacy turn event",
+    "atof": "ATOF event",
 }
 """Each stream kind's name in messages."""
 # The event types of each provider's stream (their documented "type" values).
@@ -71,24 +72,28 @@ def known_types() -> frozenset[str]:
 def sniff_stream(head: bytes) -> str | None:
     """The stream kind (a key of :data:`NAMES`) of a JSON Lines file starting with ``head``;
     None when its first lines are not all events of one provider stream (an unparsable line,
-    a non-object, or a line that is a document of a known format all say "not a stream")."""
+    a non-object, or a line that is a document of a known format all say "not a stream").
+    An ATOF stream (``atof``) may hold unparsable lines: it is validated as one document, and
+    they are findings of it."""
 
     lines = head.split(b"\n")
     if len(head) >= SNIFF_BYTES and len(lines) > 1:
         lines = lines[:-1]  # the last line may be cut off
-    events: list[dict[str, object]] = []
+    events: list[Any] = []
+    broken = False
     for line in lines:
         if not line.strip():
             continue
         try:
-            event = orjson.loads(line)
+            events.append(orjson.loads(line))
         except orjson.JSONDecodeError:
-            return None
-        if not isinstance(event, dict) or detect(event) is not None:
-            return None
-        events.append(event)
+            broken = True
         if len(events) >= SNIFF_LINES:
             break
+    if atof.looks_like_stream(events):
+        return "atof"
+    if broken or not all(isinstance(e, dict) and detect(e) is None for e in events):
+        return None
     if not events or not all("type" in e or "legacy_event_id" in e for e in events):
         return None
 

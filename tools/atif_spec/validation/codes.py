@@ -41,6 +41,10 @@ _INPUT = {
     "byte-order-mark": (Level.WARNING, "The document starts with a UTF-8 byte order mark."),
     "duplicate-key": (Level.WARNING, "An object repeats a key (--check-duplicate-keys)."),
     "not-an-object": (Level.ERROR, "The document is not a JSON object (an array, null, ...)."),
+    "not-a-stream": (
+        Level.ERROR,
+        "A document read as an event stream (--as atof@v0.1) is not a list of events.",
+    ),
     "unknown-format": (Level.ERROR, "No known format recognises the document (use --as)."),
     "missing-schema-version": (Level.ERROR, "The version field is missing (use --as)."),
     "unknown-schema-version": (

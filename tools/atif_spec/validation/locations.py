@@ -14,8 +14,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from atif_spec.jsonio.locate import line_columns, value_offsets
+from atif_spec.jsonio.pointers import parse_pointer
 from atif_spec.validation.findings import Finding, Report
-from atif_spec.validation.reader import RawDocument, is_parquet
+from atif_spec.validation.reader import RawDocument, event_lines, is_parquet
 
 
 def _order(finding: Finding) -> tuple[int, int]:
@@ -28,6 +29,9 @@ def place(report: Report, raw: RawDocument) -> Report:
     known, and its findings sorted into document order (stable: findings at the same place,
     and findings with no place, keep their order)."""
     if not report.findings or not raw.data:
+        return report
+    if raw.stream is not None:
+        report.findings = sorted(_in_stream(report.findings, raw.data), key=_order)
         return report
     unplaced = {f.pointer for f in report.findings if f.line is None}
     offsets = value_offsets(raw.data, unplaced) if unplaced else {}
@@ -46,3 +50,21 @@ def place(report: Report, raw: RawDocument) -> Report:
         findings = [f if f.line is None else replace(f, line=f.line + shift) for f in findings]
     report.findings = findings
     return report
+
+
+def _in_stream(findings: list[Finding], data: bytes) -> list[Finding]:
+    """Findings of an event stream placed in its file: ``/i/...`` is on the ``i``-th non-blank
+    line, at the column of the value within it; a finding about the whole stream keeps no place."""
+    lines = event_lines(data)
+    placed: list[Finding] = []
+    for f in findings:
+        parts = parse_pointer(f.pointer) if f.line is None and f.pointer else []
+        if not parts or not parts[0].isdigit() or int(parts[0]) >= len(lines):
+            placed.append(f)
+            continue
+        number, text = lines[int(parts[0])]
+        rest = f.pointer[len(parts[0]) + 1 :]
+        offsets = value_offsets(text, {rest})
+        column = line_columns(text, offsets.values())[offsets[rest]][1] if rest in offsets else 1
+        placed.append(replace(f, line=number, column=column))
+    return placed

@@ -22,7 +22,14 @@ from atif_spec.schemas.catalog import UnknownSchemaError, load_catalog
 from atif_spec.schemas.targets import Target
 from atif_spec.validation.findings import Finding, Level, Report, input_finding
 from atif_spec.validation.locations import place
-from atif_spec.validation.reader import DEFAULT_MAX_BYTES, RawDocument, duplicate_keys, parse
+from atif_spec.validation.reader import (
+    DEFAULT_MAX_BYTES,
+    RawDocument,
+    duplicate_keys,
+    parse,
+    parse_stream,
+    whole_file,
+)
 
 if TYPE_CHECKING:  # the check itself lives with the rules that read referenced files
     from atif_spec.jsonio.samefile import FileId
@@ -109,9 +116,15 @@ def _identify(doc: Any, options: Options) -> tuple[str | None, str | None, list[
     version = forced.version if forced and forced.version else None
     if version is None and detected and detected[0] == fmt:
         version = detected[1]
-    if not isinstance(doc, dict):
-        return fmt, version, [input_finding("not-an-object", f"a {fmt} document is a JSON object")]
     spec = all_formats()[fmt]
+    if spec.stream and not isinstance(doc, list):
+        return (
+            fmt,
+            version,
+            [input_finding("not-a-stream", f"a {fmt} document is a list of events")],
+        )
+    if not spec.stream and not isinstance(doc, dict):
+        return fmt, version, [input_finding("not-an-object", f"a {fmt} document is a JSON object")]
     if version is None or version == "unknown" or version not in spec.versions:
         field = spec.version_field
         if field and field not in doc:
@@ -257,11 +270,24 @@ def _check(
         from atif_spec.schemas.compiled import rs_validator  # noqa: PLC0415 - start-up: only a document the typed decode and the screen cannot vouch for needs it
 
         validator = rs_validator(plan.schema_id)
-        if not validator.is_valid(doc):
+        if all_formats()[fmt].stream:
+            found.extend(_event_findings(doc, validator))
+        elif not validator.is_valid(doc):
             found.extend(_schema_findings(doc, fmt, version, validator))
     found.extend(
         _run_rules()(doc, fmt, version, path=path, options=_rule_options(opts), vouched=vouched)
     )
+    return found
+
+
+def _event_findings(events: list[Any], validator: Any) -> list[Finding]:
+    """The schema findings of each event of a stream, at ``/i/...`` for the ``i``-th event."""
+    from atif_spec.validation.schema_findings import findings_of  # noqa: PLC0415 - start-up: only a schema-invalid document needs it
+
+    found: list[Finding] = []
+    for index, event in enumerate(events):
+        if not validator.is_valid(event):
+            found.extend(findings_of(validator, event, f"/{index}"))
     return found
 
 
@@ -351,6 +377,12 @@ def _clean_version() -> Any:
     return clean_version
 
 
+def _is_event_stream(kind: str) -> bool:
+    """True when a stream kind names a format whose documents are event streams (ATOF)."""
+    spec = all_formats().get(kind)
+    return spec is not None and spec.stream
+
+
 def _validate_raw(raw: RawDocument, opts: Options) -> Report:
     # The typed decode answers only for documents on which nothing can be found; any other
     # document (and any the options send elsewhere) is validated the reference way below.
@@ -361,11 +393,12 @@ def _validate_raw(raw: RawDocument, opts: Options) -> Report:
             if opts.check_duplicate_keys:
                 report.findings.extend(duplicate_keys(raw.data))
             return report
-    if raw.stream is not None:
+    if raw.stream is not None and not _is_event_stream(raw.stream):
         hint = convert_hint(raw.source, raw.stream)
         warning = input_finding("provider-stream", hint, "", Level.WARNING)
         return Report(source=raw.source, line=None, findings=[warning])
-    doc, problems = parse(raw, opts.max_bytes)
+    reader = parse if raw.stream is None else parse_stream
+    doc, problems = reader(raw, opts.max_bytes)
     if problems and any(p.level == "error" for p in problems):
         return Report(source=raw.source, line=raw.line, findings=problems)
     report = validate_document(doc, source=raw.source, line=raw.line, path=raw.path, options=opts)
@@ -402,8 +435,7 @@ def validate(
     if type(obj_or_path) is dict:
         return validate_document(obj_or_path, options=options)
     if isinstance(obj_or_path, Path):
-        data = obj_or_path.read_bytes()
-        return validate_raw(RawDocument(str(obj_or_path), data, None, obj_or_path), options)
+        return validate_raw(whole_file(obj_or_path), options)
     if isinstance(obj_or_path, (bytes, bytearray)):
         return validate_raw(RawDocument("<bytes>", bytes(obj_or_path)), options)
     if isinstance(obj_or_path, str):
@@ -411,6 +443,5 @@ def validate(
             # A lone surrogate passes into the bytes, where it is invalid UTF-8 (a finding).
             data = obj_or_path.encode("utf-8", "surrogatepass")
             return validate_raw(RawDocument("<string>", data), options)
-        path = Path(obj_or_path)
-        return validate_raw(RawDocument(obj_or_path, path.read_bytes(), None, path), options)
+        return validate_raw(whole_file(Path(obj_or_path), obj_or_path), options)
     return validate_document(obj_or_path, options=options)

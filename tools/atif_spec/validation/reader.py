@@ -130,6 +130,15 @@ def _whole(fh: Any, name: str, path: Path, max_bytes: int, kind: str | None) -> 
     return RawDocument(name, fh.read(), None, path, stream=kind)
 
 
+def whole_file(path: Path, name: str | None = None) -> RawDocument:
+    """A file read whole as one document (the API's ``validate(path)``); a JSON Lines file that
+    is a stream is marked as one, as :func:`read_file` marks it."""
+    data = path.read_bytes()
+    name = str(path) if name is None else name
+    kind = sniff_stream(data[:SNIFF_BYTES]) if is_jsonl(name) else None
+    return RawDocument(name, data, None, path, stream=kind)
+
+
 def stream_kind(fh: Any) -> str | None:
     """The provider-stream kind of an open JSON Lines file (read from its start, then rewound
     to where it was), or None."""
@@ -255,6 +264,33 @@ def _decode_problem(data: bytes, exc: orjson.JSONDecodeError) -> Finding:
     else:
         finding = input_finding("invalid-json", f"not valid JSON: {message}")
     return replace(finding, line=exc.lineno, column=exc.colno)
+
+
+def event_lines(data: bytes) -> list[tuple[int, bytes]]:
+    """``(line number, bytes)`` of each non-blank line of an event stream, in order."""
+    return [
+        (number, line)
+        for number, line in enumerate(data.removeprefix(_BOM).split(b"\n"), start=1)
+        if line.strip()
+    ]
+
+
+def parse_stream(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, list[Finding]]:
+    """An event stream (``raw.stream == "atof"``) as one document: the list of its events, the
+    ``i``-th being the ``i``-th non-blank line. Each line that does not parse is an ``input:*``
+    finding at that line (an error: the stream is then checked no further, as a document that
+    does not parse is not)."""
+    if raw.oversize is not None:
+        return parse(raw, max_bytes)
+    events: list[Any] = []
+    problems: list[Finding] = []
+    for number, line in event_lines(raw.data):
+        event, found = parse(RawDocument(raw.source, line, number), max_bytes)
+        events.append(event)
+        problems.extend(replace(f, line=(f.line or 1) + number - 1) for f in found)
+    if not events:
+        problems.append(input_finding("invalid-json", "empty document"))
+    return events, problems
 
 
 def duplicate_keys(data: bytes) -> list[Finding]:
