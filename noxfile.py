@@ -446,6 +446,17 @@ def gza(session: nox.Session) -> None:
         session.run("python", script, env={"HOME": tmp})
 
 
+@nox.session(python=PYTHON)
+def atof(session: nox.Session) -> None:
+    """nvidia-nat-atif 1.9.0 as the oracle of ATOF: its models against our event schema, its
+    reader against our validator, its ATOF -> ATIF converter against our lens, on every fixture
+    of conformance/atof (spec/atof/DECISIONS.md ATOF-L*). Without it those tests are skipped."""
+    session.install("-e", ".[dev]", "nvidia-nat-atif[full]==1.9.0")
+    session.run(
+        "pytest", "-q", "tests/formats/test_atof.py", "tests/transforms/lenses/test_atof.py"
+    )
+
+
 INTEROP_ENVS = Path(".nox/interop-envs")
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from atif_spec.validation.pipeline import Options, validate_raw
-from atif_spec.validation.reader import RawDocument
+from atif_spec.validation.reader import whole_file
 from tests.support import ROOT
 
 MANIFESTS = sorted((ROOT / "conformance").glob("*/*/manifest.json"))
@@ -25,7 +25,7 @@ CASES = [(m, case) for m in MANIFESTS for case in json.loads(m.read_text())["cas
 def test_case_has_exactly_the_expected_findings(manifest: Path, case: dict[str, Any]) -> None:
     path = manifest.parent / case["path"]
     options = Options(as_target=case.get("target"), **case.get("options", {}))
-    report = validate_raw(RawDocument(str(path), path.read_bytes(), None, path), options)
+    report = validate_raw(whole_file(path), options)  # a .jsonl stream is one document
     got = Counter((f.code, f.pointer) for f in report.findings)
     expected = Counter((e["code"], e["pointer"]) for e in case.get("expected", []))
     assert got == expected

@@ -277,3 +277,14 @@ def test_a_stream_that_is_not_json_after_its_start_is_one_finding(tmp_path: Path
     doc, report = stats.load(raw)
     assert doc is None and [f.code for f in report.findings] == ["input:invalid-json"]
     assert "line 61" in report.findings[0].message
+
+
+def test_an_atof_stream_is_one_document_counted_through_its_lens() -> None:
+    """An ATOF stream is a document itself (no provider-stream note): its steps, calls and tokens
+    are those of its ATIF (the lens, spec/atof/MAPPING.md)."""
+    path = ROOT / "conformance" / "atof" / "v0.1" / "valid" / "tool-calling-agent.jsonl"
+    data = orjson.loads(_cli("--format", "json", str(path)))["total"]
+    assert data["documents"] == data["valid"] == data["counted"] == 1
+    assert data["steps"] == 4
+    assert data["tokens"]["prompt"] == 40 + 70
+    assert "input:provider-stream" not in data["findings"]

@@ -14,8 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from atif_spec.cli import main
+from atif_spec.validation.reader import read_file
 from atif_spec.view import SCRIPTS, ViewOptions, build, embed_json, page, render, script
-from atif_spec.view.documents import MAX_MEDIA_BYTES, sniff
+from atif_spec.view.documents import MAX_MEDIA_BYTES, _provider, sniff
 from tests.support import ROOT
 from tests.support.harbor import harbor_job
 
@@ -379,3 +380,11 @@ def test_a_file_is_one_document_on_the_page(tmp_path: Path) -> None:
 
 def test_no_trials_outside_harbor_folders(tmp_path: Path) -> None:
     assert build([str(_write(tmp_path, _doc()))])["trials"] == []
+
+
+def test_an_atof_stream_is_shown_as_its_trajectory_without_a_provider_note() -> None:
+    path = ROOT / "conformance" / "atof" / "v0.1" / "valid" / "tool-calling-agent.jsonl"
+    (raw,) = read_file(str(path))
+    assert raw.stream == "atof"
+    assert not _provider(raw, [])
+    assert _provider(raw._replace(stream="claude"), {})

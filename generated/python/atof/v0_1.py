@@ -32,8 +32,10 @@ class ScopeEvent(StrictModel):
     One end of a scope (spec §3.1): the `start` event when the scope is pushed onto the active scope stack and the `end` event, with the same `uuid`, when it is popped. Members beyond these fields are kept (vendor extensions). Generated binding: the schema's conditional and cross-field rules, which the field types cannot express, are checked against this definition of the schema when the model is validated; `atif_spec.validate` adds the spec's rules beyond the schema.
     """
 
-    kind: Literal["scope"] = Field(
-        ..., description="Required. The event kind: `scope`.", title="Kind"
+    kind: str = Field(
+        default="scope",
+        description="The event kind, `scope`: `Event` sends an event here by it (nat's model defaults it; its reader needs it). Default `scope`.",
+        title="Kind",
     )
     scope_category: Literal["start", "end"] = Field(
         ..., description="Required. The lifecycle phase: `start` or `end`.", title="Scope category"
@@ -102,8 +104,10 @@ class MarkEvent(StrictModel):
     A point-in-time checkpoint (spec §3.2), unpaired. It carries no `scope_category` and no `attributes`. Members beyond these fields are kept (vendor extensions). Generated binding: the schema's conditional and cross-field rules, which the field types cannot express, are checked against this definition of the schema when the model is validated; `atif_spec.validate` adds the spec's rules beyond the schema.
     """
 
-    kind: Literal["mark"] = Field(
-        ..., description="Required. The event kind: `mark`.", title="Kind"
+    kind: str = Field(
+        default="mark",
+        description="The event kind, `mark`: `Event` sends an event here by it (nat's model defaults it; its reader needs it). Default `mark`.",
+        title="Kind",
     )
     atof_version: str = Field(
         default="0.1",

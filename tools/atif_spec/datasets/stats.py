@@ -34,6 +34,7 @@ import orjson
 from atif_spec.datasets.engines.sources import DEFAULT_COLUMN, read_documents
 from atif_spec.datasets.pool import map_ordered
 from atif_spec.datasets.progress import Progress
+from atif_spec.formats import is_event_stream
 from atif_spec.formats.streams import converted_note
 from atif_spec.formats.totals import trajectory_totals
 from atif_spec.jsonio import jsontext
@@ -42,7 +43,7 @@ from atif_spec.stepsubstep.legacy import read_stream
 from atif_spec.transforms.lenses import ConversionError, convert
 from atif_spec.validation.findings import Finding, Level, Report, input_finding
 from atif_spec.validation.pipeline import validate_document
-from atif_spec.validation.reader import DEFAULT_MAX_BYTES, RawDocument, parse
+from atif_spec.validation.reader import DEFAULT_MAX_BYTES, RawDocument, parse, parse_stream
 
 GroupBy = Literal["model", "agent", "version", "format"]
 GROUP_BY: tuple[GroupBy, ...] = ("model", "agent", "version", "format")
@@ -67,7 +68,10 @@ def document_stats(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> dict
 def load(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[Any, Report]:
     """Parse and validate one document: the parsed value (None when unreadable) and its report."""
 
-    doc, problems = parse(raw, max_bytes) if raw.stream is None else _stream(raw, max_bytes)
+    if raw.stream is None or is_event_stream(raw.stream):  # an ATOF stream is one document
+        doc, problems = (parse if raw.stream is None else parse_stream)(raw, max_bytes)
+    else:
+        doc, problems = _stream(raw, max_bytes)
     if any(p.level == "error" for p in problems):
         return None, Report(source=raw.source, line=raw.line, findings=problems)
     report = validate_document(doc, source=raw.source, line=raw.line, path=raw.path)
@@ -111,10 +115,10 @@ def record(raw: RawDocument, report: Report, atif: dict[str, Any] | None) -> dic
 def as_atif(doc: Any, fmt: str | None, version: str | None) -> dict[str, Any] | None:
     """The document as ATIF: itself when it is ATIF, else converted to :data:`HUB` (None when
     that is not possible)."""
-    if not isinstance(doc, dict) or fmt is None or version is None:
+    if not isinstance(doc, dict | list) or fmt is None or version is None:
         return None
     if fmt == "atif":
-        return doc
+        return doc if isinstance(doc, dict) else None
 
     try:
         converted, _ = convert(doc, HUB)

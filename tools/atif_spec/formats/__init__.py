@@ -59,6 +59,13 @@ def get_format(name: str) -> FormatSpec:
     return all_formats()[name]
 
 
+def is_event_stream(kind: str | None) -> bool:
+    """True when a stream kind (``RawDocument.stream``) names a format whose documents are event
+    streams (ATOF), validated as one document; other kinds are provider streams."""
+    spec = all_formats().get(kind or "")
+    return spec is not None and spec.stream
+
+
 def detect(doc: Any) -> tuple[str, str] | None:
     """``(format, version)`` of a parsed document, or None when no format recognises it."""
     for spec in all_formats().values():

@@ -46,9 +46,9 @@ def is_event(value: Any) -> bool:
 
 
 def looks_like_stream(events: list[Any]) -> bool:
-    """True when every item is an object with a ``kind`` (none a legacy turn event) and at least
-    half of them are ATOF events: a stream with a few broken events is still a stream."""
-    if not events or not all(isinstance(e, dict) and "kind" in e for e in events):
+    """True when every item is an object (none a legacy turn event) and at least half of them
+    are ATOF events: a stream with a few broken events is still a stream."""
+    if not events or not all(isinstance(e, dict) for e in events):
         return False
     if any("legacy_event_id" in e for e in events):
         return False

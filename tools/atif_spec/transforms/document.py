@@ -16,7 +16,7 @@ from atif_spec.jsonio import jsontext
 from atif_spec.schemas.targets import Target
 from atif_spec.validation.findings import Finding, Level, input_finding
 from atif_spec.validation.pipeline import Options, validate_document
-from atif_spec.validation.reader import RawDocument, parse
+from atif_spec.validation.reader import RawDocument, parse, parse_stream
 
 if TYPE_CHECKING:
     from atif_spec.transforms.changes import ChangeReport
@@ -111,7 +111,7 @@ def _migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
 
     if raw.source in options.whole_files:
         return _legacy_outcome(raw, options)
-    doc, problems = parse(raw, options.max_bytes)
+    doc, problems = (parse if raw.stream is None else parse_stream)(raw, options.max_bytes)
     if any(p.level is Level.ERROR for p in problems):
         to = options.to if options.convert or "@" in options.to else f"atif@{options.to}"
         report = ChangeReport(source=raw.source, line=raw.line, to=to)

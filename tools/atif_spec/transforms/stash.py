@@ -42,8 +42,11 @@ HOLDERS: dict[str, Holder] = {
     "tao": ("metadata",),
     "step-substep": ("extra",),
     "trajectory-sdk": ("telemetry", "data"),
+    "atof": ("metadata",),
 }
-"""Where each format keeps its stash (RFC.md §4.5.2), by format or ``FORMAT@VERSION``."""
+"""Where each format keeps its stash (RFC.md §4.5.2), by format or ``FORMAT@VERSION``. An ATOF
+stream is a list of events with no holder object: no lens writes ATOF, so it never has a stash
+(reading one finds none)."""
 
 
 def holder(target: str) -> Holder:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from atif_spec.formats import all_formats, detect
+from atif_spec.formats import all_formats, detect, is_event_stream
 from atif_spec.formats.streams import convert_hint
 from atif_spec.jsonio.jsonvalues import lone_surrogates
 from atif_spec.schemas.catalog import UnknownSchemaError, load_catalog
@@ -377,12 +377,6 @@ def _clean_version() -> Any:
     return clean_version
 
 
-def _is_event_stream(kind: str) -> bool:
-    """True when a stream kind names a format whose documents are event streams (ATOF)."""
-    spec = all_formats().get(kind)
-    return spec is not None and spec.stream
-
-
 def _validate_raw(raw: RawDocument, opts: Options) -> Report:
     # The typed decode answers only for documents on which nothing can be found; any other
     # document (and any the options send elsewhere) is validated the reference way below.
@@ -393,7 +387,7 @@ def _validate_raw(raw: RawDocument, opts: Options) -> Report:
             if opts.check_duplicate_keys:
                 report.findings.extend(duplicate_keys(raw.data))
             return report
-    if raw.stream is not None and not _is_event_stream(raw.stream):
+    if raw.stream is not None and not is_event_stream(raw.stream):
         hint = convert_hint(raw.source, raw.stream)
         warning = input_finding("provider-stream", hint, "", Level.WARNING)
         return Report(source=raw.source, line=None, findings=[warning])

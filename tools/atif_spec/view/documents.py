@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from atif_spec.datasets.stats import as_atif, load, record
+from atif_spec.formats import is_event_stream
 from atif_spec.formats.streams import converted_note
 from atif_spec.formats.totals import Totals, trajectory_totals
 from atif_spec.jsonio.atomic import OutputError
@@ -107,7 +108,7 @@ class Collector:
             "findings": [f.to_dict() for f in report.findings],
             "atif": atif,
             "tree": doc if report.format != "atif" else None,
-            "converted": converted_note(raw.stream) if raw.stream and doc is not None else None,
+            "converted": converted_note(raw.stream or "") if _provider(raw, doc) else None,
             "numbers": numbers if numbers.get("counted") else None,
             "media": {},
             "links": {},
@@ -354,3 +355,8 @@ def _file_refs(doc: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
                 for ptr, ref in found:
                     if isinstance(ref.get("trajectory_path"), str):
                         yield ptr, ref
+
+
+def _provider(raw: RawDocument, doc: Any) -> bool:
+    """True for a provider stream converted in memory (not an ATOF stream, a document itself)."""
+    return bool(raw.stream) and not is_event_stream(raw.stream) and doc is not None

@@ -35,9 +35,9 @@ export type AtofEventMark = MarkEvent & {
  */
 export interface ScopeEvent {
   /**
-   * Required. The event kind: `scope`.
+   * The event kind, `scope`: `Event` sends an event here by it (nat's model defaults it; its reader needs it). Default `scope`.
    */
-  kind: "scope";
+  kind?: string;
   /**
    * Required. The lifecycle phase: `start` or `end`.
    */
@@ -99,9 +99,9 @@ export interface ScopeEvent {
  */
 export interface MarkEvent {
   /**
-   * Required. The event kind: `mark`.
+   * The event kind, `mark`: `Event` sends an event here by it (nat's model defaults it; its reader needs it). Default `mark`.
    */
-  kind: "mark";
+  kind?: string;
   /**
    * The wire-format version, `0.MINOR` (spec §2, §5.6). Default `0.1`.
    */

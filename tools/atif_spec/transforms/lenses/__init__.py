@@ -110,11 +110,11 @@ def convert(
         target = Target.parse(to)
     except TargetError as exc:
         raise refuse(report, "bad-target", str(exc)) from exc
-    found = detect(doc)
-    if not isinstance(doc, dict) or found is None or found[1] == "unknown":
+    found = detect(doc)  # only a stream format (ATOF) detects a list
+    if not isinstance(doc, dict | list) or found is None or found[1] == "unknown":
         report.errors.append(
             input_finding(
-                "not-an-object" if not isinstance(doc, dict) else "unknown-format",
+                "not-an-object" if not isinstance(doc, dict | list) else "unknown-format",
                 "cannot tell the format and version of this document",
             )
         )
@@ -130,7 +130,7 @@ def convert(
         raise refuse(report, "bad-target", f"unknown target {target_format}@{target_version}")
     report.to = f"{target_format}@{target_version}"
     options = driver.Options(drop, session_ref_path, drop_context_only)
-    work: Doc = doc
+    work: Any = doc  # a list only for a stream format (ATOF), until its lens into ATIF
     fmt, version = source_format, source_version
     if fmt == target_format:
         if fmt == "atif":
