@@ -450,8 +450,11 @@ def gza(session: nox.Session) -> None:
 def atof(session: nox.Session) -> None:
     """nvidia-nat-atif 1.9.0 as the oracle of ATOF: its models against our event schema, its
     reader against our validator, its ATOF -> ATIF converter against our lens, on every fixture
-    of conformance/atof (spec/atof/DECISIONS.md ATOF-L*). Without it those tests are skipped."""
+    of conformance/atof (spec/atof/DECISIONS.md ATOF-L*), and the fixtures against what its writer
+    writes (conformance/adapters/atof_fixtures.py). Without nat those tests are skipped."""
     session.install("-e", ".[dev]", "nvidia-nat-atif[full]==1.9.0")
+    fixtures = ("conformance/adapters/atof_fixtures.py", "conformance/atof/v0.1", "--check")
+    session.run("python", *fixtures)  # the fixtures are what nat's own writer writes
     session.run(
         "pytest", "-q", "tests/formats/test_atof.py", "tests/transforms/lenses/test_atof.py"
     )
