@@ -10,10 +10,11 @@ step; the end of another scope is a system step (an agent step at the root). Whe
 from nat, spec/atof/DECISIONS.md (ATOF-L*) says why.
 
 There is no lens out of ATIF (RFC.md §7): a trajectory has no scope ids, parents or times of
-scopes to give back. ``backward`` is the rebuild the stash is measured against (RFC.md §4.5):
-an agent scope around one mark per user or system step and one ``llm`` scope (with a ``tool``
-scope per call) per agent step; what it cannot rebuild (ids, times, payloads) is the patch, so
-nothing of the stream is lost.
+scopes to give back. ``backward`` is the rebuild the stash is measured against (RFC.md §4.5),
+in the shape nat writes: an agent scope around an ``llm`` scope per agent step (the user and
+system steps before it as its request; a ``tool`` scope per result after it) and a mark per other
+step; what it cannot rebuild (ids, times, payloads as written) is the patch, so nothing of the
+stream is lost.
 """
 
 from __future__ import annotations
@@ -355,69 +356,81 @@ def forward(doc: Any, ctx: driver.Context) -> dict[str, Any]:
     return {"schema_version": SCHEMA_VERSION, "session_id": session, "agent": agent, "steps": steps}
 
 
-def _event(kind: str, uuid: str, at: Any, name: Any, **fields: Any) -> dict[str, Any]:
-    return {"kind": kind, **fields, "uuid": uuid, "timestamp": at, "name": name}
+def _scope(
+    phase: str, category: str, uuid: str, parent: str | None, **fields: Any
+) -> dict[str, Any]:
+    """A scope event with every member nat's writer writes, in its order."""
+    event: dict[str, Any] = {"kind": "scope", "scope_category": phase, "atof_version": "0.1"}
+    event.update(category=category, category_profile=None, uuid=uuid, parent_uuid=parent)
+    event.update(data=None, data_schema=None, timestamp=None, name=None, attributes=[])
+    event["metadata"] = None
+    event.update(fields)
+    return event
 
 
-def _step_events(step: dict[str, Any], root: str, at: Any) -> list[dict[str, Any]]:
-    """The events one ATIF step is rebuilt as (see the module docstring)."""
-    uuid = f"step-{step.get('step_id')}"
-    if step.get("source") != "agent":
-        data = {"role": step.get("source"), "content": step.get("message")}
-        return [_event("mark", uuid, at, step.get("source"), parent_uuid=root, data=data)]
-    profile = {"model_name": step["model_name"]} if step.get("model_name") else None
-    scope: dict[str, Any] = {"kind": "scope", "category": "llm", "parent_uuid": root}
-    scope["category_profile"] = profile
-    end = {"content": step.get("message"), "tool_calls": step.get("tool_calls") or []}
+def _mark_event(uuid: str, parent: str, step: dict[str, Any]) -> dict[str, Any]:
+    """A mark event with every member nat's writer writes, in its order."""
+    data = {"role": step.get("source"), "content": step.get("message")}
+    event: dict[str, Any] = {"kind": "mark", "atof_version": "0.1", "category": None}
+    event.update(category_profile=None, uuid=uuid, parent_uuid=parent, data=data)
+    event.update(data_schema=None, timestamp=step.get("timestamp"), name=step.get("source"))
+    event["metadata"] = None
+    return event
+
+
+def _llm_events(step: dict[str, Any], asked: list[Any], root: str) -> list[dict[str, Any]]:
+    """An agent step as an ``llm`` scope (the messages before it as its request) and a ``tool``
+    scope per observation result."""
+    uuid, at, model = f"llm-{step.get('step_id')}", step.get("timestamp"), step.get("model_name")
+    profile = {"model_name": model} if model else None
+    end: dict[str, Any] = {"content": step.get("message")}
+    if step.get("tool_calls"):
+        end["tool_calls"] = step["tool_calls"]
+    if step.get("metrics"):
+        end["usage"] = step["metrics"]
     out = [
-        {
-            **scope,
-            "scope_category": "start",
-            "uuid": uuid,
-            "timestamp": at,
-            "name": step.get("model_name"),
-        },
-        {
-            **scope,
-            "scope_category": "end",
-            "uuid": uuid,
-            "data": end,
-            "timestamp": at,
-            "name": step.get("model_name"),
-        },
+        _scope("start", "llm", uuid, root, category_profile=profile, data={"messages": asked}),
+        _scope("end", "llm", uuid, root, category_profile=profile, data=end),
     ]
+    out[0].update(timestamp=at, name=model)
+    out[1].update(timestamp=at, name=model)
     results = (step.get("observation") or {}).get("results") or []
     for index, result in enumerate(results):
-        tool: dict[str, Any] = {"kind": "scope", "category": "tool", "parent_uuid": root}
-        tool["name"] = "tool"
-        tool["category_profile"] = {"tool_call_id": result.get("source_call_id")}
+        profile = {"tool_call_id": result.get("source_call_id")}
         for phase in ("start", "end"):
-            out.append(
-                {**tool, "scope_category": phase, "uuid": f"{uuid}-tool-{index}", "timestamp": at}
-            )
+            tool = _scope(phase, "tool", f"{uuid}-tool-{index}", root, category_profile=profile)
+            out.append({**tool, "timestamp": at})
         out[-1]["data"] = {"result": result.get("content")}
     return out
 
 
 def backward(doc: dict[str, Any], ctx: driver.Context) -> list[dict[str, Any]]:
-    """ATIF → the ATOF events the stash is measured against (see the module docstring)."""
+    """ATIF → the ATOF events the stash is measured against (see the module docstring): the
+    shape nat writes, so that the patch holds values, not whole events."""
     found = doc.get("agent")
     agent: dict[str, Any] = found if isinstance(found, dict) else {}
     root = str(doc.get("session_id"))
     steps = [s for s in doc.get("steps") or [] if isinstance(s, dict)]
-    first = steps[0].get("timestamp") if steps else None
-    scope = {"kind": "scope", "category": "agent", "uuid": root, "name": agent.get("name")}
-    out = [{**scope, "scope_category": "start", "timestamp": first}]
+    events: list[dict[str, Any]] = []
+    asked: list[Any] = []
     for step in steps:
-        out.extend(_step_events(step, root, step.get("timestamp")))
-    out.append(
-        {
-            **scope,
-            "scope_category": "end",
-            "timestamp": steps[-1].get("timestamp") if steps else first,
-        }
+        if step.get("source") in ("user", "system"):
+            asked.append({"role": step.get("source"), "content": step.get("message")})
+        elif step.get("llm_call_count") == 1:
+            events.extend(_llm_events(step, asked, root))
+            asked = []
+        else:
+            events.append(_mark_event(f"step-{step.get('step_id')}", root, step))
+    events.extend(
+        _mark_event(f"asked-{i}", root, {"source": m["role"], "message": m["content"]})
+        for i, m in enumerate(asked)
     )
-    return out
+    first = steps[0].get("timestamp") if steps else None
+    last = steps[-1].get("timestamp") if steps else None
+    meta = {"session_id": root, "version": agent.get("version")}
+    start = _scope("start", "agent", root, None, timestamp=first, name=agent.get("name"))
+    finish = _scope("end", "agent", root, None, timestamp=last, name=agent.get("name"))
+    return [{**start, "metadata": meta}, *events, {**finish, "metadata": meta}]
 
 
 LENS = driver.Step(SOURCE, TARGET, forward, backward)  # type: ignore[arg-type]
