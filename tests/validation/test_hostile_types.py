@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 import pytest
 
+from atif_spec.conformance.suite import read_document
 from atif_spec.validation.pipeline import Options, validate_document
 from tests.support import ROOT
 
@@ -71,8 +72,8 @@ def _seeds(manifest: Path) -> list[Any]:
     cases = orjson.loads(manifest.read_bytes())["cases"]
     docs = []
     for case in cases:
-        if case["category"] in ("valid", "warning") and case["path"].endswith(".json"):
-            docs.append(orjson.loads((manifest.parent / case["path"]).read_bytes()))
+        if case["category"] in ("valid", "warning") and case["path"].endswith((".json", ".jsonl")):
+            docs.append(read_document(manifest.parent / case["path"]))  # a stream: its events
     return docs
 
 

@@ -236,9 +236,9 @@ def _example(code: str, suite_dir: Path | None) -> dict[str, Any]:
 
 
 def _shown(case: Any, pointer: str) -> dict[str, Any]:
-    from atif_spec.jsonio import jsontext
+    from atif_spec.conformance.suite import read_document
 
-    doc = jsontext.loads(case.document.read_bytes())
+    doc = read_document(case.document)  # an ATOF stream: the list of its events
     value, where = _at(doc, pointer)
     text = jsontext.dumps(value, indent=True).decode()
     if len(text) > 600:

@@ -19,7 +19,8 @@ from atif_spec.formats import FormatSpec
 VERSIONS: Final = ("v0.1",)
 WIRE_VERSION: Final = "0.1"
 """The ``atof_version`` this validator knows (an event that omits it is 0.1)."""
-KINDS: Final = frozenset({"scope", "mark"})
+KINDS: Final = ("scope", "mark")
+"""The two event kinds (a tuple: a kind of any JSON type, a list too, can be looked up)."""
 CATEGORIES: Final = frozenset(
     {
         "agent",
