@@ -63,7 +63,7 @@ def _events(ctx: RuleContext) -> list[tuple[int, dict[str, Any]]]:
     level=Level.ERROR,
     format=FORMAT,
     versions=VERSIONS,
-    section="ATOF §3.1, §5.3 (a scope's start and end share its uuid); DECISIONS ATOF-4",
+    section="ATOF §3.1, §5.3 (start and end share the uuid); spec/atof/DECISIONS.md ATOF-4",
     summary="A scope end event has no start event with the same uuid.",
 )
 def end_without_start(ctx: RuleContext) -> Found:
@@ -77,7 +77,7 @@ def end_without_start(ctx: RuleContext) -> Found:
 
     *Valid instead*: the start event ``t1`` earlier in the stream.
 
-    *Spec*: ATOF §3.1, §5.3; DECISIONS ATOF-4.
+    *Spec*: ATOF §3.1, §5.3; spec/atof/DECISIONS.md ATOF-4.
     """
     scopes = ctx.memoized("atof-scopes", _scopes)
     for uuid, index in scopes.ends.items():
@@ -91,7 +91,7 @@ def end_without_start(ctx: RuleContext) -> Found:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ATOF §3.1, §5.3; DECISIONS ATOF-4",
+    section="ATOF §3.1, §5.3; spec/atof/DECISIONS.md ATOF-4",
     summary="A scope start event has no end event with the same uuid (the scope never closes).",
 )
 def start_without_end(ctx: RuleContext) -> Found:
@@ -105,7 +105,7 @@ def start_without_end(ctx: RuleContext) -> Found:
 
     *Valid instead*: its end event with the same ``uuid``.
 
-    *Spec*: ATOF §3.1, §5.3; DECISIONS ATOF-4.
+    *Spec*: ATOF §3.1, §5.3; spec/atof/DECISIONS.md ATOF-4.
     """
     scopes = ctx.memoized("atof-scopes", _scopes)
     for uuid, index in scopes.starts.items():
@@ -119,7 +119,7 @@ def start_without_end(ctx: RuleContext) -> Found:
     level=Level.ERROR,
     format=FORMAT,
     versions=VERSIONS,
-    section="ATOF §5.3 (one start and one end per scope); DECISIONS ATOF-4",
+    section="ATOF §5.3 (one start and one end per scope); spec/atof/DECISIONS.md ATOF-4",
     summary="A scope has a second start, or a second end, with the same uuid.",
 )
 def repeated_scope_event(ctx: RuleContext) -> Found:
@@ -133,7 +133,7 @@ def repeated_scope_event(ctx: RuleContext) -> Found:
 
     *Valid instead*: a fresh uuid for the second scope.
 
-    *Spec*: ATOF §5.3; DECISIONS ATOF-4.
+    *Spec*: ATOF §5.3; spec/atof/DECISIONS.md ATOF-4.
     """
     scopes = ctx.memoized("atof-scopes", _scopes)
     for index, phase in scopes.repeated:
@@ -147,7 +147,7 @@ def repeated_scope_event(ctx: RuleContext) -> Found:
     level=Level.ERROR,
     format=FORMAT,
     versions=VERSIONS,
-    section="ATOF §5.1 (timestamps), §5.3; DECISIONS ATOF-5",
+    section="ATOF §5.1 (timestamps), §5.3; spec/atof/DECISIONS.md ATOF-5",
     summary="A scope's end event is earlier than its start (by timestamp, or in the file).",
 )
 def end_before_start(ctx: RuleContext) -> Found:
@@ -162,7 +162,7 @@ def end_before_start(ctx: RuleContext) -> Found:
 
     *Valid instead*: the end's time at or after the start's.
 
-    *Spec*: ATOF §5.1, §5.3; DECISIONS ATOF-5.
+    *Spec*: ATOF §5.1, §5.3; spec/atof/DECISIONS.md ATOF-5.
     """
     scopes = ctx.memoized("atof-scopes", _scopes)
     for uuid, end in scopes.ends.items():
@@ -183,7 +183,7 @@ def end_before_start(ctx: RuleContext) -> Found:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ATOF §2 (parent_uuid: the enclosing scope); DECISIONS ATOF-6",
+    section="ATOF §2 (parent_uuid: the enclosing scope); spec/atof/DECISIONS.md ATOF-6",
     summary="An event's parent_uuid names no scope of the stream.",
 )
 def unknown_parent(ctx: RuleContext) -> Found:
@@ -198,7 +198,7 @@ def unknown_parent(ctx: RuleContext) -> Found:
 
     *Valid instead*: the parent scope's events in the stream, or ``parent_uuid`` null.
 
-    *Spec*: ATOF §2; DECISIONS ATOF-6.
+    *Spec*: ATOF §2; spec/atof/DECISIONS.md ATOF-6.
     """
     scopes = ctx.memoized("atof-scopes", _scopes)
     for index, event in _events(ctx):
@@ -225,7 +225,7 @@ def _outside(event: dict[str, Any], start: dict[str, Any], end: dict[str, Any] |
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ATOF §5.3 (scopes nest on the active scope stack); DECISIONS ATOF-5",
+    section="ATOF §5.3 (scopes nest on the active scope stack); spec/atof/DECISIONS.md ATOF-5",
     summary="An event's time is before its parent scope starts or after it ends.",
 )
 def outside_parent_scope(ctx: RuleContext) -> Found:
@@ -241,7 +241,7 @@ def outside_parent_scope(ctx: RuleContext) -> Found:
 
     *Valid instead*: the tool's events between the agent's start and end.
 
-    *Spec*: ATOF §5.3; DECISIONS ATOF-5.
+    *Spec*: ATOF §5.3; spec/atof/DECISIONS.md ATOF-5.
     """
     scopes = ctx.memoized("atof-scopes", _scopes)
     for index, event in _events(ctx):
@@ -263,7 +263,7 @@ def outside_parent_scope(ctx: RuleContext) -> Found:
     level=Level.ERROR,
     format=FORMAT,
     versions=VERSIONS,
-    section="ATOF §2, §5.6 (atof_version); DECISIONS ATOF-3",
+    section="ATOF §2, §5.6 (atof_version); spec/atof/DECISIONS.md ATOF-3",
     summary="An event declares an atof_version other than 0.1.",
 )
 def unknown_atof_version(ctx: RuleContext) -> Found:
@@ -277,7 +277,7 @@ def unknown_atof_version(ctx: RuleContext) -> Found:
 
     *Valid instead*: ``"atof_version": "0.1"``.
 
-    *Spec*: ATOF §2, §5.6; DECISIONS ATOF-3.
+    *Spec*: ATOF §2, §5.6; spec/atof/DECISIONS.md ATOF-3.
     """
     for index, event in _events(ctx):
         version = event.get("atof_version", atof.WIRE_VERSION)
@@ -294,7 +294,7 @@ def unknown_atof_version(ctx: RuleContext) -> Found:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ATOF §2.1 (a sorted, deduplicated, lowercase flag array); DECISIONS ATOF-7",
+    section="ATOF §2.1 (a sorted, deduplicated, lowercase array); spec/atof/DECISIONS.md ATOF-7",
     summary="A scope's attributes are not sorted, repeat a flag, or are not lowercase.",
 )
 def attributes_not_canonical(ctx: RuleContext) -> Found:
@@ -308,7 +308,7 @@ def attributes_not_canonical(ctx: RuleContext) -> Found:
 
     *Valid instead*: ``["parallel", "streaming"]``.
 
-    *Spec*: ATOF §2.1; DECISIONS ATOF-7.
+    *Spec*: ATOF §2.1; spec/atof/DECISIONS.md ATOF-7.
     """
     for index, event in _events(ctx):
         flags = event.get("attributes")
@@ -327,7 +327,7 @@ def attributes_not_canonical(ctx: RuleContext) -> Found:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ATOF §3.1 (a start/end pair describes one scope); DECISIONS ATOF-4",
+    section="ATOF §3.1 (a start/end pair describes one scope); spec/atof/DECISIONS.md ATOF-4",
     summary="A scope's end names another category, name or parent than its start.",
 )
 def scope_ends_disagree(ctx: RuleContext) -> Found:
@@ -342,7 +342,7 @@ def scope_ends_disagree(ctx: RuleContext) -> Found:
 
     *Valid instead*: the same category, name and parent on both.
 
-    *Spec*: ATOF §3.1; DECISIONS ATOF-4.
+    *Spec*: ATOF §3.1; spec/atof/DECISIONS.md ATOF-4.
     """
     scopes = ctx.memoized("atof-scopes", _scopes)
     for uuid, end in scopes.ends.items():
@@ -363,7 +363,7 @@ def scope_ends_disagree(ctx: RuleContext) -> Found:
     level=Level.WARNING,
     format=FORMAT,
     versions=VERSIONS,
-    section="ATOF §4 (closed vocabulary), §4.3 (consumers accept other values); DECISIONS ATOF-8",
+    section="ATOF §4 (closed vocabulary), §4.3; spec/atof/DECISIONS.md ATOF-8",
     summary="A category is not one of the spec's eleven (use custom with a subtype).",
 )
 def category_outside_vocabulary(ctx: RuleContext) -> Found:
@@ -379,7 +379,7 @@ def category_outside_vocabulary(ctx: RuleContext) -> Found:
 
     *Valid instead*: ``"category": "custom", "category_profile": {"subtype": "context"}``.
 
-    *Spec*: ATOF §4, §4.3; DECISIONS ATOF-8.
+    *Spec*: ATOF §4, §4.3; spec/atof/DECISIONS.md ATOF-8.
     """
     for index, event in _events(ctx):
         category = event.get("category")
