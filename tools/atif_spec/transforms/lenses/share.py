@@ -126,7 +126,16 @@ def share(doc: Any, source: Any = None, step: str | None = None) -> Share:
 
 def valid_fixtures(root: Path, fmt: str, version: str) -> list[Path]:
     """The valid fixtures of ``fmt`` ``version`` under the conformance directory ``root``."""
-    return sorted((root / fmt / version / "valid").glob("*.json"))
+    folder = root / fmt / version / "valid"
+    return sorted([*folder.glob("*.json"), *folder.glob("*.jsonl")])
+
+
+def _read(path: Path) -> Any:
+    """A fixture's document: its JSON value, or a ``.jsonl`` event stream's list of events."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".jsonl":
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    return json.loads(text)
 
 
 OLDER_SOURCES: dict[str, tuple[str, ...]] = {"tao@v0.2.0": ("v0.1.0",)}
@@ -145,7 +154,7 @@ def lens_table(root: Path) -> dict[str, Share]:
             name = lens.name if read == version else f"{fmt}@{read}->{lens.target}"
             total = table.setdefault(name, Share())
             for path in valid_fixtures(root, fmt, read):
-                doc = json.loads(path.read_text(encoding="utf-8"))
+                doc = _read(path)
                 try:
                     out, _ = convert(doc, lens.target)
                 except ConversionError:
