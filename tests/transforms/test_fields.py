@@ -1,0 +1,70 @@
+"""Field tables that run (atif_spec.transforms.fields)."""
+
+from __future__ import annotations
+
+from atif_spec.transforms.driver import Context
+from atif_spec.transforms.fields import ABSENT, Field, FreeForm, Named, get
+
+STEP = "a@v1->b@v1"
+
+
+def test_field_copies_both_ways_and_a_lift_only_when_its_condition_holds() -> None:
+    field = Field("task/id", "trajectory_id")
+    out: dict[str, object] = {}
+    field.forward({"task": {"id": "t1"}}, out)
+    assert out == {"trajectory_id": "t1"}
+    back: dict[str, object] = {}
+    field.backward(out, back)
+    assert back == {"task": {"id": "t1"}}
+    lift = Field("extra/model", "model_name", when=lambda v: isinstance(v, str))
+    made: dict[str, object] = {}
+    lift.forward({"extra": {"model": 3}}, made)
+    assert made == {}
+    assert get({"a": 1}, "a/b") is ABSENT
+
+
+def test_named_keys_are_written_reported_and_read_back_only_where_written() -> None:
+    rows = (Named("notes", "notes"), Named("agent/extra", "agent_extra"))
+    ctx = Context(STEP, "convert")
+    extra = FreeForm({"own": 1, "notes": "producer's"}, "/extra", ctx)
+    extra.put_all({"notes": "n", "agent": {"extra": {"x": 1}}}, rows, "", "/extra")
+    out: dict[str, object] = {}
+    extra.place(out)
+    assert out == {"extra": {"own": 1, "notes": "producer's", "agent_extra": {"x": 1}}}
+    assert ctx.wrote == ["/extra/agent_extra"]  # the producer's own `notes` is not overwritten
+
+    back = Context(STEP, "convert", reads=frozenset(ctx.wrote))
+    given = out["extra"]
+    taken = FreeForm(given, "/extra", back)
+    rebuilt: dict[str, object] = {}
+    taken.take_all(rebuilt, rows)
+    taken.place(rebuilt)
+    assert rebuilt == {"agent": {"extra": {"x": 1}}, "extra": {"own": 1, "notes": "producer's"}}
+    assert given == {"own": 1, "notes": "producer's", "agent_extra": {"x": 1}}  # not modified
+
+
+def test_a_free_form_object_left_unchanged_is_shared_and_an_emptied_one_is_left_out() -> None:
+    given = {"k": 1}
+    out: dict[str, object] = {}
+    FreeForm(given, "/extra", Context(STEP, "convert")).place(out)
+    assert out["extra"] is given
+    ctx = Context(STEP, "convert", reads=frozenset({"/extra/k"}))
+    emptied = FreeForm(given, "/extra", ctx)
+    assert emptied.take({}, "k", "k")
+    placed: dict[str, object] = {}
+    emptied.place(placed)
+    assert placed == {}
+
+
+def test_a_mapping_that_writes_no_named_keys_still_writes_conventional_members() -> None:
+    ctx = Context(STEP, "convert")
+    extra = FreeForm(None, "/extra", ctx, writes=False)
+    assert not extra.put("named", 1, "/x", "/extra")
+    assert extra.put("model", "m", None, "/extra")
+    assert ctx.wrote == []
+    row = Named("notes", "notes", owner="/steps/*", note="n").row("step")
+    assert (row.kind, row.key, row.target) == (
+        "named",
+        "/steps/*/extra/notes",
+        "step `extra.notes`",
+    )

@@ -1,0 +1,180 @@
+"""Field tables that run: one row per correspondence, read by both mappings of a lens and by
+MAPPING.md (RFC.md §4.5.5).
+
+A :class:`Named` row says that a member one format has no field for goes, in the other format,
+under a documented key of a free-form object (``extra``, ``metadata``, ``telemetry.data``). The
+mapping that writes it puts the value there through a :class:`FreeForm` (never over a producer's
+own key, and reported to the driver); the inverse mapping takes it back out, only where the
+driver says the earlier step wrote it. A :class:`Field` row is a plain correspondence (a rename)
+that both mappings copy. Each lens keeps its rows in one place; its mapping module renders them
+(:meth:`Named.row`, :meth:`Field.row`), so a fact is written once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from atif_spec.jsonio.pointers import escape_token
+from atif_spec.transforms.driver import Context
+from atif_spec.transforms.mapping import Kind, Row
+
+Doc = dict[str, Any]
+ABSENT: Any = object()
+"""An object has no such member."""
+
+
+def _code(path: str) -> str:
+    return f"`{path.replace('/', '.')}`"
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """A member of an object of one format (``source``, a ``/``-separated path below the object)
+    and the member of the object made of it in the other format (``target``). Both mappings copy
+    the value unchanged where it is present (and passes ``when``, a lift's condition)."""
+
+    source: str
+    target: str
+    note: str = ""
+    when: Callable[[Any], bool] | None = None
+
+    def forward(self, obj: Doc, out: Doc) -> None:
+        """Copy ``obj``'s member at ``source`` to ``out`` at ``target``."""
+        _copy(obj, self.source, out, self.target, self.when)
+
+    def backward(self, obj: Doc, out: Doc) -> None:
+        """Copy ``obj``'s member at ``target`` to ``out`` at ``source``."""
+        _copy(obj, self.target, out, self.source, None)
+
+    def row(self, kind: Kind = "field") -> Row:
+        """The MAPPING.md row."""
+        return Row(_code(self.source), _code(self.target), kind, self.note)
+
+
+def get(obj: Any, path: str) -> Any:
+    """The member at ``path`` (``/``-separated member names) below ``obj``, or :data:`ABSENT`."""
+    for token in path.split("/"):
+        obj = obj.get(token, ABSENT) if isinstance(obj, dict) else ABSENT
+    return obj
+
+
+def put(out: Doc, path: str, value: Any) -> None:
+    """Set the member at ``path`` below ``out``, making the objects above it."""
+    *above, last = path.split("/")
+    for token in above:
+        out = out.setdefault(token, {})
+    out[last] = value
+
+
+def _copy(obj: Doc, path: str, out: Doc, to: str, when: Callable[[Any], bool] | None) -> None:
+    value = get(obj, path)
+    if value is not ABSENT and (when is None or when(value)):
+        put(out, to, value)
+
+
+@dataclass(frozen=True, slots=True)
+class Named:
+    """A member (``member``, below its owner) kept under the documented ``key`` of the free-form
+    ``holder`` of the object made of its owner, which sits at ``owner`` in its document (a
+    pattern, ``*`` for any array index: ``/steps/*``)."""
+
+    member: str
+    key: str
+    owner: str = ""
+    holder: str = "extra"
+    note: str = ""
+    label: str = ""
+    """How MAPPING.md names the source (default: the member in code type)."""
+
+    @property
+    def pointer(self) -> str:
+        """The named key's pointer pattern from the document root (``mapping.Row.key``)."""
+        return f"{self.owner}/{self.holder}/{escape_token(self.key)}"
+
+    def row(self, where: str) -> Row:
+        """The MAPPING.md row; ``where`` names the holder's owner (``"step"``, ``"run"``)."""
+        source = self.label or f"`{self.member}`"
+        target = f"{where} `{self.holder.replace('/', '.')}.{self.key}`"
+        return Row(source, target, "named", self.note, key=self.pointer)
+
+
+def rows(named: Iterable[Named], where: str) -> tuple[Row, ...]:
+    """The MAPPING.md rows of named keys whose holders' owner is ``where``."""
+    return tuple(n.row(where) for n in named)
+
+
+class FreeForm:
+    """The free-form object (an ``extra``) of an object being built, from the one of the input
+    object it is made of (``given``, at ``at`` in the input): shared while unchanged, else a
+    copy with named keys taken out and put in. ``writes``: whether the mapping may add named
+    keys (a lens that writes none while restoring the inverse's output says False)."""
+
+    def __init__(self, given: Any, at: str, ctx: Context, *, writes: bool = True) -> None:
+        self.given, self.at, self.ctx, self.writes = given, at, ctx, writes
+        self.keys: Doc = given if isinstance(given, dict) else {}
+        self.edited = False
+
+    def _edit(self) -> Doc:  # the members, copied before the first change
+        if not self.edited:
+            self.keys, self.edited = dict(self.keys), True
+        return self.keys
+
+    def take(self, obj: Doc, field: str, key: str, ok: Callable[[Any], bool] | None = None) -> bool:
+        """Move ``key`` to ``obj[field]``: a named key (no ``ok``) where the inverse wrote it, a
+        lift where ``ok`` accepts its value. Whether it moved."""
+        value = self.keys.get(key, ABSENT)
+        if value is ABSENT:
+            return False
+        if not (ok(value) if ok else self.ctx.read(f"{self.at}/{escape_token(key)}")):
+            return False
+        obj[field] = self._edit().pop(key)
+        return True
+
+    def take_all(self, obj: Doc, named: Sequence[Named]) -> None:
+        """Take every row's key back to its member (a path) below ``obj``."""
+        for row in named:
+            if row.key in self.keys and self.ctx.read(f"{self.at}/{escape_token(row.key)}"):
+                put(obj, row.member, self._edit().pop(row.key))
+
+    def take_items(self, key: str) -> list[Any]:
+        """Take out the elements of the list at ``key`` that the inverse wrote (named keys)."""
+        held = self.keys.get(key)
+        if not isinstance(held, list):
+            return []
+        mine = {n for n in range(len(held)) if self.ctx.read(f"{self.at}/{key}/{n}")}
+        if mine:
+            rest = [v for n, v in enumerate(held) if n not in mine]
+            self._edit()[key] = rest
+            if not rest:
+                del self.keys[key]
+        return [held[n] for n in sorted(mine)]
+
+    def put(self, key: str, value: Any, source: str | None, to: str) -> bool:
+        """Write ``value`` at ``key`` unless a member is there (the producer's own: the value
+        then goes to the stash's patch): a named key read from ``source``, reported as written
+        at ``to`` (the holder's pointer in the output); for ``source`` None a member the target
+        format's producers write by convention (a lift's key, a mapping). Whether it was
+        written."""
+        if key in self.keys or (source is not None and not self.writes):
+            return False
+        self._edit()[key] = value
+        if source is not None:
+            reason = f"{self.ctx.target} has no field for it: a documented name"
+            self.ctx.name(source, f"{to}/{escape_token(key)}", reason)
+        return True
+
+    def put_all(self, obj: Doc, named: Sequence[Named], src: str, to: str) -> None:
+        """:meth:`put` the member of ``obj`` (at ``src``) of every row that ``obj`` has."""
+        for row in named:
+            value = get(obj, row.member)
+            if value is not ABSENT:
+                self.put(row.key, value, f"{src}/{row.member}", to)
+
+    def place(self, obj: Doc, holder: str = "extra") -> None:
+        """Set ``obj[holder]``: the input's when unchanged, nothing when emptied."""
+        if not self.edited and isinstance(self.given, dict):
+            obj[holder] = self.given
+        elif self.keys:
+            obj[holder] = self.keys
