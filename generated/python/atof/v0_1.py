@@ -13,14 +13,27 @@ from atif_spec.bindings.models_base import JsonInteger, StrictModel
 from pydantic import Field
 from typing_extensions import TypeAliasType
 
-Timestamp = TypeAliasType(
-    "Timestamp",
+TimestampText = TypeAliasType(
+    "TimestampText",
     Annotated[
         str,
         Field(
             ...,
-            description="Required. Wall-clock time: an RFC 3339 string ending in `Z` or an explicit offset, or an integer count of microseconds since the Unix epoch (spec §5.1).",
+            description="An RFC 3339 date-time ending in `Z` or an explicit offset (spec §5.1).",
             pattern="^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])[Tt]([01][0-9]|2[0-3]):[0-5][0-9]:([0-5][0-9]|60)(\\.[0-9]+)?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$",
+            title="Timestamp text",
+        ),
+    ],
+)
+
+
+Timestamp = TypeAliasType(
+    "Timestamp",
+    Annotated[
+        TimestampText | JsonInteger,
+        Field(
+            ...,
+            description="Required. Wall-clock time: an RFC 3339 string ending in `Z` or an explicit offset, or an integer count of microseconds since the Unix epoch (spec §5.1).",
             title="Timestamp",
         ),
     ],
@@ -58,11 +71,7 @@ class ScopeEvent(StrictModel):
         min_length=1,
         title="Parent UUID",
     )
-    timestamp: Timestamp | JsonInteger = Field(
-        ...,
-        description="Required. Wall-clock time: an RFC 3339 string ending in `Z` or an explicit offset, or an integer count of microseconds since the Unix epoch (spec §5.1).",
-        title="Timestamp",
-    )
+    timestamp: Timestamp
     name: str = Field(
         ..., description="Required. A human-readable label of the event.", title="Name"
     )
@@ -127,11 +136,7 @@ class MarkEvent(StrictModel):
         min_length=1,
         title="Parent UUID",
     )
-    timestamp: Timestamp | JsonInteger = Field(
-        ...,
-        description="Required. Wall-clock time: an RFC 3339 string ending in `Z` or an explicit offset, or an integer count of microseconds since the Unix epoch (spec §5.1).",
-        title="Timestamp",
-    )
+    timestamp: Timestamp
     name: str = Field(
         ..., description="Required. A human-readable label of the event.", title="Name"
     )

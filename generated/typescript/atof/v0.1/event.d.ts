@@ -21,6 +21,14 @@ export type AtofEventScope = ScopeEvent & {
   kind: "scope";
 };
 /**
+ * Required. Wall-clock time: an RFC 3339 string ending in `Z` or an explicit offset, or an integer count of microseconds since the Unix epoch (spec §5.1).
+ */
+export type Timestamp = TimestampText | number;
+/**
+ * An RFC 3339 date-time ending in `Z` or an explicit offset (spec §5.1).
+ */
+export type TimestampText = string;
+/**
  * A scope event or a mark event, told apart by `kind`.
  */
 export type AtofEventMark = MarkEvent & {
@@ -54,10 +62,7 @@ export interface ScopeEvent {
    * The `uuid` of the enclosing scope; null (the default) at the root.
    */
   parent_uuid?: string | null;
-  /**
-   * Required. Wall-clock time: an RFC 3339 string ending in `Z` or an explicit offset, or an integer count of microseconds since the Unix epoch (spec §5.1).
-   */
-  timestamp: string | number;
+  timestamp: Timestamp;
   /**
    * Required. A human-readable label of the event.
    */
@@ -114,10 +119,7 @@ export interface MarkEvent {
    * The `uuid` of the enclosing scope; null (the default) at the root.
    */
   parent_uuid?: string | null;
-  /**
-   * Required. Wall-clock time: an RFC 3339 string ending in `Z` or an explicit offset, or an integer count of microseconds since the Unix epoch (spec §5.1).
-   */
-  timestamp: string | number;
+  timestamp: Timestamp;
   /**
    * Required. A human-readable label of the event.
    */
