@@ -232,6 +232,7 @@ def site_browser(session: nox.Session) -> None:
         "tests/view/test_view_browser.py",
         "tests/view/test_charts_browser.py",
         "tests/view/test_compare_browser.py",
+        "tests/project/test_screenshots.py",
         "tests/project/test_precommit.py",
     )
 

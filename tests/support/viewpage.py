@@ -5,10 +5,12 @@ Screenshots go to ``$ATIF_ARTIFACTS/view`` (default ``.bench/artifacts/view``)."
 from __future__ import annotations
 
 import base64
+import copy
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import orjson
 import pytest
 
 from tests.support import ROOT
@@ -73,3 +75,31 @@ def wait(browser: Browser, ms: int = 200) -> None:
     browser.call(
         "Runtime.evaluate", expression=f"new Promise(r => setTimeout(r, {ms}))", awaitPromise=True
     )
+
+
+def two_runs(folder: Path) -> tuple[Path, Path]:
+    """``a.json`` and ``b.json`` in ``folder``: the first 14 steps of the 3,000-step run, one
+    calling write_file (A), and a changed copy (B): B misses a bash step and the write_file step,
+    calls read_file where A calls bash, has a grep_search step and a user step more, and a
+    finding."""
+    doc = orjson.loads((ROOT / "conformance/atif/v1.8/valid/large-3000-steps.json").read_bytes())
+    doc["steps"] = doc["steps"][:14]
+    doc.pop("final_metrics", None)
+    doc["steps"][11]["tool_calls"][0]["function_name"] = "write_file"
+    other = copy.deepcopy(doc)
+    steps = other["steps"]
+    del steps[11]
+    del steps[4]
+    steps[6]["tool_calls"][0]["function_name"] = "read_file"
+    extra = copy.deepcopy(steps[8])
+    extra["tool_calls"] = [{"tool_call_id": "x1", "function_name": "grep_search", "arguments": {}}]
+    extra["observation"] = {"results": [{"source_call_id": "x1", "content": "found"}]}
+    steps.insert(9, extra)
+    steps.insert(10, {"step_id": 0, "source": "user", "message": "try again"})
+    steps[-1]["message"] = 5  # a finding on B's last step
+    for i, step in enumerate(steps):
+        step["step_id"] = i + 1
+    a, b = folder / "a.json", folder / "b.json"
+    a.write_bytes(orjson.dumps(doc))
+    b.write_bytes(orjson.dumps(other))
+    return a, b

@@ -3,7 +3,6 @@ runs side by side as a person sees them. ``nox -s site-browser`` runs this file.
 
 from __future__ import annotations
 
-import copy
 from pathlib import Path
 
 import orjson
@@ -12,7 +11,7 @@ import pytest
 from atif_spec.view import ViewOptions, render
 from tests.support import ROOT
 from tests.support.browser import CHROMIUM, Browser, errors
-from tests.support.viewpage import browser, open_page, screenshot, wait
+from tests.support.viewpage import browser, open_page, screenshot, two_runs, wait
 
 __all__ = ["browser"]  # the fixture, used by name
 
@@ -23,33 +22,10 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def compared(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The first 14 steps of the 3,000-step run, one calling write_file (A), and a changed copy
-    (B): B misses a bash step and the write_file step, calls read_file where A calls bash, has a
-    grep_search step and a user step more, and a finding."""
-    folder = tmp_path_factory.mktemp("compare")
-    doc = orjson.loads((ROOT / "conformance/atif/v1.8/valid/large-3000-steps.json").read_bytes())
-    doc["steps"] = doc["steps"][:14]
-    doc.pop("final_metrics", None)
-    doc["steps"][11]["tool_calls"][0]["function_name"] = "write_file"
-    other = copy.deepcopy(doc)
-    steps = other["steps"]
-    del steps[11]
-    del steps[4]
-    steps[6]["tool_calls"][0]["function_name"] = "read_file"
-    extra = copy.deepcopy(steps[8])
-    extra["tool_calls"] = [{"tool_call_id": "x1", "function_name": "grep_search", "arguments": {}}]
-    extra["observation"] = {"results": [{"source_call_id": "x1", "content": "found"}]}
-    steps.insert(9, extra)
-    steps.insert(10, {"step_id": 0, "source": "user", "message": "try again"})
-    steps[-1]["message"] = 5  # a finding on B's last step
-    for i, step in enumerate(steps):
-        step["step_id"] = i + 1
-    (folder / "a.json").write_bytes(orjson.dumps(doc))
-    (folder / "b.json").write_bytes(orjson.dumps(other))
-    page = folder / "compare.html"
-    page.write_text(
-        render([str(folder / "a.json"), str(folder / "b.json")], ViewOptions(compare=True))
-    )
+    """:func:`tests.support.viewpage.two_runs` side by side."""
+    a, b = two_runs(tmp_path_factory.mktemp("compare"))
+    page = a.parent / "compare.html"
+    page.write_text(render([str(a), str(b)], ViewOptions(compare=True)))
     return page
 
 
