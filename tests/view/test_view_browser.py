@@ -279,6 +279,51 @@ def test_dataset_index_and_one_click_to_a_document(browser: Browser, dataset: Pa
     assert errors(browser.events) == []
 
 
+def _doc_column(browser: Browser, column: int) -> list[str]:
+    cells = browser.evaluate(
+        f"Array.from(document.querySelectorAll('tr.doc td:nth-child({column})')).map(td => td.textContent)"
+    )
+    assert isinstance(cells, list)
+    return cells
+
+
+def test_a_datasets_index_sorts_and_filters(browser: Browser, dataset: Path) -> None:
+    """The documents' index is the trials' table: sorted by a column, filtered by validity and
+    by text, the count saying how many of the page's rows show."""
+    assert open_page(browser, dataset) == []
+    count = "document.querySelector('.doc-count').textContent"
+    assert browser.evaluate(count) == "30 of 30 documents on this page"
+    assert _doc_column(browser, 1) == [str(n) for n in range(1, 31)]
+    invalid = _doc_column(browser, 4).count("invalid")
+    assert 0 < invalid < 30
+    # Sorted by steps, most first (a second click turns the order); '#' stays each document's place.
+    steps = "document.querySelector('.doc-table th[data-key=steps]')"
+    browser.evaluate(f"{steps}.click()")
+    browser.evaluate(f"{steps}.click()")
+    assert browser.evaluate(f"{steps}.getAttribute('aria-sort')") == "descending"
+    shown = [int(v.replace(",", "")) for v in _doc_column(browser, 7) if v != "\u2013"]
+    assert shown == sorted(shown, reverse=True) and shown[0] > shown[-1]
+    assert _doc_column(browser, 1) != [str(n) for n in range(1, 31)]
+    # Invalid documents only, then one by its name.
+    browser.evaluate(
+        "{ const s = document.querySelector('.doc-filters select'); s.value = 'invalid';"
+        " s.dispatchEvent(new Event('change')); }"
+    )
+    assert _doc_column(browser, 4) == ["invalid"] * invalid
+    assert browser.evaluate(count) == f"{invalid} of 30 documents on this page"
+    browser.evaluate(
+        "{ const s = document.querySelector('.doc-filters select'); s.value = '';"
+        " s.dispatchEvent(new Event('change'));"
+        " const q = document.querySelector('.doc-filters input'); q.value = 'data.jsonl:12';"
+        " q.dispatchEvent(new Event('input')); }"
+    )
+    assert _doc_column(browser, 1) == ["12"]
+    browser.evaluate("document.querySelector('tr.doc td:nth-child(3)').click()")
+    wait(browser, 100)
+    assert browser.evaluate("location.hash") == "#doc-11"
+    assert errors(browser.events) == []
+
+
 def test_a_claude_code_session_is_converted_and_says_so(browser: Browser, tmp_path: Path) -> None:
     session = (
         ROOT

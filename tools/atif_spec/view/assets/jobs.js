@@ -51,63 +51,11 @@ function trialsView() {
   box.appendChild(el('h2', null, 'Trials'));
   box.appendChild(el('p', 'note trial-summary', trialSummary(trials) +
     '. Reward and outcome are each trial\u2019s result.json (verifier_result.rewards, exception_info); steps, tokens and findings add up its trajectories.'));
-  const bar = el('div', 'trial-filters');
-  const outcome = el('select');
-  outcome.setAttribute('aria-label', 'outcome');
-  const seen = Array.from(new Set(trials.map(function (t) { return t.outcome; }))).sort();
-  for (const o of ['all outcomes'].concat(seen)) { const opt = el('option', null, o); opt.value = o === 'all outcomes' ? '' : o; outcome.appendChild(opt); }
-  const query = el('input');
-  query.type = 'search'; query.placeholder = 'filter trials: name, task, agent, model, exception';
-  query.setAttribute('aria-label', 'filter trials');
-  const count = el('span', 'muted trial-count');
-  add(bar, outcome, query, count);
-  box.appendChild(bar);
-  const table = el('table', 'trial-table');
-  const head = el('tr');
-  const state = { key: null, dir: 1 };
-  const body = el('tbody');
-  function draw() {
-    const q = query.value.trim().toLowerCase();
-    let rows = trials.filter(function (t) {
-      if (outcome.value && t.outcome !== outcome.value) return false;
-      if (!q) return true;
-      const hay = [t.name, t.task, t.agent, t.model, t.exception && t.exception.type, t.exception && t.exception.message].filter(Boolean).join(' ').toLowerCase();
-      return hay.indexOf(q) >= 0;
-    });
-    if (state.key) {
-      rows = rows.slice().sort(function (a, b) {
-        const x = trialValue(a, state.key), y = trialValue(b, state.key);
-        if (x === y) return 0;
-        if (x === null || x === undefined) return 1; // missing values last either way
-        if (y === null || y === undefined) return -1;
-        return (x < y ? -1 : 1) * state.dir;
-      });
-    }
-    body.textContent = '';
-    for (const t of rows) body.appendChild(trialRow(t));
-    count.textContent = rows.length + ' of ' + plural(trials.length, 'trial');
-  }
-  for (const [label, key] of TRIAL_COLUMNS) {
-    const th = el('th', key ? 'sortable' : null, label);
-    if (key) {
-      th.tabIndex = 0;
-      th.setAttribute('data-key', key);
-      const sort = function () {
-        state.dir = state.key === key ? -state.dir : 1;
-        state.key = key;
-        for (const other of head.children) other.removeAttribute('aria-sort');
-        th.setAttribute('aria-sort', state.dir === 1 ? 'ascending' : 'descending');
-        draw();
-      };
-      th.addEventListener('click', sort);
-      th.addEventListener('keydown', function (ev) { if (ev.key === 'Enter') sort(); });
-    }
-    head.appendChild(th);
-  }
-  add(table, add(el('thead'), head), body);
-  outcome.addEventListener('change', draw);
-  query.addEventListener('input', draw);
-  draw();
-  box.appendChild(table);
+  box.appendChild(indexTable({
+    name: 'trial', noun: 'trial', columns: TRIAL_COLUMNS, rows: trials, row: trialRow, value: trialValue,
+    choice: { label: 'outcome', all: 'all outcomes', of: function (t) { return t.outcome; } },
+    placeholder: 'filter trials: name, task, agent, model, exception',
+    text: function (t) { return [t.name, t.task, t.agent, t.model, t.exception && t.exception.type, t.exception && t.exception.message]; },
+  }));
   return box;
 }
