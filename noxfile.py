@@ -419,7 +419,8 @@ def harbor_python(session: nox.Session) -> str:
 
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
-    """Benchmarks (not tests): timings printed as ratios to baselines measured in the same run."""
+    """Benchmarks (not tests): timings printed as ratios to baselines measured in the same run;
+    `atif view`'s page sizes and times to open beside its budgets (docs/VIEWER.md)."""
     session.install("-e", ".[test,ray]")
     harbor = harbor_python(session)
     # The size sweep times harbor against orjson.loads in harbor's own interpreter.
