@@ -462,6 +462,46 @@ def atof(session: nox.Session) -> None:
     )
 
 
+OTEL_INPUTS = (
+    "pydantic-ai-slim==2.68.0",
+    "opentelemetry-sdk==1.45.2",
+    "opentelemetry-proto==1.45.2",
+    "opentelemetry-exporter-otlp-proto-common==1.45.2",
+    "harbor-atif2otel==0.1.1",
+)
+"""The real producers of conformance/otel (pydantic-ai's instrumentation, harbor-atif2otel)."""
+
+
+@nox.session(name="otel-inputs", python="3.12")
+def otel_inputs(session: nox.Session) -> None:
+    """Write conformance/otel's producer files: pydantic-ai (TestModel, tools, a sub-agent) and
+    harbor-atif2otel on valid ATIF fixtures (conformance/otel/make_inputs.py).
+    ``nox -s otel-inputs -- --check`` fails when what they write now has another span tree."""
+    session.install(*OTEL_INPUTS)
+    session.run("python", "conformance/otel/make_inputs.py", *session.posargs)
+
+
+PHOENIX = (
+    "arize-phoenix==20.26.1",
+    "arize-phoenix-client==3.5.0",
+    "opentelemetry-exporter-otlp-proto-http==1.45.2",
+)
+"""Phoenix (it reads gen_ai.* spans from 15.10 on), its client, the SDK's OTLP/HTTP exporter."""
+
+
+@nox.session(python="3.12")
+def phoenix(session: nox.Session) -> None:
+    """OTLP/JSON files against Arize Phoenix, started here on 127.0.0.1 (no telemetry, its data
+    in the session's tmp) and stopped at the end: each file's lines posted as protobuf (and once
+    through the SDK's OTLP/HTTP exporter), read back through Phoenix's client and compared with
+    the file's span tree (conformance/otel/phoenix_check.py). Files: conformance/otel/*.jsonl and,
+    once the ATIF -> OTel lens is in, `atif convert --to otel` of every valid ATIF fixture;
+    ``nox -s phoenix -- FILE...`` checks those files instead."""
+    session.install("-e", ".", *PHOENIX)
+    work = str(Path(session.create_tmp()).absolute())
+    session.run("python", "conformance/otel/phoenix_check.py", "--work", work, *session.posargs)
+
+
 INTEROP_ENVS = Path(".nox/interop-envs")
 
 

@@ -46,7 +46,7 @@ FACTS: dict[str, tuple[str, ...]] = {
     "agent": ("gen_ai.agent.name", "agent.name"),
     "model": ("gen_ai.response.model", "gen_ai.request.model", "llm.model_name"),
     "tool_name": ("gen_ai.tool.name", "tool.name"),
-    "tool_call_id": ("gen_ai.tool.call.id", "tool_call.id"),
+    "tool_call_id": ("gen_ai.tool.call.id", "tool_call.id", "tool.id"),
     "input_tokens": ("gen_ai.usage.input_tokens", "llm.token_count.prompt"),
     "output_tokens": ("gen_ai.usage.output_tokens", "llm.token_count.completion"),
     "cache_read_tokens": (
@@ -286,7 +286,7 @@ def facts(attributes: Mapping[str, Any]) -> tuple[tuple[str, Scalar], ...]:
 
 def tree(spans: Iterable[Span]) -> list[Node]:
     """The spans as a forest: one root per span without a parent among them, children and
-    roots in (start time, name) order; of spans with the same ids, the first."""
+    roots in (start time, name, span id) order; of spans with the same ids, the first."""
     unique: dict[tuple[str, str], Span] = {}
     for span in spans:
         unique.setdefault((span.trace_id, span.span_id), span)  # the first of repeated ids
@@ -307,13 +307,78 @@ def tree(spans: Iterable[Span]) -> list[Node]:
     return [build(root) for root in sorted(roots, key=_order)]
 
 
-def _order(span: Span) -> tuple[int, str]:
-    return span.start, span.name
+def _order(span: Span) -> tuple[int, str, str]:
+    """Start time in microseconds (what receivers keep), then name, then span id."""
+    return span.start // 1000, span.name, span.span_id
 
 
 def span_tree(lines: Iterable[str]) -> list[Node]:
     """The normalized span tree of OTLP/JSON lines (one root per trace)."""
     return tree(spans_of_lines(lines))
+
+
+OPERATION_KINDS = {
+    "invoke_agent": "AGENT",
+    "create_agent": "AGENT",
+    "chat": "LLM",
+    "text_completion": "LLM",
+    "generate_content": "LLM",
+    "execute_tool": "TOOL",
+    "embeddings": "EMBEDDING",
+}
+"""The OpenInference span kind a receiver that reads GenAI spans (Phoenix from 15.10) gives a
+span of each ``gen_ai.operation.name``."""
+TOKENS = ("input_tokens", "output_tokens", "cache_read_tokens")
+TOOLS = ("tool_name", "tool_call_id")
+
+
+@dataclass
+class Comparison:
+    """A file's tree against a receiver's: each count is (equal, expected)."""
+
+    tree: bool = False
+    kinds: tuple[int, int] = (0, 0)
+    tokens: tuple[int, int] = (0, 0)
+    tools: tuple[int, int] = (0, 0)
+    problems: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        counts = (self.kinds, self.tokens, self.tools)
+        return self.tree and all(equal == expected for equal, expected in counts)
+
+
+def compare(sent: list[Node], back: list[Node]) -> Comparison:
+    """The tree a receiver returned (kinds as it reports them) against the file's tree: the
+    same spans under the same parents; the kind expected of each span (its
+    ``openinference.span.kind``, or the one of its GenAI operation); and its token counts, tool
+    name and tool call id."""
+    ours, theirs = _flat(sent), _flat(back)
+    shape = [(d, n.name, len(n.children)) for d, n in ours]
+    result = Comparison(tree=shape == [(d, n.name, len(n.children)) for d, n in theirs])
+    tallies = {"kind": [0, 0], "tokens": [0, 0], "tools": [0, 0]}
+    problems: list[str] = []
+    for (_, mine), (_, held) in zip(ours, theirs, strict=False):
+        have, got = dict(mine.facts), dict(held.facts)
+        expected = have.get("openinference_kind") or OPERATION_KINDS.get(str(have.get("operation")))
+        checks: list[tuple[str, str, Scalar, Scalar | None]] = []
+        checks += [("kind", "kind", expected, held.kind)] if expected else []
+        checks += [("tokens", f, have[f], got.get(f)) for f in TOKENS if f in have]
+        checks += [("tools", f, have[f], got.get(f)) for f in TOOLS if f in have]
+        for tally, what, want, seen in checks:
+            tallies[tally][1] += 1
+            tallies[tally][0] += want == seen
+            if want != seen:
+                problems.append(f"{mine.name}: {what} {seen!r}, expected {want!r}")
+    result.kinds, result.tokens, result.tools = (
+        (tallies[t][0], tallies[t][1]) for t in ("kind", "tokens", "tools")
+    )
+    result.problems = tuple(problems)
+    return result
+
+
+def _flat(nodes: list[Node]) -> list[tuple[int, Node]]:
+    return [pair for root in nodes for pair in root.walk()]
 
 
 def render(nodes: Iterable[Node]) -> str:

@@ -12,7 +12,7 @@ import pytest
 from google.protobuf import json_format
 from opentelemetry.proto.trace.v1.trace_pb2 import TracesData
 
-from conformance.otel_check import Node, line_problems, render, span_tree, strict_lines
+from conformance.otel_check import Node, compare, line_problems, render, span_tree, strict_lines
 from tests.support import ROOT
 
 TRACE = "5b8efff798038103d269b633813fc60c"
@@ -192,3 +192,41 @@ def test_every_committed_producer_file_is_read() -> None:
     for path in atif2otel:
         problems = strict_lines(path)
         assert any("'SPAN_KIND_INTERNAL' is not an integer" in p for p in problems), path
+
+
+def phoenix_like(nodes: list[Node], kinds: dict[str, str]) -> list[Node]:
+    """The tree as a receiver returns it: OpenInference kinds in place of OTel kinds."""
+    return [
+        Node(
+            n.name,
+            kinds.get(n.name, "UNKNOWN"),
+            n.facts,
+            tuple(phoenix_like(list(n.children), kinds)),
+        )
+        for n in nodes
+    ]
+
+
+KINDS = {"invoke_agent helper": "AGENT", "chat test": "LLM"}
+
+
+def test_a_receivers_tree_with_the_expected_kinds_and_facts_compares_equal() -> None:
+    sent = span_tree([json.dumps(traces())])
+    result = compare(sent, phoenix_like(sent, KINDS))
+    assert (
+        result.ok and result.kinds == (2, 2) and result.tokens == (2, 2) and result.tools == (0, 0)
+    )
+
+
+def test_a_wrong_kind_a_lost_token_count_or_a_lost_span_fails_the_comparison() -> None:
+    sent = span_tree([json.dumps(traces())])
+    wrong_kind = compare(sent, phoenix_like(sent, {**KINDS, "chat test": "CHAIN"}))
+    assert not wrong_kind.ok and wrong_kind.kinds == (1, 2)
+    assert wrong_kind.problems == ("chat test: kind 'CHAIN', expected 'LLM'",)
+    (root,) = phoenix_like(sent, KINDS)
+    chat = root.children[0]
+    fewer = Node(chat.name, chat.kind, (("operation", "chat"), ("input_tokens", 51)))
+    lost_tokens = compare(sent, [Node(root.name, root.kind, root.facts, (fewer,))])
+    assert lost_tokens.tree and lost_tokens.tokens == (1, 2) and not lost_tokens.ok
+    lost_span = compare(sent, [Node(root.name, root.kind, root.facts)])
+    assert not lost_span.tree and not lost_span.ok
