@@ -35,6 +35,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from google.protobuf import json_format
 from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 from opentelemetry.proto.trace.v1.trace_pb2 import TracesData
@@ -232,29 +233,36 @@ def sdk_value(value: Any) -> Any:
 # --- reading back and comparing -----------------------------------------------------------------
 
 
-def spans_back(client: Client, project: str, expected: int, limit: float = 60) -> list[Span]:
-    """The project's spans as Phoenix returns them, once it holds ``expected`` (or the time
-    is up: then what it holds)."""
-    deadline = time.monotonic() + limit
-    found: list[dict[str, Any]] = []
-    while time.monotonic() < deadline:
-        with contextlib.suppress(Exception):  # the project exists once its first span is in
-            found = list(client.spans.get_spans(project_identifier=project, limit=expected + 100))
-        if len(found) >= expected:
-            break
-        time.sleep(0.5)
-    return [
-        Span(
-            trace_id=s["context"]["trace_id"],
-            span_id=s["context"]["span_id"],
-            parent_id=s.get("parent_id") or "",
-            name=s["name"],
-            kind=s["span_kind"],
-            start=int(datetime.fromisoformat(s["start_time"]).timestamp() * 1_000_000) * 1000,
-            attributes=s.get("attributes") or {},
-        )
-        for s in found
-    ]
+def spans_back(
+    client: Client, expected: dict[str, int], limit: float = 90
+) -> dict[str, list[Span]]:
+    """Each project's spans as Phoenix returns them, once it holds the number ``expected``
+    names (Phoenix inserts in the background); when the time is up, what it holds then."""
+    held: dict[str, list[dict[str, Any]]] = {project: [] for project in expected}
+    waiting, deadline = set(expected), time.monotonic() + limit
+    while waiting and time.monotonic() < deadline:
+        for project in sorted(waiting):
+            with contextlib.suppress(Exception):  # the project exists once its first span is in
+                size = expected[project] + 100
+                held[project] = list(client.spans.get_spans(project_identifier=project, limit=size))
+            if len(held[project]) >= expected[project]:
+                waiting.discard(project)
+        time.sleep(0.5 if waiting else 0)
+    return {project: [phoenix_span(s) for s in spans] for project, spans in held.items()}
+
+
+def phoenix_span(span: dict[str, Any]) -> Span:
+    """A span as Phoenix's client returns it, as ``otel_check`` reads spans."""
+    start = datetime.fromisoformat(span["start_time"])
+    return Span(
+        trace_id=span["context"]["trace_id"],
+        span_id=span["context"]["span_id"],
+        parent_id=span.get("parent_id") or "",
+        name=span["name"],
+        kind=span["span_kind"],
+        start=int(start.timestamp() * 1_000_000) * 1000,
+        attributes=span.get("attributes") or {},
+    )
 
 
 # --- inputs -------------------------------------------------------------------------------------
@@ -301,25 +309,35 @@ def rounds(files: list[Path]) -> list[list[Path]]:
 
 
 def check_round(url: str, client: Client, files: list[Path], how: str) -> list[Result]:
-    results = []
+    """Send every file of a round (``how``: protobuf posts or the SDK exporter), each to a
+    project of its own, then read each back and compare; the round's projects are deleted."""
+    results, projects, expected = [], [], {}
     for index, path in enumerate(files):
+        name = path.name if path.resolve().parent == HERE else f"{path.parent.name}/{path.name}"
         lines = [line for line in path.read_text("utf-8").splitlines() if line.strip()]
         problems = strict_lines(path)
-        project = f"{how}-{index}-{path.stem}"[:120]
-        sent = spans_of_lines(lines)
-        name = path.name if path.parent == HERE else f"{path.parent.name}/{path.name}"
-        result = Result(name, how, len({(s.trace_id, s.span_id) for s in sent}))
-        result.strict = "valid" if not problems else f"{len(problems)} problems"
-        (post_lines if how == "protobuf" else export_with_sdk)(url, lines, project)
-        results.append(result)
+        result = Result(
+            name, how, 0, strict="valid" if not problems else f"{len(problems)} problems"
+        )
         result.problems = tuple(problems[:3])
-    for index, (path, result) in enumerate(zip(files, results, strict=True)):
+        results.append(result)
         project = f"{how}-{index}-{path.stem}"[:120]
-        back = spans_back(client, project, result.spans)
-        result.back = len(back)
-        result.comparison = compare(span_tree(path.read_text("utf-8").splitlines()), tree(back))
+        try:
+            result.spans = len({(s.trace_id, s.span_id) for s in spans_of_lines(lines)})
+            (post_lines if how == "protobuf" else export_with_sdk)(url, lines, project)
+        except (ValueError, json_format.ParseError) as error:  # a line that does not parse
+            result.problems += (f"not sent: {error}",)
+            continue
+        projects.append((project, path, result))
+        expected[project] = result.spans
+    held = spans_back(client, expected)
+    for project, path, result in projects:
+        result.back = len(held[project])
+        sent = span_tree(path.read_text("utf-8").splitlines())
+        result.comparison = compare(sent, tree(held[project]))
         result.problems += result.comparison.problems
-        client.projects.delete(project_name=project)
+        with contextlib.suppress(Exception):  # a project that never got a span does not exist
+            client.projects.delete(project_name=project)
     return results
 
 
