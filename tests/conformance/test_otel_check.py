@@ -12,7 +12,16 @@ import pytest
 from google.protobuf import json_format
 from opentelemetry.proto.trace.v1.trace_pb2 import TracesData
 
-from conformance.otel_check import Node, compare, line_problems, render, span_tree, strict_lines
+from conformance.otel_check import (
+    Node,
+    compare,
+    line_problems,
+    parse,
+    render,
+    span_tree,
+    strict_lines,
+    to_json_line,
+)
 from tests.support import ROOT
 
 TRACE = "5b8efff798038103d269b633813fc60c"
@@ -230,3 +239,11 @@ def test_a_wrong_kind_a_lost_token_count_or_a_lost_span_fails_the_comparison() -
     assert lost_tokens.tree and lost_tokens.tokens == (1, 2) and not lost_tokens.ok
     lost_span = compare(sent, [Node(root.name, root.kind, root.facts)])
     assert not lost_span.tree and not lost_span.ok
+
+
+def test_to_json_line_writes_hex_ids_and_integer_enums_that_read_back_the_same() -> None:
+    line = to_json_line(parse(traces()))  # TracesData in memory (bytes ids, enum numbers)
+    assert line_problems(line) == []
+    span = chat_span(json.loads(line))
+    assert span["traceId"] == TRACE and span["links"][0]["traceId"] == TRACE and span["kind"] == 3
+    assert span_tree([line]) == span_tree([json.dumps(traces())])
