@@ -119,3 +119,29 @@ def test_each_trajectory_of_a_job_names_its_trial(tmp_path: Path) -> None:
     included = list_inputs([str(job.root)], Filters.parse(include=["**/trajectory.json"]))
     assert set(included.trials) == set(included.files)
     assert list_inputs([str(job.root / "config.json")]).trials == {}  # named: no trial's
+
+
+def test_a_walk_tells_regular_files_without_a_stat_of_each(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Was: a ``stat`` of every file to tell it from a FIFO or a dangling link (issue 35 item
+    15: the parent's listing is the serial part of a ``--jobs`` run); the folder entries' types
+    tell it, and only links are looked up."""
+    for i in range(20):
+        (tmp_path / f"t{i:02d}.json").write_text("{}")
+    os.mkfifo(tmp_path / "pipe.json")
+    (tmp_path / "dangling.json").symlink_to(tmp_path / "gone.json")
+    (tmp_path / "link.json").symlink_to(tmp_path / "t00.json")
+    stats: list[str] = []
+    real = os.stat
+
+    def counted(path: object, *args: object, **kwargs: object) -> os.stat_result:
+        stats.append(str(path))
+        return real(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "stat", counted)
+    listing = list_inputs([str(tmp_path)])
+    assert listing.files == sorted(
+        [str(tmp_path / f"t{i:02d}.json") for i in range(20)] + [str(tmp_path / "link.json")]
+    )
+    assert not [s for s in stats if s.endswith(".json")]

@@ -65,6 +65,8 @@ class Tree:
     files: list[tuple[str, str]] = field(default_factory=list)
     dirs: set[str] = field(default_factory=set)
     ignores: dict[str, tuple[Pattern, ...]] = field(default_factory=dict)
+    odd: set[str] = field(default_factory=set)
+    """The names of the files that are no regular files (FIFOs, sockets, dangling links)."""
 
 
 @dataclass(slots=True)
@@ -161,23 +163,50 @@ def _tree(item: str, remote: Remote | None) -> Tree | None:
 
 def walk(top: str) -> Tree:
     """Every file and folder below ``top``, and its ignore files; a folder inside that cannot
-    be read raises :class:`UnreadablePath` instead of being skipped."""
+    be read raises :class:`UnreadablePath` instead of being skipped.
 
-    def refuse(exc: OSError) -> None:
-        raise UnreadablePath(f"cannot read folder {exc.filename}: {exc.strerror or exc}")
-
+    The folder entries' types tell the files that are not regular files (a FIFO, a socket, a
+    dangling link) without a ``stat`` of each: only links are looked up."""
     tree = Tree()
-    for folder, subdirs, names in os.walk(top, onerror=refuse):
-        rel = os.path.relpath(folder, top).replace(os.sep, "/")
-        rel = "" if rel == "." else rel
-        tree.dirs.update(_join(rel, d) for d in subdirs)
+    folders = [(top, "")]
+    while folders:
+        folder, rel = folders.pop()
+        try:
+            with os.scandir(folder) as found:
+                entries = list(found)
+        except OSError as exc:
+            raise UnreadablePath(
+                f"cannot read folder {exc.filename}: {exc.strerror or exc}"
+            ) from None
         base = str(Path(folder))  # spelled as pathlib spells it, joined without it per file
-        tree.files.extend(
-            (_join(rel, n), n if base == "." else os.path.join(base, n)) for n in names
-        )
-        if IGNORE_FILE in names:
+        for entry in entries:
+            inner = _join(rel, entry.name)
+            if _is_dir(entry):
+                tree.dirs.add(inner)
+                if not entry.is_symlink():  # links to folders are not followed
+                    folders.append((entry.path, inner))
+                continue
+            name = entry.name if base == "." else os.path.join(base, entry.name)
+            tree.files.append((inner, name))
+            if not _is_file(entry):
+                tree.odd.add(name)
+        if any(entry.name == IGNORE_FILE for entry in entries):
             tree.ignores[rel] = _ignore_file(Path(folder, IGNORE_FILE))
     return tree
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
 
 
 def _ignore_file(path: Path) -> tuple[Pattern, ...]:
@@ -214,7 +243,7 @@ def select(
         reason = _reason(rel, tree.ignores, filters, layout)
         if reason is not None:
             skipped.append((name, reason))
-        elif is_uri(name) or os.path.isfile(name):  # not a FIFO, socket or dangling link
+        elif name not in tree.odd:  # not a FIFO, socket or dangling link
             kept.append(name)
     return sorted(kept), sorted(skipped)
 
