@@ -116,8 +116,8 @@ def test_validate_of_json_lines_counts_bytes(
     screen = io.StringIO()
     monkeypatch.setattr(sys, "stderr", screen)
     run_validation([str(data)], Options(), sink=lambda _: None, progress=True)
-    size = len(line) + 1  # a record's bytes and its newline
-    assert f"validated 1 document · {size} B/{3 * size} B" in screen.getvalue()
+    size = 3 * (len(line) + 1)  # a piece's bytes, counted with its first record
+    assert f"validated 1 document · {size} B/{size} B" in screen.getvalue()
 
 
 @pytest.mark.parametrize("jobs", [1, 2])

@@ -23,11 +23,13 @@ from atif_spec.validation.reader import (
     LINE_BUFFER,
     STDIN,
     RawDocument,
+    UnreadablePath,
     is_jsonl,
     read_file,
     read_files,
     read_lines,
     stream_kind,
+    unreadable,
 )
 
 BATCH_BYTES = 8 * 1024 * 1024
@@ -98,28 +100,54 @@ def pieces(files: Iterable[str], lines: bool | None) -> Iterator[Piece]:
         if not (is_jsonl(name) if lines is None else lines):
             yield Piece(name, lines=lines)
             continue
-        size = os.path.getsize(name)
-        with open(name, "rb") as fh:
-            if stream_kind(fh) is not None:  # one report for the whole file
-                yield Piece(name, lines=True)
-                continue
-            start = 0
-            while start < size:
-                end = _boundary(fh, start + PIECE_BYTES, size)
-                yield Piece(name, start, end, True)
-                start = end
+        try:
+            fh = open(name, "rb")  # noqa: SIM115 - closed by _ranges
+        except OSError:  # gone since the listing: the worker that reads it says so, in order
+            yield Piece(name, lines=True)
+            continue
+        yield from _ranges(fh, name)
+
+
+def _ranges(fh: BinaryIO, name: str) -> Iterator[Piece]:
+    """The pieces of an open JSON Lines file, which it closes: its newline-aligned ranges, or
+    the whole file when it is one provider stream."""
+    with fh:
+        size = os.fstat(fh.fileno()).st_size
+        if stream_kind(fh) is not None:  # one report for the whole file
+            yield Piece(name, lines=True)
+            return
+        start = 0
+        while start < size:
+            end = _boundary(fh, start + PIECE_BYTES, size)
+            yield Piece(name, start, end, True)
+            start = end
 
 
 TASK_FILES = 64
-"""Most whole files in one worker task: a folder of small trajectories goes out in batches (up
-to ``PIECE_BYTES`` on disk), so the parent's cost per task, a message each way, is not paid per
-file."""
+"""Most whole files in one worker task: a folder of small trajectories goes out in batches of
+paths, so the parent's cost per task, a message each way, is not paid per file."""
+TASKS_PER_JOB = 8
+"""Fewer files per task when there are fewer than this many tasks of :data:`TASK_FILES` per
+worker: a folder of a few large files is shared out a file or a few at a time."""
 
 
-def tasks(items: Iterable[Piece]) -> Iterator[list[Piece]]:
-    """Pieces grouped into worker tasks: at most :data:`TASK_FILES`, until they hold
-    ``PIECE_BYTES`` (a JSON Lines range is about that much alone)."""
-    return batches(items, size=TASK_FILES, weight=_size, max_weight=PIECE_BYTES)
+def task_files(files: int, jobs: int) -> int:
+    """How many whole files go in one task, for ``files`` files over ``jobs`` workers.
+
+    The parent does not look at the files' sizes: a ``stat`` of every file was a fifth of its
+    serial work on a folder of small files (issue 35 item 15); the workers open the files."""
+    return max(1, min(TASK_FILES, files // (jobs * TASKS_PER_JOB)))
+
+
+def tasks(items: Iterable[Piece], size: int = TASK_FILES) -> Iterator[list[Piece]]:
+    """Pieces grouped into worker tasks: at most ``size``, and a byte range of a JSON Lines
+    file (about ``PIECE_BYTES``) alone."""
+    return batches(items, size=size, weight=_range, max_weight=PIECE_BYTES)
+
+
+def _range(piece: Piece) -> int:
+    """The bytes of a JSON Lines range (0 for a whole file, whose size is not looked up)."""
+    return 0 if piece.end is None else piece.end - piece.start
 
 
 class _Range:
@@ -183,14 +211,25 @@ def unpack(item: Packed, name: str, base: int = 0) -> dict[str, Any]:
     }
 
 
-def validate_pieces(batch: list[Piece], options: Options) -> list[tuple[int, list[Packed]]]:
+PieceResult = tuple[int, list[Packed] | UnreadablePath]
+"""The lines a piece spans and its reports, or why its file could not be read."""
+
+
+def validate_pieces(batch: list[Piece], options: Options) -> list[PieceResult]:
     """For each piece: the number of lines it spans and its reports, with line numbers counted
     from the piece's start (worker entry point). Reports without findings are sent compact
-    (see :func:`unpack`): most of a dataset's reports, and less to pickle on both sides."""
-    out: list[tuple[int, list[Packed]]] = []
+    (see :func:`unpack`): most of a dataset's reports, and less to pickle on both sides.
+
+    A file that cannot be read (gone since the listing) has its error in its place, so that
+    the parent emits the reports before it and stops there, as ``--jobs 1`` does."""
+    out: list[PieceResult] = []
     with gc_paused():
         for piece in batch:
-            count, reports = _validate_piece(piece, options)
+            try:
+                count, reports = _validate_piece(piece, options)
+            except UnreadablePath as exc:
+                out.append((0, exc))
+                continue
             out.append((count, [_pack(report, piece.name) for report in reports]))
     return out
 
@@ -200,30 +239,33 @@ def _validate_piece(piece: Piece, options: Options) -> tuple[int, list[dict[str,
     if piece.end is None:
         docs = read_file(piece.name, options.max_bytes, piece.lines)
         return 0, [validate_raw(doc, options).to_dict() for doc in docs]
-    with open(piece.name, "rb", buffering=LINE_BUFFER) as fh:
-        fh.seek(piece.start)
-        window = _Range(fh, piece.end)
-        docs = read_lines(window, piece.name, Path(piece.name), options.max_bytes)
-        reports = [validate_raw(doc, options).to_dict() for doc in docs]
-        return window.close_count(), reports
+    try:
+        with open(piece.name, "rb", buffering=LINE_BUFFER) as fh:
+            fh.seek(piece.start)
+            window = _Range(fh, piece.end)
+            docs = read_lines(window, piece.name, Path(piece.name), options.max_bytes)
+            reports = [validate_raw(doc, options).to_dict() for doc in docs]
+            return window.close_count(), reports
+    except OSError as exc:
+        raise unreadable(piece.name, exc) from None
 
 
 def _map_pieces(
-    items: Iterator[Piece], options: Options, jobs: int
-) -> Iterator[tuple[Piece, tuple[int, list[Packed]]]]:
-    """Each piece and its result, in order, from ``jobs`` worker processes (tasks of up to
-    :data:`TASK_FILES` pieces): forked at once on Linux (:mod:`atif_spec.datasets.forkpool`), a
-    process pool elsewhere."""
-    from atif_spec.datasets import forkpool  # noqa: PLC0415 - start-up: only --jobs runs need it
-
+    items: Iterator[Piece], options: Options, jobs: int, size: int
+) -> Iterator[tuple[Piece, PieceResult]]:
+    """Each piece and its result, in order, in tasks of up to ``size`` pieces: here with one
+    job, else from ``jobs`` worker processes, forked at once on Linux
+    (:mod:`atif_spec.datasets.forkpool`), a process pool elsewhere. The same tasks either way,
+    so that ``--jobs 1`` and ``--jobs N`` print the same."""
     work = functools.partial(validate_pieces, options=options)
-    if not forkpool.available():
-        yield from map_ordered(
-            work, items, jobs, size=TASK_FILES, weight=_size, max_weight=PIECE_BYTES
-        )
-        return
-    for batch, results in forkpool.map_forked(work, tasks(items), jobs):
-        yield from zip(batch, results, strict=True)
+    if jobs > 1:
+        from atif_spec.datasets import forkpool  # noqa: PLC0415 - start-up: only --jobs runs need it
+
+        if forkpool.available():
+            for batch, results in forkpool.map_forked(work, tasks(items, size), jobs):
+                yield from zip(batch, results, strict=True)
+            return
+    yield from map_ordered(work, items, jobs, size=size, weight=_range, max_weight=PIECE_BYTES)
 
 
 WARM_UP_BYTES = 1024 * 1024
@@ -258,9 +300,13 @@ def run_validation(
     sink: Sink,
     progress: bool | None = None,
 ) -> Summary:
-    """Validate every document of ``files``, handing each report to ``sink`` in input order."""
+    """Validate every document of ``files``, handing each report to ``sink`` in input order.
+
+    Files are read where they are validated, in this process or by the workers; the parent
+    hands out their names (a task of up to :data:`TASK_FILES`) or byte ranges of JSON Lines
+    files. A file that cannot be read ends the run at its place with :class:`UnreadablePath`,
+    its reports before it handed on, whatever ``jobs`` is."""
     summary = Summary()
-    docs = read_files(files, options.max_bytes, lines)
     show = sys.stderr.isatty() if progress is None else progress
     with Progress(show, "validated", total_of(files, lines) if show else Total()) as bar:
 
@@ -271,30 +317,35 @@ def run_validation(
             sink(report)
             bar.advance(size=size)
 
-        if jobs == 1 or STDIN in files:
+        if STDIN in files:
             work = functools.partial(validate_batch, options=options)
+            docs = read_files(files, options.max_bytes, lines)
             for doc, report in map_ordered(
                 work, docs, jobs, weight=lambda d: len(d.data), max_weight=BATCH_BYTES
             ):
                 emit(report, len(doc.data) or doc.oversize or 0)
             return summary
         seen: dict[str, int] = {}
-        if files:  # an empty folder gives none
+        if files and jobs > 1:  # an empty folder gives none
             _warm_up(files[0], options, lines)
-        for piece, (count, reports) in _map_pieces(pieces(files, lines), options, jobs):
+        size = task_files(len(files), jobs)
+        for piece, (count, reports) in _map_pieces(pieces(files, lines), options, jobs, size):
+            if isinstance(reports, UnreadablePath):
+                raise reports
             base = seen.get(piece.name, 0)
             shift = base if piece.end is not None else 0
-            if show:  # the piece is read: its bytes are done (a stat only for the progress)
-                bar.advance(0, _size(piece))
-            for item in reports:
-                emit(unpack(item, piece.name, shift))
+            done = _size(piece) if show else 0  # a stat only for the progress
+            for item in reports:  # the piece's bytes count with its first document
+                emit(unpack(item, piece.name, shift), done)
+                done = 0
+            bar.advance(0, done)  # a piece without a document: blank lines
             seen[piece.name] = base + count
     return summary
 
 
 def _size(piece: Piece) -> int:
     """The bytes of ``piece``: its range, or the file's size (0 when unknown: its worker says
-    why). Tasks are weighed by it, and the progress counts it when its total is in bytes."""
+    why), which the progress counts when its total is in bytes (a terminal's run only)."""
     if piece.end is not None:
         return piece.end - piece.start
     try:

@@ -8,6 +8,7 @@ findings. Only paths that cannot be read at all raise :class:`UnreadablePath`.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
@@ -110,21 +111,31 @@ def read_file(
         return
     path = Path(name)
     as_lines = is_jsonl(name) if lines is None else lines
-    with path.open("rb", buffering=LINE_BUFFER if as_lines else -1) as fh:
-        if as_lines:
-            kind = stream_kind(fh)
-            if kind is not None:  # one run: read whole (view and stats convert it)
-                yield _whole(fh, name, path, max_bytes, kind)
+    try:
+        with open(name, "rb", buffering=LINE_BUFFER if as_lines else -1) as fh:
+            if as_lines:
+                kind = stream_kind(fh)
+                if kind is not None:  # one run: read whole (view and stats convert it)
+                    yield _whole(fh, name, path, max_bytes, kind)
+                    return
+                yield from read_lines(fh, name, path, max_bytes)
                 return
-            yield from read_lines(fh, name, path, max_bytes)
-            return
-        yield _whole(fh, name, path, max_bytes, None)
+            yield _whole(fh, name, path, max_bytes, None)
+    except UnreadablePath:
+        raise
+    except OSError as exc:  # gone or unreadable since it was listed: one line, no traceback
+        raise unreadable(name, exc) from None
+
+
+def unreadable(name: str, exc: OSError) -> UnreadablePath:
+    """The error of a file that the listing named but that cannot be read now."""
+    return UnreadablePath(f"cannot read {name}: {exc.strerror or exc}")
 
 
 def _whole(fh: Any, name: str, path: Path, max_bytes: int, kind: str | None) -> RawDocument:
     """A whole file as one document (``kind``: the provider stream it is), or its size when
     over ``max_bytes``."""
-    size = path.stat().st_size
+    size = os.fstat(fh.fileno()).st_size
     if size > max_bytes:
         return RawDocument(name, b"", None, path, oversize=size, stream=kind)
     return RawDocument(name, fh.read(), None, path, stream=kind)
