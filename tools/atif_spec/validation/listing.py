@@ -179,6 +179,7 @@ def walk(top: str) -> Tree:
                 f"cannot read folder {exc.filename}: {exc.strerror or exc}"
             ) from None
         base = str(Path(folder))  # spelled as pathlib spells it, joined without it per file
+        prefix = "" if base == "." else os.path.join(base, "")
         for entry in entries:
             inner = _join(rel, entry.name)
             if _is_dir(entry):
@@ -186,7 +187,7 @@ def walk(top: str) -> Tree:
                 if not entry.is_symlink():  # links to folders are not followed
                     folders.append((entry.path, inner))
                 continue
-            name = entry.name if base == "." else os.path.join(base, entry.name)
+            name = prefix + entry.name
             tree.files.append((inner, name))
             if not _is_file(entry):
                 tree.odd.add(name)
@@ -253,7 +254,7 @@ def _reason(
 ) -> Reason | None:
     if ignores and _ignored(rel, ignores):
         return "ignored"
-    if any_match(filters.exclude, rel):
+    if filters.exclude and any_match(filters.exclude, rel):
         return "excluded"
     if filters.include:
         return None if any_match(filters.include, rel) else "not-included"
