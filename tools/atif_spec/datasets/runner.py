@@ -1,9 +1,11 @@
 """Runs validation over many documents, in this process or in a pool of worker processes.
 
-Documents stream through in input order with a bounded number of batches in flight, so
-memory stays bounded however long a JSON Lines file is. With several processes, the workers
-read their share of the files themselves (whole files, or newline-aligned byte ranges of JSON
-Lines files), so that the parent only hands out ranges and collects reports.
+Documents stream through in input order with a bounded number of tasks in flight, so memory
+stays bounded however long a JSON Lines file is. A task names its files (up to
+:data:`TASK_FILES` whole files, or a newline-aligned byte range of a JSON Lines file), and the
+files are read where they are validated: by the worker processes with several jobs, so that
+the parent only hands out names and ranges and collects reports, or in this process, which
+runs the same tasks, with one. Standard input is read here and goes out as bytes.
 """
 
 from __future__ import annotations
