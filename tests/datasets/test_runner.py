@@ -156,12 +156,15 @@ def test_a_file_gone_since_the_listing_is_one_line_in_either_mode(
 
     monkeypatch.setattr(listing, "list_inputs", then_delete)
     runs = []
-    for jobs in ("1", "2"):
+    for jobs in ("1", "2", "2"):  # the last one through the process pool (not Linux)
+        if len(runs) == 2:
+            monkeypatch.setattr(forkpool, "available", lambda: False)
         gone.write_bytes(kept)
         args = ["validate", "--format", "json", "--jobs", jobs, str(folder)]
         runs.append(CliRunner().invoke(main, args))
-    one, two = runs
+    one, two, pooled = runs
     assert (two.exit_code, two.stdout, two.stderr) == (one.exit_code, one.stdout, one.stderr)
+    assert (pooled.exit_code, pooled.stdout, pooled.stderr) == (2, one.stdout, one.stderr)
     assert one.exit_code == 2 and isinstance(one.exception, SystemExit)
     assert one.stderr.strip() == f"atif: cannot read {gone}: No such file or directory"
     sources = [orjson.loads(line)["source"] for line in one.stdout.splitlines()]
