@@ -20,6 +20,7 @@ from atif_spec.conformance.suite import Case, read_document
 from atif_spec.formats import all_formats
 from atif_spec.jsonio import jsontext
 from atif_spec.jsonio.atomic import write_atomic
+from atif_spec.transforms.lenses import all_lenses
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +36,15 @@ class Written:
 
 
 def targets() -> list[str]:
-    """Every ``FORMAT@VERSION`` atif-spec knows."""
-    return [f"{name}@{v}" for name, spec in all_formats().items() for v in spec.versions]
+    """Every ``FORMAT@VERSION`` atif-spec writes: ATIF's and those of the formats a lens goes
+    into (a format read only, such as an ATOF stream, is no target)."""
+    written = {"atif"} | {lens.target.partition("@")[0] for lens in all_lenses()}
+    return [
+        f"{name}@{v}"
+        for name, spec in all_formats().items()
+        if name in written
+        for v in spec.versions
+    ]
 
 
 def write_all(cases: Sequence[Case], out: Path) -> tuple[list[Written], int]:
