@@ -66,15 +66,9 @@ def run(request: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": request["id"],
         "valid": report.valid,
-        "errors": [_finding(f) for f in report.errors],
-        "warnings": [_finding(f) for f in report.warnings],
+        "errors": [f.to_dict() for f in report.errors],
+        "warnings": [f.to_dict() for f in report.warnings],
     }
-
-
-def _finding(finding: atif_spec.Finding) -> dict[str, Any]:
-    """A finding as the protocol has it (PROTOCOL.md): without the line and column, which the
-    suite does not grade."""
-    return {k: v for k, v in finding.to_dict().items() if k not in ("line", "column")}
 
 
 def answer(request: dict[str, Any]) -> dict[str, Any] | None:

@@ -179,6 +179,38 @@ def test_manifest_schema_is_a_valid_2020_12_schema() -> None:
     Draft202012Validator.check_schema(registry().contents(MANIFEST_SCHEMA_ID))
 
 
+def test_every_validation_code_can_be_expected_in_a_manifest() -> None:
+    """A manifest can expect every code ``atif validate`` reports: registry rules, ``input:*``
+    (``input:invalid-utf8`` has a digit) and ``schema:*`` (was: ``input:`` took letters only)."""
+    from atif_spec.validation.codes import OTHER_CODES
+    from atif_spec.validation.rules import REGISTRY
+
+    check = validator(MANIFEST_SCHEMA_ID)
+    codes = [r.code for r in REGISTRY] + [c.code for c in OTHER_CODES]
+    refused = [
+        code
+        for code in codes
+        if not check.is_valid(
+            {
+                "format": "atif",
+                "version": "v1.0",
+                "cases": [
+                    {
+                        "id": "atif-v1.0-invalid-x",
+                        "path": "invalid/x.json",
+                        "category": "invalid",
+                        "description": "x",
+                        "decided_by": "RFC.md §4.2",
+                        "profiles": ["schema"],
+                        "expected": [{"code": code, "pointer": ""}],
+                    }
+                ],
+            }
+        )
+    ]
+    assert refused == []
+
+
 @pytest.mark.parametrize("path", manifests(), ids=lambda p: p.parent.name)
 def test_manifest_validates_against_manifest_schema(path: Path) -> None:
     """Every manifest validates against the conformance-manifest schema."""

@@ -25,3 +25,13 @@ def test_a_deeply_nested_refused_value_is_a_protocol_error() -> None:
         deep = [deep]
     with pytest.raises(ProtocolError, match=r"not a protocol response \(root: nested too deeply"):
         check_response({"id": "a", "valid": deep})
+
+
+def test_a_finding_may_carry_its_line_and_column() -> None:
+    """A finding in the RFC.md §4.2 shape (as ``atif validate`` reports it, with ``line`` and
+    ``column``) is a protocol finding; adapters need not strip them."""
+    finding = {"code": "ATIF101", "pointer": "/steps/1/step_id", "line": 9, "column": 18}
+    verdict = {"id": "a", "valid": False, "errors": [finding], "warnings": []}
+    assert check_response(verdict) == verdict
+    with pytest.raises(ProtocolError):
+        check_response({**verdict, "errors": [{**finding, "line": 0}]})
