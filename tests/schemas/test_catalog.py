@@ -40,6 +40,13 @@ def test_versioned_path_names_format_and_version(entry: dict[str, str]) -> None:
         assert entry["path"] == f"{entry['format']}/{entry['version']}/{entry['name']}.schema.json"
 
 
+def test_a_draft_says_why_and_only_a_draft_has_a_note() -> None:
+    """The catalog says why each draft is not released (issue 33): what it waits for."""
+    catalog = load_catalog()
+    assert [e.path for e in catalog if e.status == "draft" and not e.note] == []
+    assert [e.path for e in catalog if e.status != "draft" and e.note] == []
+
+
 def test_latest_versions_exist() -> None:
     catalog = load_catalog()
     for name, info in catalog.formats.items():

@@ -166,6 +166,19 @@ def test_schema_page_shows_fields_rules_and_changes(served: tuple[str, site_buil
     assert "<code>ATIF501</code>" not in v10  # rules are filtered by version
 
 
+def test_pages_say_which_schemas_are_released_and_why_a_draft_is_not(
+    served: tuple[str, site_builder.Site],
+) -> None:
+    base, _ = served
+    index = fetch(base + "/schemas/index.html")[1].decode()
+    stash = fetch(base + "/schemas/atif-spec/v2/stash.html")[1].decode()
+    v18 = fetch(base + "/schemas/atif/v1.8/trajectory.html")[1].decode()
+    assert "<td>released</td><td><code>https://atif-spec.org/schemas/atif/v1.8/" in index
+    assert "<td>draft<br><small>The stash convention (RFC.md §4.5) waits for" in index
+    assert "<span class='status'>draft</span> tooling schema · The stash convention" in stash
+    assert "<span class='status'>released</span> document schema · <code>$id</code>" in v18
+
+
 def test_build_is_reproducible(tmp_path: Path) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
     site_builder.build(a)

@@ -36,6 +36,8 @@ class SchemaEntry:
     (what a validator fetches; RFC.md §8)."""
     editor: str = ""
     """URL of the editor bundle (references inlined; what an editor fetches)."""
+    note: str = ""
+    """Why a draft is not released (what it waits for); empty on a released schema."""
 
     @property
     def target(self) -> str:
@@ -183,6 +185,7 @@ def load_catalog() -> Catalog:
             primary=bool(e.get("primary", False)),
             bundle=e["bundle"],
             editor=e["editor"],
+            note=e.get("note", ""),
         )
         for e in raw["schemas"]
     )

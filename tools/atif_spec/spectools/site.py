@@ -275,7 +275,8 @@ class _SchemaPage:
         head = (
             f"<h1>{_e(s.get('title', e.target))}</h1>\n<p>{_md(s.get('description', ''))}</p>\n"
             f"<p><span class='status'>{_e(e.status)}</span> {_e(e.kind)} schema · "
-            f"<code>$id</code> <a href='{_e(raw)}'>{_e(e.id)}</a> · as one file: "
+            + (f"{_md(e.note)} · " if e.note else "")
+            + f"<code>$id</code> <a href='{_e(raw)}'>{_e(e.id)}</a> · as one file: "
             f"<a href='{_e(bundle)}'>for validators</a>, <a href='{_e(editor)}'>for editors</a>"
             f"</p>\n{self.versions_nav()}"
         )
@@ -335,7 +336,8 @@ def _index(catalog: Catalog, here: str, latest: dict[str, str], interop: bool = 
             label = e.target + ("" if e.name in ("trajectory",) else f" / {e.name}")
             parts.append(
                 f"<tr><td><a href='{_e(_rel(here, page_path(e.id)))}'>{_e(label)}</a></td>"
-                f"<td>{_e(e.status)}</td><td>{_code(e.id)}</td>"
+                f"<td>{_e(e.status)}{f'<br><small>{_md(e.note)}</small>' if e.note else ''}</td>"
+                f"<td>{_code(e.id)}</td>"
                 f"<td><a href='{_e(_rel(here, url_path(e.id)))}'>schema</a></td></tr>"
             )
         parts.append("</table>")
