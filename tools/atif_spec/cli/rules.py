@@ -37,7 +37,8 @@ from atif_spec.jsonio import jsontext
 def rules_command(
     code: str | None, output: str, target: str | None, suite_dir: Path | None
 ) -> None:
-    """List every finding code (registry rules, then input:* and schema:*), or explain CODE.
+    """List every finding code (registry rules, then input:*, schema:*, migrate:* and
+    convert:*), or explain CODE.
 
     atif rules ATIF101 prints what the rule checks, why, its spec section, and an example and
     its fix taken from the rule's conformance cases.
@@ -63,7 +64,7 @@ def rules_command(
             if (t.format is None or r.format == t.format)
             and (t.version is None or t.version in r.versions)
         ]
-        others = []  # input:* and schema:* belong to no format
+        others = []  # input:*, schema:* and the transforms' codes belong to no format
     if output == "json":
         for r in selected:
             click.echo(jsontext.dumps(r.to_dict()).decode())

@@ -1,10 +1,13 @@
 """Generated regions of RFC.md (the rule table from the registry, field tables from schemas),
 README.md (the size of the conformance suite) and the MAPPING.md files (``mapping-<id>``: the
-tables of :mod:`atif_spec.transforms.mapping`).
+tables of :mod:`atif_spec.transforms.mapping`), and the list of finding codes
+(``spec/finding-codes.json``, :mod:`atif_spec.spectools.findingcodes`).
 
 A region sits between ``<!-- BEGIN GENERATED: name (python -m atif_spec.spectools.docgen) -->`` and
 ``<!-- END GENERATED: name -->``. ``python -m atif_spec.spectools.docgen`` rewrites them in place;
-``--check`` exits 1 when the file differs from what the registry and schemas produce.
+``--check`` exits 1 when the file differs from what the registry and schemas produce. Without
+file arguments both also bring the list of finding codes up to date, and fail when a released
+code changed or disappeared.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any
 from atif_spec.conformance.suite import load_suite
 from atif_spec.jsonio.atomic import write_atomic
 from atif_spec.schemas.catalog import load_catalog, schema_by_id, spec_root
+from atif_spec.spectools import findingcodes
 from atif_spec.spectools.specdiff import diff_targets
 from atif_spec.transforms.mapping import render as mapping_table
 from atif_spec.validation.rules import REGISTRY
@@ -199,6 +203,29 @@ DOCUMENTS = (
 """The checkout's files with generated regions (paths from the checkout's root)."""
 
 
+def finding_codes(check: bool, root: Path | None = None) -> list[str]:
+    """Bring ``spec/finding-codes.json`` (below ``root``, default the working directory) up to
+    date, or with ``check`` only compare it; the problems (a released code changed, or the file
+    is out of date under ``check``)."""
+    path = (root or Path()) / findingcodes.PATH
+    old = path.read_bytes() if path.is_file() else b""
+    entries, problems = findingcodes.update(
+        findingcodes.recorded(old) if old else [], findingcodes.current()
+    )
+    if problems:
+        return [f"{findingcodes.PATH}: {p}" for p in problems]
+    new = findingcodes.render(entries)
+    if new == old:
+        return []
+    if check:
+        return [
+            f"{findingcodes.PATH}: out of date: new finding codes are recorded by "
+            "`python -m atif_spec.spectools.docgen` (`nox -s generate`)"
+        ]
+    write_atomic(path, new)
+    return []
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m atif_spec.spectools.docgen [--check] [FILE ...]`` (default:
     :data:`DOCUMENTS`)."""
@@ -217,7 +244,10 @@ def main(argv: list[str] | None = None) -> int:
                 write_atomic(path, new.encode())
     for name in stale:
         print(f"{name}: generated regions are out of date (run `nox -s generate`)", file=sys.stderr)
-    return 1 if stale else 0
+    problems = [] if files != list(DOCUMENTS) else finding_codes(check)
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return 1 if stale or problems else 0
 
 
 if __name__ == "__main__":

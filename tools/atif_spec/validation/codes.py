@@ -1,9 +1,11 @@
-"""Finding codes outside the rule registry: ``input:*`` (the input itself) and ``schema:*``
-(a JSON Schema keyword), as data for ``atif rules``.
+"""Finding codes outside the rule registry: ``input:*`` (the input itself), ``schema:*`` (a JSON
+Schema keyword) and ``migrate:*``/``convert:*`` (what a transform refuses or warns about), as data
+for ``atif rules`` and ``spec/finding-codes.json``.
 
-Registry rules describe themselves (``atif_spec.validation.rules.REGISTRY``); these codes are
-produced by the reader, format detection and the schema check. ``tests/cli/test_hostile_inputs.py``
-checks that every ``input_finding`` in the sources is listed here.
+Registry rules describe themselves (``atif_spec.validation.rules.REGISTRY``); the other codes are
+produced by the reader, format detection, the schema check and the transforms.
+``tests/cli/test_hostile_inputs.py`` checks that every ``input_finding`` in the sources is listed
+here, ``tests/validation/test_codes.py`` every transform code.
 """
 
 from __future__ import annotations
@@ -111,4 +113,91 @@ SCHEMA_CODES: tuple[Code, ...] = tuple(
     )
     for keyword in _SCHEMA_KEYWORDS
 )
-OTHER_CODES: tuple[Code, ...] = INPUT_CODES + SCHEMA_CODES
+
+_TRANSFORMS = "RFC.md §4.3 Reports (change report); RFC.md §4.5 The stash"
+_BOTH = ("migrate", "convert")
+_TRANSFORM: dict[str, tuple[tuple[str, ...], Level, str]] = {
+    "would-lose-data": (
+        _BOTH,
+        Level.ERROR,
+        "--fail-on-loss: the target cannot hold a value of the document (it would be stashed or "
+        "dropped).",
+    ),
+    "needs-decision": (
+        _BOTH,
+        Level.ERROR,
+        "--fail-on-decision: a value would be written by a documented policy (decided).",
+    ),
+    "stash-collision": (
+        _BOTH,
+        Level.ERROR,
+        "The stash cannot be read or written: its holder is not an object, or the reserved stash "
+        "key holds something that is not a stash.",
+    ),
+    "stash-version": (
+        _BOTH,
+        Level.ERROR,
+        "The stash was written by an earlier atif-spec (stash version 1), which is not read any "
+        "more: convert the source document again.",
+    ),
+    "stash-patch": (
+        _BOTH,
+        Level.ERROR,
+        "The patch of the stash's top layer does not give a document back.",
+    ),
+    "context-only-step": (
+        ("migrate",),
+        Level.WARNING,
+        "Below v1.5 / v1.7 a context-only step's is_copied_context / llm_call_count is kept in "
+        "the step's extra under the same name (spec/atif/DECISIONS.md D-11).",
+    ),
+    "session-only-ref": (
+        ("migrate",),
+        Level.ERROR,
+        "A v1.6 subagent reference holding only a session_id, migrated to v1.7 or later without "
+        "--session-ref-path (spec/atif/DECISIONS.md D-10).",
+    ),
+    "no-conversion": (
+        ("convert",),
+        Level.ERROR,
+        "No conversion leads from the document's format and version to the target.",
+    ),
+    "bad-target": (("convert",), Level.ERROR, "The target names no known format and version."),
+    "invalid-source": (
+        ("convert",),
+        Level.ERROR,
+        "The document is not valid under its source schema, which the conversion needs.",
+    ),
+    "no-steps": (
+        ("convert",),
+        Level.ERROR,
+        "The event stream holds no event that is a step of ATIF (ATOF to ATIF).",
+    ),
+    "unlinked-tool-response": (
+        ("convert",),
+        Level.ERROR,
+        "A trajectory-sdk tool message answers no earlier tool call (TSDK201, TSDK203).",
+    ),
+    "broken-prefix": (
+        ("convert",),
+        Level.ERROR,
+        "A trajectory-sdk step does not repeat the messages of the step before it (TSDK101).",
+    ),
+    "output-too-large": (
+        ("convert",),
+        Level.ERROR,
+        "The trajectory-sdk document would be larger than --max-bytes-out.",
+    ),
+    "large-output": (
+        ("convert",),
+        Level.WARNING,
+        "The trajectory-sdk document is large (each snapshot repeats every message before it).",
+    ),
+}
+
+TRANSFORM_CODES: tuple[Code, ...] = tuple(
+    Code(f"{kind}:{what}", what, level, summary, _TRANSFORMS)
+    for what, (kinds, level, summary) in _TRANSFORM.items()
+    for kind in kinds
+)
+OTHER_CODES: tuple[Code, ...] = INPUT_CODES + SCHEMA_CODES + TRANSFORM_CODES
