@@ -163,8 +163,9 @@ sys.exit(f"missing from the wheel: {sorted(missing)[:10]}" if missing else 0)
 def package(session: nox.Session) -> None:
     """The artifacts as users get them: build the wheel and sdist, `twine check` them, install
     the wheel alone into a fresh environment and run from it, outside the checkout: the README's
-    main job, the conformance suite the wheel carries (every file of the checkout's), and
-    `atif conformance export`. ``nox -s package -- DIR`` keeps the checked artifacts in DIR
+    main job, the conformance suite the wheel carries (every file of the checkout's),
+    `atif conformance export`, and `atif spec check` (the wheel's released schemas and bundles
+    are the locked bytes). ``nox -s package -- DIR`` keeps the checked artifacts in DIR
     (``DIR/dist/`` the wheel and sdist, ``DIR/suite.tar.gz``; the release workflow publishes
     them)."""
     session.install("build>=1.2", "twine>=5")
@@ -183,6 +184,7 @@ def package(session: nox.Session) -> None:
     session.run(python, "-c", SAME_SUITE, str(checkout), external=True)
     session.run(atif, "conformance", "run", "-q", "--impl", f"{python} {adapter}", external=True)
     session.run(atif, "conformance", "export", str(work / "suite.tar.gz"), external=True)
+    session.run(atif, "spec", "check", external=True)
 
 
 ZIZMOR = "zizmor==1.32.0"
