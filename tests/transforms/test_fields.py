@@ -68,3 +68,11 @@ def test_a_mapping_that_writes_no_named_keys_still_writes_conventional_members()
         "/steps/*/extra/notes",
         "step `extra.notes`",
     )
+
+
+def test_a_producers_holder_that_is_no_object_is_never_replaced() -> None:
+    extra = FreeForm("a string", "/extra", Context(STEP, "convert"))
+    assert not extra.put("notes", "n", "/notes", "/extra")
+    out: dict[str, object] = {}
+    extra.place(out)
+    assert out == {}  # the string travels in the stash's patch, not overwritten by a named key

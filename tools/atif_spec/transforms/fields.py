@@ -95,7 +95,7 @@ class Named:
 
     def row(self, where: str) -> Row:
         """The MAPPING.md row; ``where`` names the holder's owner (``"step"``, ``"run"``)."""
-        source = self.label or f"`{self.member}`"
+        source = self.label or _code(self.member)
         target = f"{where} `{self.holder.replace('/', '.')}.{self.key}`"
         return Row(source, target, "named", self.note, key=self.pointer)
 
@@ -152,13 +152,15 @@ class FreeForm:
         return [held[n] for n in sorted(mine)]
 
     def put(self, key: str, value: Any, source: str | None, to: str) -> bool:
-        """Write ``value`` at ``key`` unless a member is there (the producer's own: the value
-        then goes to the stash's patch): a named key read from ``source``, reported as written
-        at ``to`` (the holder's pointer in the output); for ``source`` None a member the target
-        format's producers write by convention (a lift's key, a mapping). Whether it was
-        written."""
-        if key in self.keys or (source is not None and not self.writes):
-            return False
+        """Write ``value`` at ``key`` unless a member is there or the input's holder is no
+        object (the producer's own: the value then goes to the stash's patch): a named key read
+        from ``source``, reported as written at ``to`` (the holder's pointer in the output); for
+        ``source`` None a member the target format's producers write by convention (a lift's
+        key, a mapping). Whether it was written."""
+        given = self.given
+        foreign = given is not ABSENT and given is not None and not isinstance(given, dict)
+        if key in self.keys or foreign or (source is not None and not self.writes):
+            return False  # a producer's member, or a producer's holder that is no object
         self._edit()[key] = value
         if source is not None:
             reason = f"{self.ctx.target} has no field for it: a documented name"

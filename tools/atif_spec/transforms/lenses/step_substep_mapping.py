@@ -11,36 +11,24 @@ one written in its stash layer's ``wrote``.
 
 from __future__ import annotations
 
+from atif_spec.transforms.fields import rows
+from atif_spec.transforms.lenses.step_substep.common import (
+    ATIF_STEP_NAMED,
+    CALL_NAMED,
+    CALL_PAYLOAD_NAMED,
+    PARTS_NAMED,
+    REF_NAMED,
+    RESULT_NAMED,
+    RESULT_PAYLOAD_NAMED,
+    ROLE_NAMED,
+    ROOT_NAMED,
+    STEP_NAMED,
+    SUBSTEPS_KEY,
+)
 from atif_spec.transforms.mapping import Row, Table
 
 TO_ATIF = ("step-substep@v1.0->atif@v1.7",)
 TO_SSL = ("atif@v1.7->step-substep@v1.0",)
-
-_NON_NULL = "When not null (null is what the way back writes)."
-
-
-def _step_named(field: str, note: str = _NON_NULL) -> Row:
-    return Row(f"`{field}`", f"step `extra.{field}`", "named", note, key=f"/steps/*/extra/{field}")
-
-
-def _sub_named(field: str, note: str) -> tuple[Row, Row]:
-    return (
-        Row(
-            f"`{field}`",
-            f"`ToolCall.extra.{field}`",
-            "named",
-            note,
-            key=f"/steps/*/tool_calls/*/extra/{field}",
-        ),
-        Row(
-            f"`{field}`",
-            f"`ObservationResult.extra.{field}`",
-            "named",
-            note,
-            key=f"/steps/*/observation/results/*/extra/{field}",
-        ),
-    )
-
 
 ROOT = Table(
     id="step-substep-root",
@@ -108,11 +96,7 @@ STEPS = Table(
             "on agent steps only); any other role (`runner` status lines, SSL-7) becomes "
             "`system`.",
         ),
-        _step_named(
-            "message_role",
-            "A role the way back would not write from `source` (`runner`, or a role of a step "
-            "that calls tools).",
-        ),
+        ROLE_NAMED.row("step"),
         Row(
             "`message_text`",
             "`message`",
@@ -133,16 +117,7 @@ STEPS = Table(
             "stashed",
             "Comes back from the run's `provider`; stashed when a step names another one.",
         ),
-        _step_named("completed_at"),
-        _step_named("outcome", "How the step ended. " + _NON_NULL),
-        _step_named(
-            "summary",
-            "The machine summary (`Pre-message tool activity`). When not null and not the label "
-            "the way back writes for the step (`Tool activity without a message` on a step "
-            "without text that holds tool events; SSL-28).",
-        ),
-        _step_named("legacy_turn_id"),
-        _step_named("legacy_event_id"),
+        *rows(STEP_NAMED, "step"),
         Row("`substeps` of type `tool_call`", "`tool_calls[]` (§4)", note="In substep order."),
         Row(
             "`substeps` of type `tool_output`, `tool_error`",
@@ -151,12 +126,12 @@ STEPS = Table(
         ),
         Row(
             "`substeps` of type `tool_retry`, `status_update`, `artifact`",
-            "step `extra.run_log_substeps[]`",
+            f"step `extra.{SUBSTEPS_KEY}[]`",
             "named",
             "ATIF has no event for them: each substep, whole and unchanged, in substep order "
             "(each element a named key); the way back puts each at the index its "
             "`substep_index` gives. A retried call also carries `extra.retry_of_call_id` (§4).",
-            key="/steps/*/extra/run_log_substeps/*",
+            key=f"/steps/*/extra/{SUBSTEPS_KEY}/*",
         ),
         Row(
             "substep order",
@@ -206,20 +181,7 @@ SUBSTEPS = Table(
             note="When it is not an object (or absent): `{}` (decided) and the original is "
             "stashed.",
         ),
-        Row(
-            "`payload.command`",
-            "`ToolCall.extra.command`",
-            "named",
-            "Codex's command line.",
-            key="/steps/*/tool_calls/*/extra/command",
-        ),
-        Row(
-            "`payload.retry_of_call_id`",
-            "`ToolCall.extra.retry_of_call_id`",
-            "named",
-            "The call this one retries.",
-            key="/steps/*/tool_calls/*/extra/retry_of_call_id",
-        ),
+        *rows(CALL_PAYLOAD_NAMED, "`ToolCall`"),
         Row("other payload keys", "—", "stashed"),
         Row(
             "`tool_output`/`tool_error`.`call_id`",
@@ -234,21 +196,7 @@ SUBSTEPS = Table(
             "parts); otherwise stashed. The way back writes `output` next to an `exit_code` or "
             "`status`, else `content` (SSL-22).",
         ),
-        *(
-            Row(
-                f"`payload.{key}`",
-                f"`ObservationResult.extra.{key}`",
-                "named",
-                note,
-                key=f"/steps/*/observation/results/*/extra/{key}",
-            )
-            for key, note in (
-                ("exit_code", "The command's exit status."),
-                ("is_error", "The provider's error flag."),
-                ("message", "The error message."),
-                ("status", "The provider's status label."),
-            )
-        ),
+        *rows(RESULT_PAYLOAD_NAMED, "`ObservationResult`"),
         Row(
             "`type` (`tool_output` vs `tool_error`)",
             "—",
@@ -257,14 +205,8 @@ SUBSTEPS = Table(
             "`exit_code` is not 0 or a `message` is given (SSL-22).",
         ),
         Row("`substep_id`, `substep_index`", "—", note="Come back from the position."),
-        *_sub_named(
-            "source",
-            "When it is not the spec's emitter of the event (`provider` for a call, `tool` for "
-            "its output), which the way back writes.",
-        ),
-        *_sub_named("timestamp", _NON_NULL),
-        *_sub_named("legacy_turn_id", _NON_NULL),
-        *_sub_named("legacy_event_id", _NON_NULL),
+        *rows(CALL_NAMED, "`ToolCall`"),
+        *rows(RESULT_NAMED, "`ObservationResult`"),
         Row(
             "`extra`",
             "`ToolCall.extra` / `ObservationResult.extra`",
@@ -272,10 +214,6 @@ SUBSTEPS = Table(
         ),
     ),
 )
-
-
-def _atif_named(source: str, name: str, key: str, note: str = "") -> Row:
-    return Row(source, name, "named", note, key=key)
 
 
 TO_RUN_LOG = Table(
@@ -310,33 +248,7 @@ TO_RUN_LOG = Table(
             'mapping, no stash entry. Not for `"unknown"`, which the way back writes anyway.',
             key="/extra/agent_version",
         ),
-        _atif_named(
-            "`agent.tool_definitions`", "run `extra.tool_definitions`", "/extra/tool_definitions"
-        ),
-        _atif_named(
-            "`final_metrics` (totals that disagree with the steps')",
-            "run `extra.final_metrics`",
-            "/extra/final_metrics",
-        ),
-        _atif_named("`notes`", "run `extra.notes`", "/extra/notes"),
-        _atif_named(
-            "`continued_trajectory_ref`",
-            "run `extra.continued_trajectory_ref`",
-            "/extra/continued_trajectory_ref",
-        ),
-        _atif_named(
-            "`subagent_trajectories`",
-            "run `extra.subagent_trajectories`",
-            "/extra/subagent_trajectories",
-            "The embedded ATIF trajectories, whole (their own stashes included).",
-        ),
-        _atif_named(
-            "`trajectory_id`",
-            "run `extra.trajectory_id`",
-            "/extra/trajectory_id",
-            "The trajectory's own id (subagent references name it), beside the `run_id`.",
-        ),
-        _atif_named("`agent.extra`", "run `extra.agent_extra`", "/extra/agent_extra"),
+        *rows(ROOT_NAMED, "run"),
         Row("`extra`", "`extra`", note="Copied when it is an object; `null` is stashed."),
         Row(
             "`$schema`",
@@ -353,12 +265,7 @@ TO_RUN_LOG = Table(
             '(decided); a list of text parts only is stashed. No text (`""`) is `null` '
             "(decided, SSL-27).",
         ),
-        _atif_named(
-            "`message` (content parts with an image or audio part)",
-            "step `extra.message_parts`",
-            "/steps/*/extra/message_parts",
-            "The whole list, unchanged (SSL-28): the run log's text has no place for media.",
-        ),
+        PARTS_NAMED.row("step"),
         Row(
             "`timestamp`",
             "`started_at`",
@@ -386,25 +293,7 @@ TO_RUN_LOG = Table(
             note="The run log's own usage keys (SSL-17), which the run-log→ATIF lens lifts back "
             "(§2.1): a mapping, no stash entry.",
         ),
-        _atif_named(
-            "`model_name` of a step the lift skips (not an `agent` step)",
-            "step `extra.model`",
-            "/steps/*/extra/model",
-        ),
-        _atif_named(
-            "`metrics` of a step the lift skips (not an `agent` step)",
-            "step `extra.metrics`",
-            "/steps/*/extra/metrics",
-        ),
-        *(
-            _atif_named(f"`{field}`", f"step `extra.{field}`", f"/steps/*/extra/{field}")
-            for field in (
-                "reasoning_effort",
-                "reasoning_content",
-                "is_copied_context",
-                "llm_call_count",
-            )
-        ),
+        *rows(ATIF_STEP_NAMED, "step"),
         Row(
             "`tool_calls[]`",
             "`tool_call` substeps",
@@ -417,11 +306,7 @@ TO_RUN_LOG = Table(
             note="`source_call_id` → `call_id` (absent stays absent), `content` → "
             "`payload.content` (payload `{}` without content), `extra` → `extra`.",
         ),
-        _atif_named(
-            "`ObservationResult.subagent_trajectory_ref`",
-            "substep `extra.subagent_trajectory_ref`",
-            "/steps/*/substeps/*/extra/subagent_trajectory_ref",
-        ),
+        REF_NAMED.row("substep"),
         Row(
             "—",
             'substep `source`: `"provider"` for a `tool_call`, `"tool"` for a `tool_output`; '

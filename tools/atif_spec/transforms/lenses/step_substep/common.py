@@ -1,17 +1,16 @@
-"""What both run-log mappings share: the steps' targets, the named keys, the lift conditions,
-and :class:`Extra`, the ``extra`` of an object being built."""
+"""What both run-log mappings share: the steps' targets, the named keys (rows of
+:mod:`atif_spec.transforms.fields`) and the lift conditions."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 from atif_spec.formats.totals import step_totals
 from atif_spec.jsonio.jsonvalues import dicts
 from atif_spec.schemas.catalog import load_catalog
 from atif_spec.schemas.compiled import rs_validator_at
-from atif_spec.transforms.driver import Context
+from atif_spec.transforms.fields import Named
 
 Doc = dict[str, Any]
 
@@ -30,37 +29,104 @@ SOURCE_OF_ROLE = {"assistant": "agent", "user": "user", "system": "system"}
 ROLE_OF_SOURCE = {"agent": "assistant", "user": "user", "system": "system"}
 ATIF_SCHEMA = "https://atif-spec.org/schemas/atif/v1.7/trajectory.schema.json"
 
-# The named keys (MAPPING.md's *named* rows).
-STEP_NAMED = ("completed_at", "outcome", "summary", "legacy_turn_id", "legacy_event_id")
-"""Run-log step fields kept as the ATIF step's ``extra`` keys of the same name when not null
-(and ``message_role`` when ``source`` does not give it back)."""
-SUBSTEP_NAMED = ("source", "timestamp", "legacy_turn_id", "legacy_event_id")
-"""Run-log substep fields kept in the ATIF tool call's or result's ``extra`` when not null
-(``source`` when it is not the spec's emitter of the event)."""
-CALL_PAYLOAD_NAMED = ("command", "retry_of_call_id")
-RESULT_PAYLOAD_NAMED = ("exit_code", "is_error", "message", "status")
+# The named keys: each row drives both mappings and MAPPING.md (transforms.fields).
+_NON_NULL = "When not null (null is what the way back writes)."
+_STEP, _CALL, _RESULT = "/steps/*", "/steps/*/tool_calls/*", "/steps/*/observation/results/*"
+STEP_NAMED = (
+    Named("completed_at", "completed_at", _STEP, note=_NON_NULL),
+    Named("outcome", "outcome", _STEP, note="How the step ended. " + _NON_NULL),
+    Named(
+        "summary",
+        "summary",
+        _STEP,
+        note="The machine summary (`Pre-message tool activity`). When not null and not the "
+        "label the way back writes for the step (`Tool activity without a message` on a step "
+        "without text that holds tool events; SSL-28).",
+    ),
+    Named("legacy_turn_id", "legacy_turn_id", _STEP, note=_NON_NULL),
+    Named("legacy_event_id", "legacy_event_id", _STEP, note=_NON_NULL),
+)
+"""Run-log step fields kept as the ATIF step's ``extra`` keys of the same name."""
+ROLE_NAMED = Named(
+    "message_role",
+    "message_role",
+    _STEP,
+    note="A role the way back would not write from `source` (`runner`, or a role of a step "
+    "that calls tools).",
+)
+_SUBSTEP_NOTES = {
+    "source": "When it is not the spec's emitter of the event (`provider` for a call, `tool` "
+    "for its output), which the way back writes.",
+    "timestamp": _NON_NULL,
+    "legacy_turn_id": _NON_NULL,
+    "legacy_event_id": _NON_NULL,
+}
+CALL_NAMED = tuple(Named(k, k, _CALL, note=n) for k, n in _SUBSTEP_NOTES.items())
+RESULT_NAMED = tuple(Named(k, k, _RESULT, note=n) for k, n in _SUBSTEP_NOTES.items())
+"""Run-log substep fields kept in the ATIF tool call's or result's ``extra``."""
+CALL_PAYLOAD_NAMED = (
+    Named("payload/command", "command", _CALL, note="Codex's command line."),
+    Named("payload/retry_of_call_id", "retry_of_call_id", _CALL, note="The call this one retries."),
+)
+RESULT_PAYLOAD_NAMED = tuple(
+    Named(f"payload/{key}", key, _RESULT, note=note)
+    for key, note in (
+        ("exit_code", "The command's exit status."),
+        ("is_error", "The provider's error flag."),
+        ("message", "The error message."),
+        ("status", "The provider's status label."),
+    )
+)
 """Payload keys of a ``tool_call`` and of a result, kept in the ATIF call's or result's extra."""
 SUBSTEPS_KEY = "run_log_substeps"
 """ATIF step ``extra`` key of the run-log substeps ATIF has no event for, each whole."""
-ROOT_NAMED = {
-    "/agent/extra": "agent_extra",
-    "/agent/tool_definitions": "tool_definitions",
-    **{f"/{k}": k for k in ("trajectory_id", "final_metrics", "notes", "subagent_trajectories")},
-    "/continued_trajectory_ref": "continued_trajectory_ref",
-}
+ROOT_NAMED = (
+    Named("agent/tool_definitions", "tool_definitions"),
+    Named(
+        "final_metrics",
+        "final_metrics",
+        label="`final_metrics` (totals that disagree with the steps')",
+    ),
+    Named("notes", "notes"),
+    Named("continued_trajectory_ref", "continued_trajectory_ref"),
+    Named(
+        "subagent_trajectories",
+        "subagent_trajectories",
+        note="The embedded ATIF trajectories, whole (their own stashes included).",
+    ),
+    Named(
+        "trajectory_id",
+        "trajectory_id",
+        note="The trajectory's own id (subagent references name it), beside the `run_id`.",
+    ),
+    Named("agent/extra", "agent_extra"),
+)
 """ATIF root fields a run log has no field for, and the run ``extra`` key each goes to."""
-ATIF_STEP_NAMED = {
-    "model_name": "model",
-    **{k: k for k in ("reasoning_effort", "reasoning_content", "metrics", "is_copied_context")},
-    "llm_call_count": "llm_call_count",
-}
+_SKIPPED = "of a step the lift skips (not an `agent` step)"
+ATIF_STEP_NAMED = (
+    Named("model_name", "model", _STEP, label=f"`model_name` {_SKIPPED}"),
+    Named("reasoning_effort", "reasoning_effort", _STEP),
+    Named("reasoning_content", "reasoning_content", _STEP),
+    Named("metrics", "metrics", _STEP, label=f"`metrics` {_SKIPPED}"),
+    Named("is_copied_context", "is_copied_context", _STEP),
+    Named("llm_call_count", "llm_call_count", _STEP),
+)
 """ATIF step fields a run log has no field for, and the step ``extra`` key each goes to."""
-PARTS_KEY = "message_parts"
+PARTS_NAMED = Named(
+    "message",
+    "message_parts",
+    _STEP,
+    label="`message` (content parts with an image or audio part)",
+    note="The whole list, unchanged (SSL-28): the run log's text has no place for media.",
+)
 """Step ``extra`` key of an ATIF content-part ``message`` with an image or audio part."""
-REF_KEY = "subagent_trajectory_ref"
+REF_NAMED = Named(
+    "subagent_trajectory_ref",
+    "subagent_trajectory_ref",
+    "/steps/*/substeps/*",
+    label="`ObservationResult.subagent_trajectory_ref`",
+)
 """Substep ``extra`` key of an ATIF result's ``subagent_trajectory_ref``."""
-
-ABSENT: Any = object()
 
 
 def fits(node: str, value: Any) -> bool:
@@ -100,58 +166,3 @@ def schema_url(doc: Doc, lens: str) -> Doc:
     if doc.get("$schema") == catalog.find(source).id:
         return {"$schema": catalog.find(target).id}
     return {}
-
-
-class Extra:
-    """The ``extra`` of an object being built, from the ``extra`` of the input object it maps
-    (at ``at``): shared while unchanged, else a copy with keys taken out and named keys put in."""
-
-    def __init__(self, given: Any, at: str, ctx: Context) -> None:
-        self.given, self.at, self.ctx = given, at, ctx
-        self.keys: Doc = given if isinstance(given, dict) else {}
-        self.edited = False
-
-    def _edit(self) -> Doc:  # the members, copied before the first change
-        if not self.edited:
-            self.keys, self.edited = dict(self.keys), True
-        return self.keys
-
-    def move(self, obj: Doc, field: str, key: str, ok: Callable[[Any], bool] | None = None) -> bool:
-        """Move ``key`` to ``obj[field]``: a named key (no ``ok``) where the inverse wrote it, a
-        lift where ``ok`` accepts its value. Whether it moved."""
-        value = self.keys.get(key, ABSENT)
-        if value is ABSENT or not (ok(value) if ok else self.ctx.read(f"{self.at}/{key}")):
-            return False
-        obj[field] = self._edit().pop(key)
-        return True
-
-    def take_items(self, key: str) -> list[Any]:
-        """Take out the elements of the list at ``key`` that the inverse wrote (named keys)."""
-        held = self.keys.get(key)
-        if not isinstance(held, list):
-            return []
-        mine = {n for n in range(len(held)) if self.ctx.read(f"{self.at}/{key}/{n}")}
-        if mine:
-            rest = [v for n, v in enumerate(held) if n not in mine]
-            self._edit()[key] = rest
-            if not rest:
-                del self.keys[key]
-        return [held[n] for n in sorted(mine)]
-
-    def put(self, key: str, value: Any, source: str | None, owner: str) -> bool:
-        """Write ``value`` at ``key`` unless a member is there: a named key read from ``source``
-        (reported), or for ``source`` None a lift's key (a mapping)."""
-        if key in self.keys:
-            return False  # the producer's own: the value goes to the patch
-        self._edit()[key] = value
-        if source is not None:
-            reason = f"{self.ctx.target} has no field for it: a documented name"
-            self.ctx.name(source, f"{owner}/extra/{key}", reason)
-        return True
-
-    def place(self, obj: Doc) -> None:
-        """Set ``obj["extra"]``: the input's when unchanged, nothing when emptied."""
-        if not self.edited and isinstance(self.given, dict):
-            obj["extra"] = self.given
-        elif self.keys:
-            obj["extra"] = self.keys

@@ -8,26 +8,27 @@ from collections.abc import Sequence
 from atif_spec.formats.step_substep import RESULT_TYPES, TOOL_TYPES, default_source
 from atif_spec.jsonio.jsonvalues import dicts
 from atif_spec.transforms.driver import Context
+from atif_spec.transforms.fields import ABSENT, FreeForm, Named
 from atif_spec.transforms.lenses.step_substep.common import (
-    ABSENT,
     ATIF,
     ATIF_STEP_NAMED,
+    CALL_NAMED,
     CALL_PAYLOAD_NAMED,
     NO_MESSAGE_SUMMARY,
-    PARTS_KEY,
+    PARTS_NAMED,
     PLACEHOLDER_STEP,
-    REF_KEY,
+    REF_NAMED,
+    RESULT_NAMED,
     RESULT_PAYLOAD_NAMED,
+    ROLE_NAMED,
     ROLE_OF_SOURCE,
     ROOT_NAMED,
     SOURCE_OF_ROLE,
     STEP_NAMED,
-    SUBSTEP_NAMED,
     SUBSTEPS_KEY,
     TO_ATIF,
     UNKNOWN,
     Doc,
-    Extra,
     final_ok,
     fits,
     is_text,
@@ -53,15 +54,14 @@ def to_atif(doc: Doc, ctx: Context) -> Doc:
         steps = [dict(PLACEHOLDER_STEP)]
         ctx.decide("/steps/0", "ATIF needs a step: an empty system step", PLACEHOLDER_STEP)
     out["steps"] = steps
-    extra = Extra(doc.get("extra", ABSENT), "/extra", ctx)
-    for field, key in ROOT_NAMED.items():
-        extra.move(agent if field.startswith("/agent/") else out, field.rpartition("/")[2], key)
-    extra.move(agent, "model_name", "model", is_text)
-    if not extra.move(agent, "version", "agent_version", is_text):
+    extra = FreeForm(doc.get("extra", ABSENT), "/extra", ctx)
+    extra.take_all(out, ROOT_NAMED)
+    extra.take(agent, "model_name", "model", is_text)
+    if not extra.take(agent, "version", "agent_version", is_text):
         agent["version"] = UNKNOWN
         ctx.decide("/agent/version", "a run log records no agent version", UNKNOWN)
     if "final_metrics" not in out:
-        extra.move(out, "final_metrics", "final_metrics", lambda v: final_ok(v, steps))
+        extra.take(out, "final_metrics", "final_metrics", lambda v: final_ok(v, steps))
     extra.place(out)
     return out
 
@@ -104,20 +104,19 @@ def _atif_step(step: Doc, i: int, ctx: Context) -> Doc:
                 for k, (j, s) in enumerate(results)
             ]
         }
-    extra = Extra(step.get("extra", ABSENT), f"{at}/extra", ctx)
-    for field, key in (*ATIF_STEP_NAMED.items(), ("message", PARTS_KEY)):
-        extra.move(out, field, key)
+    extra = FreeForm(step.get("extra", ABSENT), f"{at}/extra", ctx)
+    extra.take_all(out, (*ATIF_STEP_NAMED, PARTS_NAMED))
     for key, field, ok in STEP_LIFTS if source == "agent" else ():
         if field not in out:
-            extra.move(out, field, key, ok)
+            extra.take(out, field, key, ok)
     if ROLE_OF_SOURCE.get(source) != role and "message_role" in step:
-        extra.put("message_role", role, f"{at}/message_role", at)
-    for key in STEP_NAMED:
-        value = step.get(key)
-        if value is not None and not (key == "summary" and value == _label(step)):
-            extra.put(key, value, f"{at}/{key}", at)
+        extra.put(ROLE_NAMED.key, role, f"{at}/message_role", f"{at}/extra")
+    for row in STEP_NAMED:
+        value = step.get(row.member)
+        if value is not None and not (row.member == "summary" and value == _label(step)):
+            extra.put(row.key, value, f"{at}/{row.member}", f"{at}/extra")
     kept = [(j, s) for j, s in subs if s.get("type") not in TOOL_TYPES - {"tool_retry"}]
-    if kept and extra.put(SUBSTEPS_KEY, [s for _, s in kept], None, at):
+    if kept and extra.put(SUBSTEPS_KEY, [s for _, s in kept], None, f"{at}/extra"):
         reason = f"{ATIF} has no event for it: kept whole under a documented name"
         for n, (j, _) in enumerate(kept):
             ctx.name(f"{at}/substeps/{j}", f"{at}/extra/{SUBSTEPS_KEY}/{n}", reason)
@@ -180,7 +179,7 @@ def _atif_call(
         "function_name": name if isinstance(name, str) else "",
         "arguments": arguments,
     }
-    _event_extra(sub, src, at, CALL_PAYLOAD_NAMED, ctx).place(out)
+    _event_extra(sub, where, (CALL_NAMED, CALL_PAYLOAD_NAMED), ctx).place(out)
     return out
 
 
@@ -194,22 +193,25 @@ def _atif_result(sub: Doc, src: str, at: str, known: set[str], ctx: Context) -> 
         if key in payload and fits("ObservationResult/properties/content", payload[key]):
             out["content"] = payload[key]
             break
-    extra = _event_extra(sub, src, at, RESULT_PAYLOAD_NAMED, ctx)
-    extra.move(out, REF_KEY, REF_KEY)
+    extra = _event_extra(sub, (src, at), (RESULT_NAMED, RESULT_PAYLOAD_NAMED), ctx)
+    extra.take(out, REF_NAMED.member, REF_NAMED.key)
     extra.place(out)
     return out
 
 
-def _event_extra(sub: Doc, src: str, at: str, payload_keys: Sequence[str], ctx: Context) -> Extra:
-    """The ``extra`` of a tool call or result, with its substep's named keys: times, sources,
-    legacy ids, payload flags."""
-    extra = Extra(sub.get("extra", ABSENT), f"{src}/extra", ctx)
-    for key in SUBSTEP_NAMED:
-        value = sub.get(key)
-        if value is not None and (key != "source" or value != default_source(str(sub["type"]))):
-            extra.put(key, value, f"{src}/{key}", at)
-    payload: Doc = sub["payload"] if isinstance(sub.get("payload"), dict) else {}
-    for key in payload_keys:
-        if key in payload:
-            extra.put(key, payload[key], f"{src}/payload/{key}", at)
+def _event_extra(
+    sub: Doc, at: tuple[str, str], named: tuple[Sequence[Named], Sequence[Named]], ctx: Context
+) -> FreeForm:
+    """The ``extra`` of the tool call or result at ``at[1]`` made of the substep at ``at[0]``,
+    with the substep's named keys (``named``: its fields, kept when not null and a source when
+    not the event's own; its payload's, kept when present)."""
+    src, to = at
+    extra = FreeForm(sub.get("extra", ABSENT), f"{src}/extra", ctx)
+    fields, payload = named
+    default = default_source(str(sub["type"]))
+    for row in fields:
+        value = sub.get(row.member)
+        if value is not None and not (row.member == "source" and value == default):
+            extra.put(row.key, value, f"{src}/{row.member}", f"{to}/extra")
+    extra.put_all(sub, payload, src, f"{to}/extra")
     return extra

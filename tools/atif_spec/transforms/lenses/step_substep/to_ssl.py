@@ -12,24 +12,25 @@ from atif_spec.jsonio.jsonequal import same_json
 from atif_spec.jsonio.jsontext import canonical_json
 from atif_spec.jsonio.jsonvalues import dicts, plain_text
 from atif_spec.transforms.driver import Context
+from atif_spec.transforms.fields import ABSENT, FreeForm
 from atif_spec.transforms.lenses.step_substep.common import (
-    ABSENT,
     ATIF_STEP_NAMED,
+    CALL_NAMED,
     CALL_PAYLOAD_NAMED,
     NO_MESSAGE_SUMMARY,
-    PARTS_KEY,
+    PARTS_NAMED,
     PLACEHOLDER_STEP,
-    REF_KEY,
+    REF_NAMED,
+    RESULT_NAMED,
     RESULT_PAYLOAD_NAMED,
+    ROLE_NAMED,
     ROLE_OF_SOURCE,
     ROOT_NAMED,
     STEP_NAMED,
-    SUBSTEP_NAMED,
     SUBSTEPS_KEY,
     TO_SSL,
     UNKNOWN,
     Doc,
-    Extra,
     final_ok,
     metrics_ok,
     schema_url,
@@ -76,19 +77,15 @@ def to_ssl(doc: Doc, ctx: Context) -> Doc:
         out["steps"] = []
     else:
         out["steps"] = [_ssl_step(step, i, provider, ctx) for i, step in dicts(steps)]
-    extra = Extra(doc.get("extra", ABSENT), "/extra", ctx)
+    extra = FreeForm(doc.get("extra", ABSENT), "/extra", ctx)
     if isinstance(agent.get("model_name"), str):
-        extra.put("model", agent["model_name"], None, "")
+        extra.put("model", agent["model_name"], None, "/extra")
     version = agent.get("version")
     if isinstance(version, str) and version != UNKNOWN:  # what the way back writes without one
-        extra.put("agent_version", version, None, "")
+        extra.put("agent_version", version, None, "/extra")
     if final_ok(doc.get("final_metrics"), steps):
-        extra.put("final_metrics", doc["final_metrics"], None, "")
-    for field, key in ROOT_NAMED.items():
-        owner = agent if field.startswith("/agent/") else doc
-        member = field.rpartition("/")[2]
-        if member in owner:
-            extra.put(key, owner[member], field, "")
+        extra.put("final_metrics", doc["final_metrics"], None, "/extra")
+    extra.put_all(doc, ROOT_NAMED, "", "/extra")
     extra.place(out)
     return out
 
@@ -123,25 +120,22 @@ def _ssl_step(step: Doc, i: int, provider: str, ctx: Context) -> Doc:
     out["started_at"] = stamp if isinstance(stamp, str) and RFC3339.match(stamp) else None
     if out["started_at"] is None and (stamp is not None or "timestamp" not in step):
         ctx.decide(f"{at}/started_at", "no RFC 3339 time with offset: null", None)
-    out |= dict.fromkeys(STEP_NAMED)  # null: unknown in ATIF
+    out |= dict.fromkeys(row.member for row in STEP_NAMED)  # null: unknown in ATIF
     ctx.decide(f"{at}/outcome", "ATIF records no outcome: null", None)
-    extra = Extra(step.get("extra", ABSENT), f"{at}/extra", ctx)
+    extra = FreeForm(step.get("extra", ABSENT), f"{at}/extra", ctx)
     out["substeps"] = _ssl_substeps(step, i, sid, extra.take_items(SUBSTEPS_KEY), ctx)
     if not text.strip() and any(s.get("type") in TOOL_TYPES for s in out["substeps"]):
         out["summary"] = NO_MESSAGE_SUMMARY
         ctx.decide(f"{at}/summary", "tool events need a summary", NO_MESSAGE_SUMMARY)
-    for key in ("message_role", *STEP_NAMED):
-        extra.move(out, key, key)
+    extra.take_all(out, (ROLE_NAMED, *STEP_NAMED))
     if source == "agent":
         if isinstance(step.get("model_name"), str):
-            extra.put("model", step["model_name"], None, at)
+            extra.put("model", step["model_name"], None, f"{at}/extra")
         if metrics_ok(step.get("metrics")):
-            extra.put("metrics", step["metrics"], None, at)
-    for field, key in ATIF_STEP_NAMED.items():
-        if field in step:
-            extra.put(key, step[field], f"{at}/{field}", at)
+            extra.put("metrics", step["metrics"], None, f"{at}/extra")
+    extra.put_all(step, ATIF_STEP_NAMED, at, f"{at}/extra")
     if any(p.get("type") != "text" for _, p in dicts(message)):
-        extra.put(PARTS_KEY, message, f"{at}/message", at)
+        extra.put(PARTS_NAMED.key, message, f"{at}/message", f"{at}/extra")
     extra.place(out)
     return out
 
@@ -160,7 +154,7 @@ def _ssl_substeps(step: Doc, i: int, sid: str, kept: list[Any], ctx: Context) ->
         obj = item[1]
         return obj.get("tool_call_id") if id(obj) in call_ids else obj.get("source_call_id")
 
-    made: dict[int, tuple[str, Doc, Doc, Extra]] = {}
+    made: dict[int, tuple[str, Doc, Doc, FreeForm]] = {}
     for ptr, obj in interleave(calls, results, call_id):
         sub, extra = _ssl_event(obj, id(obj) in call_ids, ptr, ctx)
         made[id(sub)] = (ptr, obj, sub, extra)
@@ -179,8 +173,9 @@ def _ssl_substeps(step: Doc, i: int, sid: str, kept: list[Any], ctx: Context) ->
         policy = "ATIF records no event source: provider for a call, tool for its output"
         ctx.decide(f"{at}/substeps/{m}/source", policy, sub["source"])
         ctx.decide(f"{at}/substeps/{m}/timestamp", "ATIF records no event time: null", None)
-        if REF_KEY in obj:
-            extra.put(REF_KEY, obj[REF_KEY], f"{ptr}/{REF_KEY}", f"{at}/substeps/{m}")
+        if REF_NAMED.member in obj:
+            where = f"{at}/substeps/{m}/extra"
+            extra.put(REF_NAMED.key, obj[REF_NAMED.member], f"{ptr}/{REF_NAMED.member}", where)
         extra.place(sub)
     return out
 
@@ -193,7 +188,7 @@ def _index(sub: Any) -> int:
     return 1 << 30
 
 
-def _ssl_event(obj: Doc, is_call: bool, ptr: str, ctx: Context) -> tuple[Doc, Extra]:
+def _ssl_event(obj: Doc, is_call: bool, ptr: str, ctx: Context) -> tuple[Doc, FreeForm]:
     """The substep of an ATIF tool call or result (numbered later), with the run-log fields
     its ``extra`` names read back, and that ``extra`` (placed later)."""
     kind = "tool_call" if is_call else "tool_output"
@@ -206,11 +201,9 @@ def _ssl_event(obj: Doc, is_call: bool, ptr: str, ctx: Context) -> tuple[Doc, Ex
             sub["call_id"] = obj["source_call_id"]
         payload = {"content": obj["content"]} if "content" in obj else {}
     sub["timestamp"] = sub["legacy_turn_id"] = sub["legacy_event_id"] = None
-    extra = Extra(obj.get("extra", ABSENT), f"{ptr}/extra", ctx)
-    for key in SUBSTEP_NAMED:
-        extra.move(sub, key, key)
-    for key in CALL_PAYLOAD_NAMED if is_call else RESULT_PAYLOAD_NAMED:
-        extra.move(payload, key, key)
+    extra = FreeForm(obj.get("extra", ABSENT), f"{ptr}/extra", ctx)
+    extra.take_all(sub, CALL_NAMED if is_call else RESULT_NAMED)
+    extra.take_all({"payload": payload}, CALL_PAYLOAD_NAMED if is_call else RESULT_PAYLOAD_NAMED)
     if not is_call:
         # the type and spelling the payload implies (SSL-22): an error when flagged; Codex's
         # and Gemini's ``output`` next to an ``exit_code`` or ``status``
