@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Conformance adapter for PyPI ``opentraces-schema`` (0.1.0, 0.1.1, 0.2.0): Pydantic models of
-the opentraces.ai trace records that atif-spec calls TAO.
+"""Conformance adapter for PyPI ``opentraces-schema`` (every release: 0.1.0, 0.1.1, 0.2.0, 0.3.0,
+0.6.0, 0.7.0, 0.9.0): Pydantic models of the opentraces.ai trace records that atif-spec calls TAO.
 
 Runs in its own environment holding one release. Consumer of the TAO version that release
 implements (``opentraces_schema.SCHEMA_VERSION``): ``TraceRecord.model_validate(document)``,

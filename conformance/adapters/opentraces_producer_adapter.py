@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
-"""Conformance adapter for PyPI ``opentraces`` (0.2.1, with ``opentraces-schema`` 0.2.0): the
-opentraces CLI's Claude Code parser, a producer of TAO 0.2.0 trace records.
+"""Conformance adapter for PyPI ``opentraces`` (0.2.1 with ``opentraces-schema`` 0.2.0; 0.4.13
+with 0.7.0 or 0.9.0): the opentraces CLI's Claude Code parser, a producer of TAO trace records of
+the version of the ``opentraces-schema`` release installed beside it.
 
-Runs in its own environment. Producer only. Each ``claude-code`` log is laid out as the CLI
-finds sessions (``ClaudeCodeParser.discover_sessions``: ``<projects>/<project>/<session>.jsonl``,
-sub-agent sessions in ``<project>/<session>/subagents/``, copied along when the log has that
-folder beside it) in a temporary folder; the project folder is named from the session's ``cwd``
-as Claude Code names it (every character other than a letter or digit becomes ``-``). The answer
-is ``ClaudeCodeParser().parse_session(path)`` written by ``TraceRecord.to_jsonl_line()``, the
-line the CLI stages. ``trace_id`` is a fresh ``uuid4`` on every run (the parser's own choice);
-``content_hash`` does not cover it. A log the parser returns no record for (no steps, or below
-its quality threshold) is answered ``skipped``.
+Runs in its own environment. Producer only. The parser is driven as a library (0.2.1:
+``opentraces.parsers.claude_code``; from 0.3: ``opentraces.capture.claude_code.parse``). Each
+``claude-code`` log is laid out as the CLI finds sessions (``ClaudeCodeParser.discover_sessions``:
+``<projects>/<project>/<session>.jsonl``, sub-agent sessions in ``<project>/<session>/subagents/``,
+copied along when the log has that folder beside it) in a temporary folder; the project folder is
+named from the session's ``cwd`` as Claude Code names it (every character other than a letter or
+digit becomes ``-``). The answer is ``ClaudeCodeParser().parse_session(path)`` written by
+``TraceRecord.to_jsonl_line()``, the line the CLI stages. ``trace_id`` is a fresh ``uuid4`` on every
+run (the parser's own choice); ``content_hash`` does not cover it. A log the parser returns no
+record for (no steps, or below its quality threshold) is answered ``skipped``.
 """
 
 from __future__ import annotations
@@ -26,8 +28,12 @@ from pathlib import Path
 from typing import Any
 
 from _serve import serve
-from opentraces.parsers.claude_code import ClaudeCodeParser
 from opentraces_schema import SCHEMA_VERSION
+
+try:  # opentraces >= 0.3
+    from opentraces.capture.claude_code.parse import ClaudeCodeParser
+except ImportError:  # opentraces 0.2.1
+    from opentraces.parsers.claude_code import ClaudeCodeParser
 
 STARTED = {
     "implementation": {
