@@ -224,6 +224,22 @@ def test_the_report_links_each_group_to_the_file_it_comes_from() -> None:
     assert "| atif-scan | [g](known-differences/atif-scan.toml) | theirs |" in text
 
 
+def test_a_multi_line_reason_stays_in_its_table_row() -> None:
+    """A producer's error with several lines (a pydantic ValidationError) and a ``|`` is one
+    row of the producers table, not a broken table."""
+    row = {"producer": "p", "input": "atof/x.jsonl", "outcome": "errored", "parser": None,
+           "steps": [], "reason": "ValidationError: 1 error for Step\ntimestamp\n  a | b",
+           "warnings": {}, "lenses": {}, "group": "g"}  # fmt: skip
+    data = {"peers": {}, "listed": [], "matrix": [], "groups": [], "produced": [row],
+            "cross_checks": [], "problems": [],
+            "written": {"documents": 0, "sources": 0, "refused": 0, "invalid": []}}  # fmt: skip
+    text = render_markdown(data)
+    assert (
+        "| p | `atof/x.jsonl` | errored: ValidationError: 1 error for Step timestamp a \\| b "
+        "| - | - | - | - | g |"
+    ) in text.splitlines()
+
+
 def test_every_peer_differences_file_exists_and_names_only_its_peers() -> None:
     peers = tomllib.loads((ADAPTERS / "peers.toml").read_text(encoding="utf-8"))["peer"]
     users: dict[str, set[str]] = {}

@@ -182,6 +182,12 @@ def matrix(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def _cell(text: str) -> str:
+    """``text`` as one Markdown table cell: on one line (a traceback's lines joined), ``|``
+    escaped."""
+    return " ".join(text.split()).replace("|", "\\|")
+
+
 COLUMNS = ("passed", "failed", "errored", "explained", "informational", "invalid", "valid",
            "skipped")  # fmt: skip
 
@@ -240,7 +246,7 @@ def render_markdown(data: dict[str, Any]) -> str:
     )
     out.append("|---|---|---|---|---|---|---|---|")
     for r in data.get("produced", []):
-        outcome = r["outcome"] if not r["reason"] else f"{r['outcome']}: {r['reason']}"
+        outcome = r["outcome"] if not r["reason"] else f"{r['outcome']}: {_cell(r['reason'])}"
         steps = ", ".join(map(str, r["steps"])) or "-"
         lenses = r.get("lenses") or {}
         passed = sum(1 for v in lenses.values() if v == "passed")
