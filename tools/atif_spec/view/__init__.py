@@ -133,14 +133,16 @@ SCRIPTS = (
     "findings.js",
     "steps.js",
     "document.js",
+    "index.js",
     "dataset.js",
     "jobs.js",
     "search.js",
     "navigate.js",
 )
 """The page's script, in order, one job each (helpers; charts; two runs compared; findings; the
-timeline; a document's page; a dataset's index; a Harbor job's trials; search and filters;
-anchors, keys and routing): concatenated into one function scope by :func:`script`."""
+timeline; a document's page; the index table, virtualised; a dataset's index; a Harbor job's
+trials; search and filters; anchors, keys and routing): concatenated into one function scope by
+:func:`script`."""
 
 
 def _asset(name: str) -> str:

@@ -1,5 +1,5 @@
-// A dataset: its index (validity, one click to each document; sorted and filtered by the table
-// a job folder's trials share, indexTable), statistics and charts.
+// A dataset: its index (validity, one click to each document; the virtualised table a job
+// folder's trials share, indexTable in index.js), statistics and charts.
 function pageNote() {
   // Which documents this page holds and how to write the others (--max-docs bounds a page).
   const total = num(DATA.total) + ' documents';
@@ -41,6 +41,7 @@ function indexView() {
     choice: { label: 'validity', all: 'valid or not', of: function (r) { return r.valid ? 'valid' : 'invalid'; } },
     placeholder: 'filter documents: source, version, model',
     text: function (r) { return [r.source + (r.line ? ':' + r.line : ''), r.version, r.model]; },
+    link: function (r) { return r.doc === null ? null : 'doc-' + r.doc; },
     scope: DATA.shown === DATA.total ? '' : ' on this page',
   }));
   return root;
@@ -61,67 +62,3 @@ function docRow(r) {
   tr.addEventListener('click', function (ev) { if (ev.target !== a) location.hash = '#doc-' + r.doc; });
   return tr;
 }
-
-// The index of a dataset's documents and of a job folder's trials: one table, sorted by clicking
-// a column (again: the other way; missing values last), filtered by one choice and by text.
-// spec: name (class prefix), noun, columns [[label, key or null]], rows, row(r) -> <tr>,
-// value(r, key), choice {label, all, of(r)}, placeholder, text(r) -> strings, scope.
-function indexTable(spec) {
-  const box = el('div', 'index-table');
-  const bar = el('div', 'index-filters ' + spec.name + '-filters');
-  const choice = el('select');
-  choice.setAttribute('aria-label', spec.choice.label);
-  const seen = Array.from(new Set(spec.rows.map(spec.choice.of))).sort();
-  for (const o of [spec.choice.all].concat(seen)) { const opt = el('option', null, o); opt.value = o === spec.choice.all ? '' : o; choice.appendChild(opt); }
-  const query = el('input');
-  query.type = 'search'; query.placeholder = spec.placeholder;
-  query.setAttribute('aria-label', spec.placeholder.split(':')[0]);
-  const count = el('span', 'muted ' + spec.name + '-count');
-  add(bar, choice, query, count);
-  const table = el('table', spec.name + '-table');
-  const head = el('tr');
-  const state = { key: null, dir: 1 };
-  const body = el('tbody');
-  function draw() {
-    const q = query.value.trim().toLowerCase();
-    let rows = spec.rows.filter(function (r) {
-      if (choice.value && spec.choice.of(r) !== choice.value) return false;
-      return !q || spec.text(r).filter(Boolean).join(' ').toLowerCase().indexOf(q) >= 0;
-    });
-    if (state.key) {
-      rows = rows.slice().sort(function (a, b) {
-        const x = spec.value(a, state.key), y = spec.value(b, state.key);
-        if (x === y) return 0;
-        if (x === null || x === undefined) return 1; // missing values last either way
-        if (y === null || y === undefined) return -1;
-        return (x < y ? -1 : 1) * state.dir;
-      });
-    }
-    body.textContent = '';
-    for (const r of rows) body.appendChild(spec.row(r));
-    count.textContent = rows.length + ' of ' + plural(spec.rows.length, spec.noun) + (spec.scope || '');
-  }
-  for (const [label, key] of spec.columns) {
-    const th = el('th', key ? 'sortable' : null, label);
-    if (key) {
-      th.tabIndex = 0;
-      th.setAttribute('data-key', key);
-      const sort = function () {
-        state.dir = state.key === key ? -state.dir : 1;
-        state.key = key;
-        for (const other of head.children) other.removeAttribute('aria-sort');
-        th.setAttribute('aria-sort', state.dir === 1 ? 'ascending' : 'descending');
-        draw();
-      };
-      th.addEventListener('click', sort);
-      th.addEventListener('keydown', function (ev) { if (ev.key === 'Enter') sort(); });
-    }
-    head.appendChild(th);
-  }
-  add(table, add(el('thead'), head), body);
-  choice.addEventListener('change', draw);
-  query.addEventListener('input', draw);
-  draw();
-  return add(box, bar, table);
-}
-

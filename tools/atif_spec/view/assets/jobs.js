@@ -55,7 +55,8 @@ function trialsView() {
     name: 'trial', noun: 'trial', columns: TRIAL_COLUMNS, rows: trials, row: trialRow, value: trialValue,
     choice: { label: 'outcome', all: 'all outcomes', of: function (t) { return t.outcome; } },
     placeholder: 'filter trials: name, task, agent, model, exception',
-    text: function (t) { return [t.name, t.task, t.agent, t.model, t.exception && t.exception.type, t.exception && t.exception.message]; },
+    text: function (t) { return [t.name, t.task, t.agent, t.model, t.exception && t.exception.type, t.exception && t.exception.message].concat(t.docs.map(function (d) { return d.label; })); },
+    link: function (t) { const main = t.docs[t.main]; return main && main.doc !== null ? 'doc-' + main.doc : null; },
   }));
   return box;
 }

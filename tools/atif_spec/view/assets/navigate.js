@@ -144,13 +144,16 @@ function setCompact(on) {
 document.addEventListener('keydown', function (ev) {
   const typing = ev.target.closest && ev.target.closest('input, textarea, select');
   const box = document.getElementById('q');
+  const search = box || (current === null && indexes.length ? indexes[0].query : null);
   if ((ev.ctrlKey || ev.metaKey) && ev.key === 'f') {
-    // The first press goes to the page's search (it sees every step); pressed again, the browser's find.
-    if (box && document.activeElement !== box) { ev.preventDefault(); box.focus(); box.select(); }
+    // The first press goes to the page's search (it sees every step, every index row); pressed
+    // again, the browser's find.
+    if (search && document.activeElement !== search) { ev.preventDefault(); search.focus(); search.select(); }
     return;
   }
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (typing) { if (ev.key === 'Escape') ev.target.blur(); return; }
+  if (current === null && indexes.length) { indexKey(ev, indexes[0]); return; }
   const keys = {
     j: function () { moveStep(1); }, k: function () { moveStep(-1); },
     n: function () { moveFinding(1); }, p: function () { moveFinding(-1); },
@@ -160,8 +163,19 @@ document.addEventListener('keydown', function (ev) {
   if (keys[ev.key] && current !== null && current !== undefined) { ev.preventDefault(); keys[ev.key](); }
 });
 
+function indexKey(ev, index) {
+  // On a dataset's page: j/k the next/previous row of its (first) index, Enter or o opens it, / its search.
+  if (ev.target.closest && ev.target.closest('a, button, th')) return; // their own Enter
+  const keys = {
+    j: function () { index.move(1); }, k: function () { index.move(-1); },
+    o: index.open, Enter: index.open, '/': function () { index.query.focus(); index.query.select(); },
+  };
+  if (keys[ev.key]) { ev.preventDefault(); keys[ev.key](); }
+}
+
 function draw(doc) {
   app.textContent = '';
+  for (const t of indexes.splice(0)) t.stop();
   shown.clear(); views.clear();
   cursor.step = -1; cursor.finding = -1;
   resetSearch();
@@ -171,7 +185,7 @@ function draw(doc) {
   if (DATA.dataset || doc !== 0) {
     const nav = el('nav', 'top');
     const a = el('a', null, DATA.compare ? '← comparison' : DATA.dataset ? '← dataset index' : '← ' + DATA.docs[0].source);
-    a.href = DATA.dataset ? '#' : '#doc-0';
+    a.href = DATA.compare ? '#' : DATA.dataset ? '#index/doc-' + doc : '#doc-0'; // back to this document's row
     nav.appendChild(a);
     app.appendChild(nav);
   }
@@ -187,7 +201,8 @@ function route() {
   const rest = m ? (m[2] || '') : location.hash.slice(1);
   const fresh = doc !== current;
   if (fresh) draw(doc);
-  if (!(rest && doc !== null && DATA.docs[doc] && goAnchor(doc, rest)) && fresh) window.scrollTo(0, 0);
+  const found = rest && (doc === null ? goIndex(rest) : DATA.docs[doc] && goAnchor(doc, rest));
+  if (!found && fresh) window.scrollTo(0, 0);
 }
 
 window.addEventListener('hashchange', route);
