@@ -18,8 +18,9 @@ dataset made here from the ATIF v1.8 conformance fixtures, each opened `--runs` 
 and min-max). "First screen" is from navigation start to the first frame painted after the page
 is ready (its first chunk of steps, or the dataset's index, drawn); "whole page" is to the first
 frame painted after every step is drawn (the page's "draw all N steps" button, clicked at once)
-or, for a dataset, every index row and chart laid out. Times are read in the page
-(`performance.now()`, from navigation start), not over the DevTools connection.
+or, for a dataset, the index rows in view (the index is virtualised) and every chart laid out.
+Times are read in the page (`performance.now()`, from navigation start), not over the DevTools
+connection.
 
     python bench/bench_view.py [--steps 3000] [--runs 3] [--docs 50000]
 """

@@ -191,5 +191,7 @@ def test_keys_walk_the_rows_and_ctrl_f_goes_to_the_index_search(
     browser.evaluate("location.hash = ''")
     wait(browser, 100)
     _key(browser, "f", ctrlKey=True)
-    assert browser.evaluate("document.activeElement === document.querySelector('.doc-filters input')")
+    assert browser.evaluate(
+        "document.activeElement === document.querySelector('.doc-filters input')"
+    )
     assert errors(browser.events) == []
