@@ -262,7 +262,7 @@ def dataset(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_dataset_index_and_one_click_to_a_document(browser: Browser, dataset: Path) -> None:
     assert open_page(browser, dataset) == []
-    assert browser.evaluate("document.querySelectorAll('table tr.row').length") == 30
+    assert 0 < browser.evaluate("document.querySelectorAll('table tr.row').length") <= 30
     note = browser.evaluate("document.querySelector('.note').textContent")
     total = len(sorted((ROOT / "conformance/atif/v1.7").glob("*/*.json"))[::3][:40]) + 1
     assert note.startswith(f"{total} documents; this page shows documents 1\u201330 (page 1 of 2,")
@@ -292,10 +292,11 @@ def test_a_datasets_index_sorts_and_filters(browser: Browser, dataset: Path) -> 
     by text, the count saying how many of the page's rows show."""
     assert open_page(browser, dataset) == []
     count = "document.querySelector('.doc-count').textContent"
-    assert browser.evaluate(count) == "30 of 30 documents on this page"
-    assert _doc_column(browser, 1) == [str(n) for n in range(1, 31)]
-    invalid = _doc_column(browser, 4).count("invalid")
-    assert 0 < invalid < 30
+    total = len(sorted((ROOT / "conformance/atif/v1.7").glob("*/*.json"))[::3][:40]) + 1
+    on_page = f"on this page, of {total} in the dataset (--max-docs 30; --page N for the others)"
+    assert browser.evaluate(count) == f"30 of 30 documents {on_page}"
+    drawn = _doc_column(browser, 1)  # the rows in the index's scroll box (it is virtualised)
+    assert drawn == [str(n) for n in range(1, len(drawn) + 1)]
     # Sorted by steps, most first (a second click turns the order); '#' stays each document's place.
     steps = "document.querySelector('.doc-table th[data-key=steps]')"
     browser.evaluate(f"{steps}.click()")
@@ -303,14 +304,15 @@ def test_a_datasets_index_sorts_and_filters(browser: Browser, dataset: Path) -> 
     assert browser.evaluate(f"{steps}.getAttribute('aria-sort')") == "descending"
     shown = [int(v.replace(",", "")) for v in _doc_column(browser, 7) if v != "\u2013"]
     assert shown == sorted(shown, reverse=True) and shown[0] > shown[-1]
-    assert _doc_column(browser, 1) != [str(n) for n in range(1, 31)]
+    assert _doc_column(browser, 1) != drawn
     # Invalid documents only, then one by its name.
     browser.evaluate(
         "{ const s = document.querySelector('.doc-filters select'); s.value = 'invalid';"
         " s.dispatchEvent(new Event('change')); }"
     )
-    assert _doc_column(browser, 4) == ["invalid"] * invalid
-    assert browser.evaluate(count) == f"{invalid} of 30 documents on this page"
+    invalid = int(browser.evaluate(count).split()[0])
+    assert 0 < invalid < 30 and browser.evaluate(count) == f"{invalid} of 30 documents {on_page}"
+    assert set(_doc_column(browser, 4)) == {"invalid"}
     browser.evaluate(
         "{ const s = document.querySelector('.doc-filters select'); s.value = '';"
         " s.dispatchEvent(new Event('change'));"

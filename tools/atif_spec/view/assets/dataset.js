@@ -42,7 +42,7 @@ function indexView() {
     placeholder: 'filter documents: source, version, model',
     text: function (r) { return [r.source + (r.line ? ':' + r.line : ''), r.version, r.model]; },
     link: function (r) { return r.doc === null ? null : 'doc-' + r.doc; },
-    scope: DATA.shown === DATA.total ? '' : ' on this page',
+    scope: DATA.shown === DATA.total ? '' : ' on this page, of ' + num(DATA.total) + ' in the dataset (--max-docs ' + DATA.max_docs + '; --page N for the others)',
   }));
   return root;
 }
