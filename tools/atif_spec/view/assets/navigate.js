@@ -144,11 +144,11 @@ function setCompact(on) {
 document.addEventListener('keydown', function (ev) {
   const typing = ev.target.closest && ev.target.closest('input, textarea, select');
   const box = document.getElementById('q');
-  const search = box || (current === null && indexes.length ? indexes[0].query : null);
+  const finder = box || (current === null && indexes.length ? indexes[0].query : null);
   if ((ev.ctrlKey || ev.metaKey) && ev.key === 'f') {
     // The first press goes to the page's search (it sees every step, every index row); pressed
     // again, the browser's find.
-    if (search && document.activeElement !== search) { ev.preventDefault(); search.focus(); search.select(); }
+    if (finder && document.activeElement !== finder) { ev.preventDefault(); finder.focus(); finder.select(); }
     return;
   }
   if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
