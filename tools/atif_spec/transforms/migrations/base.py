@@ -16,6 +16,7 @@ from atif_spec.formats.atif import spelling
 from atif_spec.formats.totals import context_only_fact
 from atif_spec.transforms.changes import ChangeReport, Item
 from atif_spec.transforms.driver import Context, Step
+from atif_spec.transforms.fields import ABSENT, FreeForm
 
 Doc = dict[str, Any]
 Change = Callable[[Doc, Context, str], Doc]
@@ -105,18 +106,18 @@ def results(step: Doc, ptr: str, change: Callable[[Doc, str], Doc]) -> Doc:
 
 def fact_down(step: Doc, ptr: str, key: str, ctx: Context) -> Doc:
     """``step`` without ``key``. When its value makes the step context only (``true``, ``0``),
-    it stays readable as the step's ``extra.<key>`` (a named key; warning
+    it stays readable as the step's ``extra.<key>`` (a named key, :class:`FreeForm`; warning
     ``migrate:context-only-step``), unless the producer's own ``extra`` has that key or is not
     an object: then, like any other value, it goes to the stash."""
     if key not in step:
         return step
     out = without(step, key)
-    extra = step.get("extra")
-    free = extra is None or (isinstance(extra, dict) and key not in extra)
-    if free and context_only_fact(key, step[key]):
-        out["extra"] = {**(extra or {}), key: step[key]}
+    extra = FreeForm(step.get("extra", ABSENT), f"{ptr}/extra", ctx)
+    if context_only_fact(key, step[key]) and extra.put(
+        key, step[key], f"{ptr}/{key}", f"{ptr}/extra"
+    ):
+        extra.place(out)
         version = ctx.target.partition("@")[2]
-        ctx.name(f"{ptr}/{key}", f"{ptr}/extra/{key}", f"{version} has no Step.{key}")
         ctx.warn(
             "context-only-step",
             ptr,
@@ -131,12 +132,11 @@ def fact_up(doc: Doc, ctx: Context, key: str) -> Doc:
     ``key`` (an ``extra`` left empty goes; the stash restores one that was there)."""
 
     def back(step: Doc, ptr: str) -> Doc:
-        extra = step.get("extra")
-        if not (ctx.read(f"{ptr}/extra/{key}") and isinstance(extra, dict) and key in extra):
+        extra = FreeForm(step.get("extra", ABSENT), f"{ptr}/extra", ctx)
+        out = without(step, "extra")
+        if not extra.take(out, key, key):
             return step
-        out = without(step, "extra") | {key: extra[key]}
-        if len(extra) > 1:
-            out["extra"] = without(extra, key)
+        extra.place(out)
         return out
 
     return steps(doc, "", back) if ctx.reads else doc

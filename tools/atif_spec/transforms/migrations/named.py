@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from atif_spec.transforms.mapping import Row, Table
+from atif_spec.transforms.fields import Named
+from atif_spec.transforms.mapping import Table
 
 MAPPING_TABLES = (
     Table(
@@ -10,20 +11,21 @@ MAPPING_TABLES = (
         steps=("atif@v1.5->atif@v1.4", "atif@v1.7->atif@v1.6"),
         columns=("Step field (newer version)", "Below that version"),
         rows=(
-            Row(
-                "`is_copied_context: true` (v1.5 and later)",
-                "the step's `extra.is_copied_context`",
-                "named",
-                "Below v1.5; warning `migrate:context-only-step`. `false` and `null` are stashed.",
-                key="/steps/*/extra/is_copied_context",
-            ),
-            Row(
-                "`llm_call_count: 0` (v1.7 and later)",
-                "the step's `extra.llm_call_count`",
-                "named",
-                "Below v1.7; warning `migrate:context-only-step`. Other values are stashed.",
-                key="/steps/*/extra/llm_call_count",
-            ),
+            Named(
+                "is_copied_context",
+                "is_copied_context",
+                "/steps/*",
+                label="`is_copied_context: true` (v1.5 and later)",
+                note="Below v1.5; warning `migrate:context-only-step`. `false` and `null` are "
+                "stashed.",
+            ).row("the step's"),
+            Named(
+                "llm_call_count",
+                "llm_call_count",
+                "/steps/*",
+                label="`llm_call_count: 0` (v1.7 and later)",
+                note="Below v1.7; warning `migrate:context-only-step`. Other values are stashed.",
+            ).row("the step's"),
         ),
     ),
 )
