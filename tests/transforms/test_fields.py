@@ -76,3 +76,33 @@ def test_a_producers_holder_that_is_no_object_is_never_replaced() -> None:
     out: dict[str, object] = {}
     extra.place(out)
     assert out == {}  # the string travels in the stash's patch, not overwritten by a named key
+
+
+def test_a_gathered_key_reports_each_member_and_gives_back_only_what_was_written() -> None:
+    ctx = Context(STEP, "convert")
+    metadata = FreeForm({"own": 1, "taken": "producer's"}, "/metadata", ctx)
+    parts = [
+        ("/steps/0/cost", "costs", "/0"),
+        ("/steps/0/x", "taken", "/0"),
+        ("/steps/2/cost", "costs", "/2"),
+    ]
+    metadata.put_gathered([("costs", {"0": 1.5, "2": 2.5}), ("taken", {"0": 1})], parts, "/m")
+    out: dict[str, object] = {}
+    metadata.place(out, "metadata")
+    assert out["metadata"] == {"own": 1, "taken": "producer's", "costs": {"0": 1.5, "2": 2.5}}
+    assert ctx.wrote == ["/m/costs/0", "/m/costs/2"]  # not the producer's own `taken`
+
+    back = FreeForm(
+        out["metadata"],
+        "/metadata",
+        Context(STEP, "convert", reads=frozenset({"/metadata/costs/2", "/metadata/list/1"})),
+    )
+    assert back.take_gathered("taken") is ABSENT
+    assert back.take_gathered("costs") == {"2": 2.5}  # "/metadata/costs/0" is not listed as written
+    assert back.keys == {"own": 1, "taken": "producer's"}
+    listed = FreeForm({"list": [1, 2]}, "/metadata", back.ctx)
+    assert listed.take_gathered("list") == [{}, 2]
+    assert FreeForm(None, "/metadata", ctx, writes=False).take_gathered("list") is ABSENT
+    silent = FreeForm(None, "/metadata", ctx, writes=False)
+    silent.put_gathered([("costs", {})], [], "/metadata")
+    assert silent.keys == {}

@@ -5,7 +5,10 @@ A :class:`Named` row says that a member one format has no field for goes, in the
 under a documented key of a free-form object (``extra``, ``metadata``, ``telemetry.data``). The
 mapping that writes it puts the value there through a :class:`FreeForm` (never over a producer's
 own key, and reported to the driver); the inverse mapping takes it back out, only where the
-driver says the earlier step wrote it. A :class:`Field` row is a plain correspondence (a rename)
+driver says the earlier step wrote it; a named key that gathers many members of the input (TAO's
+``metadata.atif_step_fields``, keyed by step) reports each member at its own place below the key
+(:meth:`FreeForm.put_gathered`) and is read back member by member
+(:meth:`FreeForm.take_gathered`). A :class:`Field` row is a plain correspondence (a rename)
 that both mappings copy. Each lens keeps its rows in one place; its mapping module renders them
 (:meth:`Named.row`, :meth:`Field.row`), so a fact is written once.
 """
@@ -173,6 +176,46 @@ class FreeForm:
             value = get(obj, row.member)
             if value is not ABSENT:
                 self.put(row.key, value, f"{src}/{row.member}", to)
+
+    def put_gathered(
+        self, values: Sequence[tuple[str, Any]], parts: Iterable[tuple[str, str, str]], to: str
+    ) -> None:
+        """Write named keys whose values gather many members of the input (``values``: key and
+        value), each where no member is there, then report each gathered member of a key
+        written, in the order of ``parts``: (its pointer in the input, the key, its pointer
+        below the key). The inverse reads back only those members (:meth:`take_gathered`)."""
+        if not self.writes:
+            return
+        written = {key for key, value in values if self.put(key, value, None, to)}
+        reason = f"{self.ctx.target} has no field for it: a documented name"
+        for source, key, below in parts:
+            if key in written:
+                self.ctx.name(source, f"{to}/{escape_token(key)}{below}", reason)
+
+    def take_gathered(self, key: str) -> Any:
+        """Take out the named key ``key`` (:meth:`put_gathered`) where the inverse wrote it or
+        members of it, and return what it wrote: objects keep the members it wrote, lists their
+        positions (``{}`` where it wrote nothing); :data:`ABSENT` where it wrote nothing."""
+        value = self.keys.get(key, ABSENT)
+        at = f"{self.at}/{escape_token(key)}"
+        found = ABSENT if value is ABSENT else self._written(value, at)
+        if found is not ABSENT:
+            del self._edit()[key]
+        return found
+
+    def _written(self, value: Any, at: str) -> Any:
+        if self.ctx.read(at):
+            return value
+        if isinstance(value, dict):
+            found = {k: self._written(v, f"{at}/{escape_token(k)}") for k, v in value.items()}
+            kept = {k: v for k, v in found.items() if v is not ABSENT}
+            return kept if kept else ABSENT
+        if isinstance(value, list):
+            items = [self._written(v, f"{at}/{n}") for n, v in enumerate(value)]
+            if all(item is ABSENT for item in items):
+                return ABSENT
+            return [{} if item is ABSENT else item for item in items]
+        return ABSENT
 
     def place(self, obj: Doc, holder: str = "extra") -> None:
         """Set ``obj[holder]``: the input's when unchanged, nothing when emptied."""

@@ -3,11 +3,8 @@
 
 from __future__ import annotations
 
-from atif_spec.transforms.lenses.tao.common import (
-    FILLED,
-    HASHED,
-    INTO_ATIF,
-    INTO_TAO,
+from atif_spec.transforms.lenses.tao.common import INTO_ATIF, INTO_TAO
+from atif_spec.transforms.lenses.tao.rows import (
     NAMED,
     PROMPT_KEY,
     STEP_COSTS,
@@ -17,102 +14,22 @@ from atif_spec.transforms.lenses.tao.common import (
     SUBAGENT_AGENTS,
     SYSTEM_STEPS,
     TRAJECTORY,
+    WHERE,
 )
 from atif_spec.transforms.mapping import Row, Table
 
-_WHERE = {
-    "record": "",
-    "step": "/steps/*",
-    "call": "/steps/*/tool_calls/*",
-    "observation": "/steps/*/observation/results/*",
-    "usage": "/steps/*/metrics",
-    "metrics": "/final_metrics",
-}
-"""Where each kind of owner sits in its trajectory: a named key's pattern is relative to the
-trajectory (the root or an embedded subagent) whose layer declares it."""
-
-_OWNER = {
-    "record": ("the record", "root `extra`"),
-    "step": ("a step", "the step's `extra`"),
-    "call": ("a tool call", "the tool call's `extra`"),
-    "observation": ("an observation", "the result's `extra`"),
-    "usage": ("a step's `token_usage`", "the step's `metrics.extra`"),
-    "metrics": ("`metrics`", "`final_metrics.extra`"),
-}
-
-_NOTES = {
-    ("step", "call_type"): "Unless ATIF → TAO writes the same value (`main` on a main agent step, "
-    '`subagent` in an embedded subagent): a warm-up call is `"warmup"`.',
-    (
-        "step",
-        "agent_role",
-    ): "Unless ATIF → TAO writes the same value (`main` on a main agent step).",
-    ("observation", "error"): 'Not when it is the `"unlinked_response"` ATIF → TAO writes on an '
-    "unlinked result.",
-    ("record", "outcome"): "Success, signal, patch, commit, terminal state, **reward**.",
-    ("observation", "source_call_id"): "Only when it is not what ATIF → TAO writes back (the "
-    'result\'s `source_call_id`, `""` for null): the call of another step it answers (DECISIONS '
-    "D30).",
-    ("metrics", "total_input_tokens"): "Only when it is not the sum ATIF → TAO computes from the "
-    "steps (or no step counts them): the session's own count (DECISIONS D30).",
-    ("metrics", "total_output_tokens"): "As `total_input_tokens`.",
-    ("record", "schema_version"): 'Only when it is not `"0.2.0"`, what ATIF → TAO writes: the '
-    "version of a TAO 0.1.0 record, written back as it was (DECISIONS D35).",
-}
+_METADATA = "the record's"
+"""How MAPPING.md names the owner of ATIF → TAO's named keys (the record's ``metadata``)."""
 
 
 def _named_rows() -> tuple[Row, ...]:
-    rows = []
-    for kind, pairs in NAMED.items():
-        owner, holder = _OWNER[kind]
-        for member, name in pairs:
-            rows.append(
-                Row(
-                    f"`{member}` of {owner}",
-                    f"{holder}: `{name}`",
-                    "named",
-                    _NOTES.get((kind, member), ""),
-                    key=f"{_WHERE[kind]}/extra/{name}",
-                )
-            )
+    """The TAO → ATIF named keys (:mod:`.tao.rows`), by kind of owner."""
+    rows: list[Row] = []
+    for kind, named in NAMED.items():
+        rows.extend(row.row(WHERE[kind]) for row in named)
         if kind == "step":
-            rows.append(
-                Row(
-                    "`step_index` of a step",
-                    f"the step's `extra`: `{STEP_INDEX}`",
-                    "named",
-                    "Only where the index is not the step's position from 0 both in the record "
-                    "and in the order ATIF → TAO writes (a record numbered from 1 or with gaps, "
-                    'steps in another order), and on every `role: "system"` step (DECISIONS '
-                    "D29): `parent_step` and `snippets` `source_step` name steps by this index.",
-                    key=f"/steps/*/extra/{STEP_INDEX}",
-                )
-            )
-            rows.append(
-                Row(
-                    "the key of a `system_prompts` entry",
-                    f"its system step's `extra`: `{PROMPT_KEY}`",
-                    "named",
-                    "Only where ATIF → TAO would key the prompt otherwise (not the first 16 hex "
-                    "digits of the SHA-256 of its text): the steps' `system_prompt_hash` names "
-                    "the prompt by this key (DECISIONS D28).",
-                    key=f"/steps/*/extra/{PROMPT_KEY}",
-                )
-            )
-    rows.append(
-        Row(
-            "how the record is written",
-            f"root `extra`: `{STYLE}`",
-            "named",
-            f'`"{FILLED}"` for a record in the form opentraces writes (every field of the model, '
-            f'defaults and nulls included: ATIF is made of it without its defaults), `"{HASHED}"` '
-            "for another record whose `content_hash` is its own; ATIF → TAO then writes the "
-            "record that way, its hash computed (DECISIONS D32 to D34). Decided from the record "
-            "alone.",
-            key=f"/extra/{STYLE}",
-        )
-    )
-    return tuple(rows)
+            rows.append(PROMPT_KEY.row(WHERE[kind]))
+    return (*rows, STYLE.row(WHERE["record"]))
 
 
 def _differ(aspect: str, tao: str, atif: str) -> Row:
@@ -202,13 +119,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 key="/extra/cache_creation_input_tokens",
             ),
             Row("`output_tokens`", "`completion_tokens`"),
-            Row(
-                "`prefix_reuse_tokens`",
-                "`extra.tao_prefix_reuse_tokens`",
-                "named",
-                "§2.6.",
-                key="/steps/*/metrics/extra/tao_prefix_reuse_tokens",
-            ),
+            NAMED["usage"][0].row(WHERE["usage"]),
         ),
     ),
     Table(
@@ -292,7 +203,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
             ),
             Row(
                 "`step_index`",
-                f"step `extra.{STEP_INDEX}`",
+                f"step `extra.{STEP_INDEX.key}`",
                 "field",
                 "ATIF → TAO numbers steps by position from 0 (in its order, §2.4); a step "
                 "numbered otherwise keeps its index under a named key (§2.6).",
@@ -441,7 +352,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "`content`",
                 "field",
                 "Content parts: text parts joined by newlines; the parts go to "
-                f"`metadata.{STEP_FIELDS}`. An "
+                f"`metadata.{STEP_FIELDS.key}`. An "
                 '`""` agent message is `null`, as the Claude Code parser writes a response '
                 "without text (DECISIONS D26).",
             ),
@@ -492,83 +403,17 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "`cache_read_tokens` = `cached_tokens`; `cache_write_tokens` = "
                 "`extra.cache_creation_input_tokens`.",
             ),
-            Row(
-                "`metrics.cost_usd` of a step (sub-agent steps too)",
-                f"`metadata.{STEP_COSTS}`",
-                "named",
-                "An object keyed by the TAO `step_index` (a string) of the step made from it: "
-                'e.g. `{"1": 0.00069, "3": 0.00087}`. TAO has no cost per call; its '
-                "`metrics.estimated_cost_usd` is a session estimate. Not written when the "
-                "record's `metadata` already has that key (a producer's own: the costs are "
-                "stashed).",
-                key=f"/metadata/{STEP_COSTS}",
-            ),
-            Row(
-                "`reasoning_effort`, `is_copied_context`, `llm_call_count`, `extra`, a content-"
-                "part `message`, `metrics` `prompt_token_ids`, `completion_token_ids`, "
-                "`logprobs` and own `extra` keys (`reasoning_tokens`), and the `extra`, "
-                "content parts and subagent references of its tool calls and results",
-                f"`metadata.{STEP_FIELDS}`",
-                "named",
-                "An object keyed by the TAO `step_index` (a string) of the step made from it, "
-                "each value a partial ATIF step in the step's key order: e.g. "
-                '`{"4": {"is_copied_context": true, "extra": {"episode": 0}}}`, '
-                '`{"2": {"metrics": {"logprobs": [-0.1]}}}`; tool calls and results as lists '
-                "aligned with TAO's `tool_calls` and `observations`, `{}` where there is "
-                'nothing: `"observation": {"results": [{}, {"content": [<parts>]}]}`. A step '
-                "copied from context or made without an LLM call is no training target "
-                "(RFC.md §2.4); token ids and log probabilities are what a trainer reads; "
-                "content parts hold images and other media TAO's text content cannot (read "
-                "back only while the text is still theirs); a result's references are kept unless "
-                "they are the plain `[{trajectory_id}]` of the inlined sub-agent that TAO → ATIF "
-                "writes back (a path names a trajectory file). An `extra` holds the producer's own "
-                "keys only (not the `tao_` keys of §2.6). System steps: the next row.",
-                key=f"/metadata/{STEP_FIELDS}",
-            ),
-            Row(
-                "fields of a system step other than `step_id`, `source`, `message`",
-                f"`metadata.{SYSTEM_STEPS}`",
-                "named",
-                "An object keyed by the `system_prompts` key of the step's prompt, each value a "
-                'partial ATIF step: e.g. `{"3f2a…": {"timestamp": "2025-10-11T10:30:00Z"}}`; '
-                "a context injection's `observation` and `extra.context_management` too. Only "
-                "when one system step has that text and a step names the prompt (otherwise "
-                "stashed); TAO → ATIF puts them on the first system step of that prompt.",
-                key=f"/metadata/{SYSTEM_STEPS}",
-            ),
-            Row(
-                "`agent` of an embedded subagent",
-                f"`metadata.{SUBAGENT_AGENTS}`",
-                "named",
-                "Keyed by the subagent's `trajectory_id` (the launching step's "
-                "`subagent_trajectory_ref`), only when it is not the root agent without tool "
-                "definitions (what TAO → ATIF gives a subagent): TAO has one agent per record. "
-                "Not written when the record's `metadata` already has that key.",
-                key=f"/metadata/{SUBAGENT_AGENTS}",
-            ),
-            Row(
-                "`notes`, `continued_trajectory_ref`, `extra`, `agent.extra`, "
-                "`final_metrics.total_cost_usd` and `final_metrics.extra` of the root, and the "
-                "`final_metrics` totals that differ from RFC.md §2.4's",
-                f"`metadata.{TRAJECTORY}`",
-                "named",
-                "A partial ATIF trajectory in the document's key order: e.g. "
-                '`{"agent": {"extra": {"temperature": 0.7}}, "notes": "…", '
-                '"final_metrics": {"total_cost_usd": 0.002}}`. TAO has no field for notes, '
-                "a continuation or a cost total (its `metrics.estimated_cost_usd` is an "
-                "estimate). A total the producer stated otherwise than TAO → ATIF computes it "
-                "(§2.5: one that leaves out a verifier sub-agent, or counts agent turns only) is "
-                "the producer's statement, and TAO → ATIF writes it in place of its own; an "
-                "`extra` holds the producer's own keys only (not the `tao_` keys "
-                "of §2.6).",
-                key=f"/metadata/{TRAJECTORY}",
-            ),
+            STEP_COSTS.row(_METADATA),
+            STEP_FIELDS.row(_METADATA),
+            SYSTEM_STEPS.row(_METADATA),
+            SUBAGENT_AGENTS.row(_METADATA),
+            TRAJECTORY.row(_METADATA),
             Row(
                 "`final_metrics`",
                 "`metrics`",
                 "field",
                 "Totals computed from the TAO steps (§2.5); ATIF's totals that differ from "
-                f"RFC.md §2.4's go to `metadata.{TRAJECTORY}` (a producer's statement), and "
+                f"RFC.md §2.4's go to `metadata.{TRAJECTORY.key}` (a producer's statement), and "
                 "the absence of one is stashed. `total_input_tokens` / `total_output_tokens` "
                 "only when some step's `token_usage` has that count (DECISIONS D26).",
             ),

@@ -1,4 +1,5 @@
-"""What both TAO mappings share: the named keys, the record styles, and small helpers."""
+"""What both TAO mappings share: signatures, constants and small helpers (the named keys and
+record styles are in :mod:`.rows`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from typing import Any
 from atif_spec.formats.tao import UnloadableRecordError, normalize, schema
 from atif_spec.jsonio.jsonequal import same_json
 from atif_spec.jsonio.jsonvalues import dicts, text_of
-from atif_spec.jsonio.pointers import escape_token
 from atif_spec.schemas.catalog import load_catalog, read_spec_json
 from atif_spec.schemas.compiled import rs_validator
 from atif_spec.schemas.targets import Target
@@ -37,107 +37,23 @@ LAUNCHERS = frozenset({"task", "agent"})
 TAO_VERSION = "0.2.0"
 """The ``schema_version`` ATIF → TAO writes; a record of another version names its own under
 ``tao_schema_version`` (DECISIONS D35)."""
-STYLE = "tao_style"
-"""Named key of the ATIF root ``extra`` that says how the record was written, so that ATIF → TAO
-writes it the same way (DECISIONS D32 to D34): :data:`FILLED` or :data:`HASHED`. Decided once, by
-:func:`record_style`, from the TAO record; ATIF → TAO reads it only where TAO → ATIF wrote it."""
-FILLED = "filled"
-"""The style of opentraces' ``TraceRecord.to_jsonl_line()``: every field of the model, defaults
-and nulls included, ``content_hash`` computed, steps numbered from 1 (D32, D33). TAO → ATIF
-reads such a record without its defaults (:func:`atif_spec.formats.tao.unfill`)."""
-HASHED = "hashed"
-"""The default style (D26) with ``content_hash`` computed, for a record that leaves its
-defaults out and carries its own hash (D34)."""
-
-NAMED: dict[str, tuple[tuple[str, str], ...]] = {
-    "record": (
-        ("schema_version", "tao_schema_version"),
-        ("execution_context", "tao_execution_context"),
-        ("timestamp_start", "tao_timestamp_start"),
-        ("timestamp_end", "tao_timestamp_end"),
-        ("task", "tao_task"),
-        ("environment", "tao_environment"),
-        ("outcome", "tao_outcome"),
-        ("dependencies", "tao_dependencies"),
-        ("security", "tao_security"),
-        ("attribution", "tao_attribution"),
-        ("metadata", "tao_metadata"),
-    ),
-    "step": (
-        ("call_type", "tao_call_type"),
-        ("agent_role", "tao_agent_role"),
-        ("tools_available", "tao_tools_available"),
-        ("snippets", "tao_snippets"),
-    ),
-    "call": (("duration_ms", "tao_duration_ms"),),
-    "observation": (
-        ("output_summary", "tao_output_summary"),
-        ("error", "tao_error"),
-        ("source_call_id", "tao_source_call_id"),
-    ),
-    "usage": (("prefix_reuse_tokens", "tao_prefix_reuse_tokens"),),
-    "metrics": (
-        ("total_input_tokens", "tao_total_input_tokens"),
-        ("total_output_tokens", "tao_total_output_tokens"),
-        ("total_duration_s", "tao_total_duration_s"),
-        ("cache_hit_rate", "tao_cache_hit_rate"),
-        ("estimated_cost_usd", "tao_estimated_cost_usd"),
-    ),
-}
-"""TAO → ATIF named keys (RFC.md §4.5.5): per kind of owner, the TAO member and the key
-of the ATIF object's ``extra`` it goes to when ATIF has no field for it (``tao_mapping.py``
-registers them). A value ATIF → TAO writes anyway (``call_type: "main"`` on a main agent step)
-is not named."""
-STEP_INDEX = "tao_step_index"
-"""Named key of an ATIF step's ``extra`` for the TAO ``step_index`` of the step it was made
-from, written only where ATIF → TAO would number the step otherwise (a record numbered from 1,
-with gaps, or in another order) and on a ``role: "system"`` step (which ATIF → TAO would make a
-prompt of): ``parent_step`` and ``snippets[].source_step`` name these."""
-PROMPT_KEY = "tao_system_prompt_hash"
-"""Named key of a system step's ``extra`` for the key of ``system_prompts`` (the
-``system_prompt_hash`` of the steps that use it) it was made from, written only where ATIF → TAO
-would key the prompt otherwise (:func:`prompt_key`)."""
-MEMBER_OF = {name: key for pairs in NAMED.values() for key, name in pairs}
-MEMBER_OF[STEP_INDEX] = "step_index"
-"""Named key → the TAO member it holds (the names are distinct across owners)."""
-
-STEP_COSTS = "atif_step_cost_usd"
-"""ATIF → TAO named key of the record's ``metadata`` (RFC.md §4.5.5): TAO has no cost per
-call, so each ATIF step's ``metrics.cost_usd`` goes into one object keyed by the TAO
-``step_index`` (as a string) of the step made from it, sub-agent steps included."""
-SUBAGENT_AGENTS = "atif_subagent_agents"
-"""ATIF → TAO named key of the record's ``metadata``: the ``agent`` of each embedded subagent
-whose agent is not the root agent (without tool definitions), keyed by its ``trajectory_id``
-(the launching step's ``subagent_trajectory_ref``). TAO has one agent per record."""
-STEP_FIELDS = "atif_step_fields"
-"""ATIF → TAO named key of the record's ``metadata``: per TAO ``step_index`` (a string), the
-ATIF step fields TAO has no field for that say how to read the step (:data:`FIELDS`)."""
 FIELDS = ("reasoning_effort", "is_copied_context", "llm_call_count", "extra")
-"""ATIF step fields kept under :data:`STEP_FIELDS`: the effort requested, whether the step
+"""ATIF step fields kept under :data:`.rows.STEP_FIELDS`: the effort requested, whether the step
 was copied from context or made without an LLM call (no training target, RFC.md §2.4), and the
 producer's own ``extra`` (never the named keys of TAO → ATIF, which go back to TAO members)."""
 METRIC_FIELDS = ("prompt_token_ids", "completion_token_ids", "logprobs")
-"""ATIF ``metrics`` fields kept under :data:`STEP_FIELDS` (as ``{"metrics": {...}}``): the
+"""ATIF ``metrics`` fields kept under :data:`.rows.STEP_FIELDS` (as ``{"metrics": {...}}``): the
 token ids and log probabilities a trainer reads (TAO's ``token_usage`` has counts only)."""
-SYSTEM_STEPS = "atif_system_steps"
-"""ATIF → TAO named key of the record's ``metadata``: per ``system_prompts`` key, the fields
-other than ``message`` of the ATIF system step that became that prompt (its ``timestamp``, the
-``observation`` of a context injection, its ``extra``), when one system step has that text."""
-TRAJECTORY = "atif_trajectory"
-"""ATIF → TAO named key of the record's ``metadata``: the root trajectory's members TAO has no
-field for, as a partial ATIF trajectory (:data:`TRAJECTORY_FIELDS`)."""
 TRAJECTORY_FIELDS: dict[str, tuple[str, ...]] = {
     "": ("notes", "continued_trajectory_ref", "extra"),
     "agent": ("extra",),
     "final_metrics": ("total_cost_usd", "extra"),
 }
-"""Object of the ATIF root ("" for the root itself) → its members kept under :data:`TRAJECTORY`
-(an ``extra`` with the producer's own keys only; and :data:`TOTALS` that differ from what TAO →
-ATIF computes)."""
+"""Object of the ATIF root ("" for the root itself) → its members kept under
+:data:`.rows.TRAJECTORY` (an ``extra`` with the producer's own keys only; and :data:`TOTALS` that
+differ from what TAO → ATIF computes)."""
 TOTALS = ("total_prompt_tokens", "total_completion_tokens", "total_cached_tokens", "total_steps")
 """The ``final_metrics`` totals TAO → ATIF computes (RFC.md §2.4)."""
-TAO_NAMED = (STEP_COSTS, SUBAGENT_AGENTS, STEP_FIELDS, SYSTEM_STEPS, TRAJECTORY)
-"""The named keys ATIF → TAO may write into the record's ``metadata`` (``tao_mapping.py``)."""
 
 
 def derived_trace_id(session: Any) -> str:
@@ -206,16 +122,9 @@ def atif_timestamp(value: Any) -> bool:
     return value is None or (isinstance(value, str) and bool(_timestamp_pattern().search(value)))
 
 
-def with_extra(obj: Doc, key: str, value: Any) -> None:
-    """Set ``obj["extra"][key]``; the ``extra`` is replaced by a new object (it may be shared
-    with the mapping's input, which a mapping never modifies)."""
-    extra = obj.get("extra")
-    obj["extra"] = {**(extra if isinstance(extra, dict) else {}), key: value}
-
-
 def subagent_agent(agent: Doc) -> Doc:
     """The ``agent`` TAO → ATIF gives an embedded subagent: the root's, without tool
-    definitions (unless ATIF → TAO named another, :data:`SUBAGENT_AGENTS`)."""
+    definitions (unless ATIF → TAO named another, :data:`.rows.SUBAGENT_AGENTS`)."""
     return {k: v for k, v in agent.items() if k != "tool_definitions"}
 
 
@@ -262,28 +171,6 @@ def numbers(traj: Doc, first: int) -> dict[int, int]:
 
     walk(traj)
     return out
-
-
-def granted(value: Any, ptr: str, ctx: Context) -> Any:
-    """The part of the named value at ``ptr`` (a member of the TAO ``metadata``) that the
-    inverse step wrote (its ``wrote`` pointers name the members it put there), or
-    :data:`NOTHING`. Lists keep their positions (``{}`` where nothing was written)."""
-    if ctx.read(ptr):
-        return value
-    if isinstance(value, dict):
-        found = {k: granted(v, f"{ptr}/{escape_token(k)}", ctx) for k, v in value.items()}
-        kept = {k: v for k, v in found.items() if v is not NOTHING}
-        return kept if kept else NOTHING
-    if isinstance(value, list):
-        items = [granted(v, f"{ptr}/{i}", ctx) for i, v in enumerate(value)]
-        if all(item is NOTHING for item in items):
-            return NOTHING
-        return [{} if item is NOTHING else item for item in items]
-    return NOTHING
-
-
-NOTHING: Any = object()
-"""What :func:`granted` returns when the inverse step wrote nothing there."""
 
 
 def groups(steps: list[Doc]) -> dict[int, int]:

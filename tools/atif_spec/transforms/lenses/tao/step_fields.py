@@ -13,6 +13,7 @@ from atif_spec.jsonio.jsonvalues import dicts, text_of
 from atif_spec.jsonio.pointers import escape_token
 from atif_spec.transforms.lenses.tao import common, tokens
 from atif_spec.transforms.lenses.tao.common import Doc
+from atif_spec.transforms.lenses.tao.rows import STEP_FIELDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +27,7 @@ class Keep:
 
 
 def kept(step: Doc, ptr: str, index: str, launched: str | None, keep: Keep) -> Doc:
-    """Keep the step's ATIF fields that TAO has no field for under :data:`STEP_FIELDS` (a
+    """Keep the step's ATIF fields that TAO has no field for under :data:`.rows.STEP_FIELDS` (a
     partial ATIF step: its metrics fields under ``metrics``). ``launched``: the subagent
     whose steps ATIF → TAO wrote before it (TAO names it in ``subagent_trajectory_ref``,
     and TAO → ATIF writes the reference back)."""
@@ -37,7 +38,7 @@ def kept(step: Doc, ptr: str, index: str, launched: str | None, keep: Keep) -> D
             value = keep.producers(value, here) if key == "extra" else value
             if key != "extra" or value:  # content parts: TAO's content is their text
                 fields[key] = value
-                keep.member(here, common.STEP_FIELDS, index, key)
+                keep.member(here, STEP_FIELDS.key, index, key)
         elif key == "metrics" and isinstance(value, dict):
             partial_metrics = _metrics(value, here, keep, index)
             if partial_metrics:
@@ -59,12 +60,12 @@ def _metrics(metrics: Doc, ptr: str, keep: Keep, index: str) -> Doc:
     ``metrics`` (at ``ptr``)."""
     kept = {k: v for k, v in metrics.items() if k in common.METRIC_FIELDS}
     for k in kept:
-        keep.member(f"{ptr}/{k}", common.STEP_FIELDS, index, "metrics", k)
+        keep.member(f"{ptr}/{k}", STEP_FIELDS.key, index, "metrics", k)
     own = keep.producers(metrics.get("extra"), f"{ptr}/extra")
     own.pop(tokens.CACHE_WRITES, None)
     for k in own:
         where = f"{ptr}/extra/{escape_token(k)}"
-        keep.member(where, common.STEP_FIELDS, index, "metrics", "extra", k)
+        keep.member(where, STEP_FIELDS.key, index, "metrics", "extra", k)
     if own:
         kept["extra"] = own
     return kept
@@ -107,7 +108,7 @@ def _partials(
                 continue
             if value:
                 partial[member] = value
-                keep.member(f"{ptr}/{member}", common.STEP_FIELDS, index, *below, str(k), member)
+                keep.member(f"{ptr}/{member}", STEP_FIELDS.key, index, *below, str(k), member)
         out.append(partial)
     return out if any(out) else []
 
@@ -137,7 +138,7 @@ def _parts_of(parts: Any, text: Any) -> bool:
 
 def _merge_partials(items: Any, partials: Any) -> None:
     """Put back the producer's ``extra``, content parts and references ATIF → TAO kept for
-    each tool call or result (:data:`STEP_FIELDS`)."""
+    each tool call or result (:data:`.rows.STEP_FIELDS`)."""
     if not isinstance(items, list) or not isinstance(partials, list):
         return
     for item, partial in zip(items, partials, strict=False):
@@ -151,7 +152,7 @@ def _merge_partials(items: Any, partials: Any) -> None:
 
 
 def put_back(out: Doc, fields: Doc) -> None:
-    """Put back the step fields ATIF → TAO kept under :data:`STEP_FIELDS` for this step."""
+    """Put back the step fields ATIF → TAO kept under :data:`.rows.STEP_FIELDS` for this step."""
     for key, value in fields.items():
         if key in common.FIELDS and key not in out:
             out[key] = value

@@ -11,20 +11,33 @@ from atif_spec.jsonio.jsonequal import same_json
 from atif_spec.jsonio.jsonvalues import dicts
 from atif_spec.jsonio.pointers import pointer as make_pointer
 from atif_spec.transforms.driver import Context
+from atif_spec.transforms.fields import FreeForm
 from atif_spec.transforms.lenses.tao import common
 from atif_spec.transforms.lenses.tao.common import (
     Doc,
     atif_timestamp,
     derived_trace_id,
     filled,
-    granted,
     groups,
     hash_version,
     numbers,
     prompt_key,
     refuse_invalid,
     subagent_agent,
-    with_extra,
+)
+from atif_spec.transforms.lenses.tao.rows import (
+    FILLED,
+    HASHED,
+    INTO_TAO_NAMED,
+    NAMED,
+    PROMPT_KEY,
+    STEP_COSTS,
+    STEP_FIELDS,
+    STEP_INDEX,
+    STYLE,
+    SUBAGENT_AGENTS,
+    SYSTEM_STEPS,
+    TRAJECTORY,
 )
 from atif_spec.transforms.lenses.tao.step_fields import put_back
 from atif_spec.transforms.lenses.tao.tokens import (
@@ -38,24 +51,24 @@ from atif_spec.transforms.lenses.tao.tokens import (
 )
 
 _ABSENT: Any = object()
-NAMED_REASON = f"no {common.ATIF} field: kept under a named key"
 
 
 def record_style(record: Doc, ctx: Context) -> str | None:
-    """How ATIF → TAO is to write the record back (:data:`STYLE`), decided from the record alone:
-    :data:`FILLED` for a record in the form opentraces writes (:func:`.common.filled`),
-    :data:`HASHED` for another one whose ``content_hash`` is its own, else None (the default
-    style, D26). With ``drop`` none: no layer would restore what the style leaves out."""
+    """How ATIF → TAO is to write the record back (:data:`.rows.STYLE`), decided from the record
+    alone: :data:`.rows.FILLED` for a record in the form opentraces writes
+    (:func:`.common.filled`), :data:`.rows.HASHED` for another one whose ``content_hash`` is its
+    own, else None (the default style, D26). With ``drop`` none: no layer would restore what the
+    style leaves out."""
     if ctx.options.drop:
         return None
     if filled(record):
-        return common.FILLED
+        return FILLED
     own = record.get("content_hash")
     try:
         right = isinstance(own, str) and own == content_hash(record, hash_version(record))
     except UnloadableRecordError:  # a record the model cannot load has no hash of its own
         right = False
-    return common.HASHED if right else None
+    return HASHED if right else None
 
 
 def to_atif(doc: Doc, ctx: Context) -> Doc:
@@ -63,15 +76,12 @@ def to_atif(doc: Doc, ctx: Context) -> Doc:
     version = detect(doc)
     refuse_invalid(doc, f"tao@{version if version in ('v0.1.0', 'v0.2.0') else 'v0.2.0'}", ctx)
     style = record_style(doc, ctx)
-    record = unfill(doc, "v0.2.0")[0] if style == common.FILLED else doc
+    record = unfill(doc, "v0.2.0")[0] if style == FILLED else doc
     out = _ToAtif(record, ctx, style).run()
     if style is not None:
-        with_extra(out, common.STYLE, style)
-        ctx.name(
-            "/content_hash" if style == common.HASHED else "",
-            f"/extra/{common.STYLE}",
-            NAMED_REASON,
-        )
+        extra = FreeForm(out.get("extra"), "/extra", ctx)
+        extra.put(STYLE.key, style, "/content_hash" if style == HASHED else "", "/extra")
+        extra.place(out)
     return out
 
 
@@ -84,15 +94,8 @@ class _Owner:
     target_ptr: str
     source_ptr: str
     kind: str
-    """Which :data:`NAMED` table applies (``record``, ``step``, ``call``, ``observation``,
+    """Which :data:`.rows.NAMED` rows apply (``record``, ``step``, ``call``, ``observation``,
     ``usage``, ``metrics``)."""
-
-
-def _read(metadata: Any, key: str, ctx: Context) -> Doc:
-    """What ATIF → TAO wrote under the named key ``key`` of ``metadata`` (an object)."""
-    value = metadata.get(key, common.NOTHING) if isinstance(metadata, dict) else common.NOTHING
-    found = common.NOTHING if value is common.NOTHING else granted(value, f"/metadata/{key}", ctx)
-    return found if isinstance(found, dict) else {}
 
 
 class _ToAtif:
@@ -101,15 +104,17 @@ class _ToAtif:
     def __init__(self, record: Doc, ctx: Context, style: str | None) -> None:
         self.record = record
         self.ctx = ctx
-        self.first = 1 if style == common.FILLED else 0
+        self.first = 1 if style == FILLED else 0
         """ATIF → TAO numbers steps from 1 in the filled style (D33), else from 0."""
-        read = {k: _read(record.get("metadata"), k, ctx) for k in common.TAO_NAMED}
-        self.taken = {k for k, v in read.items() if v}
-        self.costs = read[common.STEP_COSTS]
-        self.agents = read[common.SUBAGENT_AGENTS]
-        self.fields = read[common.STEP_FIELDS]
-        self.trajectory = read[common.TRAJECTORY]
-        self.system = dict(read[common.SYSTEM_STEPS])  # popped when used
+        self.metadata = FreeForm(record.get("metadata"), "/metadata", ctx)
+        """The record's ``metadata``, without what ATIF → TAO gathered there."""
+        read = {row.key: self.metadata.take_gathered(row.key) for row in INTO_TAO_NAMED}
+        read = {k: v if isinstance(v, dict) else {} for k, v in read.items()}
+        self.costs = read[STEP_COSTS.key]
+        self.agents = read[SUBAGENT_AGENTS.key]
+        self.fields = read[STEP_FIELDS.key]
+        self.trajectory = read[TRAJECTORY.key]
+        self.system = dict(read[SYSTEM_STEPS.key])  # popped when used
         self.steps = [s for _, s in dicts(record.get("steps"))]
         self.step_ptr = {id(s): f"/steps/{i}" for i, s in dicts(record.get("steps"))}
         self.positions = {id(s): p for p, s in enumerate(self.steps)}
@@ -158,7 +163,7 @@ class _ToAtif:
         return [step]
 
     def _trajectory_fields(self, out: Doc) -> None:
-        """Put back the root's members ATIF → TAO kept under :data:`TRAJECTORY`."""
+        """Put back the root's members ATIF → TAO kept under :data:`.rows.TRAJECTORY`."""
         for name, members in common.TRAJECTORY_FIELDS.items():
             target: Any = out.get(name) if name else out
             given: Any = self.trajectory.get(name) if name else self.trajectory
@@ -192,27 +197,24 @@ class _ToAtif:
 
     def _name(self, owner: _Owner) -> None:
         """Put the owner's members that ATIF has no field for under named ``extra`` keys."""
-        for key, name in common.NAMED.get(owner.kind, ()):
-            if key not in owner.source:
-                continue
-            value = owner.source[key]
-            if owner.kind == "record" and key == "metadata" and self.taken:
-                value = {k: v for k, v in value.items() if k not in self.taken}
+        at = f"{owner.target_ptr}/extra"
+        extra = FreeForm(owner.target.get("extra"), at, self.ctx)
+        for row in NAMED[owner.kind]:
+            if row is STEP_INDEX or row.member not in owner.source:
+                continue  # a step's index: :meth:`_name_indexes`
+            value = owner.source[row.member]
+            if owner.kind == "record" and row.member == "metadata" and self.metadata.edited:
+                value = self.metadata.keys
                 if not value:
                     continue  # only what ATIF → TAO put there
-            written = self._written(owner, key)
-            if written is not _ABSENT and same_json(written, value):
-                continue
-            self._put(owner, key, name, value)
-
-    def _put(self, owner: _Owner, key: str, name: str, value: Any) -> None:
-        with_extra(owner.target, name, value)
-        to = f"{owner.target_ptr}/extra/{name}"
-        self.ctx.name(owner.source_ptr + make_pointer(key), to, NAMED_REASON)
+            written = self._written(owner, row.member)
+            if written is _ABSENT or not same_json(written, value):
+                extra.put(row.key, value, f"{owner.source_ptr}/{row.member}", at)
+        extra.place(owner.target)
 
     def _name_indexes(self, out: Doc) -> None:
         """Put the ``step_index`` of each step that ATIF → TAO numbers otherwise under the named
-        key :data:`STEP_INDEX` of its ATIF step, and of every ``role: "system"`` step (which
+        key :data:`.rows.STEP_INDEX` of its ATIF step, and of every ``role: "system"`` step (which
         ATIF → TAO would make a prompt of). An index is left to ATIF → TAO only when it is both
         the step's position in the record and the number ATIF → TAO gives it."""
         given = numbers(out, self.first)
@@ -225,8 +227,9 @@ class _ToAtif:
                 number = given[id(step)]
                 if same_json(value, number) and same_json(value, p + self.first):
                     continue
-            owner = _Owner(step, source, ptr, self.step_ptr[id(source)], "step")
-            self._put(owner, "step_index", common.STEP_INDEX, value)
+            extra = FreeForm(step.get("extra"), f"{ptr}/extra", self.ctx)
+            extra.put(STEP_INDEX.key, value, f"{self.step_ptr[id(source)]}/step_index", extra.at)
+            extra.place(step)
 
     def _agent(self) -> Doc:
         source = self.agent
@@ -280,8 +283,8 @@ class _ToAtif:
 
     def _system(self, key: str, n: int, base: str) -> Doc:
         """The system step of the prompt ``key``, which keeps ``key`` under the named key
-        :data:`PROMPT_KEY` when ATIF → TAO would key the prompt otherwise, with the fields
-        ATIF → TAO kept for it under :data:`SYSTEM_STEPS` (on the first system step of that
+        :data:`.rows.PROMPT_KEY` when ATIF → TAO would key the prompt otherwise, with the fields
+        ATIF → TAO kept for it under :data:`.rows.SYSTEM_STEPS` (on the first system step of that
         prompt only)."""
         text = self.prompts[key]
         step: Doc = {"step_id": n + 1, "source": "system", "message": text}
@@ -289,9 +292,9 @@ class _ToAtif:
         for member, value in fields.items() if isinstance(fields, dict) else ():
             step.setdefault(member, value)
         if key != prompt_key(text):
-            with_extra(step, common.PROMPT_KEY, key)
-            to = f"{base}/steps/{n}/extra/{common.PROMPT_KEY}"
-            self.ctx.name(make_pointer("system_prompts", key), to, NAMED_REASON)
+            extra = FreeForm(step.get("extra"), f"{base}/steps/{n}/extra", self.ctx)
+            extra.put(PROMPT_KEY.key, key, make_pointer("system_prompts", key), extra.at)
+            extra.place(step)
         return step
 
     def _prompt_of(self, p: int) -> str | None:

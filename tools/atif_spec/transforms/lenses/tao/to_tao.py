@@ -12,6 +12,7 @@ from atif_spec.jsonio.jsonvalues import dicts
 from atif_spec.jsonio.pointers import escape_token
 from atif_spec.jsonio.pointers import pointer as make_pointer
 from atif_spec.transforms.driver import Context
+from atif_spec.transforms.fields import FreeForm, Named
 from atif_spec.transforms.lenses.tao import common
 from atif_spec.transforms.lenses.tao.common import (
     Doc,
@@ -24,6 +25,19 @@ from atif_spec.transforms.lenses.tao.common import (
     subagents,
     text,
 )
+from atif_spec.transforms.lenses.tao.rows import (
+    FILLED,
+    HASHED,
+    NAMED,
+    PROMPT_KEY,
+    STEP_COSTS,
+    STEP_FIELDS,
+    STEP_INDEX,
+    STYLE,
+    SUBAGENT_AGENTS,
+    SYSTEM_STEPS,
+    TRAJECTORY,
+)
 from atif_spec.transforms.lenses.tao.step_fields import Keep, carrier, kept
 from atif_spec.transforms.lenses.tao.tokens import (
     anthropic_usage,
@@ -33,24 +47,19 @@ from atif_spec.transforms.lenses.tao.tokens import (
     usage_of,
 )
 
-NAMED_REASON = f"no {common.TAO} field: kept under a named key"
-
 
 def to_tao(doc: Doc, ctx: Context) -> Doc:
     """The TAO 0.2.0 form of an ATIF v1.7 trajectory, in the style TAO → ATIF named
-    (:data:`STYLE`, read only where it wrote it; else the default style, D26)."""
+    (:data:`.rows.STYLE`, read only where it wrote it; else the default style, D26)."""
     refuse_invalid(doc, common.ATIF, ctx)
-    extra = doc.get("extra")
-    named = (
-        extra.get(common.STYLE)
-        if isinstance(extra, dict) and ctx.read(f"/extra/{common.STYLE}")
-        else None
-    )
-    record = _ToTao(doc, ctx, named == common.FILLED).run()
+    named: Doc = {}
+    FreeForm(doc.get("extra"), "/extra", ctx).take(named, "style", STYLE.key)
+    style = named.get("style")
+    record = _ToTao(doc, ctx, style == FILLED).run()
     try:
-        if named == common.FILLED:
+        if style == FILLED:
             return fill(record, "v0.2.0")
-        if named == common.HASHED:
+        if style == HASHED:
             record["content_hash"] = content_hash(record, hash_version(record))
     except UnloadableRecordError:  # a record the model cannot load is left as written
         pass
@@ -117,8 +126,7 @@ class _ToTao:
         self.system: dict[str, list[tuple[Doc, str]]] = {}
         """Prompt key → the ATIF system steps with that text (and their pointers)."""
         self.members: list[tuple[str, str, str]] = []
-        """(ATIF pointer, named key of ``metadata``, TAO pointer) of every value put there."""
-        self.written: set[str] = set()
+        """(ATIF pointer, named key of ``metadata``, pointer below it) of every value put there."""
         self.keep = Keep(self._producers, self._member)
 
     def run(self) -> Doc:
@@ -144,8 +152,8 @@ class _ToTao:
                 if counted(self.steps, key):  # a sum over no count is unknown, not 0
                     metrics[f"total_{key}"] = total(self.steps, key)
             out["metrics"] = metrics
-            self._named_back(final, "/final_metrics", metrics)
-        self._named_back(doc, "", out)
+            self._named_back(final, "/final_metrics", metrics, NAMED["metrics"])
+        self._named_back(doc, "", out, NAMED["record"])
         self._order()
         self._metadata()
         return out
@@ -166,20 +174,21 @@ class _ToTao:
             self.ctx.decide("/session_id", policy, out["trace_id"])
 
     def _metadata(self) -> None:
-        """Write the named keys of ``metadata`` that have something to hold, and report each
-        member they carry."""
-        for key, value in (
-            (common.TRAJECTORY, self._trajectory_fields()),
-            (common.STEP_COSTS, self.costs),
-            (common.SUBAGENT_AGENTS, self.agents),
-            (common.STEP_FIELDS, self.fields),
-            (common.SYSTEM_STEPS, self._system_fields()),
-        ):
-            if value:
-                self._write_named(key, value)
-        for source, key, to in self.members:
-            if key in self.written:
-                self.ctx.name(source, to, NAMED_REASON)
+        """Write the named keys of ``metadata`` that have something to hold (unless a
+        producer's own key of that name is there: then the values stay in the stash), and
+        report each member they carry."""
+        values = (
+            (TRAJECTORY.key, self._trajectory_fields()),
+            (STEP_COSTS.key, self.costs),
+            (SUBAGENT_AGENTS.key, self.agents),
+            (STEP_FIELDS.key, self.fields),
+            (SYSTEM_STEPS.key, self._system_fields()),
+        )
+        if not isinstance(self.out.get("metadata", {}), dict):
+            return
+        metadata = FreeForm(self.out.get("metadata"), "/metadata", self.ctx)
+        metadata.put_gathered([(k, v) for k, v in values if v], self.members, "/metadata")
+        metadata.place(self.out, "metadata")
 
     def _order(self) -> None:
         """Parents by ``step_index``; the record in ``step_index`` order when every index is a
@@ -197,14 +206,10 @@ class _ToTao:
             if step.get("subagent_trajectory_ref") == f"subagent@step-{step['step_index']}":
                 del step["subagent_trajectory_ref"]
 
-    def _named_back(self, source: Doc, ptr: str, target: Doc) -> None:
-        """Read back into ``target`` the TAO members TAO → ATIF put under named keys of the
-        ``extra`` of ``source`` (at ``ptr``), only those it wrote (never a producer's own)."""
-        extra = source.get("extra")
-        for name, value in extra.items() if isinstance(extra, dict) else ():
-            member = common.MEMBER_OF.get(name)
-            if member is not None and self.ctx.read(f"{ptr}/extra/{name}"):
-                target[member] = value
+    def _named_back(self, source: Doc, ptr: str, target: Doc, rows: tuple[Named, ...]) -> None:
+        """Read back into ``target`` the TAO members TAO → ATIF put under the named keys
+        ``rows`` of the ``extra`` of ``source`` (at ``ptr``), only those it wrote."""
+        FreeForm(source.get("extra"), f"{ptr}/extra", self.ctx).take_all(target, rows)
 
     def _producers(self, extra: Any, ptr: str) -> Doc:
         """The members of an ATIF ``extra`` (at ``ptr``) a producer wrote: not the named keys
@@ -215,16 +220,7 @@ class _ToTao:
         return {k: v for k, v in extra.items() if not read(f"{ptr}/{escape_token(k)}")}
 
     def _member(self, source: str, key: str, *below: str) -> None:
-        self.members.append((source, key, make_pointer("metadata", key, *below)))
-
-    def _write_named(self, key: str, value: Any) -> None:
-        """Put ``value`` under the named key ``key`` of the record's ``metadata``, unless a
-        producer's own key of that name is there (then the values stay in the stash)."""
-        metadata = self.out.get("metadata", {})
-        if not isinstance(metadata, dict) or key in metadata:
-            return
-        self.out["metadata"] = {**metadata, key: value}  # not the object it was read from
-        self.written.add(key)
+        self.members.append((source, key, make_pointer(*below)))
 
     def _copied(self, source: Doc, wanted: Callable[[str], bool], ptr: str, *below: str) -> Doc:
         """The members of ``source`` (at ``ptr``) that ``wanted`` names, each recorded as carried
@@ -245,9 +241,7 @@ class _ToTao:
 
     def _trajectory_fields(self) -> Doc:
         """The root's members of :data:`TRAJECTORY_FIELDS`, as a partial ATIF trajectory."""
-        out = self._copied(
-            self.doc, common.TRAJECTORY_FIELDS[""].__contains__, "", common.TRAJECTORY
-        )
+        out = self._copied(self.doc, common.TRAJECTORY_FIELDS[""].__contains__, "", TRAJECTORY.key)
         for owner in ("agent", "final_metrics"):
             value = self.doc.get(owner)
             if not isinstance(value, dict):
@@ -258,7 +252,7 @@ class _ToTao:
                 members += tuple(
                     k for k, v in computed.items() if k in value and not same_json(value[k], v)
                 )
-            kept = self._copied(value, members.__contains__, f"/{owner}", common.TRAJECTORY, owner)
+            kept = self._copied(value, members.__contains__, f"/{owner}", TRAJECTORY.key, owner)
             if kept:
                 out[owner] = kept
         return out
@@ -272,7 +266,7 @@ class _ToTao:
             if len(steps) != 1 or key not in self.prompts:
                 continue
             step, ptr = steps[0]
-            fields = self._copied(step, _not_a_prompt, ptr, common.SYSTEM_STEPS, key)
+            fields = self._copied(step, _not_a_prompt, ptr, SYSTEM_STEPS.key, key)
             if fields:
                 out[key] = fields
         return out
@@ -280,10 +274,10 @@ class _ToTao:
     def _prompt_of(self, step: Doc, ptr: str) -> str:
         """The ``system_prompts`` key of a system step: the one TAO → ATIF named (D28), else
         :func:`prompt_key` of its text."""
-        extra = step.get("extra")
-        named = extra.get(common.PROMPT_KEY) if isinstance(extra, dict) else None
-        if isinstance(named, str) and self.ctx.read(f"{ptr}/extra/{common.PROMPT_KEY}"):
-            return named
+        named: Doc = {}
+        FreeForm(step.get("extra"), f"{ptr}/extra", self.ctx).take(named, "key", PROMPT_KEY.key)
+        if isinstance(named.get("key"), str):
+            return str(named["key"])
         message = text(step.get("message"))
         return prompt_key(message if isinstance(message, str) else "")
 
@@ -303,7 +297,7 @@ class _ToTao:
         listed = list(dicts(traj.get("steps")))
         steps = [s for _, s in listed]
         read = self.ctx.read
-        indexed = {id(s) for i, s in listed if read(f"{base}/steps/{i}/extra/{common.STEP_INDEX}")}
+        indexed = {id(s) for i, s in listed if read(f"{base}/steps/{i}/extra/{STEP_INDEX.key}")}
         for n, (i, step) in enumerate(listed):
             ptr, source = f"{base}/steps/{i}", step.get("source")
             if source == "system" and id(step) not in indexed:  # a prompt (D22, D29)
@@ -331,11 +325,11 @@ class _ToTao:
 
     def _subagent(self, sub: Doc, ptr: str, tid: str, depth: int) -> list[Doc]:
         """The steps of an embedded subagent (at ``ptr``), written inline; its agent, when not
-        the root's, goes under :data:`SUBAGENT_AGENTS`."""
+        the root's, goes under :data:`.rows.SUBAGENT_AGENTS`."""
         agent = sub.get("agent")
         if isinstance(agent, dict) and not same_json(agent, subagent_agent(self.agent)):
             self.agents[tid] = agent
-            self._member(f"{ptr}/agent", common.SUBAGENT_AGENTS, tid)
+            self._member(f"{ptr}/agent", SUBAGENT_AGENTS.key, tid)
         return self._trajectory(sub, ptr, depth + 1)
 
     def _step(self, step: Doc, ptr: str, depth: int, tids: list[str], prompt: str | None) -> Doc:
@@ -366,7 +360,7 @@ class _ToTao:
         fields = kept(step, ptr, str(number), tids[0] if tids else None, self.keep)
         if fields:
             self.fields[str(number)] = fields
-        self._named_back(step, ptr, out)
+        self._named_back(step, ptr, out, NAMED["step"])
         self.steps.append(out)
         return out
 
@@ -388,10 +382,10 @@ class _ToTao:
             step.get("model_name"), self.agent.get("model_name"), self.agent.get("name")
         )
         out["token_usage"] = usage = usage_of(metrics, anthropic)
-        self._named_back(metrics, f"{ptr}/metrics", usage)
+        self._named_back(metrics, f"{ptr}/metrics", usage, NAMED["usage"])
         if "cost_usd" in metrics:
             self.costs[index] = metrics["cost_usd"]
-            self._member(f"{ptr}/metrics/cost_usd", common.STEP_COSTS, index)
+            self._member(f"{ptr}/metrics/cost_usd", STEP_COSTS.key, index)
 
     def _calls(self, step: Doc, out: Doc, ptr: str) -> None:
         calls = step.get("tool_calls")
@@ -405,7 +399,7 @@ class _ToTao:
                 "input": call.get("arguments"),
             }
             out["tool_calls"].append(tao)
-            self._named_back(call, f"{ptr}/tool_calls/{k}", tao)
+            self._named_back(call, f"{ptr}/tool_calls/{k}", tao, NAMED["call"])
 
     def _observations(self, step: Doc, out: Doc, ptr: str) -> None:
         observation = step.get("observation")
@@ -425,4 +419,4 @@ class _ToTao:
             if not isinstance(call_id, str):
                 obs["error"] = common.UNLINKED
             out["observations"].append(obs)
-            self._named_back(result, f"{ptr}/observation/results/{k}", obs)
+            self._named_back(result, f"{ptr}/observation/results/{k}", obs, NAMED["observation"])
