@@ -3,16 +3,25 @@
 
 from __future__ import annotations
 
+from atif_spec.transforms.fields import Field
 from atif_spec.transforms.lenses.tao.common import INTO_ATIF, INTO_TAO
 from atif_spec.transforms.lenses.tao.rows import (
+    AGENT_MODEL,
+    AGENT_NAME,
+    MODEL,
     NAMED,
     PROMPT_KEY,
+    REASONING,
+    ROLE,
     STEP_COSTS,
     STEP_FIELDS,
     STEP_INDEX,
     STYLE,
     SUBAGENT_AGENTS,
     SYSTEM_STEPS,
+    TIMESTAMP,
+    TOOL_CALL,
+    TOOL_DEFINITIONS,
     TRAJECTORY,
     WHERE,
 )
@@ -20,6 +29,12 @@ from atif_spec.transforms.mapping import Row, Table
 
 _METADATA = "the record's"
 """How MAPPING.md names the owner of ATIF → TAO's named keys (the record's ``metadata``)."""
+
+
+def _back(field: Field, note: str = "") -> Row:
+    """The row of ``field`` in the ATIF → TAO table (ATIF on the left)."""
+    source, target = (f"`{path.replace('/', '.')}`" for path in (field.target, field.source))
+    return Row(source, target, "field", note)
 
 
 def _named_rows() -> tuple[Row, ...]:
@@ -137,7 +152,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "the UUID ATIF → TAO derives from `session_id` for a trajectory without "
                 "`trajectory_id` (§3): that one is recomputed on the way back.",
             ),
-            Row("`agent.name`", "`agent.name`"),
+            AGENT_NAME.row(),
             Row(
                 "`agent.version`",
                 "`agent.version`",
@@ -145,20 +160,8 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 'A null or missing version becomes `"unknown"` (**decided**, §5); the original '
                 "is stashed.",
             ),
-            Row(
-                "`agent.model`",
-                "`agent.model_name`",
-                "field",
-                "Copied as is (`provider/` prefix kept).",
-            ),
-            Row(
-                "`tool_definitions`",
-                "`agent.tool_definitions`",
-                "field",
-                "Copied unchanged. TAO's objects usually have Anthropic's `{name, description, "
-                "input_schema}` shape, for which ATIF warns `ATIF203`; rewriting them would "
-                "not be lossless for other shapes.",
-            ),
+            AGENT_MODEL.row(),
+            TOOL_DEFINITIONS.row(),
             Row("`steps`", "`steps`, `subagent_trajectories`", "field", "§2.2 to §2.4."),
             Row(
                 "`system_prompts`",
@@ -208,34 +211,18 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "ATIF → TAO numbers steps by position from 0 (in its order, §2.4); a step "
                 "numbered otherwise keeps its index under a named key (§2.6).",
             ),
-            Row("`role`", "`source`"),
+            ROLE.row(),
             Row(
                 "`content`",
                 "`message`",
                 "decided",
                 'Null or missing becomes `""` (**decided**); the original is stashed.',
             ),
-            Row(
-                "`reasoning_content`, `model`",
-                "`reasoning_content`, `model_name`",
-                "field",
-                "Agent steps only (ATIF forbids them elsewhere); on other roles stashed.",
-            ),
-            Row(
-                "`timestamp`",
-                "`timestamp`",
-                "field",
-                "When null or ISO 8601 as ATIF's schema says; other strings (the docs' "
-                '`"ISO8601"`) are stashed.',
-            ),
-            Row(
-                "`tool_calls[]`",
-                "`tool_calls[]`",
-                "field",
-                "Agent steps only. `tool_call_id` → `tool_call_id`, `tool_name` → "
-                "`function_name`, `input` → `arguments` (a missing `input` is TAO's default "
-                "`{}`).",
-            ),
+            REASONING.row(),
+            MODEL.row(),
+            TIMESTAMP.row(),
+            Row("`tool_calls[]`", "`tool_calls[]`", "field", "Agent steps only; their members:"),
+            *(field.row() for field in TOOL_CALL),
             Row(
                 "`tool_calls[].duration_ms`", "tool call `extra.tao_duration_ms`", "field", "§2.6."
             ),
@@ -315,14 +302,16 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "decided",
                 "Missing or null: the `trace_id` (**decided**).",
             ),
+            _back(AGENT_NAME),
             Row(
-                "`agent.name` / `version` / `model_name`",
-                "`agent.name` / `version` / `model`",
+                "`agent.version`",
+                "`agent.version`",
                 "field",
-                'A version `"unknown"` is not written: it is what TAO → ATIF writes for none '
+                'Not written when it is `"unknown"`: that is what TAO → ATIF writes for none '
                 "(DECISIONS D26).",
             ),
-            Row("`agent.tool_definitions`", "`tool_definitions`", "field", "When a list."),
+            _back(AGENT_MODEL),
+            _back(TOOL_DEFINITIONS, "When a list."),
             Row(
                 "system steps",
                 "`system_prompts[key] = message`",
@@ -346,7 +335,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "In the parser's order (§2.4); when named `tao_step_index` keys are read back, "
                 "the steps are written in `step_index` order, a record's own (DECISIONS D27).",
             ),
-            Row("`source`", "`role`"),
+            _back(ROLE),
             Row(
                 "`message`",
                 "`content`",
@@ -356,10 +345,9 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 '`""` agent message is `null`, as the Claude Code parser writes a response '
                 "without text (DECISIONS D26).",
             ),
-            Row(
-                "`reasoning_content`, `model_name`, `timestamp`",
-                "`reasoning_content`, `model`, `timestamp`",
-            ),
+            _back(REASONING),
+            _back(MODEL),
+            _back(TIMESTAMP),
             Row(
                 "—",
                 '`agent_role: "main"`, `call_type: "main"`',
@@ -380,12 +368,8 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "Not written when it is `subagent@step-<step_index>`, the id TAO → ATIF gives "
                 "a sub-agent whose launching step has no reference (DECISIONS D27).",
             ),
-            Row(
-                "`tool_calls[]`",
-                "`tool_calls[]`",
-                "field",
-                "`function_name` → `tool_name`, `arguments` → `input`.",
-            ),
+            Row("`tool_calls[]`", "`tool_calls[]`", "field", "Their members:"),
+            *(_back(field) for field in TOOL_CALL),
             Row(
                 "`observation.results[]`",
                 "`observations[]`",

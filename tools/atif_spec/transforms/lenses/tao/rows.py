@@ -1,10 +1,45 @@
-"""The TAO lens's named keys, once (:class:`atif_spec.transforms.fields.Named` rows): both
-mappings write and read them through :class:`atif_spec.transforms.fields.FreeForm`, and
-``tao_mapping.py`` renders them into ``spec/tao/MAPPING.md`` (RFC.md §4.5.5)."""
+"""The TAO lens's correspondences, once: the plain copies between TAO and ATIF fields
+(:class:`atif_spec.transforms.fields.Field` rows, which both mappings copy) and the named keys
+(:class:`atif_spec.transforms.fields.Named` rows, which both mappings write and read through
+:class:`atif_spec.transforms.fields.FreeForm`). ``tao_mapping.py`` renders them into
+``spec/tao/MAPPING.md`` (RFC.md §4.5.5)."""
 
 from __future__ import annotations
 
-from atif_spec.transforms.fields import Named
+from atif_spec.transforms.fields import Field, Named
+from atif_spec.transforms.lenses.tao.common import atif_timestamp
+
+AGENT_NAME = Field("agent/name", "agent/name")
+AGENT_MODEL = Field("agent/model", "agent/model_name", "Copied as is (`provider/` prefix kept).")
+TOOL_DEFINITIONS = Field(
+    "tool_definitions",
+    "agent/tool_definitions",
+    "Copied unchanged. TAO's objects usually have Anthropic's `{name, description, "
+    "input_schema}` shape, for which ATIF warns `ATIF203`; rewriting them would not be lossless "
+    "for other shapes.",
+    when=lambda value: isinstance(value, list),
+)
+"""Of the record (TAO) and the trajectory (ATIF)."""
+
+ROLE = Field("role", "source")
+TIMESTAMP = Field(
+    "timestamp",
+    "timestamp",
+    "When null or ISO 8601 as ATIF's schema says; other strings (the docs' `\"ISO8601\"`) are "
+    "stashed.",
+    when=atif_timestamp,
+)
+_AGENT_ONLY = "Agent steps only (ATIF forbids it elsewhere); on other roles stashed."
+MODEL = Field("model", "model_name", _AGENT_ONLY)
+REASONING = Field("reasoning_content", "reasoning_content", _AGENT_ONLY)
+"""Of a step (``model`` and ``reasoning_content`` of an agent step only, TAO → ATIF)."""
+
+TOOL_CALL = (
+    Field("tool_call_id", "tool_call_id"),
+    Field("tool_name", "function_name"),
+    Field("input", "arguments", "A missing `input` is TAO's default `{}`."),
+)
+"""Of a tool call, in ATIF's order."""
 
 _OWNERS = {
     "record": ("", "extra", "the record", "root"),

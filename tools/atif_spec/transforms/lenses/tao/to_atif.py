@@ -15,7 +15,6 @@ from atif_spec.transforms.fields import FreeForm
 from atif_spec.transforms.lenses.tao import common
 from atif_spec.transforms.lenses.tao.common import (
     Doc,
-    atif_timestamp,
     derived_trace_id,
     filled,
     groups,
@@ -26,17 +25,25 @@ from atif_spec.transforms.lenses.tao.common import (
     subagent_agent,
 )
 from atif_spec.transforms.lenses.tao.rows import (
+    AGENT_MODEL,
+    AGENT_NAME,
     FILLED,
     HASHED,
     INTO_TAO_NAMED,
+    MODEL,
     NAMED,
     PROMPT_KEY,
+    REASONING,
+    ROLE,
     STEP_COSTS,
     STEP_FIELDS,
     STEP_INDEX,
     STYLE,
     SUBAGENT_AGENTS,
     SYSTEM_STEPS,
+    TIMESTAMP,
+    TOOL_CALL,
+    TOOL_DEFINITIONS,
     TRAJECTORY,
 )
 from atif_spec.transforms.lenses.tao.step_fields import put_back
@@ -139,7 +146,10 @@ class _ToAtif:
         trace_id = record.get("trace_id")
         if trace_id and trace_id != derived_trace_id(record.get("session_id")):
             out["trajectory_id"] = trace_id  # a derived one is recomputed on the way back
-        out["agent"] = self._agent()
+        AGENT_NAME.forward(record, out)
+        self._version(out.setdefault("agent", {}))
+        AGENT_MODEL.forward(record, out)
+        TOOL_DEFINITIONS.forward(record, out)
         self.root = out
         steps, subs = self._trajectory(None, "")
         out["steps"] = steps or self._placeholder()
@@ -231,22 +241,14 @@ class _ToAtif:
             extra.put(STEP_INDEX.key, value, f"{self.step_ptr[id(source)]}/step_index", extra.at)
             extra.place(step)
 
-    def _agent(self) -> Doc:
-        source = self.agent
-        agent: Doc = {"name": source.get("name")}
-        version = source.get("version")
+    def _version(self, agent: Doc) -> None:
+        version = self.agent.get("version")
         if isinstance(version, str):
             agent["version"] = version
         else:
             agent["version"] = common.UNKNOWN_VERSION
             policy = "agent.version is required: 'unknown'"
             self.ctx.decide("/agent/version", policy, common.UNKNOWN_VERSION)
-        if "model" in source:
-            agent["model_name"] = source["model"]
-        definitions = self.record.get("tool_definitions")
-        if isinstance(definitions, list):
-            agent["tool_definitions"] = definitions
-        return agent
 
     def _trajectory(self, parent_pos: int | None, base: str) -> tuple[list[Doc], list[Doc]]:
         """The ATIF steps and embedded subagents of one trajectory."""
@@ -379,27 +381,25 @@ class _ToAtif:
         sptr = self.step_ptr[id(step)]
         agent = step.get("role") == "agent"
         out: Doc = {"step_id": step_id}
-        if "timestamp" in step and atif_timestamp(step["timestamp"]):
-            out["timestamp"] = step["timestamp"]
-        out["source"] = step.get("role")
-        if agent and "model" in step:
-            out["model_name"] = step["model"]
+        TIMESTAMP.forward(step, out)
+        ROLE.forward(step, out)
+        if agent:
+            MODEL.forward(step, out)
         content = step.get("content")
         out["message"] = content if isinstance(content, str) else ""
         if not isinstance(content, str):
             self.ctx.decide(f"{ptr}/message", "a step message is a string: ''", "")
-        if agent and "reasoning_content" in step:
-            out["reasoning_content"] = step["reasoning_content"]
+        if agent:
+            REASONING.forward(step, out)
         self.owners.append(_Owner(out, step, ptr, sptr, "step"))
         calls = step.get("tool_calls")
         if agent and isinstance(calls, list):
             out["tool_calls"] = []
             for k, call in dicts(calls):
-                mapped = {
-                    "tool_call_id": call.get("tool_call_id"),
-                    "function_name": call.get("tool_name"),
-                    "arguments": call.get("input", {}),
-                }
+                mapped: Doc = {}
+                for field in TOOL_CALL:
+                    field.forward(call, mapped)
+                mapped.setdefault("arguments", {})  # TAO's default input
                 out["tool_calls"].append(mapped)
                 cptr, csptr = f"{ptr}/tool_calls/{k}", f"{sptr}/tool_calls/{k}"
                 self.owners.append(_Owner(mapped, call, cptr, csptr, "call"))

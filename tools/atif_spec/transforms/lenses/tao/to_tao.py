@@ -26,16 +26,24 @@ from atif_spec.transforms.lenses.tao.common import (
     text,
 )
 from atif_spec.transforms.lenses.tao.rows import (
+    AGENT_MODEL,
+    AGENT_NAME,
     FILLED,
     HASHED,
+    MODEL,
     NAMED,
     PROMPT_KEY,
+    REASONING,
+    ROLE,
     STEP_COSTS,
     STEP_FIELDS,
     STEP_INDEX,
     STYLE,
     SUBAGENT_AGENTS,
     SYSTEM_STEPS,
+    TIMESTAMP,
+    TOOL_CALL,
+    TOOL_DEFINITIONS,
     TRAJECTORY,
 )
 from atif_spec.transforms.lenses.tao.step_fields import Keep, carrier, kept
@@ -132,17 +140,16 @@ class _ToTao:
     def run(self) -> Doc:
         doc, out = self.doc, self.out
         self._ids()
-        agent: Doc = {"name": self.agent.get("name")}
+        agent: Doc = out.setdefault("agent", {})
+        AGENT_NAME.backward(doc, out)
         if "version" in self.agent and self.agent["version"] != common.UNKNOWN_VERSION:
             agent["version"] = self.agent["version"]  # "unknown" stands for none (TAO → ATIF)
-        if "model_name" in self.agent:
-            agent["model"] = self.agent["model_name"]
-        out["agent"] = agent
+        AGENT_MODEL.backward(doc, out)
         self._trajectory(doc, "", 0)
         if self.prompts:
             out["system_prompts"] = self.prompts
-        if isinstance(self.agent.get("tool_definitions"), list):
-            out["tool_definitions"] = self.agent["tool_definitions"]
+        if isinstance(self.agent.get("tool_definitions"), list):  # ATIF allows null
+            TOOL_DEFINITIONS.backward(doc, out)
         if self.steps:  # the parser writes no record without steps; the model's default is []
             out["steps"] = self.steps
         final = doc.get("final_metrics")
@@ -341,12 +348,11 @@ class _ToTao:
             self.unnumbered += 1  # a named system step takes no position
         content = text(step.get("message"))
         # the parser writes an agent step without text as null (``step_content or None``)
-        out: Doc = {"step_index": number, "role": source}
+        out: Doc = {"step_index": number}
+        ROLE.backward(step, out)
         out["content"] = None if content == "" and source == "agent" else content
-        if "reasoning_content" in step:
-            out["reasoning_content"] = step["reasoning_content"]
-        if "model_name" in step:
-            out["model"] = step["model_name"]
+        REASONING.backward(step, out)
+        MODEL.backward(step, out)
         if prompt is not None:
             out["system_prompt_hash"] = prompt
         self._roles(out, source, depth)
@@ -355,8 +361,7 @@ class _ToTao:
         self._calls(step, out, ptr)
         self._observations(step, out, ptr)
         self._usage(step, out, ptr, str(number))
-        if "timestamp" in step:
-            out["timestamp"] = step["timestamp"]
+        TIMESTAMP.backward(step, out)
         fields = kept(step, ptr, str(number), tids[0] if tids else None, self.keep)
         if fields:
             self.fields[str(number)] = fields
@@ -393,11 +398,9 @@ class _ToTao:
             return
         out["tool_calls"] = []
         for k, call in dicts(calls):
-            tao = {
-                "tool_call_id": call.get("tool_call_id"),
-                "tool_name": call.get("function_name"),
-                "input": call.get("arguments"),
-            }
+            tao: Doc = {}
+            for field in TOOL_CALL:
+                field.backward(call, tao)
             out["tool_calls"].append(tao)
             self._named_back(call, f"{ptr}/tool_calls/{k}", tao, NAMED["call"])
 
