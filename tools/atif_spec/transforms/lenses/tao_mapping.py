@@ -15,7 +15,6 @@ from atif_spec.transforms.lenses.tao.rows import (
     ROLE,
     STEP_COSTS,
     STEP_FIELDS,
-    STEP_INDEX,
     STYLE,
     SUBAGENT_AGENTS,
     SYSTEM_STEPS,
@@ -35,6 +34,12 @@ def _back(field: Field, note: str = "") -> Row:
     """The row of ``field`` in the ATIF → TAO table (ATIF on the left)."""
     source, target = (f"`{path.replace('/', '.')}`" for path in (field.target, field.source))
     return Row(source, target, "field", note)
+
+
+def _named_here(kind: str, prefix: str = "") -> Row:
+    """The row that sends one kind of owner's members without an ATIF field to §2.6."""
+    members = ", ".join(f"`{row.member}`" for row in NAMED[kind])
+    return Row(prefix + members, f"named keys of {WHERE[kind]} `extra` (§2.6)")
 
 
 def _named_rows() -> tuple[Row, ...]:
@@ -176,15 +181,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "stashed",
                 "No ATIF field and no meaning beyond the record (the way back restores them).",
             ),
-            Row(
-                "`schema_version` (not 0.2.0), `execution_context`, `timestamp_start`, "
-                "`timestamp_end`, `task`, "
-                "`environment`, `outcome` (success, signal, patch, commit, terminal state, "
-                "**reward**), `dependencies`, `security`, `attribution`, `metadata`",
-                "root `extra.tao_<name>`",
-                "field",
-                "Named keys (§2.6).",
-            ),
+            _named_here("record"),
             Row(
                 "no step at all",
                 "one system step (§5)",
@@ -204,13 +201,6 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "field",
                 "Renumbered 1..n in each trajectory (system steps count).",
             ),
-            Row(
-                "`step_index`",
-                f"step `extra.{STEP_INDEX.key}`",
-                "field",
-                "ATIF → TAO numbers steps by position from 0 (in its order, §2.4); a step "
-                "numbered otherwise keeps its index under a named key (§2.6).",
-            ),
             ROLE.row(),
             Row(
                 "`content`",
@@ -223,9 +213,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
             TIMESTAMP.row(),
             Row("`tool_calls[]`", "`tool_calls[]`", "field", "Agent steps only; their members:"),
             *(field.row() for field in TOOL_CALL),
-            Row(
-                "`tool_calls[].duration_ms`", "tool call `extra.tao_duration_ms`", "field", "§2.6."
-            ),
+            _named_here("call", "`tool_calls[]`: "),
             Row(
                 "`observations[]`",
                 "`observation.results[]`",
@@ -240,40 +228,14 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "When it names a tool call of the same step; otherwise `null` (ATIF201) and "
                 "the id goes under the named key `tao_source_call_id` (§2.6).",
             ),
-            Row(
-                "`observations[].output_summary`, `.error`",
-                "result `extra.tao_output_summary`, `extra.tao_error`",
-                "field",
-                '§2.6. An `error` of `"unlinked_response"` on an unlinked observation is what '
-                "ATIF → TAO writes back, so it is not named.",
-            ),
+            _named_here("observation", "`observations[]`: "),
             Row("`token_usage`", "`metrics`", "field", "Agent steps only; §2.5."),
             Row("`system_prompt_hash`", "a system step before the step (§2.3)"),
-            Row(
-                "`call_type`",
-                "step `extra.tao_call_type`",
-                "field",
-                "ATIF → TAO writes `main` for agent steps of the main trajectory and "
-                "`subagent` for steps of embedded ones; any other value (`warmup`, `null`, "
-                "`main` on a user step) is named (§2.6).",
-            ),
-            Row(
-                "`agent_role`",
-                "step `extra.tao_agent_role`",
-                "field",
-                "ATIF → TAO writes `main` for agent steps of the main trajectory; other values "
-                "(`explore`, `plan`, …) are named (§2.6).",
-            ),
             Row(
                 "`parent_step`, `subagent_trajectory_ref`",
                 "embedded subagent and its reference (§2.4)",
             ),
-            Row(
-                "`tools_available`, `snippets`",
-                "step `extra.tao_tools_available`, `extra.tao_snippets`",
-                "field",
-                "§2.6. `tools_available` is not `agent.tool_definitions`.",
-            ),
+            _named_here("step"),
             Row("unknown keys", "step `extra`", "stashed"),
         ),
     ),

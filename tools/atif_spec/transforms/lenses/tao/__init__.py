@@ -2,9 +2,10 @@
 
 Two steps of the one driver (:mod:`atif_spec.transforms.driver`): :func:`to_atif` and
 :func:`to_tao` are the mappings, each the other's backward. Each fills every field the other
-format has a place for and puts TAO's and ATIF's other meaning under documented named keys
-(:mod:`.common`); the driver stashes the rest (RFC.md §4.5). How a record was written (filled by
-opentraces, or hashed) is decided once from the record (:func:`.to_atif.record_style`) and
+format has a place for and puts TAO's and ATIF's other meaning under documented named keys;
+the driver stashes the rest (RFC.md §4.5). The plain copies and the named keys are rows in
+:mod:`.rows`, which both mappings run and MAPPING.md renders. How a record was written (filled
+by opentraces, or hashed) is decided once from the record (:func:`.to_atif.record_style`) and
 written as the named key ``tao_style``, which :func:`to_tao` reads back.
 """
 

@@ -90,8 +90,8 @@ NAMED: dict[str, tuple[Named, ...]] = {
             "call_type",
             f'{_SAME}, `subagent` in an embedded subagent): a warm-up call is `"warmup"`.',
         ),
-        _tao("step", "agent_role", f"{_SAME})."),
-        _tao("step", "tools_available"),
+        _tao("step", "agent_role", f"{_SAME}): `explore`, `plan`, …"),
+        _tao("step", "tools_available", "Not `agent.tool_definitions`."),
         _tao("step", "snippets"),
         _tao(
             "step",
