@@ -24,6 +24,7 @@ from atif_spec.transforms.lenses.tao.rows import (
     TRAJECTORY,
     WHERE,
 )
+from atif_spec.transforms.lenses.tao.tokens import CACHE_WRITES
 from atif_spec.transforms.mapping import Row, Table
 
 _METADATA = "the record's"
@@ -133,10 +134,10 @@ MAPPING_TABLES: tuple[Table, ...] = (
             Row("`cache_read_tokens`", "`cached_tokens`"),
             Row(
                 "`cache_write_tokens`",
-                "`extra.cache_creation_input_tokens`",
+                f"`extra.{CACHE_WRITES}`",
                 "field",
                 "The Anthropic name ATIF producers use for cache writes.",
-                key="/extra/cache_creation_input_tokens",
+                key=f"/extra/{CACHE_WRITES}",
             ),
             Row("`output_tokens`", "`completion_tokens`"),
             NAMED["usage"][0].row(WHERE["usage"]),
@@ -345,9 +346,9 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "`token_usage`",
                 "field",
                 "The inverse of §2.5: `input_tokens` = `prompt_tokens` - `cached_tokens` - "
-                "`extra.cache_creation_input_tokens` (Anthropic style) or `prompt_tokens`; "
+                f"`extra.{CACHE_WRITES}` (Anthropic style) or `prompt_tokens`; "
                 "`cache_read_tokens` = `cached_tokens`; `cache_write_tokens` = "
-                "`extra.cache_creation_input_tokens`.",
+                f"`extra.{CACHE_WRITES}`.",
             ),
             STEP_COSTS.row(_METADATA),
             STEP_FIELDS.row(_METADATA),
