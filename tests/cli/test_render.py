@@ -226,3 +226,19 @@ def test_json_lines_output_is_one_compact_document_per_line(target: str, tmp_pat
     lines = result.stdout.splitlines()
     assert len(lines) == len(inputs)
     assert all(isinstance(json.loads(line), dict) for line in lines)
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "conformance/tao/v0.9.0/valid/coverage-list-values.json",
+        "conformance/tao/v0.2.0/valid/coding-session.json",
+        "conformance/trajectory-sdk/v0.4/valid/airline-rebooking-multi-turn.json",
+        "conformance/atof/v0.1/valid/opaque-function-with-marks.jsonl",
+    ],
+)
+def test_render_shows_other_formats_as_the_atif_they_convert_to(path: str) -> None:
+    result = CliRunner().invoke(main, ["render", str(ROOT / path)])
+    assert result.exit_code == 0, result.output
+    assert "converted in memory" in result.stderr
+    assert result.stdout.startswith("[Step S1]")

@@ -42,6 +42,28 @@ def _load_input(path: str) -> Any:
             sys.exit(2)
 
 
+def _as_atif(value: Any, path: str) -> Any:
+    """``value`` with each document of another format we read (TAO, trajectory-sdk, an ATOF
+    stream) converted to ATIF in memory, as ``view`` and ``stats`` read them (said on stderr)."""
+    from atif_spec.datasets.stats import HUB, as_atif
+    from atif_spec.formats import detect
+
+    def one(doc: Any) -> Any:
+        found = detect(doc)
+        if found is None or found[0] in ("atif", "step-substep"):
+            return doc
+        atif = as_atif(doc, *found)
+        if atif is None:
+            return doc  # refused: the renderer says it cannot show it
+        note = f"{found[0]}@{found[1]} shown as {HUB}, converted in memory (atif convert)"
+        click.echo(f"atif: {terminal.name(path)}: {note}", err=True)
+        return atif
+
+    if isinstance(value, list) and detect(value) is None:
+        return [one(doc) for doc in value]
+    return one(value)
+
+
 @click.command()
 @click.argument("input_path", metavar="INPUT")
 @click.option(
@@ -49,6 +71,9 @@ def _load_input(path: str) -> Any:
 )
 def render(input_path: str, verbose: bool) -> None:
     """Print the timeline of a run log, a legacy turn log, or an ATIF trajectory.
+
+    A TAO record, a trajectory-sdk file or an ATOF stream is shown as the ATIF it converts to
+    (in memory, as atif convert makes it; a line on stderr says so).
 
     Compact by default: exactly one line per step (anchored S<n>, cut with an ellipsis to the
     terminal's width, or 100 columns when not a terminal; copied-context steps marked
@@ -63,7 +88,7 @@ def render(input_path: str, verbose: bool) -> None:
     from atif_spec.stepsubstep.api import WIDTH, UnrenderableError
     from atif_spec.stepsubstep.api import render as render_timeline
 
-    value = _load_input(input_path)
+    value = _as_atif(_load_input(input_path), input_path)
     console = Console(highlight=False, soft_wrap=True)
     width = console.width if console.is_terminal else WIDTH
     try:
