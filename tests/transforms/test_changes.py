@@ -63,3 +63,12 @@ def test_mapped_leaves_walks_shared_containers_once_with_the_same_count() -> Non
             assert mapped_leaves(out, target) == mapped_leaves(flat, target), (path.name, target)
             checked += 1
     assert checked > 20
+
+
+def test_the_mapped_count_is_taken_when_first_read_and_the_document_let_go() -> None:
+    doc = json.loads((ROOT / "conformance/atif/v1.8/valid/minimal.json").read_text())
+    out, report = atif_spec.migrate(doc, to="v1.6")
+    assert report.mapped is None and report.written is out  # nothing counted yet
+    counts = report.counts
+    assert counts is not None and counts["mapped"] == mapped_leaves(out, "atif@v1.6") > 0
+    assert report.written is None and report.to_dict()["counts"] == counts

@@ -37,6 +37,8 @@ def parse_pointer(ptr: str) -> list[str]:
     """The raw reference tokens of an RFC 6901 pointer."""
     if not ptr:
         return []
+    if "~" not in ptr:
+        return ptr[1:].split("/")
     return [t.replace("~1", "/").replace("~0", "~") for t in ptr[1:].split("/")]
 
 

@@ -74,8 +74,11 @@ class ChangeReport:
     output: str | None = None
     """Where the result was written (CLI), when it was."""
     mapped: int | None = None
-    """Leaf values of the written document held in the target's own fields (:meth:`tally`);
-    None until the document is transformed."""
+    """Leaf values of the written document held in the target's own fields, counted when
+    :attr:`counts` is first read after :meth:`tally` (off the hot path of a migration whose
+    report is not written); None until then."""
+    written: Any = field(default=None, repr=False, compare=False)
+    """The written document :meth:`tally` was given, until its leaves are counted."""
 
     @property
     def ok(self) -> bool:
@@ -126,12 +129,15 @@ class ChangeReport:
         self.warnings.extend(other.warnings)
 
     def tally(self, doc: Any) -> None:
-        """Count the leaf values of the written ``doc`` held in the target's own fields."""
-        self.mapped = mapped_leaves(doc, self.to)
+        """Note the written ``doc``: :attr:`counts` counts its leaf values held in the target's
+        own fields when first read (the document must not be changed before)."""
+        self.mapped, self.written = None, doc
 
     @property
     def counts(self) -> dict[str, int] | None:
         """How many values went where (RFC.md §4.3); None before :meth:`tally`."""
+        if self.mapped is None and self.written is not None:
+            self.mapped, self.written = mapped_leaves(self.written, self.to), None
         if self.mapped is None:
             return None
         return {

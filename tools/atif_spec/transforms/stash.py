@@ -273,6 +273,7 @@ def apply(doc: Any, ops: Sequence[Op]) -> tuple[Any, list[Conflict]]:
     """
     root = {"": doc}
     copied: set[int] = {id(root)}
+    chain = _Chain(root)
     conflicts: list[Conflict] = []
     skip = False
     for op in ops:
@@ -282,9 +283,10 @@ def apply(doc: Any, ops: Sequence[Op]) -> tuple[Any, list[Conflict]]:
             continue
         try:
             tokens = ["", *parse_pointer(op["path"])]
-            parent = _writable(root, tokens[:-1], copied)
+            parent = chain.writable(tokens[:-1], copied)
             ok = _apply_one(parent, tokens[-1], op)
         except (LookupError, TypeError, ValueError):
+            chain = _Chain(root)
             conflicts.append(Conflict(op, "its place is gone"))
             continue
         if not ok:
@@ -292,20 +294,35 @@ def apply(doc: Any, ops: Sequence[Op]) -> tuple[Any, list[Conflict]]:
     return root[""], conflicts
 
 
-def _writable(root: Doc, tokens: list[str], copied: set[int]) -> Any:
-    """The container at ``tokens`` below ``root``, copied (and relinked) where not yet."""
-    node: Any = root
-    for token in tokens:
-        key: str | int = token if isinstance(node, dict) else _index(token, len(node), False)
-        child = node[key]
-        if not isinstance(child, (dict, list)):
-            raise LookupError(token)
-        if id(child) not in copied:
-            child = dict(child) if isinstance(child, dict) else list(child)
-            node[key] = child
-            copied.add(id(child))
-        node = child
-    return node
+class _Chain:
+    """The containers on the path of the last operation's parent, copied: the next operation
+    walks on from the deepest one its path shares. An operation changes only a member of the
+    last container, so every container of the chain stays in place."""
+
+    def __init__(self, root: Doc) -> None:
+        self.tokens: list[str] = []
+        self.nodes: list[Any] = [root]
+
+    def writable(self, tokens: list[str], copied: set[int]) -> Any:
+        """The container at ``tokens`` below the root, copied (and relinked) where not yet."""
+        shared, limit = 0, min(len(tokens), len(self.tokens))
+        while shared < limit and tokens[shared] == self.tokens[shared]:
+            shared += 1
+        del self.tokens[shared:], self.nodes[shared + 1 :]
+        node = self.nodes[-1]
+        for token in tokens[shared:]:
+            key: str | int = token if isinstance(node, dict) else _index(token, len(node), False)
+            child = node[key]
+            if not isinstance(child, (dict, list)):
+                raise LookupError(token)
+            if id(child) not in copied:
+                child = dict(child) if isinstance(child, dict) else list(child)
+                node[key] = child
+                copied.add(id(child))
+            node = child
+            self.tokens.append(token)
+            self.nodes.append(node)
+        return node
 
 
 def _apply_one(parent: Any, token: str, op: Op) -> bool:
