@@ -106,3 +106,24 @@ def test_a_gathered_key_reports_each_member_and_gives_back_only_what_was_written
     silent = FreeForm(None, "/metadata", ctx, writes=False)
     silent.put_gathered([("costs", {})], [], "/metadata")
     assert silent.keys == {}
+
+
+def test_put_all_writes_only_what_a_rows_condition_accepts() -> None:
+    rows = (Named("reward", "reward", when=lambda v: v is not None), Named("idx", "idx"))
+    ctx = Context(STEP, "convert")
+    extra = FreeForm(None, "/extra", ctx)
+    extra.put_all({"reward": None, "idx": None}, rows, "", "/extra")
+    assert ctx.wrote == ["/extra/idx"]  # a row without a condition writes a present null
+
+
+def test_rows_render_dotted_paths_a_root_holder_and_the_other_direction() -> None:
+    row = Named("agent/name", "agent_name", holder="telemetry/data").row("")
+    assert (row.source, row.target) == ("`agent.name`", "`telemetry.data.agent_name`")
+    field = Field("task/id", "trajectory_id", note="forward")
+    assert (field.row().source, field.row().note) == ("`task.id`", "forward")
+    back = field.row(back=True, note="the other way")
+    assert (back.source, back.target, back.note) == (
+        "`trajectory_id`",
+        "`task.id`",
+        "the other way",
+    )

@@ -51,9 +51,13 @@ class Field:
         """Copy ``obj``'s member at ``target`` to ``out`` at ``source``."""
         _copy(obj, self.target, out, self.source, None)
 
-    def row(self, kind: Kind = "field") -> Row:
-        """The MAPPING.md row."""
-        return Row(_code(self.source), _code(self.target), kind, self.note)
+    def row(self, kind: Kind = "field", *, back: bool = False, note: str | None = None) -> Row:
+        """The MAPPING.md row; ``back``: for the table of the other direction (``target``
+        first), ``note``: in place of the row's own (a note about that direction)."""
+        left, right = _code(self.source), _code(self.target)
+        if back:
+            left, right = right, left
+        return Row(left, right, kind, self.note if note is None else note)
 
 
 def get(obj: Any, path: str) -> Any:
@@ -90,6 +94,8 @@ class Named:
     note: str = ""
     label: str = ""
     """How MAPPING.md names the source (default: the member in code type)."""
+    when: Callable[[Any], bool] | None = None
+    """:meth:`FreeForm.put_all` writes the member only where ``when`` accepts its value."""
 
     @property
     def pointer(self) -> str:
@@ -97,9 +103,10 @@ class Named:
         return f"{self.owner}/{self.holder}/{escape_token(self.key)}"
 
     def row(self, where: str) -> Row:
-        """The MAPPING.md row; ``where`` names the holder's owner (``"step"``, ``"run"``)."""
+        """The MAPPING.md row; ``where`` names the holder's owner (``"step"``, ``"run"``; ``""``
+        for the document's root)."""
         source = self.label or _code(self.member)
-        target = f"{where} `{self.holder.replace('/', '.')}.{self.key}`"
+        target = f"{where} `{self.holder.replace('/', '.')}.{self.key}`".lstrip()
         return Row(source, target, "named", self.note, key=self.pointer)
 
 
@@ -171,10 +178,11 @@ class FreeForm:
         return True
 
     def put_all(self, obj: Doc, named: Sequence[Named], src: str, to: str) -> None:
-        """:meth:`put` the member of ``obj`` (at ``src``) of every row that ``obj`` has."""
+        """:meth:`put` the member of ``obj`` (at ``src``) of every row that ``obj`` has (and
+        the row's ``when`` accepts)."""
         for row in named:
             value = get(obj, row.member)
-            if value is not ABSENT:
+            if value is not ABSENT and (row.when is None or row.when(value)):
                 self.put(row.key, value, f"{src}/{row.member}", to)
 
     def put_gathered(

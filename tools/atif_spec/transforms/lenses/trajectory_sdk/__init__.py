@@ -16,14 +16,14 @@ the conversation. The mappings share one message object between all snapshots (m
 driver's diff and :func:`content_hash` stay linear in the conversation) and :func:`json_chunks`
 writes a document piece by piece, encoding each message once.
 
-Modules: :mod:`.common` (the steps' targets and named keys), :mod:`.snapshots` (cutting,
+Modules: :mod:`.common` (the steps' targets and field rows), :mod:`.snapshots` (cutting,
 reading back, hashing and writing snapshots), :mod:`.to_sdk` and :mod:`.to_atif` (the mappings).
 """
 
 from __future__ import annotations
 
 from atif_spec.transforms.driver import Step
-from atif_spec.transforms.lenses.trajectory_sdk.common import ATIF, SDK, SUBAGENTS
+from atif_spec.transforms.lenses.trajectory_sdk.common import ATIF, EMBEDDED, SDK
 from atif_spec.transforms.lenses.trajectory_sdk.snapshots import content_hash, cut, json_chunks
 from atif_spec.transforms.lenses.trajectory_sdk.to_atif import to_atif
 from atif_spec.transforms.lenses.trajectory_sdk.to_sdk import to_sdk
@@ -33,3 +33,5 @@ __all__ = ["LENSES", "STEP", "SUBAGENTS", "TO_ATIF", "TO_SDK", "content_hash", "
 STEP = Step(ATIF, SDK, to_sdk, to_atif)
 TO_SDK, TO_ATIF = STEP.name, STEP.inverse.name
 LENSES = [STEP, STEP.inverse]
+SUBAGENTS = EMBEDDED.pointer
+"""Where ATIF→SDK puts the embedded subagents of a trajectory."""

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from atif_spec.jsonio import jsontext
-from atif_spec.transforms.lenses.trajectory_sdk.common import Doc, Names
+from atif_spec.transforms.lenses.trajectory_sdk.common import Doc, Scope
 from atif_spec.validation.rules.trajectory_sdk import (
     BOUNDARY,
     compare_snapshots,
@@ -75,7 +75,7 @@ def cut(items: list[TranscriptItem]) -> list[Doc]:
     return snapshots
 
 
-def transcript(doc: Doc, names: Names) -> list[tuple[str, Any, str]]:
+def transcript(doc: Doc, scope: Scope) -> list[tuple[str, Any, str]]:
     """The whole conversation as ``(kind, value, pointer)`` items (MAPPING §3.1).
 
     The last snapshot of each context segment gives the messages; a replaced system prefix is
@@ -100,7 +100,7 @@ def transcript(doc: Doc, names: Names) -> list[tuple[str, Any, str]]:
             new_from, swapped = compare_snapshots(prev, msgs)
             if new_from is None:
                 message = f"step {i} does not repeat the messages of step {i - 1} (TSDK101)"
-                raise names.refuse("broken-prefix", where, message)
+                raise scope.refuse("broken-prefix", where, message)
             if swapped:
                 out.extend(
                     ("message", m, f"{where}/{k}")

@@ -9,23 +9,34 @@ from atif_spec.formats.totals import step_totals
 from atif_spec.jsonio.jsonequal import same_json
 from atif_spec.jsonio.jsonvalues import objects
 from atif_spec.transforms.driver import Context
+from atif_spec.transforms.fields import ABSENT, FreeForm, get
 from atif_spec.transforms.lenses.trajectory_sdk.common import (
+    BOUNDARY,
+    COST,
+    EMBEDDED,
+    ERROR,
+    FINISH,
     METRICS_ORDER,
+    MODEL,
+    REASONING,
     REF,
+    RESPONSE,
     RESULT_NAMES,
     ROOT_NAMES,
     ROOT_ORDER,
     SDK_ROOT_NAMES,
     SDK_STEP_NAMES,
+    SESSION,
     SNAPSHOT_KEYS,
+    SNAPSHOTS,
+    STEP_NAMES,
     STEP_ORDER,
-    SUBAGENTS,
+    TASK_ID,
     UNKNOWN,
+    USAGE,
     Doc,
-    Names,
+    Scope,
     atif_metrics,
-    number,
-    sdk_usage,
 )
 from atif_spec.transforms.lenses.trajectory_sdk.snapshots import transcript
 
@@ -33,8 +44,8 @@ from atif_spec.transforms.lenses.trajectory_sdk.snapshots import transcript
 class _Steps:
     """Builds ATIF steps from transcript messages, linking tool results to their calls."""
 
-    def __init__(self, names: Names) -> None:
-        self.names = names
+    def __init__(self, scope: Scope) -> None:
+        self.scope = scope
         self.steps: list[Doc] = []
         self.calls: dict[str, Doc] = {}
         """Call id → the agent step that made the call (the latest one wins)."""
@@ -61,19 +72,16 @@ class _Steps:
             ]
         }
         first = messages[0] if messages and isinstance(messages[0], dict) else {}
-        keys = ("context_management",)
-        policy = self.names.split(first.get("metadata"), f"{where}/0/metadata", keys)[1].get(
-            keys[0]
-        )
-        if not isinstance(policy, dict):  # else the boundary's own policy, named by ATIF→SDK
+        self.scope.free(first.get("metadata"), f"{where}/0/metadata").take_all(step, (BOUNDARY,))
+        if not isinstance(get(step, BOUNDARY.member), dict):  # else the boundary's own policy
             policy = {"type": "compaction", "boundary": "replace"}
-            self.names.decide(
+            self.scope.decide(
                 f"/steps/{len(self.steps) - 1}/extra/context_management",
                 "a restart after a summarization_boundary step is a replace boundary of type "
                 "compaction (MAPPING §5)",
                 policy,
             )
-        step["extra"] = {"context_management": policy}
+            step["extra"] = {"context_management": policy}
 
     def add(self, m: Any, k: int, where: str) -> None:
         if not isinstance(m, dict):
@@ -92,41 +100,24 @@ class _Steps:
             )
             if role == "assistant":
                 self._assistant(step, m, k)
-            extra, named = self.names.split(m.get("metadata"), f"{where}/metadata", SDK_STEP_NAMES)
-            if extra is not None:
-                step["extra"] = extra
-            for key in ("timestamp", "model_name"):
-                if key in named:
-                    step[key] = named[key]
-            if "cost_usd" in named:
-                metrics = {**step.get("metrics", {}), "cost_usd": named["cost_usd"]}
-                step["metrics"] = {k: metrics[k] for k in METRICS_ORDER if k in metrics}
-            self._name_message(step, m, where)
-
-    def _name_message(self, step: Doc, m: Doc, where: str) -> None:
-        """Message fields ATIF has no place for, as named step ``extra`` keys (§3.3): a finish
-        reason; the trainable status of an assistant message (of another message when it is
-        not the default); provider usage that the step metrics do not give back."""
-        ptr = f"/steps/{len(self.steps) - 1}"
-        status = m.get("trainable_status")
-        usage = m.get("usage")
-        for key, write in (
-            ("finish_reason", m.get("finish_reason") is not None),
-            (
-                "trainable_status",
-                status is not None and (m.get("role") == "assistant" or status != "not_trainable"),
-            ),
-            ("usage", usage is not None and not same_json(sdk_usage(atif_metrics(usage)), usage)),
-        ):
-            if write:
-                self.names.put(step, ptr, "extra", key, m[key], f"{where}/{key}")
-        if step.get("extra") == {}:
-            del step["extra"]
+            extra = self.scope.free(m.get("metadata"), f"{where}/metadata")
+            extra.take_all(step, SDK_STEP_NAMES)
+            if "cost_usd" in step.get("metrics", {}):
+                step["metrics"] = {
+                    k: step["metrics"][k] for k in METRICS_ORDER if k in step["metrics"]
+                }
+            # a non-assistant message's `not_trainable` is what the way back writes: not named
+            default = role != "assistant" and m.get("trainable_status") == "not_trainable"
+            to = f"{self.scope.target}/steps/{len(self.steps) - 1}/extra"
+            extra.put_all(
+                m, (FINISH, USAGE) if default else STEP_NAMES, self.scope.source + where, to
+            )
+            if extra.keys:  # an empty `metadata` is left out (the stash restores it)
+                extra.place(step)
 
     def _assistant(self, step: Doc, m: Doc, k: int) -> None:
         self.last_agent = step
-        if isinstance(m.get("reasoning"), str):
-            step["reasoning_content"] = m["reasoning"]
+        REASONING.forward(m, step)
         raw = m.get("tool_calls")
         if isinstance(raw, list):
             calls = []
@@ -136,7 +127,7 @@ class _Steps:
                 if not isinstance(cid, str):
                     cid = f"tsdk-{k}-{j}"
                     self.idless.setdefault(name, []).append((step, cid))
-                    self.names.decide(
+                    self.scope.decide(
                         f"/steps/{len(self.steps) - 1}/tool_calls/{j}/tool_call_id",
                         "a tool call without an id gets tsdk-<message index>-<call index>",
                         cid,
@@ -162,7 +153,7 @@ class _Steps:
         if not isinstance(response, dict):
             if self.last_agent is None:
                 message = "a tool message without tool_response comes before any assistant message"
-                raise self.names.refuse("unlinked-tool-response", where, message)
+                raise self.scope.refuse("unlinked-tool-response", where, message)
             return self.last_agent
         rid, name = response.get("id"), response.get("name")
         if isinstance(rid, str) and rid in self.calls:
@@ -172,7 +163,7 @@ class _Steps:
             target, result["source_call_id"] = self.idless[name].pop(0)
             return target
         message = f"tool response {rid!r} answers no earlier tool call (TSDK201)"
-        raise self.names.refuse("unlinked-tool-response", f"{where}/tool_response/id", message)
+        raise self.scope.refuse("unlinked-tool-response", f"{where}/tool_response/id", message)
 
     def _tool(self, m: Doc, where: str) -> None:
         response = m.get("tool_response")
@@ -186,63 +177,60 @@ class _Steps:
             result["content"] = reply
         elif reply is not None:
             result["content"] = json.dumps(reply, ensure_ascii=False)
-        fields: Doc = dict(response) if isinstance(response, dict) else {}
-        at = f"{where}/tool_response/metadata"
-        meta, named = self.names.split(fields.get("metadata"), at, (REF,))
-        if REF in named:  # a subagent link named by ATIF→SDK
-            result[REF] = named[REF]
-            fields["metadata"] = meta
-        if isinstance(m.get("metadata"), dict):
-            result["extra"] = m["metadata"]
+        if isinstance(response, dict):
+            meta = self.scope.free(response.get("metadata"), f"{where}/tool_response/metadata")
+            if meta.take(result, REF.member, REF.key):  # a subagent link named by ATIF→SDK
+                m = {**m, "tool_response": {**response, "metadata": meta.keys or None}}
+        extra = self.scope.free(m.get("metadata"), f"{where}/metadata")
         observation = target.setdefault("observation", {"results": []})
         ptr = f"/steps/{self.index[id(target)]}/observation/results/{len(observation['results'])}"
         observation["results"].append(result)
         if isinstance(response, dict):
-            # the way back's response: null beside a named error, else the content (§3.3)
-            default = result.get("content")
-            for field, key in RESULT_NAMES.items():
-                value = fields.get(field)
-                if value is None or (field == "response" and same_json(value, default)):
-                    continue
-                source = f"{where}/tool_response/{field}"
-                if self.names.put(result, ptr, "extra", key, value, source) and field == "error":
-                    default = None
-            if result.get("extra") == {}:
-                del result["extra"]
+            self._name_result(m, result, extra, where, f"{self.scope.target}{ptr}/extra")
+        if extra.keys or not isinstance(response, dict):  # else an empty `metadata` is left out
+            extra.place(result)
+
+    def _name_result(self, m: Doc, result: Doc, extra: FreeForm, where: str, to: str) -> None:
+        """The ``tool_response`` members the way back does not write, as named keys (§3.3): its
+        response is null beside a named error, else the result's content."""
+        default = result.get("content")
+        for row in RESULT_NAMES:
+            value = get(m, row.member)
+            if value is None or value is ABSENT or (row is RESPONSE and same_json(value, default)):
+                continue
+            source = f"{self.scope.source}{where}/{row.member}"
+            if extra.put(row.key, value, source, to) and row is ERROR:
+                default = None
 
 
 def to_atif(doc: Doc, ctx: Context) -> Doc:
     """The mapping trajectory-sdk v0.4 → ATIF v1.7 (MAPPING §3)."""
-    return _to_atif(doc, Names(ctx))
+    return _to_atif(doc, Scope(ctx))
 
 
-def _to_atif(doc: Doc, names: Names) -> Doc:
-    builder = _Steps(names)
-    for kind, value, where in transcript(doc, names):
+def _to_atif(doc: Doc, scope: Scope) -> Doc:
+    builder = _Steps(scope)
+    for kind, value, where in transcript(doc, scope):
         if kind == "reset":
             builder.reset(value, where)
         else:
             builder.add(value, int(where.rpartition("/")[2]), where)
     if not builder.steps:
         builder.new("system", "")
-        names.decide("/steps/0", "ATIF needs one step: an empty system step", builder.steps[0])
-    task: Doc = doc["task"] if isinstance(doc.get("task"), dict) else {}
+        scope.decide("/steps/0", "ATIF needs one step: an empty system step", builder.steps[0])
     out: Doc = {"schema_version": "ATIF-v1.7"}
-    if isinstance(task.get("conversation_id"), str):
-        out["session_id"] = task["conversation_id"]
-    if isinstance(task.get("id"), str):
-        out["trajectory_id"] = task["id"]
-    telemetry = doc.get("telemetry")
-    data = telemetry.get("data") if isinstance(telemetry, dict) else None
-    named = names.split(data, "/telemetry/data", SDK_ROOT_NAMES)[1]
-    agent: Doc = {"name": UNKNOWN, "version": UNKNOWN}
+    SESSION.forward(doc, out)
+    TASK_ID.forward(doc, out)
+    named: Doc = {}  # what ATIF → SDK named in `telemetry.data`, read back
+    data = scope.free(get(doc, "telemetry/data"), "/telemetry/data")
+    data.take_all(named, (*SDK_ROOT_NAMES, EMBEDDED))
+    out["agent"] = agent = {}
     for key in ("name", "version"):
-        if isinstance(named.get(f"agent_{key}"), str):
-            agent[key] = named[f"agent_{key}"]
-        else:
-            names.decide(f"/agent/{key}", f"the SDK records no agent {key}", UNKNOWN)
-    if isinstance(doc.get("model_id"), str):
-        agent["model_name"] = doc["model_id"]
+        agent[key] = get(named, f"agent/{key}")
+        if not isinstance(agent[key], str):
+            agent[key] = UNKNOWN
+            scope.decide(f"/agent/{key}", f"the SDK records no agent {key}", UNKNOWN)
+    MODEL.forward(doc, out)
     if builder.definitions:
         agent["tool_definitions"] = [
             {
@@ -251,40 +239,42 @@ def _to_atif(doc: Doc, names: Names) -> Doc:
             }
             for d in builder.definitions.values()
         ]
-    out["agent"] = agent
     out["steps"] = [{k: s[k] for k in STEP_ORDER if k in s} for s in builder.steps]
-    final: Doc = {
+    out["final_metrics"] = final = {
         k: v
         for k, v in step_totals(builder.steps).as_final_metrics().items()
         if k != "total_cost_usd"
     }  # RFC.md §2.4; the cost is the task's own total
-    cost = number(task.get("total_cost"))
-    if cost is not None:
-        final["total_cost_usd"] = cost
+    COST.forward(doc, out)
     final["total_steps"] = len(builder.steps)
-    out["final_metrics"] = named.get("final_metrics", final)
-    if "trajectory_id" in named:
-        out["trajectory_id"] = named["trajectory_id"]
-    if names.exact:  # converted from ATIF: what no named key carries was not there
-        for key in ("trajectory_id", "final_metrics"):
-            if key not in named:
-                out.pop(key, None)
-    subagents = named.get("subagent_trajectories")
+    for key in ("final_metrics", "trajectory_id"):
+        if key in named:
+            out[key] = named[key]
+        elif not scope.writes:  # converted from ATIF: what no named key carries was not there
+            out.pop(key, None)
+    subagents = named.get(EMBEDDED.member)
     if isinstance(subagents, list):
         out["subagent_trajectories"] = [
-            _to_atif(sub, names.nested(f"{SUBAGENTS}/{i}", f"/subagent_trajectories/{i}"))
+            _to_atif(sub, scope.nested(f"{EMBEDDED.pointer}/{i}", f"/subagent_trajectories/{i}"))
             if isinstance(sub, dict)
             else sub
             for i, sub in enumerate(subagents)
         ]
-    for field, key in ROOT_NAMES.items():
-        if doc.get(field) is not None:
-            names.put(out, "", "extra", key, doc[field], f"/{field}")
+    _name_root(doc, out, scope)
+    return {k: out[k] for k in ROOT_ORDER if k in out}
+
+
+def _name_root(doc: Doc, out: Doc, scope: Scope) -> None:
+    """The SDK root members ATIF has no field for, and the snapshots' own members, as named
+    keys of the root ``extra`` (§3.2)."""
+    extra = scope.free(None, "/extra")
+    to = f"{scope.target}/extra"
+    extra.put_all(doc, ROOT_NAMES, scope.source, to)
     steps = doc.get("steps")
-    if isinstance(steps, list) and steps and not names.exact:
+    if isinstance(steps, list) and steps and scope.writes:
         kept = [
             {k: s[k] for k in SNAPSHOT_KEYS if k in s} if isinstance(s, dict) else None
             for s in steps
         ]
-        names.put(out, "", "extra", "snapshots", kept, "/steps")
-    return {k: out[k] for k in ROOT_ORDER if k in out}
+        extra.put(SNAPSHOTS.key, kept, f"{scope.source}/{SNAPSHOTS.member}", to)
+    extra.place(out)

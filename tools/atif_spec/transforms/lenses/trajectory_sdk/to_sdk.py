@@ -8,16 +8,24 @@ from typing import Any
 from atif_spec.jsonio.jsonvalues import objects, plain_text
 from atif_spec.transforms.driver import Context
 from atif_spec.transforms.lenses.trajectory_sdk.common import (
+    BOUNDARY,
+    COST,
     DATA_SOURCE,
+    EMBEDDED,
+    MODEL,
+    REASONING,
     REF,
     RESULT_NAMES,
     ROOT_NAMES,
+    SDK_ROOT_NAMES,
+    SDK_STEP_NAMES,
+    SESSION,
     SNAPSHOT_KEYS,
+    SNAPSHOTS,
     STEP_NAMES,
-    SUBAGENTS,
     Doc,
-    Names,
-    number,
+    Scope,
+    sdk,
     sdk_usage,
 )
 from atif_spec.transforms.lenses.trajectory_sdk.snapshots import (
@@ -39,38 +47,50 @@ def _message(role: str, content: str | None, **fields: Any) -> Doc:
         "tool_definitions": None,
         "usage": fields.get("usage"),
         "finish_reason": None,
-        "metadata": fields.get("metadata"),
+        "metadata": None,
         "reasoning": fields.get("reasoning"),
         "trainable_status": fields.get("trainable_status", "not_trainable"),
     }
 
 
-def _sdk_message(turn: Turn, names: Names, results: dict[tuple[int, int], str]) -> Doc:
-    """The SDK message of one transcript turn, with the named step keys read back into their
-    fields. Converted back from the SDK (``names.exact``), an assistant message whose status no
-    named key carries had none (DECISIONS D23)."""
-    step = turn.step
-    ptr = f"/steps/{turn.index}"
-    if turn.kind == "tool":
-        result = turn.result or {}
+def _sdk_message(turn: Turn, scope: Scope, results: dict[tuple[int, int], str]) -> Doc:
+    """The SDK message of one transcript turn, with the named keys read back into their
+    fields."""
+    step, result = turn.step, turn.result or {}
+    if turn.kind != "tool":
+        extra = scope.free(step.get("extra"), f"/steps/{turn.index}/extra")
+        plain = turn.kind in ("system", "user")
+        m = (
+            _message(turn.kind, plain_text(step.get("message")))
+            if plain
+            else _assistant(turn, scope)
+        )
+        extra.take_all(m, STEP_NAMES)
+    else:
         raw = result.get("content")
         content = None if raw is None else plain_text(raw)
         name = turn.call.get("function_name") if turn.call is not None else None
-        where = f"{results[turn.index, id(result)]}/extra"
-        metadata, named = names.split(result.get("extra"), where, RESULT_NAMES.values())
+        extra = scope.free(result.get("extra"), f"{results[turn.index, id(result)]}/extra")
+        named: Doc = {"tool_response": {}}
+        extra.take_all(named, RESULT_NAMES)
+        got = named["tool_response"]
         response: Doc = {
             "id": result.get("source_call_id"),
             "name": name if isinstance(name, str) else "",
             "arguments": {},
-            "response": named.get("response", None if "error" in named else content),
-            "error": named.get("error"),
-            "metadata": named.get("tool_response_metadata"),
+            "response": got.get("response", None if "error" in got else content),
+            "error": got.get("error"),
+            "metadata": got.get("metadata"),
         }
-        return _message("tool", content, tool_response=response, metadata=metadata)
-    metadata, named = names.split(step.get("extra"), f"{ptr}/extra", STEP_NAMES)
-    if turn.kind in ("system", "user"):
-        return {**_message(turn.kind, plain_text(step.get("message")), metadata=metadata), **named}
-    raw_calls = step.get("tool_calls")
+        m = _message("tool", content, tool_response=response)
+    extra.place(m, "metadata")
+    return m
+
+
+def _assistant(turn: Turn, scope: Scope) -> Doc:
+    """Converted back from the SDK (``not scope.writes``), an assistant message whose status no
+    named key carries had none (DECISIONS D23)."""
+    raw_calls = turn.step.get("tool_calls")
     calls = (
         [
             {
@@ -83,19 +103,16 @@ def _sdk_message(turn: Turn, names: Names, results: dict[tuple[int, int], str]) 
         if isinstance(raw_calls, list)
         else None
     )
-    text = plain_text(step.get("message"))
-    reasoning = step.get("reasoning_content")
+    text = plain_text(turn.step.get("message"))
     status = "trainable" if turn.trainable else "not_trainable"
-    m = _message(
+    return _message(
         "assistant",
         None if text == "" and calls else text,
         tool_calls=calls,
-        usage=sdk_usage(step.get("metrics")),
-        metadata=metadata,
-        reasoning=reasoning if isinstance(reasoning, str) else None,
-        trainable_status=None if names.exact else status,
+        usage=sdk_usage(turn.step.get("metrics")),
+        reasoning=sdk(REASONING, turn.step),
+        trainable_status=status if scope.writes else None,
     )
-    return {**m, **named}
 
 
 def _tool_definitions(doc: Doc) -> list[Doc] | None:
@@ -129,7 +146,7 @@ def _seconds(value: Any) -> float | None:
 
 def to_sdk(doc: Doc, ctx: Context) -> Doc:
     """The mapping ATIF v1.7 → trajectory-sdk v0.4 (MAPPING §4, §5)."""
-    return _to_sdk(doc, Names(ctx))
+    return _to_sdk(doc, Scope(ctx))
 
 
 def _result_places(doc: Doc) -> dict[tuple[int, int], str]:
@@ -143,7 +160,7 @@ def _result_places(doc: Doc) -> dict[tuple[int, int], str]:
     return places
 
 
-def _to_sdk(doc: Doc, names: Names) -> Doc:
+def _to_sdk(doc: Doc, scope: Scope) -> Doc:
     results = _result_places(doc)
     items: list[TranscriptItem] = []
     sources: dict[int, Turn] = {}
@@ -154,7 +171,7 @@ def _to_sdk(doc: Doc, names: Names) -> Doc:
             if items[-1][1]:
                 sources[id(items[-1][1][0])] = turn
         else:
-            items.append(("message", _sdk_message(turn, names, results)))
+            items.append(("message", _sdk_message(turn, scope, results)))
             sources[id(items[-1][1])] = turn
     messages = [v for k, v in items if k == "message"]
     defs = _tool_definitions(doc)
@@ -162,19 +179,17 @@ def _to_sdk(doc: Doc, names: Names) -> Doc:
         first = next((m for m in messages if m["role"] == "system"), messages[0])
         first["tool_definitions"] = defs
     snapshots = cut(items)
-    places = _first_places(snapshots, names)
+    places = _first_places(snapshots, scope)
     assistants = [m for m in messages if m["role"] == "assistant"]
     calls = sum(len(m["tool_calls"]) for m in assistants if m["tool_calls"])
     prompt = sum((m["usage"] or {}).get("prompt_tokens", 0) for m in assistants)
     completion = sum((m["usage"] or {}).get("completion_tokens", 0) for m in assistants)
-    conversation = doc.get("session_id") if isinstance(doc.get("session_id"), str) else None
-    final: Doc = doc["final_metrics"] if isinstance(doc.get("final_metrics"), dict) else {}
+    conversation = sdk(SESSION, doc)
     times = [
         t
         for t in (_seconds(s.get("timestamp")) for s in objects(doc.get("steps")))
         if t is not None
     ]
-    agent: Doc = doc["agent"] if isinstance(doc.get("agent"), dict) else {}
     out: Doc = {
         "task": {
             "id": f"{DATA_SOURCE}:{conversation}" if conversation is not None else None,
@@ -183,7 +198,7 @@ def _to_sdk(doc: Doc, names: Names) -> Doc:
             "num_turns": sum(1 for m in messages if m["role"] == "user"),
             "num_steps": len(snapshots),
             "total_tokens": (prompt + completion) or None,
-            "total_cost": number(final.get("total_cost_usd")),
+            "total_cost": sdk(COST, doc),
         },
         "steps": snapshots,
         "reward": None,
@@ -207,51 +222,45 @@ def _to_sdk(doc: Doc, names: Names) -> Doc:
         "idx": None,
         "error": None,
         "trace_id": None,
-        "model_id": agent.get("model_name") if isinstance(agent.get("model_name"), str) else None,
+        "model_id": sdk(MODEL, doc),
     }
-    if names.exact:
-        return _rebuilt(doc, out, places, names)
-    _name_steps(snapshots, sources, places, results, names)
+    if not scope.writes:
+        return _rebuilt(doc, out, places, scope)
+    _name_steps(snapshots, sources, places, results, scope)
     digest = content_hash(out)
     data: Doc = {"conversation_id": conversation, "content_hash": digest}
     if conversation is not None:
         data["idempotency_key"] = f"{DATA_SOURCE}:{conversation}:{digest}"
-    out["telemetry"] = telemetry = {"source": DATA_SOURCE, "data": data}
-    for key, value, field in (
-        ("agent_name", agent.get("name"), "/agent/name"),
-        ("agent_version", agent.get("version"), "/agent/version"),
-        ("final_metrics", doc.get("final_metrics"), "/final_metrics"),
-        ("trajectory_id", doc.get("trajectory_id"), "/trajectory_id"),
-    ):
-        if value is not None:
-            names.put(telemetry, "/telemetry", "data", key, value, field)
+    named = scope.free(data, "")  # the builder's own members, and named keys
+    to = f"{scope.target}/telemetry/data"
+    named.put_all(doc, SDK_ROOT_NAMES, scope.source, to)
     subagents = doc.get("subagent_trajectories")
     if isinstance(subagents, list) and subagents and all(isinstance(s, dict) for s in subagents):
         inner = [
-            _to_sdk(sub, names.nested(f"/subagent_trajectories/{i}", f"{SUBAGENTS}/{i}"))
+            _to_sdk(sub, scope.nested(f"/subagent_trajectories/{i}", f"{EMBEDDED.pointer}/{i}"))
             for i, sub in enumerate(subagents)
         ]
-        source = "/subagent_trajectories"
-        names.put(telemetry, "/telemetry", "data", "subagent_trajectories", inner, source)
+        named.put(EMBEDDED.key, inner, f"{scope.source}/{EMBEDDED.member}", to)
+    out["telemetry"] = {"source": DATA_SOURCE}
+    named.place(out["telemetry"], "data")
     return out
 
 
-def _rebuilt(doc: Doc, out: Doc, places: dict[int, tuple[int, int]], names: Names) -> Doc:
+def _rebuilt(doc: Doc, out: Doc, places: dict[int, tuple[int, int]], scope: Scope) -> Doc:
     """The SDK file that SDK→ATIF converted: its root members and per-snapshot members from the
     named keys; what no named key carries was null or absent (DECISIONS D23, D25)."""
     snapshots: list[Doc] = out["steps"]
-    _, root = names.split(doc.get("extra"), "/extra", (*ROOT_NAMES.values(), "snapshots"))
-    for field, key in ROOT_NAMES.items():
-        if key in root:
-            out[field] = root[key]
-        elif field in ("metrics", "execution_metrics", "telemetry"):
-            out[field] = None
-    kept = root.get("snapshots")
+    root: Doc = {}
+    scope.free(doc.get("extra"), "/extra").take_all(root, (*ROOT_NAMES, SNAPSHOTS))
+    for row in ROOT_NAMES:
+        if row.member in root:
+            out[row.member] = root[row.member]
+        elif row.member in ("metrics", "execution_metrics", "telemetry"):
+            out[row.member] = None
+    kept = root.get(SNAPSHOTS.member)
     sparse = _sparse(kept)
     _native_messages(snapshots, places, sparse)
-    if (
-        kept is None
-    ):  # no snapshots: ATIF's one empty step was decided (MAPPING §3.2: no steps at all)
+    if kept is None:  # no snapshots: ATIF's one empty step was decided (MAPPING §3.2)
         snapshots.clear()
     elif isinstance(kept, list) and len(kept) == len(snapshots):
         for snapshot, values in zip(snapshots, kept, strict=True):
@@ -264,13 +273,13 @@ def _rebuilt(doc: Doc, out: Doc, places: dict[int, tuple[int, int]], names: Name
     return {k: v for k, v in out.items() if v is not None} if sparse else out
 
 
-def _first_places(snapshots: list[Doc], names: Names) -> dict[int, tuple[int, int]]:
+def _first_places(snapshots: list[Doc], scope: Scope) -> dict[int, tuple[int, int]]:
     """Identity of each message → ``(snapshot index, message index)`` of the place the SDK →
     ATIF mapping reads it from (its transcript, MAPPING §3.1). A message it does not read (a
     replacement system prefix equal to the one before it) has none: no named key is written
     there, since none would be read back."""
     places: dict[int, tuple[int, int]] = {}
-    for kind, value, where in transcript({"steps": snapshots}, names):
+    for kind, value, where in transcript({"steps": snapshots}, scope):
         _, _, i, _, *k = where.split("/")
         items = enumerate(value) if kind == "reset" else [(int(k[0]), value)]
         for n, m in items:
@@ -320,7 +329,7 @@ def _name_steps(
     sources: dict[int, Turn],
     places: dict[int, tuple[int, int]],
     results: dict[tuple[int, int], str],
-    names: Names,
+    scope: Scope,
 ) -> None:
     """Put each step's timestamp, model name and cost into its message's ``metadata`` (named
     keys at the message's first place in the snapshots, where the way back reads them)."""
@@ -330,27 +339,19 @@ def _name_steps(
         i, k = places[key_id]
         where = f"/steps/{i}/messages/{k}"
         message = snapshots[i]["messages"][k]
-        at = f"/steps/{turn.index}"
+        at = f"{scope.source}/steps/{turn.index}"
+        to = f"{scope.target}{where}"
         if turn.kind == "tool":
             result = turn.result or {}
-            ref = result.get(REF)
-            if ref is not None and isinstance(message.get("tool_response"), dict):
-                source = f"{results[turn.index, id(result)]}/{REF}"
-                names.put(
-                    message["tool_response"], f"{where}/tool_response", "metadata", REF, ref, source
-                )
+            if result.get(REF.member) is not None:
+                meta = scope.free(message["tool_response"]["metadata"], "")
+                source = f"{scope.source}{results[turn.index, id(result)]}/{REF.member}"
+                meta.put(REF.key, result[REF.member], source, f"{to}/{REF.holder}")
+                meta.place(message["tool_response"], "metadata")
             continue
-        if turn.kind == "reset":  # the first system message of the new context
-            extra = turn.step.get("extra")
-            policy = extra.get("context_management") if isinstance(extra, dict) else None
-            if isinstance(policy, dict):
-                source = f"{at}/extra/context_management"
-                names.put(message, where, "metadata", "context_management", policy, source)
-            continue
-        for key in ("timestamp", "model_name"):
-            if isinstance(turn.step.get(key), str):
-                names.put(message, where, "metadata", key, turn.step[key], f"{at}/{key}")
-        metrics = turn.step.get("metrics")
-        if isinstance(metrics, dict) and number(metrics.get("cost_usd")) is not None:
-            source = f"{at}/metrics/cost_usd"
-            names.put(message, where, "metadata", "cost_usd", metrics["cost_usd"], source)
+        meta = scope.free(message["metadata"], "")
+        # a reset's message is the first system message of the new context
+        meta.put_all(
+            turn.step, (BOUNDARY,) if turn.kind == "reset" else SDK_STEP_NAMES, at, f"{to}/metadata"
+        )
+        meta.place(message, "metadata")
