@@ -29,12 +29,6 @@ STEP_ORDER = key_order("v1.7", "Step")
 METRICS_ORDER = key_order("v1.7", "Metrics")
 
 
-def number(value: Any) -> int | float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return value if not isinstance(value, float) or math.isfinite(value) else None
-
-
 def _present(value: Any) -> bool:
     return value is not None
 
@@ -43,8 +37,10 @@ def _text(value: Any) -> bool:
     return isinstance(value, str)
 
 
-def _finite(value: Any) -> bool:
-    return number(value) is not None
+def _finite(value: Any) -> bool:  # a number (no boolean), not NaN or infinite
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return not isinstance(value, float) or math.isfinite(value)
 
 
 def _object(value: Any) -> bool:

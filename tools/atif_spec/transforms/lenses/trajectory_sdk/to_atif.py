@@ -222,23 +222,10 @@ def _to_atif(doc: Doc, scope: Scope) -> Doc:
     SESSION.forward(doc, out)
     TASK_ID.forward(doc, out)
     named: Doc = {}  # what ATIF → SDK named in `telemetry.data`, read back
-    data = scope.free(get(doc, "telemetry/data"), "/telemetry/data")
-    data.take_all(named, (*SDK_ROOT_NAMES, EMBEDDED))
-    out["agent"] = agent = {}
-    for key in ("name", "version"):
-        agent[key] = get(named, f"agent/{key}")
-        if not isinstance(agent[key], str):
-            agent[key] = UNKNOWN
-            scope.decide(f"/agent/{key}", f"the SDK records no agent {key}", UNKNOWN)
-    MODEL.forward(doc, out)
-    if builder.definitions:
-        agent["tool_definitions"] = [
-            {
-                "type": "function",
-                "function": {k: d[k] for k in ("name", "description", "parameters") if k in d},
-            }
-            for d in builder.definitions.values()
-        ]
+    scope.free(get(doc, "telemetry/data"), "/telemetry/data").take_all(
+        named, (*SDK_ROOT_NAMES, EMBEDDED)
+    )
+    _agent(doc, named, out, builder.definitions, scope)
     out["steps"] = [{k: s[k] for k in STEP_ORDER if k in s} for s in builder.steps]
     out["final_metrics"] = final = {
         k: v
@@ -262,6 +249,26 @@ def _to_atif(doc: Doc, scope: Scope) -> Doc:
         ]
     _name_root(doc, out, scope)
     return {k: out[k] for k in ROOT_ORDER if k in out}
+
+
+def _agent(doc: Doc, named: Doc, out: Doc, definitions: dict[str, Doc], scope: Scope) -> None:
+    """``agent``: the name and version ATIF → SDK named (else decided), the model, and the
+    union of the messages' tool definitions."""
+    out["agent"] = agent = {}
+    for key in ("name", "version"):
+        agent[key] = get(named, f"agent/{key}")
+        if not isinstance(agent[key], str):
+            agent[key] = UNKNOWN
+            scope.decide(f"/agent/{key}", f"the SDK records no agent {key}", UNKNOWN)
+    MODEL.forward(doc, out)
+    if definitions:
+        agent["tool_definitions"] = [
+            {
+                "type": "function",
+                "function": {k: d[k] for k in ("name", "description", "parameters") if k in d},
+            }
+            for d in definitions.values()
+        ]
 
 
 def _name_root(doc: Doc, out: Doc, scope: Scope) -> None:

@@ -228,21 +228,20 @@ def _to_sdk(doc: Doc, scope: Scope) -> Doc:
         return _rebuilt(doc, out, places, scope)
     _name_steps(snapshots, sources, places, results, scope)
     digest = content_hash(out)
-    data: Doc = {"conversation_id": conversation, "content_hash": digest}
+    own: Doc = {"conversation_id": conversation, "content_hash": digest}  # the builder's
     if conversation is not None:
-        data["idempotency_key"] = f"{DATA_SOURCE}:{conversation}:{digest}"
-    named = scope.free(data, "")  # the builder's own members, and named keys
-    to = f"{scope.target}/telemetry/data"
-    named.put_all(doc, SDK_ROOT_NAMES, scope.source, to)
+        own["idempotency_key"] = f"{DATA_SOURCE}:{conversation}:{digest}"
+    data, to = scope.free(own, ""), f"{scope.target}/telemetry/data"
+    data.put_all(doc, SDK_ROOT_NAMES, scope.source, to)
     subagents = doc.get("subagent_trajectories")
     if isinstance(subagents, list) and subagents and all(isinstance(s, dict) for s in subagents):
         inner = [
             _to_sdk(sub, scope.nested(f"/subagent_trajectories/{i}", f"{EMBEDDED.pointer}/{i}"))
             for i, sub in enumerate(subagents)
         ]
-        named.put(EMBEDDED.key, inner, f"{scope.source}/{EMBEDDED.member}", to)
+        data.put(EMBEDDED.key, inner, f"{scope.source}/{EMBEDDED.member}", to)
     out["telemetry"] = {"source": DATA_SOURCE}
-    named.place(out["telemetry"], "data")
+    data.place(out["telemetry"], "data")
     return out
 
 
@@ -312,16 +311,19 @@ def _native_messages(
             for j, c in enumerate(calls if isinstance(calls, list) else []):
                 if isinstance(c, dict) and c.get("id") == f"tsdk-{k}-{j}":
                     c["id"] = None
-            if not sparse:
-                continue
-            if m.get("role") != "assistant" and m.get("trainable_status") == "not_trainable":
-                m["trainable_status"] = None
-            for inner in (*objects(calls), m.get("tool_response")):
-                if isinstance(inner, dict):
-                    for key in [key for key, v in inner.items() if v is None]:
-                        del inner[key]
-            for key in [key for key, v in m.items() if v is None]:
-                del m[key]
+            if sparse:
+                _leave_out_nulls(m)
+
+
+def _leave_out_nulls(m: Doc) -> None:
+    """A message as a writer that leaves out null and default members wrote it: no null
+    member, no non-assistant ``not_trainable`` status (DECISIONS D25)."""
+    if m.get("role") != "assistant" and m.get("trainable_status") == "not_trainable":
+        m["trainable_status"] = None
+    for inner in (*objects(m.get("tool_calls")), m.get("tool_response"), m):
+        if isinstance(inner, dict):
+            for key in [key for key, v in inner.items() if v is None]:
+                del inner[key]
 
 
 def _name_steps(
