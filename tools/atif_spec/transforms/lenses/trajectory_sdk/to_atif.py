@@ -102,10 +102,9 @@ class _Steps:
                 self._assistant(step, m, k)
             extra = self.scope.free(m.get("metadata"), f"{where}/metadata")
             extra.take_all(step, SDK_STEP_NAMES)
-            if "cost_usd" in step.get("metrics", {}):
-                step["metrics"] = {
-                    k: step["metrics"][k] for k in METRICS_ORDER if k in step["metrics"]
-                }
+            metrics = step.get("metrics", {})
+            if "cost_usd" in metrics:
+                step["metrics"] = {key: metrics[key] for key in METRICS_ORDER if key in metrics}
             # a non-assistant message's `not_trainable` is what the way back writes: not named
             default = role != "assistant" and m.get("trainable_status") == "not_trainable"
             to = f"{self.scope.target}/steps/{len(self.steps) - 1}/extra"

@@ -57,16 +57,7 @@ def _sdk_message(turn: Turn, scope: Scope, results: dict[tuple[int, int], str]) 
     """The SDK message of one transcript turn, with the named keys read back into their
     fields."""
     step, result = turn.step, turn.result or {}
-    if turn.kind != "tool":
-        extra = scope.free(step.get("extra"), f"/steps/{turn.index}/extra")
-        plain = turn.kind in ("system", "user")
-        m = (
-            _message(turn.kind, plain_text(step.get("message")))
-            if plain
-            else _assistant(turn, scope)
-        )
-        extra.take_all(m, STEP_NAMES)
-    else:
+    if turn.kind == "tool":
         raw = result.get("content")
         content = None if raw is None else plain_text(raw)
         name = turn.call.get("function_name") if turn.call is not None else None
@@ -83,6 +74,13 @@ def _sdk_message(turn: Turn, scope: Scope, results: dict[tuple[int, int], str]) 
             "metadata": got.get("metadata"),
         }
         m = _message("tool", content, tool_response=response)
+    else:
+        extra = scope.free(step.get("extra"), f"/steps/{turn.index}/extra")
+        if turn.kind in ("system", "user"):
+            m = _message(turn.kind, plain_text(step.get("message")))
+        else:
+            m = _assistant(turn, scope)
+        extra.take_all(m, STEP_NAMES)
     extra.place(m, "metadata")
     return m
 
