@@ -11,36 +11,20 @@ from __future__ import annotations
 from dataclasses import replace
 
 from atif_spec.transforms.fields import rows
-from atif_spec.transforms.lenses.trajectory_sdk import TO_ATIF, TO_SDK
-from atif_spec.transforms.lenses.trajectory_sdk.common import (
-    BOUNDARY,
-    COST,
-    EMBEDDED,
-    MODEL,
-    REASONING,
-    REF,
-    RESULT_NAMES,
-    ROOT_NAMES,
-    SDK_ROOT_NAMES,
-    SDK_STEP_NAMES,
-    SESSION,
-    SNAPSHOTS,
-    STEP_NAMES,
-    TASK_ID,
-)
+from atif_spec.transforms.lenses.trajectory_sdk import TO_ATIF, TO_SDK, table
 from atif_spec.transforms.mapping import Row, Table
 
 _ROOT = (
     Row("—", "`schema_version`", note="`ATIF-v1.7` (then migrated to the requested version)"),
-    SESSION.row(),
-    TASK_ID.row(),
+    table.SESSION.row(),
+    table.TASK_ID.row(),
     Row(
         "—",
         "`agent.name`, `agent.version`",
         "decided",
         'the SDK has no agent identity: both `"unknown"`',
     ),
-    MODEL.row(),
+    table.MODEL.row(),
     Row(
         "every message's `tool_definitions`",
         "`agent.tool_definitions`",
@@ -48,7 +32,7 @@ _ROOT = (
         '"function": {name, description, parameters}}`; the per-message placement comes back '
         "from the stash",
     ),
-    COST.row(),
+    table.COST.row(),
     Row(
         "—",
         "`final_metrics.total_prompt_tokens`, `total_completion_tokens`, `total_cached_tokens`",
@@ -60,8 +44,8 @@ _ROOT = (
         note="the number of ATIF steps (not `task.num_steps`: the counts mean different things)",
     ),
     Row("no steps at all", 'one system step with `message: ""`', "decided", "ATIF needs a step"),
-    *rows(ROOT_NAMES, ""),
-    SNAPSHOTS.row(""),
+    *rows(table.ROOT_NAMES, ""),
+    table.SNAPSHOTS.row(""),
 )
 
 _MESSAGES = (
@@ -70,7 +54,7 @@ _MESSAGES = (
         'a step with `source` `system` / `user`, `message` = `content` (`""` when null)',
     ),
     Row('`role: "assistant"`', '`source: "agent"`, `message` = `content` or `""`'),
-    REASONING.row(),
+    table.REASONING.row(),
     Row(
         "`tool_calls[j]`",
         "`tool_calls[j]` = `{tool_call_id: id, function_name: name, arguments}`",
@@ -87,7 +71,7 @@ _MESSAGES = (
         "`cache_read_input_tokens`",
     ),
     Row("`metadata`", "step `extra`"),
-    *rows(STEP_NAMES, "the step's"),
+    *rows(table.STEP_NAMES, "the step's"),
     Row("`tool_definitions`", "—", "stashed", "their union is `agent.tool_definitions`"),
     Row(
         '`role: "tool"`',
@@ -104,7 +88,7 @@ _MESSAGES = (
         "result `content`",
     ),
     Row("tool message `metadata`", "result `extra`"),
-    *rows(RESULT_NAMES, "the result's"),
+    *rows(table.RESULT_NAMES, "the result's"),
     Row("`tool_response.name`, `arguments`", "—", "stashed", "when the way back differs"),
     Row(
         "a new context after a `summarization_boundary` step",
@@ -129,7 +113,7 @@ _TO_SDK = (
         '`role: "assistant"`, `content` = message text, or **null** when it is `""` and the '
         "step has tool calls",
     ),
-    REASONING.row(back=True),
+    table.REASONING.row(back=True),
     Row(
         "`tool_calls[j]`",
         "`tool_calls[j]` = `{name: function_name, arguments, id: tool_call_id}`",
@@ -164,7 +148,7 @@ _TO_SDK = (
         "none), unwrapped to `{name, description, parameters}`",
         note="only function definitions; the rest is stashed",
     ),
-    SESSION.row(
+    table.SESSION.row(
         back=True,
         note='`task.data_source` = `telemetry.source` = `"atif"`; `task.id` = '
         '`"atif:<conversation_id>"`',
@@ -187,13 +171,13 @@ _TO_SDK = (
         note='the SDK\'s own telemetry member: `"atif:<conversation_id>:<content_hash>"`',
         key="/telemetry/data/idempotency_key",
     ),
-    MODEL.row(back=True),
-    COST.row(back=True),
-    *rows(SDK_STEP_NAMES, "its message's"),
-    BOUNDARY.row("the first system message of the new context:"),
-    *rows(SDK_ROOT_NAMES, ""),
-    replace(EMBEDDED.row(""), nests=True),
-    REF.row("its tool message's"),
+    table.MODEL.row(back=True),
+    table.COST.row(back=True),
+    *rows(table.SDK_STEP_NAMES, "its message's"),
+    table.BOUNDARY.row("the first system message of the new context:"),
+    *rows(table.SDK_ROOT_NAMES, ""),
+    replace(table.EMBEDDED.row(""), nests=True),
+    table.REF.row("its tool message's"),
     Row(
         "`reasoning_effort`, `llm_call_count`, `is_copied_context` (their training meaning is "
         "the message's `trainable_status`, §5), `notes`, root `extra`, "

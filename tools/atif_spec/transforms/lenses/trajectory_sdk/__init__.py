@@ -16,15 +16,17 @@ the conversation. The mappings share one message object between all snapshots (m
 driver's diff and :func:`content_hash` stay linear in the conversation) and :func:`json_chunks`
 writes a document piece by piece, encoding each message once.
 
-Modules: :mod:`.common` (the steps' targets and field rows), :mod:`.snapshots` (cutting,
-reading back, hashing and writing snapshots), :mod:`.to_sdk` and :mod:`.to_atif` (the mappings).
+Modules: :mod:`.table` (the field rows: plain copies and named keys), :mod:`.common` (the
+steps' targets, usage ↔ metrics), :mod:`.snapshots` (cutting, reading back, hashing and writing
+snapshots), :mod:`.to_sdk` and :mod:`.to_atif` (the mappings).
 """
 
 from __future__ import annotations
 
 from atif_spec.transforms.driver import Step
-from atif_spec.transforms.lenses.trajectory_sdk.common import ATIF, EMBEDDED, SDK
+from atif_spec.transforms.lenses.trajectory_sdk.common import ATIF, SDK
 from atif_spec.transforms.lenses.trajectory_sdk.snapshots import content_hash, cut, json_chunks
+from atif_spec.transforms.lenses.trajectory_sdk.table import EMBEDDED
 from atif_spec.transforms.lenses.trajectory_sdk.to_atif import to_atif
 from atif_spec.transforms.lenses.trajectory_sdk.to_sdk import to_sdk
 

@@ -10,30 +10,13 @@ from atif_spec.jsonio.jsonequal import same_json
 from atif_spec.jsonio.jsonvalues import objects
 from atif_spec.transforms.driver import Context
 from atif_spec.transforms.fields import ABSENT, FreeForm, get
+from atif_spec.transforms.lenses.trajectory_sdk import table
 from atif_spec.transforms.lenses.trajectory_sdk.common import (
-    BOUNDARY,
-    COST,
-    EMBEDDED,
-    ERROR,
-    FINISH,
     METRICS_ORDER,
-    MODEL,
-    REASONING,
-    REF,
-    RESPONSE,
-    RESULT_NAMES,
-    ROOT_NAMES,
     ROOT_ORDER,
-    SDK_ROOT_NAMES,
-    SDK_STEP_NAMES,
-    SESSION,
     SNAPSHOT_KEYS,
-    SNAPSHOTS,
-    STEP_NAMES,
     STEP_ORDER,
-    TASK_ID,
     UNKNOWN,
-    USAGE,
     Doc,
     Scope,
     atif_metrics,
@@ -72,8 +55,10 @@ class _Steps:
             ]
         }
         first = messages[0] if messages and isinstance(messages[0], dict) else {}
-        self.scope.free(first.get("metadata"), f"{where}/0/metadata").take_all(step, (BOUNDARY,))
-        if not isinstance(get(step, BOUNDARY.member), dict):  # else the boundary's own policy
+        self.scope.free(first.get("metadata"), f"{where}/0/metadata").take_all(
+            step, (table.BOUNDARY,)
+        )
+        if not isinstance(get(step, table.BOUNDARY.member), dict):  # else the boundary's own policy
             policy = {"type": "compaction", "boundary": "replace"}
             self.scope.decide(
                 f"/steps/{len(self.steps) - 1}/extra/context_management",
@@ -101,7 +86,7 @@ class _Steps:
             if role == "assistant":
                 self._assistant(step, m, k)
             extra = self.scope.free(m.get("metadata"), f"{where}/metadata")
-            extra.take_all(step, SDK_STEP_NAMES)
+            extra.take_all(step, table.SDK_STEP_NAMES)
             metrics = step.get("metrics", {})
             if "cost_usd" in metrics:
                 step["metrics"] = {key: metrics[key] for key in METRICS_ORDER if key in metrics}
@@ -109,14 +94,17 @@ class _Steps:
             default = role != "assistant" and m.get("trainable_status") == "not_trainable"
             to = f"{self.scope.target}/steps/{len(self.steps) - 1}/extra"
             extra.put_all(
-                m, (FINISH, USAGE) if default else STEP_NAMES, self.scope.source + where, to
+                m,
+                (table.FINISH, table.USAGE) if default else table.STEP_NAMES,
+                self.scope.source + where,
+                to,
             )
             if extra.keys:  # an empty `metadata` is left out (the stash restores it)
                 extra.place(step)
 
     def _assistant(self, step: Doc, m: Doc, k: int) -> None:
         self.last_agent = step
-        REASONING.forward(m, step)
+        table.REASONING.forward(m, step)
         raw = m.get("tool_calls")
         if isinstance(raw, list):
             calls = []
@@ -178,7 +166,9 @@ class _Steps:
             result["content"] = json.dumps(reply, ensure_ascii=False)
         if isinstance(response, dict):
             meta = self.scope.free(response.get("metadata"), f"{where}/tool_response/metadata")
-            if meta.take(result, REF.member, REF.key):  # a subagent link named by ATIF→SDK
+            if meta.take(
+                result, table.REF.member, table.REF.key
+            ):  # a subagent link named by ATIF→SDK
                 m = {**m, "tool_response": {**response, "metadata": meta.keys or None}}
         extra = self.scope.free(m.get("metadata"), f"{where}/metadata")
         observation = target.setdefault("observation", {"results": []})
@@ -193,12 +183,16 @@ class _Steps:
         """The ``tool_response`` members the way back does not write, as named keys (§3.3): its
         response is null beside a named error, else the result's content."""
         default = result.get("content")
-        for row in RESULT_NAMES:
+        for row in table.RESULT_NAMES:
             value = get(m, row.member)
-            if value is None or value is ABSENT or (row is RESPONSE and same_json(value, default)):
+            if (
+                value is None
+                or value is ABSENT
+                or (row is table.RESPONSE and same_json(value, default))
+            ):
                 continue
             source = f"{self.scope.source}{where}/{row.member}"
-            if extra.put(row.key, value, source, to) and row is ERROR:
+            if extra.put(row.key, value, source, to) and row is table.ERROR:
                 default = None
 
 
@@ -218,11 +212,11 @@ def _to_atif(doc: Doc, scope: Scope) -> Doc:
         builder.new("system", "")
         scope.decide("/steps/0", "ATIF needs one step: an empty system step", builder.steps[0])
     out: Doc = {"schema_version": "ATIF-v1.7"}
-    SESSION.forward(doc, out)
-    TASK_ID.forward(doc, out)
+    table.SESSION.forward(doc, out)
+    table.TASK_ID.forward(doc, out)
     named: Doc = {}  # what ATIF → SDK named in `telemetry.data`, read back
     scope.free(get(doc, "telemetry/data"), "/telemetry/data").take_all(
-        named, (*SDK_ROOT_NAMES, EMBEDDED)
+        named, (*table.SDK_ROOT_NAMES, table.EMBEDDED)
     )
     _agent(doc, named, out, builder.definitions, scope)
     out["steps"] = [{k: s[k] for k in STEP_ORDER if k in s} for s in builder.steps]
@@ -231,17 +225,19 @@ def _to_atif(doc: Doc, scope: Scope) -> Doc:
         for k, v in step_totals(builder.steps).as_final_metrics().items()
         if k != "total_cost_usd"
     }  # RFC.md §2.4; the cost is the task's own total
-    COST.forward(doc, out)
+    table.COST.forward(doc, out)
     final["total_steps"] = len(builder.steps)
     for key in ("final_metrics", "trajectory_id"):
         if key in named:
             out[key] = named[key]
         elif not scope.writes:  # converted from ATIF: what no named key carries was not there
             out.pop(key, None)
-    subagents = named.get(EMBEDDED.member)
+    subagents = named.get(table.EMBEDDED.member)
     if isinstance(subagents, list):
         out["subagent_trajectories"] = [
-            _to_atif(sub, scope.nested(f"{EMBEDDED.pointer}/{i}", f"/subagent_trajectories/{i}"))
+            _to_atif(
+                sub, scope.nested(f"{table.EMBEDDED.pointer}/{i}", f"/subagent_trajectories/{i}")
+            )
             if isinstance(sub, dict)
             else sub
             for i, sub in enumerate(subagents)
@@ -259,7 +255,7 @@ def _agent(doc: Doc, named: Doc, out: Doc, definitions: dict[str, Doc], scope: S
         if not isinstance(agent[key], str):
             agent[key] = UNKNOWN
             scope.decide(f"/agent/{key}", f"the SDK records no agent {key}", UNKNOWN)
-    MODEL.forward(doc, out)
+    table.MODEL.forward(doc, out)
     if definitions:
         agent["tool_definitions"] = [
             {
@@ -275,12 +271,12 @@ def _name_root(doc: Doc, out: Doc, scope: Scope) -> None:
     keys of the root ``extra`` (§3.2)."""
     extra = scope.free(None, "/extra")
     to = f"{scope.target}/extra"
-    extra.put_all(doc, ROOT_NAMES, scope.source, to)
+    extra.put_all(doc, table.ROOT_NAMES, scope.source, to)
     steps = doc.get("steps")
     if isinstance(steps, list) and steps and scope.writes:
         kept = [
             {k: s[k] for k in SNAPSHOT_KEYS if k in s} if isinstance(s, dict) else None
             for s in steps
         ]
-        extra.put(SNAPSHOTS.key, kept, f"{scope.source}/{SNAPSHOTS.member}", to)
+        extra.put(table.SNAPSHOTS.key, kept, f"{scope.source}/{table.SNAPSHOTS.member}", to)
     extra.place(out)

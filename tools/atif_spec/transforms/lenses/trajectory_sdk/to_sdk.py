@@ -7,22 +7,10 @@ from typing import Any
 
 from atif_spec.jsonio.jsonvalues import objects, plain_text
 from atif_spec.transforms.driver import Context
+from atif_spec.transforms.lenses.trajectory_sdk import table
 from atif_spec.transforms.lenses.trajectory_sdk.common import (
-    BOUNDARY,
-    COST,
     DATA_SOURCE,
-    EMBEDDED,
-    MODEL,
-    REASONING,
-    REF,
-    RESULT_NAMES,
-    ROOT_NAMES,
-    SDK_ROOT_NAMES,
-    SDK_STEP_NAMES,
-    SESSION,
     SNAPSHOT_KEYS,
-    SNAPSHOTS,
-    STEP_NAMES,
     Doc,
     Scope,
     sdk,
@@ -63,7 +51,7 @@ def _sdk_message(turn: Turn, scope: Scope, results: dict[tuple[int, int], str]) 
         name = turn.call.get("function_name") if turn.call is not None else None
         extra = scope.free(result.get("extra"), f"{results[turn.index, id(result)]}/extra")
         named: Doc = {"tool_response": {}}
-        extra.take_all(named, RESULT_NAMES)
+        extra.take_all(named, table.RESULT_NAMES)
         got = named["tool_response"]
         response: Doc = {
             "id": result.get("source_call_id"),
@@ -80,7 +68,7 @@ def _sdk_message(turn: Turn, scope: Scope, results: dict[tuple[int, int], str]) 
             m = _message(turn.kind, plain_text(step.get("message")))
         else:
             m = _assistant(turn, scope)
-        extra.take_all(m, STEP_NAMES)
+        extra.take_all(m, table.STEP_NAMES)
     extra.place(m, "metadata")
     return m
 
@@ -108,7 +96,7 @@ def _assistant(turn: Turn, scope: Scope) -> Doc:
         None if text == "" and calls else text,
         tool_calls=calls,
         usage=sdk_usage(turn.step.get("metrics")),
-        reasoning=sdk(REASONING, turn.step),
+        reasoning=sdk(table.REASONING, turn.step),
         trainable_status=status if scope.writes else None,
     )
 
@@ -182,7 +170,7 @@ def _to_sdk(doc: Doc, scope: Scope) -> Doc:
     calls = sum(len(m["tool_calls"]) for m in assistants if m["tool_calls"])
     prompt = sum((m["usage"] or {}).get("prompt_tokens", 0) for m in assistants)
     completion = sum((m["usage"] or {}).get("completion_tokens", 0) for m in assistants)
-    conversation = sdk(SESSION, doc)
+    conversation = sdk(table.SESSION, doc)
     times = [
         t
         for t in (_seconds(s.get("timestamp")) for s in objects(doc.get("steps")))
@@ -196,7 +184,7 @@ def _to_sdk(doc: Doc, scope: Scope) -> Doc:
             "num_turns": sum(1 for m in messages if m["role"] == "user"),
             "num_steps": len(snapshots),
             "total_tokens": (prompt + completion) or None,
-            "total_cost": sdk(COST, doc),
+            "total_cost": sdk(table.COST, doc),
         },
         "steps": snapshots,
         "reward": None,
@@ -220,7 +208,7 @@ def _to_sdk(doc: Doc, scope: Scope) -> Doc:
         "idx": None,
         "error": None,
         "trace_id": None,
-        "model_id": sdk(MODEL, doc),
+        "model_id": sdk(table.MODEL, doc),
     }
     if not scope.writes:
         return _rebuilt(doc, out, places, scope)
@@ -230,14 +218,16 @@ def _to_sdk(doc: Doc, scope: Scope) -> Doc:
     if conversation is not None:
         own["idempotency_key"] = f"{DATA_SOURCE}:{conversation}:{digest}"
     data, to = scope.free(own, ""), f"{scope.target}/telemetry/data"
-    data.put_all(doc, SDK_ROOT_NAMES, scope.source, to)
+    data.put_all(doc, table.SDK_ROOT_NAMES, scope.source, to)
     subagents = doc.get("subagent_trajectories")
     if isinstance(subagents, list) and subagents and all(isinstance(s, dict) for s in subagents):
         inner = [
-            _to_sdk(sub, scope.nested(f"/subagent_trajectories/{i}", f"{EMBEDDED.pointer}/{i}"))
+            _to_sdk(
+                sub, scope.nested(f"/subagent_trajectories/{i}", f"{table.EMBEDDED.pointer}/{i}")
+            )
             for i, sub in enumerate(subagents)
         ]
-        data.put(EMBEDDED.key, inner, f"{scope.source}/{EMBEDDED.member}", to)
+        data.put(table.EMBEDDED.key, inner, f"{scope.source}/{table.EMBEDDED.member}", to)
     out["telemetry"] = {"source": DATA_SOURCE}
     data.place(out["telemetry"], "data")
     return out
@@ -248,13 +238,13 @@ def _rebuilt(doc: Doc, out: Doc, places: dict[int, tuple[int, int]], scope: Scop
     named keys; what no named key carries was null or absent (DECISIONS D23, D25)."""
     snapshots: list[Doc] = out["steps"]
     root: Doc = {}
-    scope.free(doc.get("extra"), "/extra").take_all(root, (*ROOT_NAMES, SNAPSHOTS))
-    for row in ROOT_NAMES:
+    scope.free(doc.get("extra"), "/extra").take_all(root, (*table.ROOT_NAMES, table.SNAPSHOTS))
+    for row in table.ROOT_NAMES:
         if row.member in root:
             out[row.member] = root[row.member]
         elif row.member in ("metrics", "execution_metrics", "telemetry"):
             out[row.member] = None
-    kept = root.get(SNAPSHOTS.member)
+    kept = root.get(table.SNAPSHOTS.member)
     sparse = _sparse(kept)
     _native_messages(snapshots, places, sparse)
     if kept is None:  # no snapshots: ATIF's one empty step was decided (MAPPING §3.2)
@@ -343,15 +333,20 @@ def _name_steps(
         to = f"{scope.target}{where}"
         if turn.kind == "tool":
             result = turn.result or {}
-            if result.get(REF.member) is not None:
+            if result.get(table.REF.member) is not None:
                 meta = scope.free(message["tool_response"]["metadata"], "")
-                source = f"{scope.source}{results[turn.index, id(result)]}/{REF.member}"
-                meta.put(REF.key, result[REF.member], source, f"{to}/{REF.holder}")
+                source = f"{scope.source}{results[turn.index, id(result)]}/{table.REF.member}"
+                meta.put(
+                    table.REF.key, result[table.REF.member], source, f"{to}/{table.REF.holder}"
+                )
                 meta.place(message["tool_response"], "metadata")
             continue
         meta = scope.free(message["metadata"], "")
         # a reset's message is the first system message of the new context
         meta.put_all(
-            turn.step, (BOUNDARY,) if turn.kind == "reset" else SDK_STEP_NAMES, at, f"{to}/metadata"
+            turn.step,
+            (table.BOUNDARY,) if turn.kind == "reset" else table.SDK_STEP_NAMES,
+            at,
+            f"{to}/metadata",
         )
         meta.place(message, "metadata")
