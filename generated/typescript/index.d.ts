@@ -23,3 +23,4 @@ export * as TrajectorySdkV04 from "./trajectory-sdk/v0.4/trajectory.js";
 export * as StepSubstepV10 from "./step-substep/v1.0/run-log.js";
 export * as StepSubstepV10LegacyTurnEvent from "./step-substep/v1.0/legacy-turn-event.js";
 export * as AtofV01 from "./atof/v0.1/event.js";
+export * as OtelV1410 from "./otel/v1.41.0/traces-data.js";

@@ -20,6 +20,7 @@ from itertools import repeat
 from typing import Any
 
 from atif_spec.jsonio.jsonequal import same_json
+from atif_spec.jsonio.jsontext import dumps, loads
 from atif_spec.jsonio.pointers import parse_pointer
 from atif_spec.jsonio.pointers import pointer as make_pointer
 
@@ -34,6 +35,16 @@ Op = dict[str, Any]
 Holder = tuple[str, ...]
 """The object keys from a document's root to its holder: ``("extra",)``."""
 
+
+class AttributeHolder(tuple[str, ...]):
+    """A holder that is one string attribute of an OTLP/JSON document's root span (RFC.md
+    §4.5.2): the first span of its first scope with no ``parentSpanId``, attribute ``KEY`` (an
+    OTLP ``KeyValue``), the stash as JSON text in ``value.stringValue``. OTLP has no free-form
+    object, and a protobuf reader refuses unknown members. The tuple is the pointer tokens of
+    that attribute list (the root span first, as the lens writes it), for reports."""
+
+    key = "atif.stash"
+
 _ABSENT: Any = object()
 
 HOLDERS: dict[str, Holder] = {
@@ -43,6 +54,7 @@ HOLDERS: dict[str, Holder] = {
     "step-substep": ("extra",),
     "trajectory-sdk": ("telemetry", "data"),
     "atof": ("metadata",),
+    "otel": AttributeHolder(("resourceSpans", "0", "scopeSpans", "0", "spans", "0", "attributes")),
 }
 """Where each format keeps its stash (RFC.md §4.5.2), by format or ``FORMAT@VERSION``. An ATOF
 stream is a list of events with no holder object: no lens writes ATOF, so it never has a stash
@@ -83,6 +95,8 @@ def detach(doc: Doc, holder: Holder) -> tuple[Doc, list[Doc]]:
     nothing else is in it. ``doc`` is not modified: the objects on the holder's path are copied.
     Raises :class:`StashError` when the stash key holds something that is not a stash.
     """
+    if isinstance(holder, AttributeHolder):
+        return _detach_attribute(doc, holder)
     parent = _at(doc, holder[:-1])
     extra = parent.get(holder[-1]) if isinstance(parent, dict) else None
     if not isinstance(extra, dict) or STASH_KEY not in extra:
@@ -115,6 +129,8 @@ def attach(doc: Doc, holder: Holder, layers: list[Doc]) -> Doc:
     """
     if not layers:
         return doc
+    if isinstance(holder, AttributeHolder):
+        return _attach_attribute(doc, holder, layers)
     parent = _at(doc, holder[:-1])
     if not isinstance(parent, dict):
         raise StashError(make_pointer(*holder[:-1]), "the stash holder's parent is not an object")
@@ -130,6 +146,79 @@ def attach(doc: Doc, holder: Holder, layers: list[Doc]) -> Doc:
             make_pointer(*holder, STASH_KEY), f"the document already has a member {STASH_KEY!r}"
         )
     return _replace(doc, holder, {**extra, STASH_KEY: stash})
+
+
+def _root_span(doc: Doc) -> tuple[list[Any], int] | None:
+    """The span list of the first scope of ``doc``'s first resource, and the index in it of its
+    first span with no parent; None when there is none."""
+    resources = doc.get("resourceSpans")
+    first = resources[0] if isinstance(resources, list) and resources else None
+    scopes = first.get("scopeSpans") if isinstance(first, dict) else None
+    scope = scopes[0] if isinstance(scopes, list) and scopes else None
+    spans = scope.get("spans") if isinstance(scope, dict) else None
+    for index, span in enumerate(spans if isinstance(spans, list) else ()):
+        if isinstance(span, dict) and not span.get("parentSpanId"):
+            return spans, index  # type: ignore[return-value]
+    return None
+
+
+def _with_root_span(doc: Doc, span: Doc) -> Doc:
+    """``doc`` with its root span (:func:`_root_span`) replaced by ``span``; the containers on
+    the way are copied."""
+    found = _root_span(doc)
+    assert found is not None
+    spans, index = found
+    resource = doc["resourceSpans"][0]
+    scope = resource["scopeSpans"][0]
+    new_spans = [*spans[:index], span, *spans[index + 1 :]]
+    new_scope = {**scope, "spans": new_spans}
+    new_resource = {**resource, "scopeSpans": [new_scope, *resource["scopeSpans"][1:]]}
+    return {**doc, "resourceSpans": [new_resource, *doc["resourceSpans"][1:]]}
+
+
+def _detach_attribute(doc: Doc, holder: AttributeHolder) -> tuple[Doc, list[Doc]]:
+    found = _root_span(doc)
+    if found is None:
+        return doc, []
+    span = found[0][found[1]]
+    attributes = span.get("attributes")
+    items = attributes if isinstance(attributes, list) else []
+    hits = [i for i, kv in enumerate(items) if isinstance(kv, dict) and kv.get("key") == holder.key]
+    if not hits:
+        return doc, []
+    where = make_pointer(*holder, str(hits[0]))
+    value = items[hits[0]].get("value")
+    text = value.get("stringValue") if isinstance(value, dict) else None
+    try:
+        stash = loads(text) if isinstance(text, str) else None
+    except ValueError:
+        stash = None
+    if not _is_stash(stash):
+        raise StashError(where, f"the attribute {holder.key!r} holds data that is not a stash")
+    rest = [kv for i, kv in enumerate(items) if i != hits[0]]
+    out = {k: v for k, v in span.items() if k != "attributes"}
+    if rest or stash.get("created") != "absent":
+        out["attributes"] = rest
+    return _with_root_span(doc, out), list(stash["layers"])
+
+
+def _attach_attribute(doc: Doc, holder: AttributeHolder, layers: list[Doc]) -> Doc:
+    found = _root_span(doc)
+    if found is None:
+        raise StashError("", "the OTLP document has no root span to hold the stash")
+    span = found[0][found[1]]
+    attributes = span.get("attributes", _ABSENT)
+    stash: Doc = {"version": STASH_VERSION, "layers": layers}
+    if attributes is _ABSENT:
+        stash["created"] = "absent"
+        attributes = []
+    if not isinstance(attributes, list):
+        raise StashError(make_pointer(*holder), "the root span's attributes are not a list")
+    if any(isinstance(kv, dict) and kv.get("key") == holder.key for kv in attributes):
+        raise StashError(make_pointer(*holder), f"the root span already has {holder.key!r}")
+    text = dumps(stash).decode("utf-8")
+    kv = {"key": holder.key, "value": {"stringValue": text}}
+    return _with_root_span(doc, {**span, "attributes": [*attributes, kv]})
 
 
 def _is_stash(value: Any) -> bool:
