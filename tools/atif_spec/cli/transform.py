@@ -420,11 +420,20 @@ def migrate(
     "to",
     required=True,
     metavar="FORMAT@VERSION",
-    help="Target, e.g. atif@v1.7, tao@v0.2.0, step-substep@v1.0, trajectory-sdk@v0.4.",
+    help="Target, e.g. atif@v1.7, tao@v0.2.0, step-substep@v1.0, trajectory-sdk@v0.4, otel.",
 )
 @max_bytes_out_option(
     "Refuse a trajectory-sdk document projected larger than BYTES: each of its snapshots repeats "
     "every message before it, so it grows with the square of the steps"
+)
+@click.option(
+    "--otel-convention",
+    "otel_convention",
+    type=click.Choice(["gen_ai", "openinference"]),
+    default="gen_ai",
+    show_default=True,
+    help="--to otel: the span attributes written, OpenTelemetry GenAI (gen_ai.*) or "
+    "OpenInference (for Phoenix releases and tools that read only it).",
 )
 @_shared_options
 def convert(
@@ -448,6 +457,7 @@ def convert(
     summary_path: str | None,
     column: str,
     max_bytes_out: int,
+    otel_convention: str,
     quiet: bool,
     verbose: bool,
 ) -> None:
@@ -474,6 +484,7 @@ def convert(
         session_ref_path=session_ref_path,
         drop_context_only=drop_context_only,
         max_bytes_out=max_bytes_out or None,
+        otel_convention=otel_convention,
     )
     _run(
         inputs,

@@ -47,13 +47,16 @@ class MigrateOptions:
     """Refuse a trajectory-sdk document whose JSON would be larger (``--max-bytes-out``; None: no
     limit). Its snapshots repeat every message before them: the size grows with the square of
     the steps, and it is known exactly before anything is serialized."""
+    otel_convention: str = "gen_ai"
+    """``--otel-convention``: the attribute convention of OTLP spans written."""
     compact: bool = False
     """Write every document as one compact line (the output is JSON Lines). Otherwise a document
     read as a whole file is written indented, and one read from a line of JSON Lines compact."""
 
     def pretty(self, raw: RawDocument) -> bool:
         """Whether ``raw``'s result is written indented (a lone document, not JSON Lines)."""
-        return not self.compact and raw.line is None
+        otel = self.convert and self.to.partition("@")[0] == "otel"  # OTLP/JSON is JSON Lines
+        return not self.compact and raw.line is None and not otel
 
 
 @dataclass(slots=True)
@@ -128,7 +131,7 @@ def _migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
     }
     try:
         if options.convert:
-            out, report = convert(doc, options.to, **shared)
+            out, report = convert(doc, options.to, **shared, otel_convention=options.otel_convention)
         else:
             out, report = migrate(doc, options.to, **shared)
     except (MigrationError, ConversionError) as exc:

@@ -41,6 +41,8 @@ class Options:
     """The v1.6 -> v1.7 policy for session-only references (see :func:`atif_spec.migrate`)."""
     drop_context_only: bool = False
     """Drop context-only steps below their fields' versions (:func:`atif_spec.migrate`)."""
+    otel_convention: str = "gen_ai"
+    """The attribute convention of OTLP spans written (``gen_ai`` or ``openinference``)."""
 
 
 class Refused(Exception):

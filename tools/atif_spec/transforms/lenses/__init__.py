@@ -97,10 +97,12 @@ def convert(
     line: int | None = None,
     session_ref_path: str | None = None,
     drop_context_only: bool = False,
+    otel_convention: str = "gen_ai",
 ) -> tuple[Doc, ChangeReport]:
     """Convert a document to ``to`` (``FORMAT@VERSION``; a bare ``vX.Y`` keeps the format).
 
-    The source format and version are detected from the document. Returns the converted
+    The source format and version are detected from the document. ``otel_convention`` is the
+    attribute convention of OTLP spans written (``gen_ai``, or ``openinference``). Returns the converted
     document and a :class:`ChangeReport` (stashed, dropped and decided items by JSON pointer).
     Raises :class:`ConversionError` when the document is refused.
     """
@@ -129,7 +131,7 @@ def convert(
     ):
         raise refuse(report, "bad-target", f"unknown target {target_format}@{target_version}")
     report.to = f"{target_format}@{target_version}"
-    options = driver.Options(drop, session_ref_path, drop_context_only)
+    options = driver.Options(drop, session_ref_path, drop_context_only, otel_convention)
     work: Any = doc  # a list only for a stream format (ATOF), until its lens into ATIF
     fmt, version = source_format, source_version
     if fmt == target_format:
