@@ -199,6 +199,7 @@ DOCUMENTS = (
     "spec/tao/MAPPING.md",
     "spec/trajectory-sdk/MAPPING.md",
     "spec/step-substep/MAPPING.md",
+    "spec/otel/MAPPING.md",
 )
 """The checkout's files with generated regions (paths from the checkout's root)."""
 

@@ -28,6 +28,7 @@ MODULES = (
     "atif_spec.transforms.lenses.tao_mapping",
     "atif_spec.transforms.lenses.trajectory_sdk_mapping",
     "atif_spec.transforms.lenses.step_substep_mapping",
+    "atif_spec.transforms.lenses.otel_mapping",
     "atif_spec.transforms.migrations.named",
 )
 """Modules that declare ``MAPPING_TABLES``."""

@@ -109,6 +109,10 @@ JSON_ATTRIBUTES: Final = frozenset(
 """Attributes whose value is a JSON object or array, written as JSON text."""
 UNPLACED_KEY: Final = "otel_unplaced_spans"
 """Root ``extra`` key (named) of the spans of a trace that map to no ATIF member, each whole."""
+CONVENTION_KEY: Final = "otel_convention"
+"""Root ``extra`` key (named) of a trace read in the OpenInference spelling: ``openinference``,
+so that the way back writes that spelling again."""
+ROOT_NAMED: Final = (UNPLACED_KEY, CONVENTION_KEY)
 UNKNOWN: Final = "unknown"
 """``gen_ai.provider.name`` when the model name says nothing (see :func:`provider`), and the
 agent name and version of a trace that has none."""

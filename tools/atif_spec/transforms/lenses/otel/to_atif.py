@@ -288,9 +288,11 @@ class _Reader:
             if isinstance(attrs.get(attr), str):
                 doc[key] = attrs[attr]
         if taken is not None and "trajectory_id" not in doc:
-            doc["trajectory_id"] = _fresh(str(node.span.get("spanId")), taken)
+            wanted = attrs.get(c.AGENT_ID)
+            wanted = wanted if isinstance(wanted, str) else str(node.span.get("spanId"))
+            doc["trajectory_id"] = _fresh(wanted, taken)
         doc["agent"] = _agent(attrs)
-        doc["steps"] = steps
+        doc["steps"] = [_ordered(step) for step in steps]
         for key, attr in (("notes", c.A_NOTES), ("continued_trajectory_ref", c.A_CONTINUED)):
             if attrs.get(attr) is not None:
                 doc[key] = attrs[attr]
@@ -304,6 +306,28 @@ class _Reader:
         if reading.subs:
             doc["subagent_trajectories"] = reading.subs
         return doc
+
+
+_STEP_ORDER = (
+    "step_id",
+    "timestamp",
+    "source",
+    "model_name",
+    "reasoning_effort",
+    "message",
+    "reasoning_content",
+    "tool_calls",
+    "observation",
+    "metrics",
+    "is_copied_context",
+    "llm_call_count",
+    "extra",
+)
+
+
+def _ordered(step: Doc) -> Doc:
+    """``step`` with its members in the schema's order (easier to read; not data)."""
+    return {k: step[k] for k in _STEP_ORDER if k in step}
 
 
 def _fresh(wanted: str, taken: set[str]) -> str:
@@ -357,10 +381,21 @@ def to_atif(doc: Doc, ctx: Context) -> Doc:
             reader.unplaced.append(root.span)
             top.children.extend(root.children)
     out = reader.agent(top)
-    if reader.unplaced:
+    named: c.Attrs = {c.UNPLACED_KEY: reader.unplaced or None}
+    asked = ctx.options.otel_convention
+    if asked != "openinference" and any(
+        is_openinference(c.attributes_in(s.get("attributes"))) for s in spans
+    ):
+        named[c.CONVENTION_KEY] = "openinference"
+    for key, value in named.items():
         extra = dict(out.get("extra") or {})
-        if c.UNPLACED_KEY not in extra:
-            extra[c.UNPLACED_KEY] = reader.unplaced
-            out["extra"] = extra
-            ctx.name("/resourceSpans", f"/extra/{c.UNPLACED_KEY}", "spans with no ATIF member")
+        if value is not None and key not in extra:
+            out["extra"] = {**extra, key: value}
+            ctx.name("/resourceSpans", f"/extra/{key}", _WHY[key])
     return out
+
+
+_WHY = {
+    c.UNPLACED_KEY: "spans with no ATIF member, kept whole",
+    c.CONVENTION_KEY: "the trace's attribute convention, written again on the way back",
+}

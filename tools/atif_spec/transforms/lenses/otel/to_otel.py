@@ -233,19 +233,31 @@ def _encode(span: _Span, key: bytes, convention: str) -> Doc:
     return out
 
 
+def _named(doc: Doc, ctx: Context) -> tuple[Doc, c.Attrs]:
+    """``doc`` without the named keys the inverse step wrote into its root ``extra`` (read back
+    only where ``ctx.read`` allows), and their values."""
+    extra = doc.get("extra")
+    if not isinstance(extra, dict):
+        return doc, {}
+    found = {k: extra[k] for k in c.ROOT_NAMED if k in extra and ctx.read(f"/extra/{k}")}
+    if not found:
+        return doc, {}
+    rest = {k: v for k, v in extra.items() if k not in found}
+    out = {k: v for k, v in doc.items() if k != "extra"}
+    if rest:
+        out["extra"] = rest
+    return out, found
+
+
 def to_otel(doc: Doc, ctx: Context) -> Doc:
     """The OTLP/JSON ``TracesData`` of an ATIF v1.8 document."""
-    extra = doc.get("extra")
-    unplaced: list[Any] = []
-    if ctx.read(f"/extra/{c.UNPLACED_KEY}") and isinstance(extra, dict):
-        unplaced = list(extra[c.UNPLACED_KEY])
-        rest = {k: v for k, v in extra.items() if k != c.UNPLACED_KEY}
-        doc = {**doc, "extra": rest or None} if rest else {k: v for k, v in doc.items() if k != "extra"}
+    doc, named = _named(doc, ctx)
+    unplaced = list(named.get(c.UNPLACED_KEY) or ())
+    convention = named.get(c.CONVENTION_KEY) or ctx.options.otel_convention
     key = c.document_key(doc)
     trace = _Trace(key)
     agent = doc.get("agent") if isinstance(doc.get("agent"), dict) else {}
     trace.agent(doc, "", None, 0)
-    convention = ctx.options.otel_convention
     spans = [_encode(span, key, convention) for span in trace.spans]
     service = {"service.name": agent.get("name") or c.UNKNOWN}
     scope: Doc = {"scope": {"name": c.SCOPE}, "spans": [*spans, *unplaced]}
