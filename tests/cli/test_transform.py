@@ -389,3 +389,30 @@ def test_an_unpublished_tao_version_is_a_usage_error(tmp_path: Path) -> None:
     result = run(str(TAO_SUITE / "v0.9.0" / "valid" / "minimal.json"), "--to", "v0.8.0")
     assert result.exit_code == 2
     assert "not an ATIF version" in result.output
+
+
+def test_convert_to_otel_writes_one_line_per_document_in_the_convention_asked(
+    tmp_path: Path,
+) -> None:
+    from atif_spec.cli.transform import convert
+
+    source, out = tmp_path / "t.json", tmp_path / "traces.jsonl"
+    source.write_bytes(orjson.dumps(minimal_atif("v1.8"), option=orjson.OPT_INDENT_2))
+    runner = CliRunner()
+    done = runner.invoke(convert, [str(source), "--to", "otel", "-o", str(out)])
+    assert done.exit_code == 0, done.output
+    lines = out.read_bytes().splitlines()
+    assert len(lines) == 1 and b'"gen_ai.operation.name"' in lines[0]
+    oi = runner.invoke(
+        convert, [str(source), "--to", "otel", "--otel-convention", "openinference", "-o", str(out)]
+    )
+    assert oi.exit_code == 0, oi.output
+    assert b'"openinference.span.kind"' in out.read_bytes()
+    back = tmp_path / "back.json"
+    again = runner.invoke(
+        convert, [str(out), "--to", "atif@v1.8", "--otel-convention", "openinference", "-o", str(back)]
+    )
+    assert again.exit_code == 0, again.output
+    assert orjson.loads(back.read_bytes()) == minimal_atif("v1.8")
+    bad = runner.invoke(convert, [str(source), "--to", "otel", "--otel-convention", "zipkin"])
+    assert bad.exit_code == 2

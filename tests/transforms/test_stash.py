@@ -119,3 +119,32 @@ def test_a_pair_of_containers_found_equal_is_compared_once(monkeypatch: pytest.M
     rebuilt = {"steps": [[theirs] for _ in range(10)]}
     assert diff(source, rebuilt) == []
     assert calls < 2 * 52  # 52 for the first snapshot, 2 for each later one (520 without)
+
+
+def _otlp(attributes: Any = None) -> dict[str, Any]:
+    span: dict[str, Any] = {"traceId": "1" * 32, "spanId": "2" * 16, "name": "root"}
+    if attributes is not None:
+        span["attributes"] = attributes
+    child = {"traceId": "1" * 32, "spanId": "3" * 16, "parentSpanId": "2" * 16, "name": "c"}
+    return {"resourceSpans": [{"scopeSpans": [{"spans": [child, span]}]}]}
+
+
+@pytest.mark.parametrize("attributes", [None, [], [{"key": "a", "value": {"intValue": "1"}}]])
+def test_otel_holder_round_trip(attributes: Any) -> None:
+    doc = _otlp(attributes)
+    layers = [{"by": "atif@v1.8->otel@v1.41.0", "patch": [{"op": "add", "path": "/x", "value": 1}]}]
+    held = attach(doc, stash.holder("otel@v1.41.0"), layers)
+    root = held["resourceSpans"][0]["scopeSpans"][0]["spans"][1]
+    assert root["attributes"][-1]["key"] == "atif.stash"
+    assert doc == _otlp(attributes)  # not modified
+    back, found = detach(held, stash.holder("otel@v1.41.0"))
+    assert found == layers
+    assert same_json(back, doc)
+
+
+def test_otel_holder_refuses_a_producers_own_attribute() -> None:
+    own = [{"key": "atif.stash", "value": {"stringValue": "mine"}}]
+    with pytest.raises(StashError):
+        attach(_otlp(own), stash.holder("otel"), [{"by": "x", "wrote": ["/a"]}])
+    with pytest.raises(StashError):
+        detach(_otlp(own), stash.holder("otel"))
