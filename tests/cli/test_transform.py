@@ -410,7 +410,8 @@ def test_convert_to_otel_writes_one_line_per_document_in_the_convention_asked(
     assert b'"openinference.span.kind"' in out.read_bytes()
     back = tmp_path / "back.json"
     again = runner.invoke(
-        convert, [str(out), "--to", "atif@v1.8", "--otel-convention", "openinference", "-o", str(back)]
+        convert,
+        [str(out), "--to", "atif@v1.8", "--otel-convention", "openinference", "-o", str(back)],
     )
     assert again.exit_code == 0, again.output
     assert orjson.loads(back.read_bytes()) == minimal_atif("v1.8")

@@ -14,7 +14,11 @@ def test_the_version_is_the_pinned_semconv_release() -> None:
 
 
 def _doc(**span: Any) -> dict[str, Any]:
-    base = {"traceId": "0af7651916cd43dd8448eb211c80319c", "spanId": "b7ad6b7169203331", "name": "x"}
+    base = {
+        "traceId": "0af7651916cd43dd8448eb211c80319c",
+        "spanId": "b7ad6b7169203331",
+        "name": "x",
+    }
     return {"resourceSpans": [{"scopeSpans": [{"spans": [{**base, **span}]}]}]}
 
 

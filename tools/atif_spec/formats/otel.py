@@ -25,8 +25,14 @@ SCHEMA_URL: Final = f"https://opentelemetry.io/schemas/{SEMCONV}"
 KIND_INTERNAL: Final = 1
 KIND_SERVER: Final = 2
 KIND_CLIENT: Final = 3
-KINDS: Final = {"SPAN_KIND_UNSPECIFIED": 0, "SPAN_KIND_INTERNAL": 1, "SPAN_KIND_SERVER": 2,
-                "SPAN_KIND_CLIENT": 3, "SPAN_KIND_PRODUCER": 4, "SPAN_KIND_CONSUMER": 5}
+KINDS: Final = {
+    "SPAN_KIND_UNSPECIFIED": 0,
+    "SPAN_KIND_INTERNAL": 1,
+    "SPAN_KIND_SERVER": 2,
+    "SPAN_KIND_CLIENT": 3,
+    "SPAN_KIND_PRODUCER": 4,
+    "SPAN_KIND_CONSUMER": 5,
+}
 """``Span.SpanKind`` names and their integers (OTLP/JSON writes the integer)."""
 STATUS_CODES: Final = {"STATUS_CODE_UNSET": 0, "STATUS_CODE_OK": 1, "STATUS_CODE_ERROR": 2}
 TRACE_ID_HEX: Final = 32

@@ -131,7 +131,9 @@ def _migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
     }
     try:
         if options.convert:
-            out, report = convert(doc, options.to, **shared, otel_convention=options.otel_convention)
+            out, report = convert(
+                doc, options.to, **shared, otel_convention=options.otel_convention
+            )
         else:
             out, report = migrate(doc, options.to, **shared)
     except (MigrationError, ConversionError) as exc:

@@ -45,6 +45,7 @@ class AttributeHolder(tuple[str, ...]):
 
     key = "atif.stash"
 
+
 _ABSENT: Any = object()
 
 HOLDERS: dict[str, Holder] = {
@@ -193,7 +194,7 @@ def _detach_attribute(doc: Doc, holder: AttributeHolder) -> tuple[Doc, list[Doc]
         stash = loads(text) if isinstance(text, str) else None
     except ValueError:
         stash = None
-    if not _is_stash(stash):
+    if not isinstance(stash, dict) or not _is_stash(stash):
         raise StashError(where, f"the attribute {holder.key!r} holds data that is not a stash")
     rest = [kv for i, kv in enumerate(items) if i != hits[0]]
     out = {k: v for k, v in span.items() if k != "attributes"}

@@ -10,7 +10,14 @@ from atif_spec.jsonio.jsonequal import difference, same_json
 from atif_spec.transforms.lenses import ConversionError, convert
 from atif_spec.transforms.lenses.otel import common as c
 from atif_spec.validation.pipeline import validate_document
-from tests.transforms.lenses.otel.support import OTEL_FIXTURES, fixture_id, load, strict, tree, usage
+from tests.transforms.lenses.otel.support import (
+    OTEL_FIXTURES,
+    fixture_id,
+    load,
+    strict,
+    tree,
+    usage,
+)
 
 
 def _fixture(name: str) -> dict[str, Any]:
@@ -52,7 +59,11 @@ def test_repeated_history_is_read_once() -> None:
         {"source_call_id": "call_w1", "content": "18 C, cloudy"}
     ]
     assert steps[2]["model_name"] == "gpt-4o-2024-08-06"
-    assert steps[2]["metrics"] == {"prompt_tokens": 120, "completion_tokens": 18, "cached_tokens": 64}
+    assert steps[2]["metrics"] == {
+        "prompt_tokens": 120,
+        "completion_tokens": 18,
+        "cached_tokens": 64,
+    }
     assert steps[3]["metrics"]["extra"] == {"reasoning_tokens": 4}
     assert atif["final_metrics"] == {"total_prompt_tokens": 270, "total_completion_tokens": 30}
 

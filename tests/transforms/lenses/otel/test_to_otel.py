@@ -89,7 +89,9 @@ def test_only_new_messages_go_into_a_chat_span() -> None:
 
 
 def test_ids_are_deterministic_and_unique() -> None:
-    doc = load(next(p for p in ATIF_FIXTURES if p.name == "trajectory-id-reused-across-levels.json"))
+    doc = load(
+        next(p for p in ATIF_FIXTURES if p.name == "trajectory-id-reused-across-levels.json")
+    )
     first, _ = to_otel(doc)
     again, _ = to_otel(doc)
     assert same_json(first, again)
@@ -120,7 +122,9 @@ def test_synthesized_times_are_marked() -> None:
 
 
 def test_a_subagent_is_a_child_of_the_tool_span_that_launched_it() -> None:
-    doc = load(next(p for p in ATIF_FIXTURES if str(p).endswith("v1.8/valid/embedded-subagent.json")))
+    doc = load(
+        next(p for p in ATIF_FIXTURES if str(p).endswith("v1.8/valid/embedded-subagent.json"))
+    )
     out, _ = to_otel(doc)
     spans = otel.spans(out)
     by_id = {s["spanId"]: s for s in spans}

@@ -102,9 +102,9 @@ def convert(
     """Convert a document to ``to`` (``FORMAT@VERSION``; a bare ``vX.Y`` keeps the format).
 
     The source format and version are detected from the document. ``otel_convention`` is the
-    attribute convention of OTLP spans written (``gen_ai``, or ``openinference``). Returns the converted
-    document and a :class:`ChangeReport` (stashed, dropped and decided items by JSON pointer).
-    Raises :class:`ConversionError` when the document is refused.
+    attribute convention of OTLP spans written (``gen_ai``, or ``openinference``). Returns the
+    converted document and a :class:`ChangeReport` (stashed, dropped and decided items by JSON
+    pointer). Raises :class:`ConversionError` when the document is refused.
     """
 
     report = ChangeReport(source=source, line=line)

@@ -25,7 +25,9 @@ TRACE = Table(
     steps=BOTH,
     columns=COLUMNS,
     rows=(
-        Row("the document", "one `TracesData` (one line), one trace, `service.name` = `agent.name`"),
+        Row(
+            "the document", "one `TracesData` (one line), one trace, `service.name` = `agent.name`"
+        ),
         Row(
             "the document (and each embedded subagent)",
             f"an `{c.INVOKE_AGENT}` span (INTERNAL), {_a(c.OPERATION)} `{c.INVOKE_AGENT}`",
@@ -45,15 +47,23 @@ TRACE = Table(
         Row("`schema_version`", _a(c.A_SCHEMA_VERSION), note="An embedded subagent's own."),
         Row("`trajectory_id`", _a(c.A_TRAJECTORY_ID)),
         Row("`notes`", _a(c.A_NOTES)),
-        Row("`final_metrics`", f"{_a(c.A_FINAL_METRICS)} (JSON text)", note=(
-            "Not `gen_ai.usage.*`: a consumer summing spans would count tokens twice. Another "
-            "producer's `invoke_agent` usage is read as `total_prompt_tokens`, "
-            "`total_completion_tokens`, `total_cached_tokens`."
-        )),
-        Row("`continued_trajectory_ref`", _a(c.A_CONTINUED), note=(
-            "Not a span link: a link needs the continuation's trace and span ids, which a lens "
-            "reading one document cannot know."
-        )),
+        Row(
+            "`final_metrics`",
+            f"{_a(c.A_FINAL_METRICS)} (JSON text)",
+            note=(
+                "Not `gen_ai.usage.*`: a consumer summing spans would count tokens twice. Another "
+                "producer's `invoke_agent` usage is read as `total_prompt_tokens`, "
+                "`total_completion_tokens`, `total_cached_tokens`."
+            ),
+        ),
+        Row(
+            "`continued_trajectory_ref`",
+            _a(c.A_CONTINUED),
+            note=(
+                "Not a span link: a link needs the continuation's trace and span ids, which a lens "
+                "reading one document cannot know."
+            ),
+        ),
         Row("`extra`, `agent.extra`", f"{_a(c.A_EXTRA)}, {_a(c.A_AGENT_EXTRA)} (JSON text)"),
         Row(
             "user and system steps after the last agent step",
@@ -98,7 +108,10 @@ STEPS = Table(
         ),
         Row("`model_name` (else `agent.model_name`)", _a(c.REQUEST_MODEL)),
         *(Row(f"`metrics.{f}`", _a(a), note="Chat spans only.") for f, a in c.USAGE),
-        *(Row(f"`metrics.extra.{f}` (integer)", _a(a), note="Chat spans only.") for f, a in c.USAGE_EXTRA),
+        *(
+            Row(f"`metrics.extra.{f}` (integer)", _a(a), note="Chat spans only.")
+            for f, a in c.USAGE_EXTRA
+        ),
         Row("`metrics.cost_usd`", _a(c.A_COST)),
         Row("`metrics.extra`", f"{_a(c.A_METRICS_EXTRA)} (JSON text)"),
         Row("`metrics.prompt_token_ids`, `completion_token_ids`, `logprobs`", "—", "stashed"),
@@ -181,7 +194,10 @@ FROM_OTEL = Table(
             f"{_a(c.AGENT_ID)}, else the span id), referenced by the result of the tool span "
             "above it",
         ),
-        Row(_a(c.RESPONSE_MODEL) + " (else request model)", "the step's `model_name` when not the agent's"),
+        Row(
+            _a(c.RESPONSE_MODEL) + " (else request model)",
+            "the step's `model_name` when not the agent's",
+        ),
         Row(
             "any other span (retrieval, embeddings, wrappers), whole",
             f"root `extra.{c.UNPLACED_KEY}`",
@@ -222,7 +238,10 @@ OPENINFERENCE = Table(
             f"in `{oi.INPUT_VALUE}` / `{oi.OUTPUT_VALUE}` (read first)",
         ),
         Row(_a(c.TOOL_DEFINITIONS), "`llm.tools.<i>.tool.json_schema`"),
-        Row(f"{_a(c.TOOL_ARGUMENTS)}, {_a(c.TOOL_RESULT)}", f"`{oi.INPUT_VALUE}`, `{oi.OUTPUT_VALUE}`"),
+        Row(
+            f"{_a(c.TOOL_ARGUMENTS)}, {_a(c.TOOL_RESULT)}",
+            f"`{oi.INPUT_VALUE}`, `{oi.OUTPUT_VALUE}`",
+        ),
         Row("`atif.*`", "the same"),
     ),
 )

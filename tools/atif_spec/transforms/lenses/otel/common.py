@@ -211,7 +211,9 @@ def encode(value: Any) -> Doc:
     if isinstance(value, list):
         return {"arrayValue": {"values": [encode(v) for v in value]}}
     if isinstance(value, dict):
-        return {"kvlistValue": {"values": [{"key": k, "value": encode(v)} for k, v in value.items()]}}
+        return {
+            "kvlistValue": {"values": [{"key": k, "value": encode(v)} for k, v in value.items()]}
+        }
     return {}
 
 
@@ -264,6 +266,11 @@ def parse_json(text: str) -> Any:
         return loads(text)
     except ValueError:
         return text
+
+
+def obj(value: Any) -> Doc:
+    """``value`` when it is an object, else an empty one."""
+    return value if isinstance(value, dict) else {}
 
 
 def provider(model: Any) -> str:

@@ -63,7 +63,9 @@ def _flatten(prefix: str, messages: Any) -> c.Attrs:
         for j, call in enumerate(calls):
             out[f"{head}.tool_calls.{j}.tool_call.id"] = call.get("id")
             out[f"{head}.tool_calls.{j}.tool_call.function.name"] = call.get("name")
-            out[f"{head}.tool_calls.{j}.tool_call.function.arguments"] = _text(call.get("arguments"))
+            out[f"{head}.tool_calls.{j}.tool_call.function.arguments"] = _text(
+                call.get("arguments")
+            )
     return out
 
 
@@ -71,7 +73,7 @@ def to_openinference(attrs: c.Attrs) -> c.Attrs:
     """``attrs`` (GenAI) in the OpenInference spelling."""
     out: c.Attrs = {}
     operation = attrs.get(c.OPERATION)
-    out[KIND] = SPAN_KINDS.get(operation, STEP_KIND)
+    out[KIND] = SPAN_KINDS.get(operation, STEP_KIND) if isinstance(operation, str) else STEP_KIND
     for key, value in attrs.items():
         if key == c.OPERATION or value is None:
             continue
@@ -121,13 +123,19 @@ def from_openinference(attrs: c.Attrs, name: str) -> c.Attrs:
     if operation == c.EXECUTE_TOOL:
         _tool_values(attrs, out)
     elif operation == c.CHAT or name == c.STEP_SPAN:
-        for side, target in (("input", c.INPUT_MESSAGES), ("output", c.OUTPUT_MESSAGES)):
-            whole = c.parse_json(attrs[f"{side}.value"]) if f"{side}.value" in attrs else None
-            if _is_messages(whole):
-                out[target] = whole
-            elif flat[side]:
-                out[target] = [_unflatten(flat[side][i]) for i in sorted(flat[side])]
+        _messages(attrs, flat, out)
     return out
+
+
+def _messages(attrs: c.Attrs, flat: dict[str, dict[int, dict[str, Any]]], out: c.Attrs) -> None:
+    """Input and output messages: whole from ``input.value`` / ``output.value`` when they hold
+    GenAI messages, else from the flattened ``llm.*_messages`` attributes."""
+    for side, target in (("input", c.INPUT_MESSAGES), ("output", c.OUTPUT_MESSAGES)):
+        whole = c.parse_json(attrs[f"{side}.value"]) if f"{side}.value" in attrs else None
+        if _is_messages(whole):
+            out[target] = whole
+        elif flat[side]:
+            out[target] = [_unflatten(flat[side][i]) for i in sorted(flat[side])]
 
 
 def _tool_values(attrs: c.Attrs, out: c.Attrs) -> None:

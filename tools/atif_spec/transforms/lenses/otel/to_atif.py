@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from atif_spec.formats import otel
+from atif_spec.jsonio.jsontext import dumps
 from atif_spec.transforms.driver import Context
 from atif_spec.transforms.lenses.otel import common as c
 from atif_spec.transforms.lenses.otel import messages as m
@@ -133,7 +134,7 @@ class _Agent:
             if step is None or _has_result(step, part.get("id")):
                 continue
             response = part.get("response")
-            content = response if isinstance(response, str) else c.dumps(response).decode()
+            content = response if isinstance(response, str) else dumps(response).decode()
             _results(step).append({"source_call_id": part.get("id"), "content": content})
 
     def _step_of_call(self, call_id: Any) -> Doc | None:
@@ -151,7 +152,11 @@ class _Agent:
             self._add({"source": "system", "message": m.message_of(instructions)}, message)
         self.messages(attrs.get(c.INPUT_MESSAGES))
         outputs = attrs.get(c.OUTPUT_MESSAGES)
-        output = next((o for o in outputs if isinstance(o, dict)), {}) if isinstance(outputs, list) else {}
+        output = (
+            next((o for o in outputs if isinstance(o, dict)), {})
+            if isinstance(outputs, list)
+            else {}
+        )
         parts = [p for p in output.get("parts") or () if isinstance(p, dict)]
         step = _agent_step(parts)
         model = attrs.get(c.RESPONSE_MODEL) or attrs.get(c.REQUEST_MODEL)
@@ -167,7 +172,11 @@ class _Agent:
         if step is None:
             step = self._orphan_call(attrs, node)
             call_id = step["tool_calls"][-1]["tool_call_id"]
-        subs = [self.reader.agent(child, self._sub_ids()) for child in node.children if child.role == "agent"]
+        subs = [
+            self.reader.agent(child, self._sub_ids())
+            for child in node.children
+            if child.role == "agent"
+        ]
         self.subs.extend(subs)
         result: Doc = {"source_call_id": call_id}
         if c.TOOL_RESULT in attrs:
@@ -265,7 +274,7 @@ def _content(value: Any) -> Any:
         return value
     if isinstance(value, list) and all(isinstance(p, dict) and "type" in p for p in value):
         return value
-    return c.dumps(value).decode("utf-8")
+    return dumps(value).decode("utf-8")
 
 
 @dataclass(slots=True)
@@ -280,17 +289,7 @@ class _Reader:
         reading.walk(node)
         reading.messages(attrs.get(c.A_MESSAGES))
         steps = reading.steps or [{"step_id": 1, "source": "system", "message": ""}]
-        doc: Doc = {"schema_version": c.SCHEMA_VERSION}
-        if taken is not None:
-            version = attrs.get(c.A_SCHEMA_VERSION)
-            doc["schema_version"] = version if isinstance(version, str) else c.SCHEMA_VERSION
-        for key, attr in (("session_id", c.CONVERSATION), ("trajectory_id", c.A_TRAJECTORY_ID)):
-            if isinstance(attrs.get(attr), str):
-                doc[key] = attrs[attr]
-        if taken is not None and "trajectory_id" not in doc:
-            wanted = attrs.get(c.AGENT_ID)
-            wanted = wanted if isinstance(wanted, str) else str(node.span.get("spanId"))
-            doc["trajectory_id"] = _fresh(wanted, taken)
+        doc = _head(node, taken)
         doc["agent"] = _agent(attrs)
         doc["steps"] = [_ordered(step) for step in steps]
         for key, attr in (("notes", c.A_NOTES), ("continued_trajectory_ref", c.A_CONTINUED)):
@@ -306,6 +305,24 @@ class _Reader:
         if reading.subs:
             doc["subagent_trajectories"] = reading.subs
         return doc
+
+
+def _head(node: _Node, taken: set[str] | None) -> Doc:
+    """``schema_version``, ``session_id`` and ``trajectory_id`` of an agent span's trajectory
+    (an embedded subagent's version its own, its id fresh among ``taken``)."""
+    attrs = node.attrs
+    doc: Doc = {"schema_version": c.SCHEMA_VERSION}
+    if taken is not None:
+        version = attrs.get(c.A_SCHEMA_VERSION)
+        doc["schema_version"] = version if isinstance(version, str) else c.SCHEMA_VERSION
+    for key, attr in (("session_id", c.CONVERSATION), ("trajectory_id", c.A_TRAJECTORY_ID)):
+        if isinstance(attrs.get(attr), str):
+            doc[key] = attrs[attr]
+    if taken is not None and "trajectory_id" not in doc:
+        wanted = attrs.get(c.AGENT_ID)
+        wanted = wanted if isinstance(wanted, str) else str(node.span.get("spanId"))
+        doc["trajectory_id"] = _fresh(wanted, taken)
+    return doc
 
 
 _STEP_ORDER = (

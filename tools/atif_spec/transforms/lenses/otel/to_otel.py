@@ -46,8 +46,10 @@ class _Trace:
 
     def agent(self, doc: Doc, ptr: str, parent: str | None, base: int) -> None:
         """The spans of one trajectory (the root, or an embedded subagent at ``ptr``)."""
-        agent = doc.get("agent") if isinstance(doc.get("agent"), dict) else {}
-        root = _Span(ptr, parent, f"{c.INVOKE_AGENT} {agent.get('name', '')}".strip(), 1, base, base)
+        agent = c.obj(doc.get("agent"))
+        root = _Span(
+            ptr, parent, f"{c.INVOKE_AGENT} {agent.get('name', '')}".strip(), 1, base, base
+        )
         root.attrs = _agent_attrs(doc, agent)
         first = len(self.spans)
         root_id = self.add(root)
@@ -63,7 +65,9 @@ class _Trace:
                 pending.append(input_message(step))
                 continue
             model = agent.get("model_name")
-            self._step(step, f"{ptr}/steps/{index}", root_id, (start, end), synthesized, pending, model)
+            self._step(
+                step, f"{ptr}/steps/{index}", root_id, (start, end), synthesized, pending, model
+            )
             pending = []
             self._tools(step, f"{ptr}/steps/{index}", root_id, (start, end), (subs, done, ptr))
         root.attrs[c.A_MESSAGES] = pending or None
@@ -99,7 +103,7 @@ class _Trace:
             attrs[c.REQUEST_MODEL] = step.get("model_name")
         attrs[c.INPUT_MESSAGES] = pending or None
         attrs[c.OUTPUT_MESSAGES] = [output_message(step)]
-        metrics = step.get("metrics") if isinstance(step.get("metrics"), dict) else {}
+        metrics = c.obj(step.get("metrics"))
         if inference:
             attrs.update(_usage(metrics))
         attrs[c.A_COST] = metrics.get("cost_usd")
@@ -112,9 +116,7 @@ class _Trace:
         attrs[c.A_RESULTS] = _unmatched(step) or None
         self.add(span)
 
-    def _tools(
-        self, step: Doc, ptr: str, parent: str, when: tuple[int, int], subs: Any
-    ) -> None:
+    def _tools(self, step: Doc, ptr: str, parent: str, when: tuple[int, int], subs: Any) -> None:
         embedded, done, doc_ptr = subs
         for index, call in enumerate(step.get("tool_calls") or ()):
             if not isinstance(call, dict):
@@ -166,7 +168,7 @@ def _usage(metrics: Doc) -> c.Attrs:
     for name, attr in c.USAGE:
         if _is_int(metrics.get(name)):
             out[attr] = metrics[name]
-    extra = metrics.get("extra") if isinstance(metrics.get("extra"), dict) else {}
+    extra = c.obj(metrics.get("extra"))
     for name, attr in c.USAGE_EXTRA:
         if _is_int(extra.get(name)):
             out[attr] = extra[name]
@@ -256,7 +258,7 @@ def to_otel(doc: Doc, ctx: Context) -> Doc:
     convention = named.get(c.CONVENTION_KEY) or ctx.options.otel_convention
     key = c.document_key(doc)
     trace = _Trace(key)
-    agent = doc.get("agent") if isinstance(doc.get("agent"), dict) else {}
+    agent = c.obj(doc.get("agent"))
     trace.agent(doc, "", None, 0)
     spans = [_encode(span, key, convention) for span in trace.spans]
     service = {"service.name": agent.get("name") or c.UNKNOWN}
