@@ -27,6 +27,11 @@ CEILINGS = {  # percent of output bytes, summed over the source format's valid f
     # the raw events a trajectory is built from: scope ids, parents, times, flags and provider
     # payloads have no ATIF field, and the lens goes into ATIF only (spec/atof/DECISIONS.md)
     "atof@v0.1->atif@v1.7": 90.0,
+    # the stash is the root span's `atif.stash` attribute (JSON text, escaped); 0-25 % per doc
+    "atif@v1.8->otel@v1.41.0": 0.5,
+    # another producer's trace: the ids and times the rebuild derives differ from every span's,
+    # and unread attributes (sampling, finish reasons) have no ATIF field (spec/otel/DECISIONS.md)
+    "otel@v1.41.0->atif@v1.8": 95.0,
 }
 
 

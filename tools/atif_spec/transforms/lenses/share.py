@@ -21,7 +21,7 @@ from typing import Any
 from atif_spec.jsonio import jsontext
 from atif_spec.transforms.lenses import ConversionError, all_lenses, convert
 from atif_spec.transforms.mapping import documents
-from atif_spec.transforms.stash import STASH_KEY
+from atif_spec.transforms.stash import STASH_KEY, AttributeHolder
 
 
 @dataclass(slots=True)
@@ -56,14 +56,18 @@ class Share:
         return 100.0 * (self.stash + self.unregistered) / self.total if self.total else 0.0
 
 
-def _stashes(value: Any) -> Iterator[Any]:
+def _stash_bytes(value: Any) -> Iterator[int]:
+    """The compact bytes of each stash below ``value``: a ``_atif_stash`` member (key and
+    value), or an OTLP attribute ``atif.stash`` (the whole ``KeyValue``, RFC.md §4.5.2)."""
     pending = [value]
     while pending:
         node = pending.pop()
-        if isinstance(node, dict):
+        if isinstance(node, dict) and node.get("key") == AttributeHolder.key and "value" in node:
+            yield len(jsontext.dumps(node))
+        elif isinstance(node, dict):
             for key, member in node.items():
                 if key == STASH_KEY:
-                    yield member
+                    yield len(jsontext.dumps(member)) + len(STASH_KEY) + 3
                 else:
                     pending.append(member)
         elif isinstance(node, list):
@@ -115,7 +119,7 @@ def unregistered(out: Any, source: Any, step: str) -> int:
 def share(doc: Any, source: Any = None, step: str | None = None) -> Share:
     """The stash bytes and total bytes of one output document, and with the ``source`` it was
     converted from by ``step``, the bytes of its undocumented free-form members."""
-    stash = sum(len(jsontext.dumps(s)) + len(STASH_KEY) + 3 for s in _stashes(doc))
+    stash = sum(_stash_bytes(doc))
     extra = unregistered(doc, source, step) if step is not None else 0
     total = len(jsontext.dumps(doc))
     percent = 100.0 * (stash + extra) / total if total else 0.0
