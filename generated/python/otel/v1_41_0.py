@@ -7,10 +7,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from atif_spec.bindings.models_base import JsonInteger, StrictModel
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, constr
 from typing_extensions import TypeAliasType
 
 
@@ -38,42 +38,15 @@ class Status(StrictModel):
     )
 
 
-Uint641 = TypeAliasType(
-    "Uint641",
-    Annotated[
-        str,
-        Field(
-            ...,
-            description="A 64-bit unsigned integer: a JSON integer, or (the proto3 JSON form) a string of decimal digits.",
-            pattern="^[0-9]{1,20}$",
-            title="Uint64",
-        ),
-    ],
-)
-
-
 Uint64 = TypeAliasType(
     "Uint64",
     Annotated[
-        JsonInteger | Uint641,
+        Annotated[int, Field(ge=0, le=18446744073709551615)]
+        | Annotated[str, Field(pattern=r"^[0-9]{1,20}$")],
         Field(
             ...,
             description="A 64-bit unsigned integer: a JSON integer, or (the proto3 JSON form) a string of decimal digits.",
             title="Uint64",
-        ),
-    ],
-)
-
-
-Int641 = TypeAliasType(
-    "Int641",
-    Annotated[
-        str,
-        Field(
-            ...,
-            description="A 64-bit signed integer: a JSON integer, or (the proto3 JSON form) a string of decimal digits with an optional minus sign.",
-            pattern="^-?[0-9]{1,19}$",
-            title="Int64",
         ),
     ],
 )
@@ -82,7 +55,8 @@ Int641 = TypeAliasType(
 Int64 = TypeAliasType(
     "Int64",
     Annotated[
-        JsonInteger | Int641,
+        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)]
+        | Annotated[str, Field(pattern=r"^-?[0-9]{1,19}$")],
         Field(
             ...,
             description="A 64-bit signed integer: a JSON integer, or (the proto3 JSON form) a string of decimal digits with an optional minus sign.",
@@ -106,8 +80,11 @@ class TracesData(StrictModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    resourceSpans: list[ResourceSpans] = Field(
-        ..., description="The spans of each resource.", title="Resource spans"
+    resourceSpans: list[ResourceSpans] | None = Field(
+        default=None,
+        description="The spans of each resource.",
+        json_schema_extra={"x-never-null": True},
+        title="Resource spans",
     )
 
 
@@ -266,7 +243,12 @@ class Span(StrictModel):
         le=4294967295,
         title="Flags",
     )
-    name: str = Field(..., description="The operation name of the span.", title="Name")
+    name: str | None = Field(
+        default=None,
+        description="The operation name of the span.",
+        json_schema_extra={"x-never-null": True},
+        title="Name",
+    )
     kind: JsonInteger | None = Field(
         default=None,
         description="`SpanKind` as an integer: 0 unspecified, 1 internal, 2 server, 3 client, 4 producer, 5 consumer. OTLP/JSON forbids the enum's name.",
@@ -411,8 +393,11 @@ class KeyValue(StrictModel):
     model_config = ConfigDict(
         extra="forbid",
     )
-    key: str = Field(
-        ..., description="The attribute name, e.g. `gen_ai.operation.name`.", title="Key"
+    key: str | None = Field(
+        default=None,
+        description="The attribute name, e.g. `gen_ai.operation.name`.",
+        json_schema_extra={"x-never-null": True},
+        title="Key",
     )
     value: AnyValue | None = Field(default=None, json_schema_extra={"x-never-null": True})
 
@@ -438,7 +423,7 @@ class AnyValue(StrictModel):
         title="Boolean value",
     )
     intValue: Int64 | None = Field(default=None, json_schema_extra={"x-never-null": True})
-    doubleValue: int | float | Literal["NaN", "Infinity", "-Infinity"] | None = Field(
+    doubleValue: int | float | constr(pattern=r"^(NaN|-?Infinity)$") | None = Field(
         default=None,
         description="A double, or one of the proto3 JSON strings `NaN`, `Infinity`, `-Infinity`.",
         json_schema_extra={"x-never-null": True},

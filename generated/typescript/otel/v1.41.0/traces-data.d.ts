@@ -23,7 +23,7 @@ export interface TracesData {
   /**
    * The spans of each resource.
    */
-  resourceSpans: ResourceSpans[];
+  resourceSpans?: ResourceSpans[];
 }
 /**
  * The spans of one resource (a service), grouped by instrumentation scope.
@@ -63,7 +63,7 @@ export interface KeyValue {
   /**
    * The attribute name, e.g. `gen_ai.operation.name`.
    */
-  key: string;
+  key?: string;
   value?: AnyValue;
 }
 /**
@@ -82,7 +82,7 @@ export interface AnyValue {
   /**
    * A double, or one of the proto3 JSON strings `NaN`, `Infinity`, `-Infinity`.
    */
-  doubleValue?: number | ("NaN" | "Infinity" | "-Infinity");
+  doubleValue?: number | string;
   arrayValue?: ArrayValue;
   kvlistValue?: KeyValueList;
   /**
@@ -176,7 +176,7 @@ export interface Span {
   /**
    * The operation name of the span.
    */
-  name: string;
+  name?: string;
   /**
    * `SpanKind` as an integer: 0 unspecified, 1 internal, 2 server, 3 client, 4 producer, 5 consumer. OTLP/JSON forbids the enum's name.
    */
