@@ -23,5 +23,6 @@ def test_every_attribute_the_lens_writes_has_a_row() -> None:
 
 
 def test_the_named_keys_are_those_the_reader_writes() -> None:
-    assert named_keys(c.TO_ATIF) == {f"/extra/{k}" for k in c.ROOT_NAMED}
+    kept = {f"{p}/extra/{c.KEPT_KEY}" for p in ("", "/steps/*", "/steps/*/tool_calls/*")}
+    assert named_keys(c.TO_ATIF) == {f"/extra/{k}" for k in c.ROOT_NAMED} | kept
     assert named_keys(c.TO_OTEL) == frozenset()

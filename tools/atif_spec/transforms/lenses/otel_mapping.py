@@ -212,12 +212,23 @@ FROM_OTEL = Table(
             "So that the way back writes that spelling again.",
             key=f"/extra/{c.CONVENTION_KEY}",
         ),
-        Row(
-            "span ids, end times, status, events, links, sampling parameters, finish reasons, "
-            "other attributes",
-            "—",
-            "stashed",
+        *(
+            Row(
+                f"attributes of the {span} span the lens does not read (sampling parameters, "
+                "finish reasons, a provider name the model name does not give, …)",
+                f"the {owner} `extra.{c.KEPT_KEY}` (`{{name: value}}`)",
+                "named",
+                "Written back onto the span when the stash lists it; else they stay in "
+                f"`extra` ({_a(c.A_EXTRA)}).",
+                key=f"{prefix}/extra/{c.KEPT_KEY}",
+            )
+            for span, owner, prefix in (
+                (c.INVOKE_AGENT, "document's", ""),
+                ("step's", "step's", "/steps/*"),
+                (c.EXECUTE_TOOL, "tool call's", "/steps/*/tool_calls/*"),
+            )
         ),
+        Row("span ids, end times, status, events, links", "—", "stashed"),
     ),
 )
 

@@ -113,9 +113,48 @@ CONVENTION_KEY: Final = "otel_convention"
 """Root ``extra`` key (named) of a trace read in the OpenInference spelling: ``openinference``,
 so that the way back writes that spelling again."""
 ROOT_NAMED: Final = (UNPLACED_KEY, CONVENTION_KEY)
+KEPT_KEY: Final = "otel_attributes"
+"""``extra`` key (named) of the document, step or tool call whose span had attributes the lens
+does not read (sampling parameters, finish reasons, another provider name, ...): ``{name:
+value}``, written back onto the span on the way back."""
 UNKNOWN: Final = "unknown"
 """``gen_ai.provider.name`` when the model name says nothing (see :func:`provider`), and the
 agent name and version of a trace that has none."""
+
+
+READ: Final = frozenset(
+    {
+        OPERATION,
+        AGENT_NAME,
+        AGENT_VERSION,
+        AGENT_ID,
+        CONVERSATION,
+        REQUEST_MODEL,
+        RESPONSE_MODEL,
+        INPUT_MESSAGES,
+        OUTPUT_MESSAGES,
+        SYSTEM_INSTRUCTIONS,
+        TOOL_DEFINITIONS,
+        TOOL_NAME,
+        TOOL_CALL_ID,
+        TOOL_ARGUMENTS,
+        TOOL_RESULT,
+        *(attr for _, attr in USAGE),
+        *(attr for _, attr in USAGE_EXTRA),
+    }
+)
+"""The attributes the way back reads (with every ``atif.*`` one, and ``gen_ai.provider.name``
+when it is what :func:`provider` gives)."""
+
+
+def unread(attrs: Attrs) -> Attrs:
+    """The attributes of a span the way back does not read."""
+    derived = provider(attrs.get(REQUEST_MODEL))
+    return {
+        k: v
+        for k, v in attrs.items()
+        if k not in READ and not k.startswith("atif.") and not (k == PROVIDER and v == derived)
+    }
 
 
 # --- ids ----------------------------------------------------------------------------------

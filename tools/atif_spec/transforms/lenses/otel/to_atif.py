@@ -163,6 +163,7 @@ class _Agent:
         if model is not None and model != self.model:
             step["model_name"] = model
         _step_fields(step, attrs, node)
+        self.reader.keep(step, attrs)
         self._add(step, {"role": "assistant", "parts": parts})
 
     def _tool(self, node: _Node) -> None:
@@ -178,6 +179,10 @@ class _Agent:
             if child.role == "agent"
         ]
         self.subs.extend(subs)
+        call = next(x for x in step["tool_calls"] if x.get("tool_call_id") == call_id)
+        if isinstance(attrs.get(c.A_EXTRA), dict) and "extra" not in call:
+            call["extra"] = attrs[c.A_EXTRA]
+        self.reader.keep(call, attrs)
         result: Doc = {"source_call_id": call_id}
         if c.TOOL_RESULT in attrs:
             result["content"] = _content(attrs[c.TOOL_RESULT])
@@ -280,6 +285,17 @@ def _content(value: Any) -> Any:
 @dataclass(slots=True)
 class _Reader:
     unplaced: list[Doc] = field(default_factory=list)
+    kept: set[int] = field(default_factory=set)
+    """Identities of the ``extra`` objects that got a named ``otel_attributes``."""
+
+    def keep(self, owner: Doc, attrs: c.Attrs) -> None:
+        """Put the span's unread attributes into ``owner``'s ``extra`` (named), unless a
+        producer's own ``extra`` has that key."""
+        unread = c.unread(attrs)
+        extra = owner.get("extra") if isinstance(owner.get("extra"), dict) else {}
+        if unread and c.KEPT_KEY not in extra:
+            owner["extra"] = {**extra, c.KEPT_KEY: unread}
+            self.kept.add(id(owner["extra"]))
 
     def agent(self, node: _Node, taken: set[str] | None = None) -> Doc:
         """The trajectory of an ``invoke_agent`` span (the root: ``taken`` is None)."""
@@ -304,7 +320,21 @@ class _Reader:
             doc["extra"] = attrs[c.A_EXTRA]
         if reading.subs:
             doc["subagent_trajectories"] = reading.subs
+        self.keep(doc, attrs)
         return doc
+
+
+def _kept(doc: Doc, ptr: str, kept: set[int]) -> list[str]:
+    """Pointers of the named ``otel_attributes`` in ``doc`` and its embedded subagents."""
+    owners: list[tuple[str, Any]] = [(ptr, doc)]
+    for i, step in enumerate(doc.get("steps") or ()):
+        owners.append((f"{ptr}/steps/{i}", step))
+        calls = step.get("tool_calls") or ()
+        owners.extend((f"{ptr}/steps/{i}/tool_calls/{j}", call) for j, call in enumerate(calls))
+    found = [f"{p}/extra/{c.KEPT_KEY}" for p, o in owners if id(o.get("extra")) in kept]
+    for k, sub in enumerate(doc.get("subagent_trajectories") or ()):
+        found.extend(_kept(sub, f"{ptr}/subagent_trajectories/{k}", kept))
+    return found
 
 
 def _head(node: _Node, taken: set[str] | None) -> Doc:
@@ -398,6 +428,8 @@ def to_atif(doc: Doc, ctx: Context) -> Doc:
             reader.unplaced.append(root.span)
             top.children.extend(root.children)
     out = reader.agent(top)
+    for pointer in _kept(out, "", reader.kept):
+        ctx.name(pointer, pointer, "attributes of the span that have no ATIF field")
     named: c.Attrs = {c.UNPLACED_KEY: reader.unplaced or None}
     asked = ctx.options.otel_convention
     if asked != "openinference" and any(

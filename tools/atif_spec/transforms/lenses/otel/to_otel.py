@@ -38,7 +38,20 @@ class _Span:
 @dataclass(slots=True)
 class _Trace:
     key: bytes
+    ctx: Context
     spans: list[_Span] = field(default_factory=list)
+
+    def split(self, owner: Doc, ptr: str) -> tuple[Doc, c.Attrs]:
+        """``owner`` without the named ``extra.otel_attributes`` the inverse step wrote (read
+        back only where the context allows), and those attributes."""
+        extra = owner.get("extra")
+        if not isinstance(extra, dict) or not self.ctx.read(f"{ptr}/extra/{c.KEPT_KEY}"):
+            return owner, {}
+        rest = {k: v for k, v in extra.items() if k != c.KEPT_KEY}
+        out = {k: v for k, v in owner.items() if k != "extra"}
+        if rest:
+            out["extra"] = rest
+        return out, c.obj(extra[c.KEPT_KEY])
 
     def add(self, span: _Span) -> str:
         self.spans.append(span)
@@ -46,6 +59,7 @@ class _Trace:
 
     def agent(self, doc: Doc, ptr: str, parent: str | None, base: int) -> None:
         """The spans of one trajectory (the root, or an embedded subagent at ``ptr``)."""
+        doc, kept = self.split(doc, ptr)
         agent = c.obj(doc.get("agent"))
         root = _Span(
             ptr, parent, f"{c.INVOKE_AGENT} {agent.get('name', '')}".strip(), 1, base, base
@@ -71,6 +85,7 @@ class _Trace:
             pending = []
             self._tools(step, f"{ptr}/steps/{index}", root_id, (start, end), (subs, done, ptr))
         root.attrs[c.A_MESSAGES] = pending or None
+        root.attrs.update(kept)
         last = times[-1][0] if times else base
         for index, sub in enumerate(subs):
             if index not in done:
@@ -89,6 +104,7 @@ class _Trace:
         pending: list[Doc],
         default_model: Any,
     ) -> None:
+        step, kept = self.split(step, ptr)
         inference = counts(step)
         model = step.get("model_name") or default_model
         name = (f"{c.CHAT} {model}" if model else c.CHAT) if inference else c.STEP_SPAN
@@ -114,6 +130,7 @@ class _Trace:
         attrs[c.A_EXTRA] = step.get("extra")
         attrs[c.A_SYNTHESIZED] = True if synthesized else None
         attrs[c.A_RESULTS] = _unmatched(step) or None
+        attrs.update(kept)
         self.add(span)
 
     def _tools(self, step: Doc, ptr: str, parent: str, when: tuple[int, int], subs: Any) -> None:
@@ -121,9 +138,10 @@ class _Trace:
         for index, call in enumerate(step.get("tool_calls") or ()):
             if not isinstance(call, dict):
                 continue
+            result = _result_of(step, call)
+            call, kept = self.split(call, f"{ptr}/tool_calls/{index}")
             name = f"{c.EXECUTE_TOOL} {call.get('function_name', '')}".strip()
             span = _Span(f"{ptr}/tool_calls/{index}", parent, name, otel.KIND_INTERNAL, *when)
-            result = _result_of(step, call)
             span.attrs = {
                 c.OPERATION: c.EXECUTE_TOOL,
                 c.TOOL_NAME: call.get("function_name"),
@@ -135,6 +153,7 @@ class _Trace:
                 span.attrs[c.TOOL_RESULT] = result.get("content")
                 span.attrs[c.A_RESULT_EXTRA] = result.get("extra")
                 span.attrs[c.A_SUBAGENT_REFS] = result.get("subagent_trajectory_ref")
+            span.attrs.update(kept)
             tool_id = self.add(span)
             for ref in (result or {}).get("subagent_trajectory_ref") or ():
                 found = _embedded(embedded, ref, done)
@@ -257,12 +276,14 @@ def to_otel(doc: Doc, ctx: Context) -> Doc:
     unplaced = list(named.get(c.UNPLACED_KEY) or ())
     convention = named.get(c.CONVENTION_KEY) or ctx.options.otel_convention
     key = c.document_key(doc)
-    trace = _Trace(key)
+    trace = _Trace(key, ctx)
     agent = c.obj(doc.get("agent"))
     trace.agent(doc, "", None, 0)
     spans = [_encode(span, key, convention) for span in trace.spans]
     service = {"service.name": agent.get("name") or c.UNKNOWN}
-    scope: Doc = {"scope": {"name": c.SCOPE}, "spans": [*spans, *unplaced]}
+    trace_id = c.trace_id(key)  # a kept span joins this trace (its parent id is kept as it was)
+    kept = [{**s, "traceId": trace_id} if isinstance(s, dict) else s for s in unplaced]
+    scope: Doc = {"scope": {"name": c.SCOPE}, "spans": [*spans, *kept]}
     scope["schemaUrl"] = otel.SCHEMA_URL
     resource = {"resource": {"attributes": c.attributes_out(service)}, "scopeSpans": [scope]}
     return {"resourceSpans": [resource]}
