@@ -292,7 +292,7 @@ class _Reader:
         """Put the span's unread attributes into ``owner``'s ``extra`` (named), unless a
         producer's own ``extra`` has that key."""
         unread = c.unread(attrs)
-        extra = owner.get("extra") if isinstance(owner.get("extra"), dict) else {}
+        extra = c.obj(owner.get("extra"))
         if unread and c.KEPT_KEY not in extra:
             owner["extra"] = {**extra, c.KEPT_KEY: unread}
             self.kept.add(id(owner["extra"]))
