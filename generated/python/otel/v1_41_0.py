@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from atif_spec.bindings.models_base import JsonInteger, StrictModel
-from pydantic import ConfigDict, Field, constr
+from pydantic import ConfigDict, Field
 from typing_extensions import TypeAliasType
 
 
@@ -38,11 +38,39 @@ class Status(StrictModel):
     )
 
 
+DoubleValue = TypeAliasType(
+    "DoubleValue",
+    Annotated[
+        str,
+        Field(
+            ...,
+            description="A double, or one of the proto3 JSON strings `NaN`, `Infinity`, `-Infinity`.",
+            json_schema_extra={"x-never-null": True},
+            pattern="^(NaN|-?Infinity)$",
+            title="Double value",
+        ),
+    ],
+)
+
+
+Uint641 = TypeAliasType(
+    "Uint641",
+    Annotated[
+        str,
+        Field(
+            ...,
+            description="A 64-bit unsigned integer: a JSON integer, or (the proto3 JSON form) a string of decimal digits.",
+            pattern="^[0-9]{1,20}$",
+            title="Uint64",
+        ),
+    ],
+)
+
+
 Uint64 = TypeAliasType(
     "Uint64",
     Annotated[
-        Annotated[int, Field(ge=0, le=18446744073709551615)]
-        | Annotated[str, Field(pattern=r"^[0-9]{1,20}$")],
+        JsonInteger | Uint641,
         Field(
             ...,
             description="A 64-bit unsigned integer: a JSON integer, or (the proto3 JSON form) a string of decimal digits.",
@@ -52,11 +80,24 @@ Uint64 = TypeAliasType(
 )
 
 
+Int641 = TypeAliasType(
+    "Int641",
+    Annotated[
+        str,
+        Field(
+            ...,
+            description="A 64-bit signed integer: a JSON integer, or (the proto3 JSON form) a string of decimal digits with an optional minus sign.",
+            pattern="^-?[0-9]{1,19}$",
+            title="Int64",
+        ),
+    ],
+)
+
+
 Int64 = TypeAliasType(
     "Int64",
     Annotated[
-        Annotated[int, Field(ge=-9223372036854775808, le=9223372036854775807)]
-        | Annotated[str, Field(pattern=r"^-?[0-9]{1,19}$")],
+        JsonInteger | Int641,
         Field(
             ...,
             description="A 64-bit signed integer: a JSON integer, or (the proto3 JSON form) a string of decimal digits with an optional minus sign.",
@@ -423,7 +464,7 @@ class AnyValue(StrictModel):
         title="Boolean value",
     )
     intValue: Int64 | None = Field(default=None, json_schema_extra={"x-never-null": True})
-    doubleValue: int | float | constr(pattern=r"^(NaN|-?Infinity)$") | None = Field(
+    doubleValue: int | float | DoubleValue | None = Field(
         default=None,
         description="A double, or one of the proto3 JSON strings `NaN`, `Infinity`, `-Infinity`.",
         json_schema_extra={"x-never-null": True},
