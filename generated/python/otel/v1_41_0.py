@@ -38,30 +38,49 @@ class Status(StrictModel):
     )
 
 
-DoubleValue = TypeAliasType(
-    "DoubleValue",
+class EntityRef(StrictModel):
+    """
+    A reference to an entity of the resource (OTLP 1.8 and later); not read by the lens.
+    """
+
+
+Uint64Text = TypeAliasType(
+    "Uint64Text",
     Annotated[
         str,
         Field(
             ...,
-            description="A double, or one of the proto3 JSON strings `NaN`, `Infinity`, `-Infinity`.",
-            json_schema_extra={"x-never-null": True},
-            pattern="^(NaN|-?Infinity)$",
-            title="Double value",
+            description="The proto3 JSON text of a 64-bit unsigned integer: decimal digits.",
+            pattern="^[0-9]{1,20}$",
+            title="Uint64Text",
         ),
     ],
 )
 
 
-Uint641 = TypeAliasType(
-    "Uint641",
+Int64Text = TypeAliasType(
+    "Int64Text",
     Annotated[
         str,
         Field(
             ...,
-            description="A 64-bit unsigned integer: a JSON integer, or (the proto3 JSON form) a string of decimal digits.",
-            pattern="^[0-9]{1,20}$",
-            title="Uint64",
+            description="The proto3 JSON text of a 64-bit signed integer: decimal digits, an optional minus sign.",
+            pattern="^-?[0-9]{1,19}$",
+            title="Int64Text",
+        ),
+    ],
+)
+
+
+DoubleText = TypeAliasType(
+    "DoubleText",
+    Annotated[
+        str,
+        Field(
+            ...,
+            description="The proto3 JSON text of a non-finite double: `NaN`, `Infinity` or `-Infinity`.",
+            pattern="^(NaN|-?Infinity)$",
+            title="DoubleText",
         ),
     ],
 )
@@ -70,7 +89,7 @@ Uint641 = TypeAliasType(
 Uint64 = TypeAliasType(
     "Uint64",
     Annotated[
-        JsonInteger | Uint641,
+        JsonInteger | Uint64Text,
         Field(
             ...,
             description="A 64-bit unsigned integer: a JSON integer, or (the proto3 JSON form) a string of decimal digits.",
@@ -80,24 +99,10 @@ Uint64 = TypeAliasType(
 )
 
 
-Int641 = TypeAliasType(
-    "Int641",
-    Annotated[
-        str,
-        Field(
-            ...,
-            description="A 64-bit signed integer: a JSON integer, or (the proto3 JSON form) a string of decimal digits with an optional minus sign.",
-            pattern="^-?[0-9]{1,19}$",
-            title="Int64",
-        ),
-    ],
-)
-
-
 Int64 = TypeAliasType(
     "Int64",
     Annotated[
-        JsonInteger | Int641,
+        JsonInteger | Int64Text,
         Field(
             ...,
             description="A 64-bit signed integer: a JSON integer, or (the proto3 JSON form) a string of decimal digits with an optional minus sign.",
@@ -107,10 +112,17 @@ Int64 = TypeAliasType(
 )
 
 
-class EntityRef(StrictModel):
-    """
-    A reference to an entity of the resource (OTLP 1.8 and later); not read by the lens.
-    """
+DoubleValue = TypeAliasType(
+    "DoubleValue",
+    Annotated[
+        int | float | DoubleText,
+        Field(
+            ...,
+            description="A double, or one of the proto3 JSON strings `NaN`, `Infinity`, `-Infinity`.",
+            title="DoubleValue",
+        ),
+    ],
+)
 
 
 class TracesData(StrictModel):
@@ -464,12 +476,7 @@ class AnyValue(StrictModel):
         title="Boolean value",
     )
     intValue: Int64 | None = Field(default=None, json_schema_extra={"x-never-null": True})
-    doubleValue: int | float | DoubleValue | None = Field(
-        default=None,
-        description="A double, or one of the proto3 JSON strings `NaN`, `Infinity`, `-Infinity`.",
-        json_schema_extra={"x-never-null": True},
-        title="Double value",
-    )
+    doubleValue: DoubleValue | None = Field(default=None, json_schema_extra={"x-never-null": True})
     arrayValue: ArrayValue | None = Field(default=None, json_schema_extra={"x-never-null": True})
     kvlistValue: KeyValueList | None = Field(default=None, json_schema_extra={"x-never-null": True})
     bytesValue: str | None = Field(

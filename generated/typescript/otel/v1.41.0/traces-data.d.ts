@@ -10,11 +10,27 @@
 /**
  * A 64-bit signed integer: a JSON integer, or (the proto3 JSON form) a string of decimal digits with an optional minus sign.
  */
-export type Int64 = number | string;
+export type Int64 = number | Int64Text;
+/**
+ * The proto3 JSON text of a 64-bit signed integer: decimal digits, an optional minus sign.
+ */
+export type Int64Text = string;
+/**
+ * A double, or one of the proto3 JSON strings `NaN`, `Infinity`, `-Infinity`.
+ */
+export type DoubleValue = number | DoubleText;
+/**
+ * The proto3 JSON text of a non-finite double: `NaN`, `Infinity` or `-Infinity`.
+ */
+export type DoubleText = string;
 /**
  * A 64-bit unsigned integer: a JSON integer, or (the proto3 JSON form) a string of decimal digits.
  */
-export type Uint64 = number | string;
+export type Uint64 = number | Uint64Text;
+/**
+ * The proto3 JSON text of a 64-bit unsigned integer: decimal digits.
+ */
+export type Uint64Text = string;
 
 /**
  * One line of an OTLP/JSON trace file (the OpenTelemetry file exporter's encoding of `opentelemetry.proto.trace.v1.TracesData`): lowerCamelCase keys, trace and span ids as hex, enum values (span kind, status code) as integers. The GenAI attributes the ATIF lens writes and reads are those of semantic conventions v1.41.0 (RFC.md §7.1); the schema checks the encoding, not the attributes.
@@ -79,10 +95,7 @@ export interface AnyValue {
    */
   boolValue?: boolean;
   intValue?: Int64;
-  /**
-   * A double, or one of the proto3 JSON strings `NaN`, `Infinity`, `-Infinity`.
-   */
-  doubleValue?: number | string;
+  doubleValue?: DoubleValue;
   arrayValue?: ArrayValue;
   kvlistValue?: KeyValueList;
   /**
