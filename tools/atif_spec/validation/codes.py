@@ -173,6 +173,17 @@ _TRANSFORM: dict[str, tuple[tuple[str, ...], Level, str]] = {
         Level.ERROR,
         "The event stream holds no event that is a step of ATIF (ATOF to ATIF).",
     ),
+    "otel-no-spans": (
+        ("convert",),
+        Level.ERROR,
+        "The OTLP/JSON line holds no span (OpenTelemetry to ATIF).",
+    ),
+    "otel-several-traces": (
+        ("convert",),
+        Level.ERROR,
+        "The OTLP/JSON line holds spans of several traces; one document is one trace "
+        "(spec/otel/DECISIONS.md).",
+    ),
     "unlinked-tool-response": (
         ("convert",),
         Level.ERROR,
