@@ -52,7 +52,7 @@ def test_what_is_released_follows_the_catalog() -> None:
     assert status["ATIF101"] == status["TAO101"] == status["input:too-large"] == "released"
     assert status["schema:required"] == "released"
     assert status["ATOF101"] == "draft"  # ATOF 0.1 is a draft
-    assert status["migrate:would-lose-data"] == "draft"  # so is the change report
+    assert status["migrate:would-lose-data"] == "released"  # with the change report (1.0.0)
 
 
 def _released(catalog: Catalog, targets: set[str]) -> Catalog:

@@ -171,11 +171,11 @@ def test_pages_say_which_schemas_are_released_and_why_a_draft_is_not(
 ) -> None:
     base, _ = served
     index = fetch(base + "/schemas/index.html")[1].decode()
-    stash = fetch(base + "/schemas/atif-spec/v2/stash.html")[1].decode()
+    atof = fetch(base + "/schemas/atof/v0.1/event.html")[1].decode()
     v18 = fetch(base + "/schemas/atif/v1.8/trajectory.html")[1].decode()
     assert "<td>released</td><td><code>https://atif-spec.org/schemas/atif/v1.8/" in index
-    assert "<td>draft<br><small>The stash convention (RFC.md §4.5) waits for" in index
-    assert "<span class='status'>draft</span> tooling schema · The stash convention" in stash
+    assert "<td>draft<br><small>ATOF 0.1 was just added" in index
+    assert "<span class='status'>draft</span> document schema · ATOF 0.1 was just added" in atof
     assert "<span class='status'>released</span> document schema · <code>$id</code>" in v18
 
 
