@@ -157,3 +157,12 @@ def test_migrate_takes_only_a_published_target() -> None:
     doc = {"trace_id": "t", "session_id": "s", "agent": {"name": "a"}}
     with pytest.raises(ValueError, match="not a TAO version"):
         tao_versions.migrate(doc, "tao@v0.8.0", ChangeReport(), driver.Options())
+
+
+def test_the_version_table_lists_what_each_step_takes_out_from_the_schemas() -> None:
+    rows = {row.source: row for row in tao_versions.MAPPING_TABLES[0].rows}
+    assert "Added in v0.3.0" in rows["`lifecycle`"].note
+    assert "Added in v0.9.0" in rows["`environment.interpreter`"].note
+    assert rows["`outcome.patch`"].target == "`patches[]`, `metadata.legacy.patch`"
+    assert "`attribution.version`" in rows  # removed in 0.2.0
+    assert "`git_links[].branch`" not in rows  # below git_links, which is listed

@@ -30,6 +30,7 @@ MODULES = (
     "atif_spec.transforms.lenses.step_substep_mapping",
     "atif_spec.transforms.lenses.otel_mapping",
     "atif_spec.transforms.migrations.named",
+    "atif_spec.transforms.tao_versions",
 )
 """Modules that declare ``MAPPING_TABLES``."""
 

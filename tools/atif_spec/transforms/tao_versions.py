@@ -39,6 +39,7 @@ from atif_spec.jsonio.jsonequal import same_json
 from atif_spec.transforms import driver
 from atif_spec.transforms.changes import ChangeReport
 from atif_spec.transforms.driver import Context, Step
+from atif_spec.transforms.mapping import Row, Table
 from atif_spec.transforms.stash import StashError, attach, detach, holder
 from atif_spec.validation.findings import input_finding
 
@@ -287,6 +288,62 @@ UP = tuple(_step(a, b) for a, b in itertools.pairwise(VERSIONS))
 DOWN = tuple(_step(b, a) for a, b in itertools.pairwise(VERSIONS))
 """The same pairs the other way (``DOWN[i]`` undoes ``UP[i]``; each hashes for its target,
 which :attr:`Step.inverse` would not)."""
+
+
+def _paths(root: Doc, node: Any, at: str = "") -> set[str]:
+    """The member paths (``outcome.patch``, ``steps[].context_node_id``) a schema node defines
+    at every level, as :func:`_prune` walks them."""
+    found: set[str] = set()
+    for key, child in _properties(root, node).items():
+        here = f"{at}.{key}" if at else key
+        found.add(here)
+        found |= _paths(root, child, here)
+        items = _items(root, child)
+        if items is not None:
+            found |= _paths(root, items, f"{here}[]")
+    return found
+
+
+def _tops(paths: set[str]) -> list[str]:
+    """``paths`` without those below another of them (``git_links[].branch`` below
+    ``git_links``), sorted."""
+    return sorted(p for p in paths if not any(p.startswith((f"{q}.", f"{q}[]")) for q in paths))
+
+
+def _rows() -> tuple[Row, ...]:
+    """What each step between adjacent versions does with the members one side defines only
+    (computed from the schemas: the rule is :func:`_prune`'s)."""
+    rows = []
+    for old, new in itertools.pairwise(VERSIONS):
+        before, after = (_paths(schema(v), schema(v)) for v in (old, new))
+        removed_patch = new == _PATCH_REMOVED
+        for path in _tops(after - before):
+            note = f"Added in {new}: taken out (and stashed) going down to {old}."
+            if removed_patch and path.startswith("patches"):
+                note += " Going up, rebuilt from `outcome.patch` as `migrate_record` does."
+            rows.append(Row(f"`{path}`", "—", "stashed", note))
+        for path in _tops(before - after):
+            note = f"Removed in {new}: taken out (and stashed) going up from {old}."
+            if removed_patch and path == "outcome.patch":
+                note = (
+                    f"Removed in {new}: going up, `patches[]` is rebuilt from the diff (one per "
+                    "file) and the diff kept under `metadata.legacy.patch`; going down, given "
+                    "back where `patches[]` is exactly that rebuild (DECISIONS D38)."
+                )
+                rows.append(Row(f"`{path}`", "`patches[]`, `metadata.legacy.patch`", note=note))
+                continue
+            rows.append(Row(f"`{path}`", "—", "stashed", note))
+    return tuple(rows)
+
+
+MAPPING_TABLES = (
+    Table(
+        id="tao-versions",
+        steps=tuple(step.name for step in (*UP, *DOWN)),
+        columns=("Member (one version defines it)", "Other version"),
+        rows=_rows(),
+    ),
+)
 
 
 def plan(source: str, target: str) -> list[Step]:
