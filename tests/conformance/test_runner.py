@@ -21,6 +21,7 @@ from jsonschema import Draft202012Validator
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
+import atif_spec
 from atif_spec.cli.conformance import conformance
 from atif_spec.conformance.grading import grade
 from atif_spec.conformance.process import MAX_RESPONSE_BYTES, MAX_STDERR_LINE_BYTES
@@ -407,7 +408,7 @@ def test_compare_prints_pass_rates_side_by_side(tmp_path: Path, fake: Path) -> N
     result = CliRunner().invoke(conformance, ["compare", str(ours), str(theirs)])
     assert result.exit_code == 0
     head, row, total = result.output.splitlines()
-    assert "atif-spec 0.1.0" in head and "fake-accept-all 0" in head
+    assert f"atif-spec {atif_spec.__version__}" in head and "fake-accept-all 0" in head
     n, n_valid = len(V1_0), sum(c.category != "invalid" for c in V1_0)
     assert row.startswith("atif@v1.0")
     assert f"100.0% ({n}/{n}, 0 skipped)" in row
