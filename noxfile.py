@@ -341,6 +341,10 @@ def ray(session: nox.Session) -> None:
     on a local Ray cluster with two worker CPUs (127.0.0.1 only, no usage statistics). A skipped
     test is a failure here."""
     session.install("-e", ".[test,ray]")
+    # With any `opentelemetry` package importable (the test extra's opentelemetry-proto), Ray's
+    # dashboard reporter imports the OpenTelemetry metrics API, SDK and Prometheus exporter, and
+    # the raylet fails to start without them: install the set it reads.
+    session.install("opentelemetry-api", "opentelemetry-sdk", "opentelemetry-exporter-prometheus")
     session.env["ATIF_FAIL_ON_SKIP"] = "1"
     session.env["RAY_USAGE_STATS_ENABLED"] = "0"
     session.env["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
