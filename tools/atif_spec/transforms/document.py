@@ -53,6 +53,11 @@ class MigrateOptions:
     """Write every document as one compact line (the output is JSON Lines). Otherwise a document
     read as a whole file is written indented, and one read from a line of JSON Lines compact."""
 
+    @property
+    def target(self) -> str:
+        """``to`` as ``FORMAT@VERSION`` (a bare version of ``migrate`` is ATIF's)."""
+        return self.to if self.convert or "@" in self.to else f"atif@{self.to}"
+
     def pretty(self, raw: RawDocument) -> bool:
         """Whether ``raw``'s result is written indented (a lone document, not JSON Lines)."""
         otel = self.convert and self.to.partition("@")[0] == "otel"  # OTLP/JSON is JSON Lines
@@ -97,8 +102,7 @@ def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
     except RecursionError:
         from atif_spec.transforms.changes import ChangeReport  # noqa: PLC0415 - start-up: `atif --help` imports this module
 
-        to = options.to if options.convert or "@" in options.to else f"atif@{options.to}"
-        report = ChangeReport(source=raw.source, line=raw.line, to=to)
+        report = ChangeReport(source=raw.source, line=raw.line, to=options.target)
         report.errors.append(
             input_finding(
                 "too-deep", "nesting is too deep to transform (refused; nothing was written)"
@@ -116,8 +120,7 @@ def _migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
         return _legacy_outcome(raw, options)
     doc, problems = (parse if raw.stream is None else parse_stream)(raw, options.max_bytes)
     if any(p.level is Level.ERROR for p in problems):
-        to = options.to if options.convert or "@" in options.to else f"atif@{options.to}"
-        report = ChangeReport(source=raw.source, line=raw.line, to=to)
+        report = ChangeReport(source=raw.source, line=raw.line, to=options.target)
         report.errors.extend(problems)
         return Outcome(raw.source, raw.line, report.to_dict(), None)
     shared: dict[str, Any] = {

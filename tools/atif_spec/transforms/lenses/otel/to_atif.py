@@ -19,6 +19,7 @@ from typing import Any
 from atif_spec.formats import otel
 from atif_spec.jsonio.jsontext import dumps
 from atif_spec.transforms.driver import Context
+from atif_spec.transforms.fields import ABSENT, FreeForm
 from atif_spec.transforms.lenses.otel import common as c
 from atif_spec.transforms.lenses.otel import messages as m
 from atif_spec.transforms.lenses.otel.openinference import from_openinference, is_openinference
@@ -436,15 +437,9 @@ def to_atif(doc: Doc, ctx: Context) -> Doc:
         is_openinference(c.attributes_in(s.get("attributes"))) for s in spans
     ):
         named[c.CONVENTION_KEY] = "openinference"
+    extra = FreeForm(out.get("extra", ABSENT), "/extra", ctx)
     for key, value in named.items():
-        extra = dict(out.get("extra") or {})
-        if value is not None and key not in extra:
-            out["extra"] = {**extra, key: value}
-            ctx.name("/resourceSpans", f"/extra/{key}", _WHY[key])
+        if value is not None:
+            extra.put(key, value, "/resourceSpans", "/extra")
+    extra.place(out)
     return out
-
-
-_WHY = {
-    c.UNPLACED_KEY: "spans with no ATIF member, kept whole",
-    c.CONVENTION_KEY: "the trace's attribute convention, written again on the way back",
-}
