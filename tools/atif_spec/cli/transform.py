@@ -341,9 +341,7 @@ def _run(
 
 @click.command("migrate")
 @click.argument("inputs", nargs=-1, required=True)
-@click.option(
-    "--to", "to", required=True, metavar="VERSION", help="Target version, e.g. v1.7 or tao@v0.9.0."
-)
+@click.option("--to", required=True, metavar="VERSION", help="e.g. v1.7, or tao@v0.9.0.")
 @_shared_options
 def migrate(
     inputs: tuple[str, ...],
@@ -428,12 +426,10 @@ def migrate(
 )
 @click.option(
     "--otel-convention",
-    "otel_convention",
     type=click.Choice(["gen_ai", "openinference"]),
     default="gen_ai",
     show_default=True,
-    help="--to otel: the span attributes written, OpenTelemetry GenAI (gen_ai.*) or "
-    "OpenInference (for Phoenix releases and tools that read only it).",
+    help="--to otel: span attributes as OpenTelemetry GenAI (gen_ai.*) or OpenInference.",
 )
 @_shared_options
 def convert(
