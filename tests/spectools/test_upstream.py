@@ -60,7 +60,8 @@ def test_the_releases_issue_31_names_are_listed_and_reviewed() -> None:
     """The releases issue 31 found: recorded, and reviewed now that it covers them (TAO 0.3.0-0.9.0
     schemas, ATOF 0.1, the interop peers of opentraces 0.4.13 and nvidia-nat-atif 1.9.0), and the
     releases in between, reviewed from their wheels (the TAO versions they require are covered;
-    nat's ATOF code is 1.9.0's)."""
+    nat's ATOF code is 1.9.0's), and trajectory-sdk after 0.4.4 (0.4.5-0.5.3 write 0.4.4's file;
+    from 0.6.0 the package is the platform API client and writes none)."""
     by = {(r.package, r.version): r for r in load(LIST).releases}
     for name, version in [
         ("opentraces-schema", "0.3.0"),
@@ -74,6 +75,10 @@ def test_the_releases_issue_31_names_are_listed_and_reviewed() -> None:
         ("opentraces", "0.4.12"),
         ("nvidia-nat-atif", "1.6.0"),
         ("nvidia-nat-atif", "1.8.0"),
+        ("trajectory-sdk", "0.4.5"),
+        ("trajectory-sdk", "0.5.3"),
+        ("trajectory-sdk", "0.6.0"),
+        ("trajectory-sdk", "0.9.31"),
     ]:
         assert by[(name, version)].status == "reviewed"
 
