@@ -129,6 +129,7 @@ def _is_dataset(name: str) -> bool:
 SCRIPTS = (
     "core.js",
     "charts.js",
+    "waterfall.js",
     "compare.js",
     "findings.js",
     "steps.js",
@@ -139,10 +140,10 @@ SCRIPTS = (
     "search.js",
     "navigate.js",
 )
-"""The page's script, in order, one job each (helpers; charts; two runs compared; findings; the
-timeline; a document's page; the index table, virtualised; a dataset's index; a Harbor job's
-trials; search and filters; anchors, keys and routing): concatenated into one function scope by
-:func:`script`."""
+"""The page's script, in order, one job each (helpers; charts; the spans' waterfall; two runs
+compared; findings; the timeline; a document's page; the index table, virtualised; a dataset's
+index; a Harbor job's trials; search and filters; anchors, keys and routing): concatenated into
+one function scope by :func:`script`."""
 
 
 def _asset(name: str) -> str:

@@ -21,6 +21,7 @@ from atif_spec.validation.reader import RawDocument, read_file
 from atif_spec.validation.rules.atif_files import locate
 from atif_spec.view.charts import step_charts
 from atif_spec.view.totals import explain
+from atif_spec.view.waterfall import waterfall
 
 if TYPE_CHECKING:
     from atif_spec.validation.findings import Report
@@ -117,6 +118,7 @@ class Collector:
             "totals": None,
             "final": None,
             "charts": [],
+            "waterfall": None,
         }
         self.docs.append(entry)
         if atif is None:
@@ -130,6 +132,7 @@ class Collector:
         entry["totals"] = _totals_dict(totals)
         entry["final"] = explain(atif, totals, followed=self.options.follow_refs)
         entry["charts"] = step_charts(atif)
+        entry["waterfall"] = waterfall(atif)
         return position
 
     # --- media -------------------------------------------------------------------------------

@@ -127,6 +127,7 @@ function documentBody(doc) {
   header(doc, root);
   if (entry.findings.length) findingsList(doc, fx, root);
   if (entry.charts && entry.charts.length) root.appendChild(stepCharts(doc, entry.charts));
+  if (entry.waterfall) root.appendChild(waterfallSection(doc, entry.waterfall));
   const atif = entry.atif;
   if (entry.tree !== null && entry.tree !== undefined) {
     root.appendChild(el('h2', null, 'Source document (' + (entry.format || 'unknown') + '), findings in place'));
