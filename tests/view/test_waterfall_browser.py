@@ -137,3 +137,29 @@ def test_a_run_without_timestamps_says_why_there_is_none(browser: Browser, tmp_p
         "no step has a timestamp: no waterfall"
     )
     assert browser.evaluate(f"{d}.querySelector('.wf')") is None
+
+
+def test_the_3000_step_run_draws_only_the_rows_in_view(browser: Browser, tmp_path: Path) -> None:
+    page = tmp_path / "large.html"
+    page.write_text(render([str(ROOT / "conformance/atif/v1.8/valid/large-3000-steps.json")]))
+    assert open_page(browser, page) == []
+    browser.evaluate("document.querySelector('details.waterfall').open = true")
+    wait(browser)
+    body = "document.querySelector('.wf-body')"
+    assert browser.evaluate(f"{body}.querySelector('.wf-space').style.height") == "119940px"
+    assert browser.evaluate(f"{ROWS}.length") < 100  # of 5,997 spans
+    browser.evaluate(f"{body}.scrollTop = {body}.scrollHeight")
+    wait(browser)
+    last = browser.evaluate(
+        f"(() => {{ const r = {ROWS}.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top)).pop();"
+        " return [r.querySelector('.wf-label').textContent, r.querySelector('a').getAttribute('href'),"
+        " r.querySelector('.wf-time').textContent, r.style.top]; })()"
+    )
+    assert last == [
+        "execute_tool bash_command",
+        "#step-3000/call-call_3000",
+        "end unknown",
+        "119920px",
+    ]
+    assert browser.evaluate(f"{ROWS}.length") < 100
+    assert errors(browser.events) == []

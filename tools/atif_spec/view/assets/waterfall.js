@@ -1,8 +1,11 @@
 // The waterfall: a run's spans as the OpenTelemetry mapping makes them (one row each, nested by
 // depth), on a time axis in seconds. Rows, times and ticks come computed (view/waterfall.py); this
-// draws them, only when the section is first opened (the first screen does not pay for it). A row
-// links to its step; a row with no timestamp (time synthesized by the mapping) or no known end
-// has no bar and says so.
+// draws them, only when the section is first opened (the first screen does not pay for it), and
+// then only the rows in its scroll box and a few more (rows of one height: a 3,000-step run's
+// 6,000 spans open at once). A row links to its step; a row with no timestamp (time synthesized
+// by the mapping) or no known end has no bar and says so.
+const WF_ROW = 20; // px, the height of a row (view.css .wf-row)
+const WF_MORE = 20; // rows drawn above and below the scroll box
 function waterfallSection(doc, spec) {
   const d = el('details', 'waterfall');
   if (spec.kind === 'none') {
@@ -28,8 +31,26 @@ function waterfallView(doc, spec) {
     m.style.left = at(t);
     marks.appendChild(m);
   }
-  box.appendChild(add(axis, marks));
-  for (const r of spec.rows) box.appendChild(waterfallRow(doc, r, spec.names[r[2]], at));
+  const body = el('div', 'wf-body'); // the axis stays on top as the rows scroll under it
+  const space = el('div', 'wf-space');
+  space.style.height = spec.rows.length * WF_ROW + 'px';
+  box.appendChild(add(body, add(axis, marks), space));
+  let drawn = [-1, -1];
+  const draw = function () {
+    const from = Math.max(0, Math.floor(body.scrollTop / WF_ROW) - WF_MORE);
+    const to = Math.min(spec.rows.length, Math.ceil((body.scrollTop + (body.clientHeight || 600)) / WF_ROW) + WF_MORE);
+    if (from === drawn[0] && to === drawn[1]) return;
+    drawn = [from, to];
+    space.textContent = '';
+    for (let i = from; i < to; i++) {
+      const row = waterfallRow(doc, spec.rows[i], spec.names[spec.rows[i][2]], at);
+      row.style.top = i * WF_ROW + 'px';
+      space.appendChild(row);
+    }
+  };
+  body.addEventListener('scroll', draw, { passive: true });
+  requestAnimationFrame(draw);
+  draw();
   return box;
 }
 
