@@ -66,7 +66,7 @@ def span_tree(doc: Doc) -> list[Span]:
 def _agent(out: list[Span], doc: Doc, ptr: str, parent: str | None, depth: int, base: int) -> None:
     agent = c.obj(doc.get("agent"))
     name = f"{c.INVOKE_AGENT} {agent.get('name', '')}".strip()
-    root = Span("agent", ptr, parent, depth, name, 1, base, base, doc)
+    root = Span("agent", ptr, parent, depth, name, otel.KIND_INTERNAL, base, base, doc)
     first = len(out)
     out.append(root)
     steps = list(objects(doc.get("steps")))
