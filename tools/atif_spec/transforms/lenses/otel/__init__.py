@@ -2,8 +2,9 @@
 ``spec/otel/MAPPING.md``, RFC.md §7.1, ``spec/otel/DECISIONS.md``.
 
 Two lens records on the one driver: :mod:`.to_otel` (one trace per document: ``invoke_agent``,
-``chat``, ``execute_tool`` spans; ``--otel-convention openinference`` writes the OpenInference
-spelling, :mod:`.openinference`) and :mod:`.to_atif` (any producer's GenAI or OpenInference
+``chat``, ``execute_tool`` spans, the tree of :mod:`.tree`, which ``atif view``'s waterfall
+draws too; ``--otel-convention openinference`` writes the OpenInference spelling,
+:mod:`.openinference`) and :mod:`.to_atif` (any producer's GenAI or OpenInference
 spans). What OTel has no attribute for goes to ``atif.*`` attributes (:mod:`.common`); the
 rest of a document, either way, to the stash, whose OTLP holder is the root span's
 ``atif.stash`` attribute (RFC.md §4.5.2). Sources must match their schema.
