@@ -6,7 +6,9 @@ Runs in its own Python 3.12 environment. Consumer only: ``validate_trajectory(do
 file exporter (``resource_spans_to_otlp_json`` written to a temporary OTLP JSON file and read
 back). The summary counts the spans of the root trajectory by kind: LLM spans are agent steps
 that made an LLM call (``llm_steps``), TOOL spans are tool calls (``active_tool_calls``);
-spans of embedded subagents (parented under a TOOL span) are not counted. It reads the ATIF
+spans of embedded subagents (parented under a TOOL span) are not counted. The summary's
+``otlp`` is the exported file's JSON as written, which the interop report compares with the
+span tree of ``atif convert --to otel`` (``atif_spec.conformance.spantrees``). It reads the ATIF
 versions the package lists (``SUPPORTED_SCHEMA_VERSIONS``: v1.0 to v1.7).
 """
 
@@ -53,9 +55,10 @@ def read(request: dict[str, Any]) -> dict[str, Any]:
         return {"id": request["id"], "ok": False, "error": "; ".join(issues)}
     exported = OUT / "spans.otlp.json"
     exported.write_text(json.dumps(resource_spans_to_otlp_json(convert_trajectory(document))))
+    otlp = json.loads(exported.read_text())
     spans = [
         span
-        for rs in json.loads(exported.read_text())["resourceSpans"]
+        for rs in otlp["resourceSpans"]
         for ss in rs["scopeSpans"]
         for span in ss["spans"]
     ]
@@ -76,6 +79,7 @@ def read(request: dict[str, Any]) -> dict[str, Any]:
         "llm_steps": kinds.count("LLM"),
         "active_tool_calls": kinds.count("TOOL"),
         "spans": len(spans),
+        "otlp": otlp,
     }
     return {"id": request["id"], "ok": True, "summary": summary}
 

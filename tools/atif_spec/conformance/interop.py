@@ -29,7 +29,7 @@ from typing import Any
 
 import orjson
 
-from atif_spec.conformance import differences
+from atif_spec.conformance import differences, spantrees
 from atif_spec.conformance.grading import ERRORED, FAILED, PASSED, SKIPPED, CaseResult
 from atif_spec.conformance.lensing import RoundTrip
 from atif_spec.conformance.producing import Produced, cross_check, native_inputs, run_producer
@@ -94,13 +94,22 @@ def run_peer(
         readable = [w.case for w in written if not w.invalid]
         reads = run_suite(readable, command, RunOptions(timeout=60.0, mode="read"))
         items += [_from_case(name, "consumer", "written", r) for r in reads.results]
+    info: dict[str, Any] = {"started": True, "start": caps.raw}
+    if peer.get("span_trees"):
+        compared = spantrees.compare_results(run.results)
+        for case, view, detail in compared.rows:
+            outcome = PASSED if detail is None else FAILED
+            item_id = f"otel:{case}:{view}"
+            items.append(_item(name, "consumer", "span-tree", spantrees.TARGET, item_id, outcome,
+                               detail, []))  # fmt: skip
+        info["span_trees"] = compared.summary()
     products: list[Produced] = []
     if "producer" in caps.roles:
         _, products = run_producer(name, command, inputs, root / "conformance" / "native")
         writes = ", ".join(caps.raw.get("writes", []))
         items += [_from_produced(p, writes) for p in products]
         items += [_from_lens(p, r) for p in products for r in p.lenses]
-    return {"started": True, "start": caps.raw}, items, products
+    return info, items, products
 
 
 def _shape(pointer: str) -> str:
@@ -264,6 +273,7 @@ def render_markdown(data: dict[str, Any]) -> str:
         for f in c["fields"][:12]:
             ex = jsontext.dumps(f["example"]).decode()[:100]
             out.append(f"  - `{f['field']}` ({f['count']}): `{ex}`")
+    out += spantrees.render(data)
     written = data["written"]
     out.append(
         f"\n### What atif-spec writes\n\n{written['documents']} documents written from "
