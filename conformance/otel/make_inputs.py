@@ -5,6 +5,10 @@
   which runs a second agent (a sub-agent) with a tool of its own. The spans are caught by the
   OpenTelemetry SDK's in-memory exporter, encoded by the OTLP exporter's encoder and written
   with ``otel_check.to_json_line`` (integer enums, hex ids): one line per agent run.
+- ``pydantic-ai-batches.jsonl``: the same two runs as a batching exporter writes them: the
+  SDK's ``BatchSpanProcessor`` (batches of :data:`BATCH` spans) hands them to an exporter that
+  writes one line per export call, as the OpenTelemetry file exporter does: a trace spread over
+  several lines, and a line with spans of both traces (RFC.md §7.1 item 2).
 - ``harbor-atif2otel.jsonl``: harbor-atif2otel's ``convert_trajectory`` on valid ATIF fixtures,
   written with its own ``resource_spans_to_otlp_json`` exactly as its exporter writes a line
   (``export._write_resource_spans``): one line per fixture. Not valid OTLP/JSON (README.md).
@@ -19,14 +23,20 @@ import asyncio
 import json
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from harbor_atif2otel import convert_trajectory, resource_spans_to_otlp_json
 from opentelemetry.exporter.otlp.proto.common.trace_encoder import encode_spans
 from opentelemetry.proto.trace.v1.trace_pb2 import TracesData
 from opentelemetry.sdk.resources import Resource
-from opentelemetry.sdk.trace import TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace import ReadableSpan, SpanProcessor, TracerProvider
+from opentelemetry.sdk.trace.export import (
+    BatchSpanProcessor,
+    SimpleSpanProcessor,
+    SpanExporter,
+    SpanExportResult,
+)
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from pydantic_ai import Agent, RunContext
 from pydantic_ai.capabilities.instrumentation import Instrumentation
@@ -49,11 +59,47 @@ their own. (README.md: the fixture of the fourth session, v1.7/null-optional-obj
 it raise.)"""
 
 
-def pydantic_ai_lines() -> list[str]:
-    """Two agent runs of pydantic-ai, one OTLP/JSON line each."""
-    exporter = InMemorySpanExporter()
+BATCH = 4
+"""Spans per export batch of ``pydantic-ai-batches.jsonl`` (the SDK's default is 512: small
+here so that the runs' few spans make several lines)."""
+
+
+class LineExporter(SpanExporter):
+    """An exporter that writes one OTLP/JSON line per export call (a file exporter's rule)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def export(self, spans: Sequence[ReadableSpan]) -> SpanExportResult:
+        request = encode_spans(spans)
+        self.lines.append(to_json_line(TracesData(resource_spans=request.resource_spans)))
+        return SpanExportResult.SUCCESS
+
+
+def pydantic_ai_files() -> tuple[list[str], list[str]]:
+    """Two agent runs of pydantic-ai: the lines of ``pydantic-ai.jsonl`` (one per run) and of
+    ``pydantic-ai-batches.jsonl`` (one per export batch of :data:`BATCH` spans, in end order; no
+    batch is exported before it is full but the last: a schedule delay of an hour). Both hold
+    the same spans."""
+    caught, lines = InMemorySpanExporter(), LineExporter()
+    batches = BatchSpanProcessor(
+        lines, max_export_batch_size=BATCH, schedule_delay_millis=3_600_000
+    )
+    provider = _runs(SimpleSpanProcessor(caught), batches)
+    spans = caught.get_finished_spans()
+    per_run = []
+    for trace_id in dict.fromkeys(s.context.trace_id for s in spans):
+        request = encode_spans([s for s in spans if s.context.trace_id == trace_id])
+        per_run.append(to_json_line(TracesData(resource_spans=request.resource_spans)))
+    provider.shutdown()
+    return per_run, lines.lines
+
+
+def _runs(*processors: SpanProcessor) -> TracerProvider:
+    """Run the two agents, their spans to each of ``processors``; flushed."""
     provider = TracerProvider(resource=Resource.create({"service.name": "atif-spec-otel-inputs"}))
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    for processor in processors:
+        provider.add_span_processor(processor)
     settings = InstrumentationSettings(tracer_provider=provider, version=5)
 
     researcher = Agent(
@@ -92,12 +138,7 @@ def pydantic_ai_lines() -> list[str]:
 
     asyncio.run(runs())
     provider.force_flush()
-    spans = exporter.get_finished_spans()
-    lines = []
-    for trace_id in dict.fromkeys(s.context.trace_id for s in spans):
-        request = encode_spans([s for s in spans if s.context.trace_id == trace_id])
-        lines.append(to_json_line(TracesData(resource_spans=request.resource_spans)))
-    return lines
+    return provider
 
 
 def atif2otel_lines(root: Path) -> list[str]:
@@ -112,8 +153,10 @@ def atif2otel_lines(root: Path) -> list[str]:
 def write(folder: Path) -> list[Path]:
     written = []
     root = HERE.parents[1]
+    per_run, batches = pydantic_ai_files()
     for name, lines in (
-        ("pydantic-ai.jsonl", pydantic_ai_lines()),
+        ("pydantic-ai.jsonl", per_run),
+        ("pydantic-ai-batches.jsonl", batches),
         ("harbor-atif2otel.jsonl", atif2otel_lines(root)),
     ):
         path = folder / name
