@@ -417,3 +417,72 @@ def test_convert_to_otel_writes_one_line_per_document_in_the_convention_asked(
     assert orjson.loads(back.read_bytes()) == minimal_atif("v1.8")
     bad = runner.invoke(convert, [str(source), "--to", "otel", "--otel-convention", "zipkin"])
     assert bad.exit_code == 2
+
+
+def _otel_traces() -> tuple[dict[str, Any], dict[str, Any]]:
+    """Two traces of the OTel fixtures (their own trace ids)."""
+    from tests.support.otlp import TRACE_A, TRACE_B, with_trace
+    from tests.transforms.lenses.otel.support import OTEL_FIXTURES, load
+
+    named = {p.name: p for p in OTEL_FIXTURES}
+    a = with_trace(load(named["gen-ai-subagent.json"]), TRACE_A)
+    b = with_trace(load(named["gen-ai-full-history.json"]), TRACE_B)
+    return a, b
+
+
+def test_convert_reads_an_otlp_file_one_document_per_trace_across_lines(tmp_path: Path) -> None:
+    """An exporter's batches: trace A over lines 1, 3 and 4, trace B over lines 1 and 2."""
+    from atif_spec.cli.transform import convert
+    from tests.support.otlp import interleaved, jsonl
+
+    a, b = _otel_traces()
+    split, whole = tmp_path / "split.jsonl", tmp_path / "whole.jsonl"
+    split.write_bytes(jsonl(interleaved(a, b)))
+    whole.write_bytes(jsonl([a, b]))
+    runner = CliRunner()
+    outs = []
+    for source in (split, whole):
+        out = tmp_path / f"{source.stem}.atif.jsonl"
+        done = runner.invoke(
+            convert, [str(source), "--to", "atif@v1.8", "-o", str(out), "--report", "json"]
+        )
+        assert done.exit_code == 0, done.output
+        outs.append(out.read_bytes())
+        if source is split:
+            assert [(r["line"], r.get("lines")) for r in reports(done.stdout)] == [
+                (1, [1, 3, 4]),
+                (1, [1, 2]),
+            ]
+    assert outs[0] == outs[1]
+    assert len(outs[0].splitlines()) == 2
+
+
+def test_convert_refuses_an_otlp_file_over_max_bytes_in_one_line(tmp_path: Path) -> None:
+    from atif_spec.cli.transform import convert
+    from tests.support.otlp import interleaved, jsonl
+
+    split, out = tmp_path / "split.jsonl", tmp_path / "out.jsonl"
+    data = jsonl(interleaved(*_otel_traces()))
+    split.write_bytes(data)
+    limit = str(len(data) - 1)  # every line fits; the file does not
+    done = CliRunner().invoke(
+        convert, [str(split), "--to", "atif@v1.8", "-o", str(out), "--max-bytes", limit]
+    )
+    assert done.exit_code == 2 and not out.exists()
+    (line,) = done.output.splitlines()  # one line, no traceback
+    assert (
+        line.startswith(f"atif: cannot read {split}: an OTLP/JSON file") and "--max-bytes" in line
+    )
+
+
+def test_validate_reads_an_otlp_file_line_by_line(tmp_path: Path) -> None:
+    """Each line of an exporter's file is a whole ``TracesData``: validation is not grouped."""
+    from atif_spec.cli import main
+    from tests.support.otlp import interleaved, jsonl
+
+    split = tmp_path / "split.jsonl"
+    split.write_bytes(jsonl(interleaved(*_otel_traces())))
+    done = CliRunner().invoke(main, ["validate", str(split), "--format", "json"])
+    assert done.exit_code == 0, done.output
+    lines = [r["line"] for r in reports(done.stdout) if "line" in r]
+    assert lines == [1, 2, 3, 4]

@@ -68,3 +68,15 @@ def test_a_large_output_under_the_cap_is_named_with_its_size(
     assert outcome.writable
     (warning,) = [w for w in outcome.report["warnings"] if w["code"] == "convert:large-output"]
     assert f"is {len(b''.join(outcome.chunks()))} bytes" in warning["message"]
+
+
+@pytest.mark.parametrize("valid", [True, False], ids=["converted", "refused"])
+def test_the_report_of_a_document_from_several_lines_names_them_after_line(valid: bool) -> None:
+    doc = _conversation(1) if valid else {"not": "a document"}
+    raw = RawDocument("t.jsonl", jsontext.dumps(doc), 2, None, lines=(2, 5, 9))
+    report = migrate_raw(raw, MigrateOptions("atif@v1.8", convert=True)).report
+    assert report["ok"] is valid
+    assert list(report)[:3] == ["source", "line", "lines"]
+    assert (report["line"], report["lines"]) == (2, [2, 5, 9])
+    one = migrate_raw(raw._replace(lines=None), MigrateOptions("atif@v1.8", convert=True))
+    assert "lines" not in one.report

@@ -12,8 +12,10 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from atif_spec.schemas.catalog import all_schemas
+from atif_spec.transforms.document import MigrateOptions, migrate_raw
 from atif_spec.transforms.migrations import migrate
 from atif_spec.transforms.stash import STASH_KEY
+from atif_spec.validation.reader import RawDocument
 from tests.support import ROOT
 
 SPEC = ROOT / "spec" / "atif-spec"
@@ -65,6 +67,16 @@ def test_reports_match_the_change_report_schema() -> None:
             check.validate(report.to_dict())
     errors = list(check.iter_errors({"source": "x"}))
     assert errors  # the schema is not vacuous
+
+
+def test_the_report_of_a_trace_from_several_lines_matches_the_schema() -> None:
+    doc = orjson.loads((GOLDEN / "v1.8__v1.7" / "before.json").read_bytes())
+    raw = RawDocument("t.jsonl", orjson.dumps(doc), 3, None, lines=(3, 7))
+    report = migrate_raw(raw, MigrateOptions("atif@v1.8", convert=True)).report
+    assert report["lines"] == [3, 7]
+    check = validator("v1/change-report")
+    check.validate(report)
+    assert not check.is_valid({**report, "lines": [3]})  # one line is `line` alone
 
 
 def _layer(**members: Any) -> dict[str, Any]:

@@ -158,15 +158,15 @@ def _legacy_logs(files: list[str]) -> frozenset[str]:
 
 
 def _documents(
-    files: list[str], lines: bool | None, max_bytes: int, whole: frozenset[str]
+    files: list[str], lines: bool | None, options: MigrateOptions
 ) -> Iterator[RawDocument]:
-    from atif_spec.validation.reader import read_file
+    from atif_spec.validation.reader import by_trace, read_file
 
     for name in files:
-        if name in whole:
+        if name in options.whole_files:
             yield RawDocument(name, Path(name).read_bytes(), None, Path(name))
-        else:
-            yield from read_file(name, max_bytes, lines)
+        else:  # an OTLP/JSON file's documents are its traces
+            yield from by_trace(read_file(name, options.max_bytes, lines), options.max_bytes)
 
 
 def _run_dataset(
@@ -245,8 +245,8 @@ def _write_outcomes(
     summary: DatasetSummary,
     summary_path: str | None,
 ) -> None:
-    """Transform, write and report every document; exits 2 when the output cannot be written
-    (every target file left as it was)."""
+    """Transform, write and report every document; exits 2 when an output cannot be written or
+    an input read (every target file left as it was)."""
     from atif_spec.cli.dataset import write_summary
     from atif_spec.datasets.engines.local import outcomes
 
@@ -261,7 +261,7 @@ def _write_outcomes(
                 progress.advance(size=len(raw.data) or raw.oversize or 0)
         writer.close()
         write_summary(summary, summary_path)
-    except OutputError as exc:
+    except (OutputError, UnreadablePath) as exc:
         writer.abort()
         printer.stream.flush()
         click.echo(f"atif: {terminal.clean(str(exc))}", err=True)
@@ -333,7 +333,7 @@ def _run(
     report_stream = sys.stderr if to_stdout else sys.stdout
     printer = ReportPrinter(report_stream, report_format, level, before=progress.clear)
     summary = task.summary()
-    docs = _documents(files, lines, options.max_bytes, options.whole_files)
+    docs = _documents(files, lines, options)
     _write_outcomes(docs, options, jobs, Writer(dest), printer, progress, summary, summary_path)
     printer.finish(done)
     sys.exit(1 if summary.failed else 0)

@@ -2,8 +2,10 @@
 
 The OpenTelemetry file exporter writes JSON Lines, one ``TracesData`` per line: lowerCamelCase
 keys, trace and span ids as **hex** (32 and 16 digits), enum values (span kind, status code) as
-**integers**. One line is one document here (as one line of ATIF JSON Lines is one trajectory):
-``{"resourceSpans": [...]}``. The version is the GenAI semantic conventions release whose
+**integers**. An exporter writes a line per export batch, so one trace may be spread over several
+lines and one line may hold spans of several traces: a document here is one trace
+(``{"resourceSpans": [...]}``), its spans gathered from every line of the file (:func:`by_trace`,
+:func:`joined`; RFC.md §7.1 item 2). The version is the GenAI semantic conventions release whose
 attribute names the lens reads and writes, :data:`SEMCONV`; the wire encoding (OTLP 1.x) has not
 changed between releases. ``spec/otel/v1.41.0/traces-data.schema.json`` is the schema.
 """
@@ -13,6 +15,9 @@ from __future__ import annotations
 from typing import Any, Final
 
 from atif_spec.formats import FormatSpec
+from atif_spec.jsonio.jsontext import canonical_json
+
+Doc = dict[str, Any]
 
 SEMCONV: Final = "1.41.0"
 """The pinned release of open-telemetry/semantic-conventions, the last that carried the GenAI
@@ -53,6 +58,56 @@ def spans(doc: Any) -> list[dict[str, Any]]:
         for scope in _objects(resource.get("scopeSpans")):
             found.extend(_objects(scope.get("spans")))
     return found
+
+
+def by_trace(doc: Any) -> dict[str, Doc] | None:
+    """``doc`` (a ``TracesData``) split by trace: for each trace id (lowercase; traces in order of
+    first appearance) the ``TracesData`` holding only that trace's spans, each under its own
+    resource and scope blocks (blocks holding none of them left out; every other member kept).
+    None when ``doc`` holds no span, or a span whose ``traceId`` is not a string: such a
+    document is not split (the lens refuses it with its own finding)."""
+    found = spans(doc)
+    if not found or not all(isinstance(s.get("traceId"), str) for s in found):
+        return None
+    out: dict[str, Doc] = {}
+    for trace in dict.fromkeys(str(s["traceId"]).lower() for s in found):
+        out[trace] = {**doc, "resourceSpans": _blocks(doc["resourceSpans"], trace)}
+    return out
+
+
+def _blocks(resources: list[Any], trace: str) -> list[Doc]:
+    """The resource blocks of ``resources`` restricted to the spans of ``trace``."""
+    out: list[Doc] = []
+    for resource in _objects(resources):
+        scopes: list[Doc] = []
+        for scope in _objects(resource.get("scopeSpans")):
+            mine = [s for s in _objects(scope.get("spans")) if s["traceId"].lower() == trace]
+            if mine:
+                scopes.append({**scope, "spans": mine})
+        if scopes:
+            out.append({**resource, "scopeSpans": scopes})
+    return out
+
+
+def joined(parts: list[Doc]) -> Doc:
+    """One ``TracesData`` of the ``parts`` of one trace (each a :func:`by_trace` part, in file
+    order). Resource blocks equal but for their ``scopeSpans`` (the same resource, attributes
+    and ``schemaUrl``) become one, and within it scope blocks equal but for their ``spans``;
+    blocks that differ stay apart, so each span keeps its own resource and scope. Blocks and
+    spans keep the order in which they first appear."""
+    resources: dict[bytes, tuple[Doc, dict[bytes, Doc]]] = {}
+    for part in parts:
+        for resource in _objects(part.get("resourceSpans")):
+            key = canonical_json({k: v for k, v in resource.items() if k != "scopeSpans"})
+            block, scopes = resources.setdefault(key, ({**resource, "scopeSpans": []}, {}))
+            for scope in _objects(resource.get("scopeSpans")):
+                inner = canonical_json({k: v for k, v in scope.items() if k != "spans"})
+                if inner not in scopes:
+                    scopes[inner] = {**scope, "spans": []}
+                    block["scopeSpans"].append(scopes[inner])
+                scopes[inner]["spans"].extend(_objects(scope.get("spans")))
+    first = parts[0] if parts else {}
+    return {**first, "resourceSpans": [block for block, _ in resources.values()]}
 
 
 def _objects(value: Any) -> list[dict[str, Any]]:

@@ -96,9 +96,10 @@ def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
     """Parse, transform, check and serialize one document (worker entry point).
 
     A document nested too deeply for the transformations (Python's recursion limit) is refused
-    with an ``input:too-deep`` finding, never a ``RecursionError``."""
+    with an ``input:too-deep`` finding, never a ``RecursionError``. The report of a document
+    gathered from several JSON Lines records names them all (``lines``, after ``line``)."""
     try:
-        return _migrate_raw(raw, options)
+        outcome = _migrate_raw(raw, options)
     except RecursionError:
         from atif_spec.transforms.changes import ChangeReport  # noqa: PLC0415 - start-up: `atif --help` imports this module
 
@@ -108,7 +109,12 @@ def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
                 "too-deep", "nesting is too deep to transform (refused; nothing was written)"
             )
         )
-        return Outcome(raw.source, raw.line, report.to_dict(), None)
+        outcome = Outcome(raw.source, raw.line, report.to_dict(), None)
+    if raw.lines is not None:
+        items = list(outcome.report.items())
+        at = [k for k, _ in items].index("line") + 1
+        outcome.report = dict([*items[:at], ("lines", list(raw.lines)), *items[at:]])
+    return outcome
 
 
 def _migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:

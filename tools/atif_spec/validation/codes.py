@@ -181,8 +181,8 @@ _TRANSFORM: dict[str, tuple[tuple[str, ...], Level, str]] = {
     "otel-several-traces": (
         ("convert",),
         Level.ERROR,
-        "The OTLP/JSON line holds spans of several traces; one document is one trace "
-        "(spec/otel/DECISIONS.md).",
+        "The OTLP/JSON document holds spans of several traces; one document is one trace "
+        "(`atif convert` reads a file one trace per document; spec/otel/DECISIONS.md OTEL-2).",
     ),
     "unlinked-tool-response": (
         ("convert",),

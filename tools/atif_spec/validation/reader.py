@@ -12,14 +12,16 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
+from itertools import chain
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 import orjson
 
+from atif_spec.formats import otel
 from atif_spec.formats.streams import SNIFF_BYTES, sniff_stream
-from atif_spec.jsonio.jsontext import loads
+from atif_spec.jsonio.jsontext import dumps, loads
 from atif_spec.jsonio.locate import line_column
 from atif_spec.validation.findings import Finding, Level, input_finding
 
@@ -62,6 +64,9 @@ class RawDocument(NamedTuple):
     """Set instead of ``data`` when the record was longer than the size limit."""
     stream: str | None = None
     """Set instead of ``data`` when the whole file is a provider stream (its kind)."""
+    lines: tuple[int, ...] | None = None
+    """The lines of a document gathered from several JSON Lines records (an OTLP trace, see
+    :func:`by_trace`); ``line`` is the first of them."""
 
 
 def is_uri(name: str) -> bool:
@@ -302,6 +307,106 @@ def parse_stream(raw: RawDocument, max_bytes: int = DEFAULT_MAX_BYTES) -> tuple[
     if not events:
         problems.append(input_finding("invalid-json", "empty document"))
     return events, problems
+
+
+def by_trace(docs: Iterable[RawDocument], max_bytes: int) -> Iterator[RawDocument]:
+    """The documents of one JSON Lines source, one per trace when it is an OTLP/JSON file (its
+    first record a ``TracesData``): an exporter writes a line per batch, so the spans of a trace
+    are gathered from every line (:func:`atif_spec.formats.otel.by_trace`, ``joined``), traces
+    in order of first appearance (RFC.md §7.1 item 2). A trace that is a whole line by itself is
+    that line, unchanged; a record that is no ``TracesData`` with spans stays a document of its
+    own, in its place. The whole source is read first, so more than ``max_bytes`` of it is an
+    :class:`UnreadablePath`. Any other source passes through as it is, streamed."""
+    records = iter(docs)
+    first = next(records, None)
+    if first is None:
+        return
+    if _split(first) is None:
+        yield first
+        yield from records
+        return
+    yield from _traces(chain([first], records), max_bytes)
+
+
+def _split(raw: RawDocument) -> dict[str, Any] | None:
+    """``raw`` split by trace, when it is a JSON Lines record holding a ``TracesData`` with
+    spans (see :func:`atif_spec.formats.otel.by_trace`)."""
+    if raw.line is None or raw.stream is not None or b'"resourceSpans"' not in raw.data:
+        return None
+    doc, problems = parse(raw)
+    if any(p.level is Level.ERROR for p in problems) or otel.detect(doc) is None:
+        return None
+    return otel.by_trace(doc)
+
+
+def _traces(records: Iterable[RawDocument], max_bytes: int) -> Iterator[RawDocument]:
+    gathering = _Gathering()
+    size = 0
+    for raw in records:
+        size += len(raw.data) or raw.oversize or 0
+        if size > max_bytes:
+            raise UnreadablePath(
+                f"cannot read {raw.source}: an OTLP/JSON file is read whole to gather each "
+                f"trace's spans from every line, and it holds more than --max-bytes "
+                f"{max_bytes} bytes (raise the limit with --max-bytes)"
+            )
+        gathering.add(raw)
+    yield from gathering.documents()
+
+
+_Held = tuple[RawDocument, dict[str, Any] | None]
+"""A record of a trace file, with its parts by trace when it holds several traces (a record
+of one trace is parsed again when needed rather than kept parsed)."""
+
+
+@dataclass(slots=True)
+class _Gathering:
+    """The records of a trace file, gathered into documents: in order, a record left whole or
+    a group (a trace id and the indexes of its records in ``held``). A span id that comes again
+    in a trace, on a later record, starts a new group of that trace id: the record is a
+    repeated export, or a document whose ids our writer derived equal to another's."""
+
+    units: list[RawDocument | int] = field(default_factory=list)
+    held: list[_Held] = field(default_factory=list)
+    groups: list[tuple[str, list[int]]] = field(default_factory=list)
+    current: dict[str, tuple[int, set[str]]] = field(default_factory=dict)
+    """Each trace id's group, and the span ids it holds."""
+
+    def add(self, raw: RawDocument) -> None:
+        parts = _split(raw)
+        if parts is None:
+            self.units.append(raw)
+            return
+        for trace, part in parts.items():
+            ids = {str(span.get("spanId")) for span in otel.spans(part)}
+            group, seen = self.current.get(trace, (-1, set()))
+            if group < 0 or ids & seen:
+                group, seen = len(self.groups), set()
+                self.groups.append((trace, []))
+                self.units.append(group)
+            self.current[trace] = (group, seen | ids)
+            self.groups[group][1].append(len(self.held))
+        self.held.append((raw, parts if len(parts) > 1 else None))
+
+    def documents(self) -> Iterator[RawDocument]:
+        for unit in self.units:
+            if isinstance(unit, RawDocument):
+                yield unit
+            else:
+                trace, indexes = self.groups[unit]
+                yield _trace(trace, [self.held[i] for i in indexes])
+
+
+def _trace(trace: str, records: list[_Held]) -> RawDocument:
+    """The document of ``trace`` from the records that hold its spans (their parts when they
+    hold other traces too)."""
+    first = records[0][0]
+    if len(records) == 1 and records[0][1] is None:
+        return first
+    parts = [loads(raw.data.removeprefix(_BOM)) if p is None else p[trace] for raw, p in records]
+    lines = tuple(raw.line for raw, _ in records if raw.line is not None)
+    data = dumps(otel.joined(parts)) + b"\n"
+    return first._replace(data=data, lines=lines if len(lines) > 1 else None)
 
 
 def duplicate_keys(data: bytes) -> list[Finding]:

@@ -118,6 +118,23 @@ def test_a_tool_span_without_a_call_joins_the_last_agent_step() -> None:
     assert [r["content"] for r in results] == ["sent", "ok"]
 
 
+def test_spans_of_one_trace_under_two_resources_keep_their_own() -> None:
+    doc = _fixture("gen-ai-subagent.json")  # the sub-agent's spans from another service
+    resource = doc["resourceSpans"][0]
+    spans = resource["scopeSpans"][0]["spans"]
+    service = [{"key": "service.name", "value": {"stringValue": "reader-service"}}]
+    other = {"resource": {"attributes": service}, "scopeSpans": [{"scope": {"name": "sub"}}]}
+    other["scopeSpans"][0]["spans"] = spans[3:]
+    two = {"resourceSpans": [{**resource, "scopeSpans": [{"spans": spans[:3]}]}, other]}
+    atif, report = convert(two, "atif@v1.8")
+    plain, _ = convert(doc, "atif@v1.8", drop=True)
+    dropped, _ = convert(two, "atif@v1.8", drop=True)
+    assert dropped == plain  # the spans are read the same wherever they are
+    assert "/resourceSpans/1" in [i.pointer for i in report.stashed]  # its resource, scope
+    back, _ = convert(atif, "otel")
+    assert same_json(back, two), difference(back, two)
+
+
 def _trace(*trace_ids: str) -> dict[str, Any]:
     spans = [
         {"traceId": t, "spanId": f"{i + 1:016x}", "name": "x", "kind": 1}

@@ -170,7 +170,16 @@ FROM_OTEL = Table(
     steps=(c.TO_ATIF,),
     columns=("OTel (any producer)", "ATIF v1.8"),
     rows=(
-        Row("one `TracesData` with one trace", "one document; several traces are refused"),
+        Row(
+            "the spans of one trace (`traceId`), from every line of the file",
+            "one document; documents in order of each trace's first span",
+            note="An exporter writes a line per batch: a trace may span lines, a line may hold "
+            "several traces; a span id seen again in a trace starts another document. "
+            "Resource and scope blocks equal but for their spans are joined, "
+            "others kept apart (the stash holds them); the change report's `lines` names the "
+            "lines. The file is read whole: more than `--max-bytes` of it is refused (exit 2). "
+            "One `TracesData` given alone (the API) must hold one trace.",
+        ),
         Row(
             f"`{c.CHAT}`, `text_completion`, `generate_content` spans (OpenInference `LLM`)",
             "an agent step; new input messages before it become steps (`user`, `system`; an "

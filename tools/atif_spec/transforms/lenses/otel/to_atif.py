@@ -1,6 +1,7 @@
 """OTLP/JSON (GenAI or OpenInference spans, any producer) → ATIF v1.8 (spec/otel/MAPPING.md).
 
-A document is one ``TracesData`` holding one trace; it becomes one ATIF document. The root
+A document is one ``TracesData`` holding one trace (``atif convert`` gathers each trace's spans
+from every line of a file: ``validation.reader.by_trace``); it becomes one ATIF document. The root
 ``invoke_agent`` span (or the whole trace, when there is none) is the trajectory; its
 descendants are read in start order: a ``chat`` span (or ``atif.step``) is an agent step, the
 new messages of its input (a span that repeats the whole history is de-duplicated) the steps
@@ -414,11 +415,14 @@ def _totals(attrs: c.Attrs) -> Doc | None:
 def to_atif(doc: Doc, ctx: Context) -> Doc:
     """The ATIF v1.8 document of one OTLP/JSON ``TracesData`` (one trace)."""
     spans = otel.spans(doc)
-    traces = sorted({str(s.get("traceId")) for s in spans})
+    traces = sorted({str(s.get("traceId")).lower() for s in spans})
     if not spans:
         raise ctx.refuse("otel-no-spans", "/resourceSpans", "the document holds no span")
     if len(traces) > 1:
-        message = f"the document holds {len(traces)} traces; one document is one trace"
+        message = (
+            f"the document holds {len(traces)} traces; one document is one trace "
+            "(`atif convert` reads an OTLP/JSON file one trace per document)"
+        )
         raise ctx.refuse("otel-several-traces", "/resourceSpans", message)
     roots = _tree(spans)
     reader = _Reader()
