@@ -23,6 +23,7 @@ from atif_spec.validation.pipeline import Options, validate_raw
 from atif_spec.validation.reader import RawDocument, UnreadablePath
 from tests.support import ROOT
 from tests.support.documents import minimal_atif
+from tests.support.otlp import SMALL_A, SMALL_B, interleaved, jsonl
 
 sys.path.insert(0, str(ROOT / "bench"))
 import dataset
@@ -256,3 +257,21 @@ def test_local_results_file(tmp_path: Path) -> None:
     assert all((d is not None) == p for d, p in zip(documents, passed, strict=True))
     first = orjson.loads(next(d for d in documents if d is not None))
     assert first["schema_version"] == "ATIF-v1.6"
+
+
+def test_the_local_engine_converts_an_otlp_file_by_trace_and_validates_it_by_line(
+    tmp_path: Path,
+) -> None:
+
+    path = tmp_path / "traces.jsonl"
+    path.write_bytes(jsonl(interleaved(SMALL_A, SMALL_B)))
+    converted: list[Result] = []
+    local.run(Task("convert", to="atif@v1.8"), [str(path)], sink=converted.append)
+    assert [(r.report["line"], r.report.get("lines")) for r in converted] == [
+        (1, [1, 3, 4]),
+        (1, [1, 2]),
+    ]
+    assert all(r.passed for r in converted)
+    validated: list[Result] = []
+    local.run(Task("validate"), [str(path)], sink=validated.append)
+    assert [r.report["line"] for r in validated] == [1, 2, 3, 4]

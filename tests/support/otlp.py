@@ -36,6 +36,12 @@ def traces(*blocks: Doc) -> Doc:
     return {"resourceSpans": list(blocks)}
 
 
+SMALL_A = traces(block([span(TRACE_A, 1), *(span(TRACE_A, n, 1) for n in range(2, 6))], "a"))
+"""A trace of five spans (one root) under the service ``a``."""
+SMALL_B = traces(block([span(TRACE_B, 11), *(span(TRACE_B, n, 11) for n in range(12, 15))], "b"))
+"""A trace of four spans (one root) under the service ``b``."""
+
+
 def only(doc: Doc, trace: str, first: int = 0, stop: int | None = None) -> Doc:
     """``doc`` (one resource, one scope) with the spans ``first:stop`` of ``trace`` only."""
     out = copy.deepcopy(doc)

@@ -13,19 +13,10 @@ import pytest
 from atif_spec.jsonio.jsontext import loads
 from atif_spec.validation.reader import RawDocument, UnreadablePath, by_trace, read_lines
 from tests.support import ROOT
-from tests.support.otlp import (
-    TRACE_A,
-    TRACE_B,
-    block,
-    interleaved,
-    jsonl,
-    span,
-    traces,
-)
+from tests.support.otlp import SMALL_A, SMALL_B, interleaved, jsonl, traces
 
 LIMIT = 1 << 20
-A = traces(block([span(TRACE_A, 1), *(span(TRACE_A, n, 1) for n in range(2, 6))], "a"))
-B = traces(block([span(TRACE_B, 11), *(span(TRACE_B, n, 11) for n in range(12, 15))], "b"))
+A, B = SMALL_A, SMALL_B
 
 
 def _grouped(data: bytes, limit: int = LIMIT) -> list[RawDocument]:

@@ -14,7 +14,7 @@ from atif_spec.datasets.engines.sources import DEFAULT_COLUMN, read_documents
 from atif_spec.datasets.pool import map_ordered
 from atif_spec.datasets.summary import DatasetSummary
 from atif_spec.transforms.document import MigrateOptions, Outcome, migrate_raw
-from atif_spec.validation.reader import RawDocument
+from atif_spec.validation.reader import RawDocument, by_trace
 
 Sink = Callable[[Result], None]
 """Receives every result, in input order."""
@@ -23,9 +23,11 @@ Sink = Callable[[Result], None]
 def documents(
     files: Iterable[str], task: Task, *, lines: bool | None = None, column: str = DEFAULT_COLUMN
 ) -> Iterator[RawDocument]:
-    """Every document of every file, in order."""
+    """Every document of every file, in order; to transform, an OTLP/JSON file's documents are
+    its traces (:func:`atif_spec.validation.reader.by_trace`; validation reads its lines)."""
     for name in files:
-        yield from read_documents(name, max_bytes=task.max_bytes, lines=lines, column=column)
+        found = read_documents(name, max_bytes=task.max_bytes, lines=lines, column=column)
+        yield from found if task.operation == "validate" else by_trace(found, task.max_bytes)
 
 
 def results(
