@@ -433,7 +433,7 @@ def _otel_traces() -> tuple[dict[str, Any], dict[str, Any]]:
 def test_convert_reads_an_otlp_file_one_document_per_trace_across_lines(tmp_path: Path) -> None:
     """An exporter's batches: trace A over lines 1, 3 and 4, trace B over lines 1 and 2."""
     from atif_spec.cli.transform import convert
-    from tests.support.otlp import interleaved, jsonl
+    from tests.support.otlp import gathered_from, interleaved, jsonl
 
     a, b = _otel_traces()
     split, whole = tmp_path / "split.jsonl", tmp_path / "whole.jsonl"
@@ -449,12 +449,16 @@ def test_convert_reads_an_otlp_file_one_document_per_trace_across_lines(tmp_path
         assert done.exit_code == 0, done.output
         outs.append(out.read_bytes())
         if source is split:
-            assert [(r["line"], r.get("lines")) for r in reports(done.stdout)] == [
+            assert [(r["line"], gathered_from(r)) for r in reports(done.stdout)] == [
                 (1, [1, 3, 4]),
                 (1, [1, 2]),
             ]
     assert outs[0] == outs[1]
     assert len(outs[0].splitlines()) == 2
+    verbose = runner.invoke(convert, [str(split), "--to", "atif@v1.8", "-o", str(out), "-v"])
+    assert "atif@v1.8 (the spans of this trace come from lines 1, 3, 4 of the file): " in (
+        verbose.output
+    )
 
 
 def test_convert_refuses_an_otlp_file_over_max_bytes_in_one_line(tmp_path: Path) -> None:

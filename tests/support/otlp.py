@@ -4,6 +4,7 @@ writes one batch at a time (a trace spread over several lines, lines holding sev
 from __future__ import annotations
 
 import copy
+import re
 from typing import Any
 
 from atif_spec.jsonio.jsontext import dumps
@@ -73,3 +74,14 @@ def interleaved(a: Doc, b: Doc) -> list[Doc]:
 
 def jsonl(docs: list[Doc]) -> bytes:
     return b"".join(dumps(d) + b"\n" for d in docs)
+
+
+def gathered_from(report: dict[str, Any]) -> list[int] | None:
+    """The lines a change report's ``convert:otel-trace-lines`` warning names (None without
+    one)."""
+    for warning in report["warnings"]:
+        if warning["code"] == "convert:otel-trace-lines":
+            found = re.search(r"lines ([\d, ]+) of the file", warning["message"])
+            assert found is not None, warning
+            return [int(n) for n in found.group(1).split(", ")]
+    return None

@@ -11,6 +11,7 @@ from atif_spec.transforms import document
 from atif_spec.transforms.document import MigrateOptions, migrate_raw
 from atif_spec.transforms.lenses.trajectory_sdk import json_chunks
 from atif_spec.validation.reader import RawDocument
+from tests.support.otlp import gathered_from
 
 
 def _conversation(turns: int) -> dict[str, Any]:
@@ -71,12 +72,12 @@ def test_a_large_output_under_the_cap_is_named_with_its_size(
 
 
 @pytest.mark.parametrize("valid", [True, False], ids=["converted", "refused"])
-def test_the_report_of_a_document_from_several_lines_names_them_after_line(valid: bool) -> None:
+def test_the_report_of_a_document_from_several_lines_names_them_in_a_warning(valid: bool) -> None:
     doc = _conversation(1) if valid else {"not": "a document"}
     raw = RawDocument("t.jsonl", jsontext.dumps(doc), 2, None, lines=(2, 5, 9))
     report = migrate_raw(raw, MigrateOptions("atif@v1.8", convert=True)).report
-    assert report["ok"] is valid
-    assert list(report)[:3] == ["source", "line", "lines"]
-    assert (report["line"], report["lines"]) == (2, [2, 5, 9])
+    assert report["ok"] is valid and report["line"] == 2
+    assert report["warnings"][0]["code"] == "convert:otel-trace-lines"
+    assert gathered_from(report) == [2, 5, 9]
     one = migrate_raw(raw._replace(lines=None), MigrateOptions("atif@v1.8", convert=True))
-    assert "lines" not in one.report
+    assert gathered_from(one.report) is None

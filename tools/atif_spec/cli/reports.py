@@ -21,6 +21,9 @@ def _text_line(report: dict[str, Any]) -> str:
     source = terminal.name(str(report["source"]))
     where = source + (f":{report['line']}" if report["line"] is not None else "")
     head = f"{where}: {report['from'] or '?'} -> {report['to']}"
+    for warning in report.get("warnings", ()):  # an OTLP trace gathered from lines: which
+        if warning["code"] == "convert:otel-trace-lines":
+            head = f"{head} ({warning['message'].partition(' (')[0]})"
     if not report["ok"]:
         first = report["errors"][0]
         more = len(report["errors"]) - 1

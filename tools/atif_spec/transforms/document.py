@@ -97,7 +97,8 @@ def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
 
     A document nested too deeply for the transformations (Python's recursion limit) is refused
     with an ``input:too-deep`` finding, never a ``RecursionError``. The report of a document
-    gathered from several JSON Lines records names them all (``lines``, after ``line``)."""
+    gathered from several JSON Lines records (an OTLP trace) names them all in a first warning,
+    ``convert:otel-trace-lines``; its ``line`` is the first of them."""
     try:
         outcome = _migrate_raw(raw, options)
     except RecursionError:
@@ -111,10 +112,17 @@ def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
         )
         outcome = Outcome(raw.source, raw.line, report.to_dict(), None)
     if raw.lines is not None:
-        items = list(outcome.report.items())
-        at = [k for k, _ in items].index("line") + 1
-        outcome.report = dict([*items[:at], ("lines", list(raw.lines)), *items[at:]])
+        outcome.report["warnings"].insert(0, trace_lines(raw.lines).to_dict())
     return outcome
+
+
+def trace_lines(lines: tuple[int, ...]) -> Finding:
+    """The warning that names the lines a trace was gathered from (RFC.md §7.1 item 2)."""
+    message = (
+        f"the spans of this trace come from lines {', '.join(map(str, lines))} of the file "
+        "(an exporter writes a line per batch); pointers are into the trace gathered from them"
+    )
+    return Finding("convert:otel-trace-lines", "otel-trace-lines", Level.WARNING, "", message)
 
 
 def _migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:

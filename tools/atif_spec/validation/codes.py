@@ -178,6 +178,12 @@ _TRANSFORM: dict[str, tuple[tuple[str, ...], Level, str]] = {
         Level.ERROR,
         "The OTLP/JSON line holds no span (OpenTelemetry to ATIF).",
     ),
+    "otel-trace-lines": (
+        ("convert",),
+        Level.WARNING,
+        "The spans of the converted trace come from several lines of the OTLP/JSON file, which "
+        "the finding names (an exporter writes a line per batch; RFC.md §7.1 item 2).",
+    ),
     "otel-several-traces": (
         ("convert",),
         Level.ERROR,

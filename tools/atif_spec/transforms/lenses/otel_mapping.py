@@ -174,10 +174,11 @@ FROM_OTEL = Table(
             "the spans of one trace (`traceId`), from every line of the file",
             "one document; documents in order of each trace's first span",
             note="An exporter writes a line per batch: a trace may span lines, a line may hold "
-            "several traces; a span id seen again in a trace starts another document. "
-            "Resource and scope blocks equal but for their spans are joined, "
-            "others kept apart (the stash holds them); the change report's `lines` names the "
-            "lines. The file is read whole: more than `--max-bytes` of it is refused (exit 2). "
+            "several traces; a span id seen again in a trace starts another document. Resource "
+            "and scope blocks equal but for their spans are joined, others kept apart (the "
+            "stash holds them); the change report's warning `convert:otel-trace-lines` names "
+            "the lines. The file is read whole: more than `--max-bytes` of it is refused (exit "
+            "2). "
             "One `TracesData` given alone (the API) must hold one trace.",
         ),
         Row(
