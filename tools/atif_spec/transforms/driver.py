@@ -114,6 +114,11 @@ Mapping = Callable[[Doc, Context], Doc]
 """Maps one document (without its stash); must not modify it."""
 
 
+def signature(source: str, target: str) -> str:
+    """The name of the step from ``source`` to ``target`` (:attr:`Step.name`)."""
+    return f"{source}->{target}"
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One transform between two targets, and the mapping of its inverse."""
@@ -132,7 +137,7 @@ class Step:
     @property
     def name(self) -> str:
         """The signature written in stash layers and reports: ``tao@v0.2.0->atif@v1.8``."""
-        return f"{self.source}->{self.target}"
+        return signature(self.source, self.target)
 
     @property
     def inverse(self) -> Step:
@@ -150,7 +155,8 @@ def run(step: Step, doc: Doc, report: ChangeReport, options: Options, kind: str)
         source, layers = detach(doc, holder(step.source))
     except StashError as exc:
         raise _stash_refusal(exc, kind) from None
-    top = layers[-1] if layers and layers[-1]["by"] == step.inverse.name else None
+    undo = signature(step.target, step.source)  # the inverse step's name
+    top = layers[-1] if layers and layers[-1]["by"] == undo else None
     ctx = Context(step.name, kind, options)
     if top is not None:
         ctx.reads = frozenset(top.get("wrote", ()))
@@ -160,7 +166,7 @@ def run(step: Step, doc: Doc, report: ChangeReport, options: Options, kind: str)
     if top is not None:
         layers.pop()
         out, undone = _restore(step, out, top.get("patch", []), ctx, report)
-    back = step.backward(out, Context(step.inverse.name, kind, options, frozenset(ctx.wrote)))
+    back = step.backward(out, Context(undo, kind, options, frozenset(ctx.wrote)))
     patch = _not_undone(diff(source, back), undone)
     _report_patch(step, patch, report, options.drop)
     layer: Doc = {"by": step.name}
@@ -252,16 +258,17 @@ _REASONS = {
 
 def _report_patch(step: Step, patch: list[Op], report: ChangeReport, drop: bool) -> None:
     """List each operation of a new layer's patch as stashed (or dropped, with ``drop``)."""
+    if not patch:
+        return
+    reasons = {name: text.format(target=step.target) for name, text in _REASONS.items()}
+    items, stash = (report.dropped, None) if drop else (report.stashed, holder(step.target))
+    where = None if stash is None else make_pointer(*stash)
+    name = step.name
     for op in patch:
-        name = op["op"]
-        if name == "test":
+        kind, path = op["op"], op["path"]
+        if kind == "test":
             continue
-        reason = _REASONS[name].format(target=step.target)
         # a null value, and the version of an embedded document, are not data lost
-        loss = name != "remove" and op.get("value") is not None
-        loss = loss and not op["path"].endswith("/schema_version")
-        if drop:
-            report.dropped.append(Item(op["path"], step.name, reason, loss=loss))
-        else:
-            stash = make_pointer(*holder(step.target))
-            report.stashed.append(Item(op["path"], step.name, reason, stash=stash, loss=loss))
+        loss = kind != "remove" and op.get("value") is not None
+        loss = loss and not path.endswith("/schema_version")
+        items.append(Item(path, name, reasons[kind], stash=where, loss=loss))

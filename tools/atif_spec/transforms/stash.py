@@ -14,7 +14,7 @@ writes stashes and computes and applies patches; :mod:`atif_spec.transforms.driv
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
@@ -282,24 +282,46 @@ Pairs = set[tuple[int, int]]
 def _diff(s: Any, r: Any, path: str, ops: list[Op], equal: Pairs) -> None:
     if s is r:
         return
+    walk: Callable[[Any, Any, str, list[Op], Pairs], None]
     if isinstance(s, dict) and isinstance(r, dict):
+        walk = _diff_dict
+    elif isinstance(s, list) and isinstance(r, list):
+        walk = _diff_list
+    else:
+        if not _same(s, r):
+            ops += [{"op": "test", "path": path, "value": r}, _op("replace", path, s)]
+        return
+    pair = (id(s), id(r))
+    if pair not in equal:
+        done = len(ops)
+        walk(s, r, path, ops, equal)
+        if len(ops) == done:
+            equal.add(pair)
+
+
+def _diff_dict(s: Doc, r: Doc, path: str, ops: list[Op], equal: Pairs) -> None:
+    if not r.keys() <= s.keys():
         for key in r:
             if key not in s:
                 here = path + make_pointer(key)
                 ops += [{"op": "test", "path": here, "value": r[key]}, _op("remove", here)]
-        for key, value in s.items():
-            here = path + make_pointer(key)
-            if key in r:
-                _diff(value, r[key], here, ops, equal)
-            else:
-                ops.append(_op("add", here, value))
-    elif isinstance(s, list) and isinstance(r, list):
-        _diff_list(s, r, path, ops, equal)
-    elif not _same(s, r):
-        ops += [{"op": "test", "path": path, "value": r}, _op("replace", path, s)]
+    for key, value in s.items():
+        other = r.get(key, _ABSENT)
+        if other is value:  # shared: equal (most members of a mapped object)
+            continue
+        here = path + make_pointer(key)
+        if other is _ABSENT:
+            ops.append(_op("add", here, value))
+        else:
+            _diff(value, other, here, ops, equal)
 
 
 def _diff_list(s: list[Any], r: list[Any], path: str, ops: list[Op], equal: Pairs) -> None:
+    if len(s) == len(r):  # element by element (what the common start and end leave)
+        for i, (a, b) in enumerate(zip(s, r, strict=True)):
+            if a is not b:
+                _diff(a, b, f"{path}/{i}", ops, equal)
+        return
     start = 0
     shortest = min(len(s), len(r))
     while start < shortest and _same(s[start], r[start], equal):
@@ -395,8 +417,12 @@ class _Chain:
 
     def writable(self, tokens: list[str], copied: set[int]) -> Any:
         """The container at ``tokens`` below the root, copied (and relinked) where not yet."""
-        shared, limit = 0, min(len(tokens), len(self.tokens))
-        while shared < limit and tokens[shared] == self.tokens[shared]:
+        if tokens == self.tokens:  # the last operation's parent (a test, then its operation)
+            return self.nodes[-1]
+        shared = 0
+        for mine, last in zip(tokens, self.tokens, strict=False):
+            if mine != last:
+                break
             shared += 1
         del self.tokens[shared:], self.nodes[shared + 1 :]
         node = self.nodes[-1]

@@ -52,7 +52,7 @@ def metrics_field_down(field: str) -> Change:
 
 def without(obj: Doc, *keys: str) -> Doc:
     """``obj`` without ``keys`` (``obj`` itself when it has none of them)."""
-    if not any(key in obj for key in keys):
+    if obj.keys().isdisjoint(keys):
         return obj
     return {k: v for k, v in obj.items() if k not in keys}
 

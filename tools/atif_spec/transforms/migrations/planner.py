@@ -35,12 +35,17 @@ CONTEXT_ONLY = {m.STEP.inverse.name: m.FACT for m in (v1_4__v1_5, v1_6__v1_7)}
 (``--drop-context-only-steps`` drops such steps before the step)."""
 
 
+_UP = tuple(m.STEP for m in STEPS)
+_DOWN = tuple(m.STEP.inverse for m in STEPS)
+"""The steps up and down, oldest first (``_DOWN[i]`` from ``STEPS[i].UPPER`` to ``.LOWER``)."""
+
+
 def plan(source: str, target: str) -> list[Step]:
     """The steps from ``source`` to ``target`` (``vX.Y``), in order; empty when they are equal."""
     i, j = VERSIONS.index(source), VERSIONS.index(target)
     if i <= j:
-        return [m.STEP for m in STEPS[i:j]]
-    return [m.STEP.inverse for m in reversed(STEPS[j:i])]
+        return list(_UP[i:j])
+    return list(reversed(_DOWN[j:i]))
 
 
 def _check() -> None:

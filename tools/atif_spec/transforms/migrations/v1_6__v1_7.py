@@ -129,13 +129,14 @@ def _session_only(ref: Doc) -> bool:
 
 def _refs(step: Doc, ptr: str, change: Callable[[Doc, str], Doc]) -> Doc:
     """``step`` with ``change(ref, pointer)`` applied to each subagent reference."""
+    return results(step, ptr, lambda obj, at: _result_refs(obj, at, change))
 
-    def result(obj: Doc, at: str) -> Doc:
-        old = obj.get("subagent_trajectory_ref")
-        new = each(old, lambda ref, r: change(ref, f"{at}/subagent_trajectory_ref/{r}"))
-        return obj if new is old else {**obj, "subagent_trajectory_ref": new}
 
-    return results(step, ptr, result)
+def _result_refs(result: Doc, at: str, change: Callable[[Doc, str], Doc]) -> Doc:
+    """``result`` (at ``at``) with ``change(ref, pointer)`` applied to each of its references."""
+    old = result.get("subagent_trajectory_ref")
+    new = each(old, lambda ref, r: change(ref, f"{at}/subagent_trajectory_ref/{r}"))
+    return result if new is old else {**result, "subagent_trajectory_ref": new}
 
 
 def down(doc: Doc, ctx: Context, base: str) -> Doc:
@@ -154,8 +155,9 @@ def down(doc: Doc, ctx: Context, base: str) -> Doc:
         calls = each(step.get("tool_calls"), lambda call, j: without(call, "extra"))
         if calls is not step.get("tool_calls"):
             step = {**step, "tool_calls": calls}
-        step = results(step, ptr, lambda result, at: without(result, "extra"))
-        return _refs(step, ptr, ref_down)
+        return results(
+            step, ptr, lambda result, at: _result_refs(without(result, "extra"), at, ref_down)
+        )
 
     def ref_down(ref: Doc, ptr: str) -> Doc:
         if ref.get("session_id") is None:
