@@ -114,7 +114,8 @@ def test_a_pair_of_containers_found_equal_is_compared_once(monkeypatch: pytest.M
         return same(*args)
 
     monkeypatch.setattr(stash, "_same", counted)
-    mine, theirs = ({f"k{i}": i for i in range(50)} for _ in range(2))
+    # equal members, not shared: each pair of values is compared
+    mine, theirs = ({f"k{i}": f"value {i}" for i in range(50)} for _ in range(2))
     source = {"steps": [[mine] for _ in range(10)]}
     rebuilt = {"steps": [[theirs] for _ in range(10)]}
     assert diff(source, rebuilt) == []

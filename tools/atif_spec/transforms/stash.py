@@ -21,7 +21,7 @@ from typing import Any
 
 from atif_spec.jsonio.jsonequal import same_json
 from atif_spec.jsonio.jsontext import dumps, loads
-from atif_spec.jsonio.pointers import parse_pointer
+from atif_spec.jsonio.pointers import escape_token, parse_pointer
 from atif_spec.jsonio.pointers import pointer as make_pointer
 
 STASH_KEY = "_atif_stash"
@@ -303,13 +303,13 @@ def _diff_dict(s: Doc, r: Doc, path: str, ops: list[Op], equal: Pairs) -> None:
     if not r.keys() <= s.keys():
         for key in r:
             if key not in s:
-                here = path + make_pointer(key)
+                here = f"{path}/{escape_token(key)}"
                 ops += [{"op": "test", "path": here, "value": r[key]}, _op("remove", here)]
     for key, value in s.items():
         other = r.get(key, _ABSENT)
         if other is value:  # shared: equal (most members of a mapped object)
             continue
-        here = path + make_pointer(key)
+        here = f"{path}/{escape_token(key)}"
         if other is _ABSENT:
             ops.append(_op("add", here, value))
         else:
@@ -417,13 +417,11 @@ class _Chain:
 
     def writable(self, tokens: list[str], copied: set[int]) -> Any:
         """The container at ``tokens`` below the root, copied (and relinked) where not yet."""
-        if tokens == self.tokens:  # the last operation's parent (a test, then its operation)
+        shared = min(len(tokens), len(self.tokens))
+        while tokens[:shared] != self.tokens[:shared]:  # the deepest common container
+            shared -= 1
+        if shared == len(tokens) == len(self.tokens):  # the last operation's parent
             return self.nodes[-1]
-        shared = 0
-        for mine, last in zip(tokens, self.tokens, strict=False):
-            if mine != last:
-                break
-            shared += 1
         del self.tokens[shared:], self.nodes[shared + 1 :]
         node = self.nodes[-1]
         for token in tokens[shared:]:
