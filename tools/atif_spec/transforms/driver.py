@@ -133,11 +133,11 @@ class Step:
     """Called with what ``forward`` made and the document :func:`run` writes (patch applied,
     stash attached); returns the document to write. For a format whose documents carry a digest
     of their own content (TAO's ``content_hash``), which must cover what is finally written."""
+    name: str = field(init=False, repr=False, compare=False)
+    """The signature written in stash layers and reports: ``tao@v0.2.0->atif@v1.8``."""
 
-    @property
-    def name(self) -> str:
-        """The signature written in stash layers and reports: ``tao@v0.2.0->atif@v1.8``."""
-        return signature(self.source, self.target)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", signature(self.source, self.target))
 
     @property
     def inverse(self) -> Step:

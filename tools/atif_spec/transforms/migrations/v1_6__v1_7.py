@@ -191,6 +191,8 @@ def _digest_id(doc: Doc) -> str:
 def _embedded_sessions(parent: object, embedded: list[Doc]) -> dict[str, str]:
     """The session id each embedded subagent (by ``trajectory_id``) is referenced by below v1.7:
     its own when no other trajectory of the document carries it, else ``<parent>#<tid>``."""
+    if not embedded:
+        return {}
     parent = parent if isinstance(parent, str) else ""
     own = [sub.get("session_id") for sub in embedded]
     taken = Counter(s for s in [parent, *own] if isinstance(s, str))
