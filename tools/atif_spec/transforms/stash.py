@@ -417,11 +417,13 @@ class _Chain:
 
     def writable(self, tokens: list[str], copied: set[int]) -> Any:
         """The container at ``tokens`` below the root, copied (and relinked) where not yet."""
-        shared = min(len(tokens), len(self.tokens))
-        while tokens[:shared] != self.tokens[:shared]:  # the deepest common container
-            shared -= 1
-        if shared == len(tokens) == len(self.tokens):  # the last operation's parent
+        if tokens == self.tokens:  # the last operation's parent (a test, then its operation)
             return self.nodes[-1]
+        shared = 0
+        for mine, last in zip(tokens, self.tokens, strict=False):
+            if mine != last:
+                break
+            shared += 1
         del self.tokens[shared:], self.nodes[shared + 1 :]
         node = self.nodes[-1]
         for token in tokens[shared:]:
