@@ -130,7 +130,12 @@ def _fact(step: Mapping[str, Any], key: str) -> bool:
     if key in step:
         return context_only_fact(key, step[key])
     extra = step.get("extra")
-    return isinstance(extra, Mapping) and context_only_fact(key, extra.get(key))
+    # None and dict first: the check against the abstract class is slow, and runs on every step
+    return (
+        extra is not None
+        and isinstance(extra, (dict, Mapping))
+        and context_only_fact(key, extra.get(key))
+    )
 
 
 def is_copied_context(step: Mapping[str, Any]) -> bool:
@@ -154,12 +159,13 @@ def step_totals(steps: Any) -> Totals:
     costs: list[float] = []
     for step in objects(steps):
         totals.steps += 1
-        if is_copied_context(step):
+        copied, zero = is_copied_context(step), zero_calls(step)
+        if copied:
             totals.copied_context_steps += 1
-        if zero_calls(step):
+        if zero:
             totals.zero_call_steps += 1
         metrics = dict_member(step, "metrics")
-        if metrics is None or not counts(step):
+        if metrics is None or copied or zero:  # not counts(step)
             continue
         _add_tokens(totals, metrics)
         _add_cost(totals, metrics, costs)

@@ -13,7 +13,7 @@ import jsonschema_rs
 import referencing
 from referencing.jsonschema import DRAFT202012
 
-from atif_spec.schemas.catalog import all_schemas, schema_by_id
+from atif_spec.schemas.catalog import all_schemas, load_catalog, schema_by_id
 
 
 def refuse_retrieval(uri: str) -> Any:
@@ -35,6 +35,14 @@ def rs_validator(schema_id: str) -> jsonschema_rs.Validator:
     return jsonschema_rs.validator_for(
         schema_by_id(schema_id), registry=rs_registry(), retriever=refuse_retrieval
     )
+
+
+@functools.cache
+def document_validator(target: str) -> jsonschema_rs.Validator:
+    """The compiled validator of the document schema of ``FORMAT@VERSION`` (cached: the
+    lenses check every source with it, and finding the schema costs more than a small check)."""
+
+    return rs_validator(load_catalog().find(target).id)
 
 
 @functools.cache

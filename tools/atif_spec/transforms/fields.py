@@ -62,6 +62,8 @@ class Field:
 
 def get(obj: Any, path: str) -> Any:
     """The member at ``path`` (``/``-separated member names) below ``obj``, or :data:`ABSENT`."""
+    if "/" not in path:  # the usual one member, without splitting
+        return obj.get(path, ABSENT) if isinstance(obj, dict) else ABSENT
     for token in path.split("/"):
         obj = obj.get(token, ABSENT) if isinstance(obj, dict) else ABSENT
     return obj
@@ -69,6 +71,9 @@ def get(obj: Any, path: str) -> Any:
 
 def put(out: Doc, path: str, value: Any) -> None:
     """Set the member at ``path`` below ``out``, making the objects above it."""
+    if "/" not in path:  # the usual one member, without splitting
+        out[path] = value
+        return
     *above, last = path.split("/")
     for token in above:
         out = out.setdefault(token, {})

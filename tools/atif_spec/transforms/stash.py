@@ -16,11 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import repeat
 from typing import Any
 
 from atif_spec.jsonio.jsonequal import same_json
-from atif_spec.jsonio.jsontext import dumps, loads
+from atif_spec.jsonio.jsontext import canonical_json, dumps, loads
 from atif_spec.jsonio.pointers import escape_token, parse_pointer
 from atif_spec.jsonio.pointers import pointer as make_pointer
 
@@ -352,10 +351,9 @@ def _same(a: Any, b: Any, equal: Pairs | None = None) -> bool:
             return False
         if equal is not None and (id(a), id(b)) in equal:
             return True
-        if kind is dict:
-            same = all(k in b and _same(v, b[k], equal) for k, v in a.items())
-        else:
-            same = all(map(_same, a, b, repeat(equal)))
+        # Python's == (in C) is true for every pair equal by §4.6, and for a few more (true and
+        # 1, 1 and 1.0, -0.0 and 0.0), which their canonical texts tell apart
+        same = bool(a == b) and canonical_json(a) == canonical_json(b)
         if same and equal is not None:
             equal.add((id(a), id(b)))
         return same

@@ -12,8 +12,7 @@ rest of a document, either way, to the stash, whose OTLP holder is the root span
 
 from __future__ import annotations
 
-from atif_spec.schemas.catalog import load_catalog
-from atif_spec.schemas.compiled import rs_validator
+from atif_spec.schemas.compiled import document_validator
 from atif_spec.transforms.driver import Context, Mapping, Step
 from atif_spec.transforms.lenses.otel.common import ATIF, OTEL, Doc
 from atif_spec.transforms.lenses.otel.to_atif import to_atif
@@ -28,7 +27,7 @@ def _checked(source: str, mapping: Mapping) -> Mapping:
     followed by the schema findings)."""
 
     def run(doc: Doc, ctx: Context) -> Doc:
-        validator = rs_validator(load_catalog().find(source).id)
+        validator = document_validator(source)
         if not validator.is_valid(doc):
             message = f"the source is not a valid {source} document"
             raise ctx.refuse("invalid-source", "", message, findings_of(validator, doc))

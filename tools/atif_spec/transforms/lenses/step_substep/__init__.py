@@ -26,8 +26,7 @@ Modules: :mod:`.common` (the steps' targets, the named keys, the lift conditions
 
 from __future__ import annotations
 
-from atif_spec.schemas.catalog import load_catalog
-from atif_spec.schemas.compiled import rs_validator
+from atif_spec.schemas.compiled import document_validator
 from atif_spec.transforms.driver import Context, Mapping, Step
 from atif_spec.transforms.lenses.step_substep.common import (
     ATIF,
@@ -58,7 +57,7 @@ def _checked(source: str, mapping: Mapping) -> Mapping:
     followed by the schema findings)."""
 
     def run(doc: Doc, ctx: Context) -> Doc:
-        validator = rs_validator(load_catalog().find(source).id)
+        validator = document_validator(source)
         if not validator.is_valid(doc):
             message = f"the source is not a valid {source} document"
             raise ctx.refuse("invalid-source", "", message, findings_of(validator, doc))

@@ -12,9 +12,8 @@ from typing import Any
 from atif_spec.formats.tao import UnloadableRecordError, normalize, schema
 from atif_spec.jsonio.jsonequal import same_json
 from atif_spec.jsonio.jsonvalues import dicts, text_of
-from atif_spec.schemas.catalog import load_catalog, read_spec_json
-from atif_spec.schemas.compiled import rs_validator
-from atif_spec.schemas.targets import Target
+from atif_spec.schemas.catalog import read_spec_json
+from atif_spec.schemas.compiled import document_validator
 from atif_spec.transforms.driver import Context
 from atif_spec.transforms.lenses.tao.tokens import count
 from atif_spec.validation.schema_findings import findings_of
@@ -97,8 +96,7 @@ def filled(record: Doc) -> bool:
 def refuse_invalid(doc: Doc, target: str, ctx: Context) -> None:
     """Refuse a document that does not validate against the schema of ``target``
     (``FORMAT@VERSION``): the mapping assumes it. Names the first schema error."""
-    fmt, _, version = target.partition("@")
-    validator = rs_validator(load_catalog().find(Target(fmt, version)).id)
+    validator = document_validator(target)
     if validator.is_valid(doc):
         return
     first = next(iter(findings_of(validator, doc)), None)

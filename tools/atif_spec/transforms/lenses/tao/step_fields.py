@@ -32,24 +32,23 @@ def kept(step: Doc, ptr: str, index: str, launched: str | None, keep: Keep) -> D
     whose steps ATIF → TAO wrote before it (TAO names it in ``subagent_trajectory_ref``,
     and TAO → ATIF writes the reference back)."""
     fields: Doc = {}
-    for key, value in step.items():
-        here = f"{ptr}/{escape_token(key)}"
+    for key, value in step.items():  # each pointer made only where it is used
         if key in common.FIELDS or (key == "message" and isinstance(value, list)):
+            here = f"{ptr}/{escape_token(key)}"
             value = keep.producers(value, here) if key == "extra" else value
             if key != "extra" or value:  # content parts: TAO's content is their text
                 fields[key] = value
                 keep.member(here, STEP_FIELDS.key, index, key)
         elif key == "metrics" and isinstance(value, dict):
-            partial_metrics = _metrics(value, here, keep, index)
+            partial_metrics = _metrics(value, f"{ptr}/metrics", keep, index)
             if partial_metrics:
                 fields[key] = partial_metrics
         elif key == "tool_calls" and isinstance(value, list):
-            items = [(f"{here}/{k}", v) for k, v in enumerate(value)]
-            partial = _partials(items, {}, keep, index, key)
+            partial = _partials(f"{ptr}/tool_calls", list(enumerate(value)), {}, keep, index, key)
             if partial:
                 fields[key] = partial
         elif key == "observation" and isinstance(value, dict):
-            partial = _results(step, value, here, launched, keep, index)
+            partial = _results(step, value, f"{ptr}/observation", launched, keep, index)
             if partial:
                 fields[key] = {"results": partial}
     return fields
@@ -79,28 +78,31 @@ def _results(
     on the first launcher's result) is not kept."""
     results = observation.get("results")
     items = [
-        (f"{ptr}/results/{k}", r)
-        for k, r in enumerate(results if isinstance(results, list) else ())
-        if not carrier(r)
+        (k, r) for k, r in enumerate(results if isinstance(results, list) else ()) if not carrier(r)
     ]
-    first = _first_launcher([r for _, r in items], step)
+    first = _first_launcher([r for _, r in items], step) if launched else None
     plain = {first: [{"trajectory_id": launched}]} if launched and first is not None else {}
-    return _partials(items, plain, keep, index, "observation", "results")
+    return _partials(f"{ptr}/results", items, plain, keep, index, "observation", "results")
 
 
 def _partials(
-    items: list[tuple[str, Any]], plain: dict[int, Any], keep: Keep, index: str, *below: str
+    base: str,
+    items: list[tuple[int, Any]],
+    plain: dict[int, Any],
+    keep: Keep,
+    index: str,
+    *below: str,
 ) -> list[Doc]:
-    """Partial ATIF tool calls or results (with their pointers), one per TAO call or
-    observation made from them: their producer's ``extra``, content parts and subagent
+    """Partial ATIF tool calls or results (with their indexes in the list at ``base``), one per
+    TAO call or observation made from them: their producer's ``extra``, content parts and subagent
     references (``{}`` when all are empty). ``plain``: position → the reference TAO → ATIF
     writes there anyway."""
     out: list[Doc] = []
-    for k, (ptr, item) in enumerate(items):
+    for k, (i, item) in enumerate(items):
         partial: Doc = {}
         for member, value in item.items() if isinstance(item, dict) else ():
             if member == "extra":
-                value = keep.producers(value, f"{ptr}/extra")
+                value = keep.producers(value, f"{base}/{i}/extra")
             elif member == "subagent_trajectory_ref":
                 if k in plain and same_json(value, plain[k]):
                     continue
@@ -108,7 +110,7 @@ def _partials(
                 continue
             if value:
                 partial[member] = value
-                keep.member(f"{ptr}/{member}", STEP_FIELDS.key, index, *below, str(k), member)
+                keep.member(f"{base}/{i}/{member}", STEP_FIELDS.key, index, *below, str(k), member)
         out.append(partial)
     return out if any(out) else []
 

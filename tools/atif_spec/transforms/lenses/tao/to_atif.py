@@ -207,11 +207,12 @@ class _ToAtif:
 
     def _name(self, owner: _Owner) -> None:
         """Put the owner's members that ATIF has no field for under named ``extra`` keys."""
+        rows = [r for r in NAMED[owner.kind] if r is not STEP_INDEX and r.member in owner.source]
+        if not rows:  # a step's index: :meth:`_name_indexes`; most objects have no other
+            return
         at = f"{owner.target_ptr}/extra"
         extra = FreeForm(owner.target.get("extra"), at, self.ctx)
-        for row in NAMED[owner.kind]:
-            if row is STEP_INDEX or row.member not in owner.source:
-                continue  # a step's index: :meth:`_name_indexes`
+        for row in rows:
             value = owner.source[row.member]
             if owner.kind == "record" and row.member == "metadata" and self.metadata.edited:
                 value = self.metadata.keys
