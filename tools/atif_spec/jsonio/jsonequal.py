@@ -27,10 +27,15 @@ _KINDS: dict[type, str] = {
     list: "array",
     dict: "object",
 }
+_PLAIN = frozenset({type(None), bool, int, str})
+"""Scalar kinds whose values are equal exactly when Python's ``==`` says so (not floats: -0.0)."""
 
 
 def same_json(a: Any, b: Any) -> bool:
     """Whether two parsed JSON values are equal by RFC.md §4.6."""
+    kind = type(a)
+    if kind is type(b) and kind in _PLAIN:  # the usual scalars, without a walk
+        return bool(a == b)
     return difference(a, b) is None
 
 

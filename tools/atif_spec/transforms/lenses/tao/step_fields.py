@@ -100,7 +100,10 @@ def _partials(
     out: list[Doc] = []
     for k, (i, item) in enumerate(items):
         partial: Doc = {}
-        for member, value in item.items() if isinstance(item, dict) else ():
+        if not _keeps(item):
+            out.append(partial)
+            continue
+        for member, value in item.items():
             if member == "extra":
                 value = keep.producers(value, f"{base}/{i}/extra")
             elif member == "subagent_trajectory_ref":
@@ -113,6 +116,16 @@ def _partials(
                 keep.member(f"{base}/{i}/{member}", STEP_FIELDS.key, index, *below, str(k), member)
         out.append(partial)
     return out if any(out) else []
+
+
+def _keeps(item: Any) -> bool:
+    """Whether a tool call or result may have something to keep (:func:`_partials`): most have
+    not, and this spares them the walk through their members."""
+    return isinstance(item, dict) and (
+        "extra" in item
+        or "subagent_trajectory_ref" in item
+        or isinstance(item.get("content"), list)
+    )
 
 
 def _first_launcher(results: list[Any], step: Doc) -> int | None:
@@ -129,7 +142,7 @@ def _first_launcher(results: list[Any], step: Doc) -> int | None:
 
 def carrier(result: Any) -> bool:
     """Whether an ATIF result only carries a reference (ATIF → TAO writes no observation)."""
-    return isinstance(result, dict) and list(result) == ["subagent_trajectory_ref"]
+    return isinstance(result, dict) and len(result) == 1 and "subagent_trajectory_ref" in result
 
 
 def _parts_of(parts: Any, text: Any) -> bool:
