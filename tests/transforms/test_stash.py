@@ -42,6 +42,25 @@ def test_kinds_and_key_order() -> None:
     assert diff(2**70, 2**70) == []
 
 
+@pytest.mark.parametrize(
+    ("source", "rebuilt"),
+    [
+        ([{"a": True}], [{"a": 1}]),
+        ({"x": [1]}, {"x": [1.0]}),
+        ([[-0.0]], [[0.0]]),
+        ([{"n": 2**70}], [{"n": float(2**70)}]),
+    ],
+)
+def test_containers_python_calls_equal_are_apart_by_their_leaves_kinds(
+    source: Any, rebuilt: Any
+) -> None:
+    assert source == rebuilt  # Python's == mixes them up; the patch must not
+    patch = diff(source, rebuilt)
+    assert [op["op"] for op in patch] == ["test", "replace"]
+    assert same_json(apply(rebuilt, patch)[0], source)
+    assert diff([{"n": 2**70, "s": [1, "x"]}], [{"s": [1, "x"], "n": 2**70}]) == []
+
+
 def test_every_remove_and_replace_is_guarded_by_a_test() -> None:
     patch = diff({"a": [1, 2, 3], "c": "x"}, {"a": [1, 3], "b": None, "c": "y"})
     assert patch == [
