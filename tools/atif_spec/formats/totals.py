@@ -231,7 +231,9 @@ def _file_refs(steps: list[Any]) -> Iterator[Mapping[str, Any]]:
     """The ``subagent_trajectory_ref`` objects of observation results that name a file."""
     for step in objects(steps):
         for result in objects(list_member(dict_member(step, "observation"), "results")):
-            for ref in _refs(result.get("subagent_trajectory_ref")):
+            if "subagent_trajectory_ref" not in result:  # most results: no walk below
+                continue
+            for ref in _refs(result["subagent_trajectory_ref"]):
                 if isinstance(ref.get("trajectory_path"), str):
                     yield ref
 

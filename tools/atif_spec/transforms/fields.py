@@ -45,11 +45,15 @@ class Field:
 
     def forward(self, obj: Doc, out: Doc) -> None:
         """Copy ``obj``'s member at ``source`` to ``out`` at ``target``."""
-        _copy(obj, self.source, out, self.target, self.when)
+        value = get(obj, self.source)
+        if value is not ABSENT and (self.when is None or self.when(value)):
+            put(out, self.target, value)
 
     def backward(self, obj: Doc, out: Doc) -> None:
         """Copy ``obj``'s member at ``target`` to ``out`` at ``source``."""
-        _copy(obj, self.target, out, self.source, None)
+        value = get(obj, self.target)
+        if value is not ABSENT:
+            put(out, self.source, value)
 
     def row(self, kind: Kind = "field", *, back: bool = False, note: str | None = None) -> Row:
         """The MAPPING.md row; ``back``: for the table of the other direction (``target``
@@ -78,12 +82,6 @@ def put(out: Doc, path: str, value: Any) -> None:
     for token in above:
         out = out.setdefault(token, {})
     out[last] = value
-
-
-def _copy(obj: Doc, path: str, out: Doc, to: str, when: Callable[[Any], bool] | None) -> None:
-    value = get(obj, path)
-    if value is not ABSENT and (when is None or when(value)):
-        put(out, to, value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +147,8 @@ class FreeForm:
 
     def take_all(self, obj: Doc, named: Sequence[Named]) -> None:
         """Take every row's key back to its member (a path) below ``obj``."""
+        if not self.keys:  # most objects have no extra
+            return
         for row in named:
             if row.key in self.keys and self.ctx.read(f"{self.at}/{escape_token(row.key)}"):
                 put(obj, row.member, self._edit().pop(row.key))
