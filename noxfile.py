@@ -483,7 +483,7 @@ def otel_inputs(session: nox.Session) -> None:
     """Write conformance/otel's producer files: pydantic-ai (TestModel, tools, a sub-agent) and
     harbor-atif2otel on valid ATIF fixtures (conformance/otel/make_inputs.py).
     ``nox -s otel-inputs -- --check`` fails when what they write now has another span tree."""
-    session.install(*OTEL_INPUTS)
+    session.install(*OTEL_INPUTS, "-e", ".")  # conformance/otel_check reads the tree's facts
     session.run("python", "conformance/otel/make_inputs.py", *session.posargs)
 
 

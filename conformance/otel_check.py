@@ -9,7 +9,7 @@ checks each of these and then parses the line; ``span_tree`` reads a file's span
 normalized tree (names, kinds, parents, the GenAI and OpenInference attributes that matter), the
 same shape `phoenix_check.py` builds from what Phoenix returns.
 
-Works on any producer's file; needs only ``opentelemetry-proto``.
+Works on any producer's file; needs ``opentelemetry-proto`` and this package (for the tree's facts).
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from typing import Any
 
 from google.protobuf import json_format
 from opentelemetry.proto.trace.v1.trace_pb2 import TracesData
+
+from atif_spec.conformance import spantrees
 
 TRACE_ID_BYTES = 16
 SPAN_ID_BYTES = 8
@@ -45,17 +47,11 @@ FACTS: dict[str, tuple[str, ...]] = {
     "openinference_kind": ("openinference.span.kind",),
     "agent": ("gen_ai.agent.name", "agent.name"),
     "model": ("gen_ai.response.model", "gen_ai.request.model", "llm.model_name"),
-    "tool_name": ("gen_ai.tool.name", "tool.name"),
-    "tool_call_id": ("gen_ai.tool.call.id", "tool_call.id", "tool.id"),
-    "input_tokens": ("gen_ai.usage.input_tokens", "llm.token_count.prompt"),
-    "output_tokens": ("gen_ai.usage.output_tokens", "llm.token_count.completion"),
-    "cache_read_tokens": (
-        "gen_ai.usage.cache_read.input_tokens",
-        "llm.token_count.prompt_details.cache_read",
-    ),
+    **spantrees.FACTS,
 }
 """The facts a span tree keeps, each read from the first of its attributes a span has: the
-GenAI conventions' name first, then OpenInference's (what Phoenix stores)."""
+GenAI conventions' name first, then OpenInference's (what Phoenix stores); the tool and token
+facts are the interop comparison's (``atif_spec.conformance.spantrees``)."""
 
 Scalar = str | int | float | bool
 
