@@ -21,6 +21,12 @@ def test_content_parts_come_back() -> None:
     assert parts_of("") == [] and message_of([]) == ""
 
 
+def test_text_parts_keep_their_boundaries() -> None:
+    two = [{"type": "text", "text": "Hello"}, {"type": "text", "text": "world"}]
+    assert message_of(parts_of(two)) == two  # not "Helloworld"
+    assert message_of(parts_of([{"type": "text", "text": "one"}])) == "one"
+
+
 def test_an_agent_step_is_one_assistant_message() -> None:
     step = {
         "source": "agent",

@@ -98,6 +98,10 @@ STEPS = Table(
             "`message`, `reasoning_content`, `tool_calls`",
             f"{_a(c.OUTPUT_MESSAGES)}: one `assistant` message, parts `reasoning`, `text`, "
             "`uri` (image, audio), `tool_call`",
+            note=(
+                "Read back: one text part is a string, several parts a list of content parts; "
+                "without the stash, a list holding one text part comes back as its string."
+            ),
         ),
         Row(
             "—",
@@ -161,6 +165,10 @@ TOOLS = Table(
         Row(
             "other results (no `source_call_id`, a call's second result)",
             f"{_a(c.A_RESULTS)} on the step's span (JSON text)",
+            note=(
+                "Without the stash they come back after the calls' first results: the order of "
+                "a step's results is kept by the stash only."
+            ),
         ),
     ),
 )

@@ -45,11 +45,14 @@ def parts_of(message: Any) -> list[Doc]:
 
 
 def message_of(parts: list[Any]) -> Any:
-    """The ATIF ``message`` of GenAI parts: a string when they are text only (joined), else a
-    list of content parts; other part types are not message content."""
+    """The ATIF ``message`` of GenAI parts: a string when they are one text part (or none), else
+    a list of content parts, so that the parts' boundaries are kept; other part types are not
+    message content."""
     kept = [p for p in parts if isinstance(p, dict) and p.get("type") in ("text", "uri")]
-    if all(p.get("type") == "text" for p in kept):
-        return "".join(str(p.get("content") or "") for p in kept)
+    if not kept:
+        return ""
+    if len(kept) == 1 and kept[0].get("type") == "text":
+        return str(kept[0].get("content") or "")
     out: list[Doc] = []
     for part in kept:
         if part.get("type") == "text":
