@@ -384,7 +384,8 @@ class _Gathering:
                 group, seen = len(self.groups), set()
                 self.groups.append((trace, []))
                 self.units.append(group)
-            self.current[trace] = (group, seen | ids)
+                self.current[trace] = (group, seen)
+            seen |= ids  # in place: a trace over many lines costs its spans once, not per line
             self.groups[group][1].append(len(self.held))
         self.held.append((raw, parts if len(parts) > 1 else None))
 
