@@ -216,9 +216,7 @@ class _ToTao:
     def _named_back(self, source: Doc, ptr: str, target: Doc, rows: tuple[Named, ...]) -> None:
         """Read back into ``target`` the TAO members TAO → ATIF put under the named keys
         ``rows`` of the ``extra`` of ``source`` (at ``ptr``), only those it wrote."""
-        extra = source.get("extra")
-        if isinstance(extra, dict) and extra:  # else none to take (most objects have none)
-            FreeForm(extra, f"{ptr}/extra", self.ctx).take_all(target, rows)
+        FreeForm(source.get("extra"), f"{ptr}/extra", self.ctx).take_all(target, rows)
 
     def _producers(self, extra: Any, ptr: str) -> Doc:
         """The members of an ATIF ``extra`` (at ``ptr``) a producer wrote: not the named keys
