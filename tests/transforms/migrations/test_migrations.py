@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -13,8 +14,7 @@ from atif_spec import validate
 from atif_spec.jsonio.jsonequal import difference, same_json
 from atif_spec.jsonio.jsontext import dumps, loads
 from atif_spec.transforms.mapping import is_named
-from atif_spec.transforms.migrations import MigrationError, migrate
-from atif_spec.transforms.migrations.planner import STEPS, plan
+from atif_spec.transforms.migrations import STEPS, MigrationError, migrate, plan
 from atif_spec.transforms.stash import STASH_KEY
 from tests.support import ROOT
 from tests.support.documents import minimal_atif
@@ -36,7 +36,9 @@ def no_errors(doc: Any) -> bool:
 
 
 def test_every_step_has_golden_pairs_in_both_directions() -> None:
-    expected = {f"{m.LOWER}__{m.UPPER}" for m in STEPS} | {f"{m.UPPER}__{m.LOWER}" for m in STEPS}
+    names = [(s.source.removeprefix("atif@"), s.target.removeprefix("atif@")) for s in STEPS]
+    assert names == list(itertools.pairwise(VERSIONS))
+    expected = {f"{a}__{b}" for a, b in names} | {f"{b}__{a}" for a, b in names}
     assert set(PAIRS) == expected
 
 

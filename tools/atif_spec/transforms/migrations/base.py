@@ -1,10 +1,8 @@
-"""What the version steps share: the step record, copying only what changes, the context-only facts.
+"""What the version steps share: the step record, copy-on-change walks, the context-only facts.
 
-A version step is a :class:`atif_spec.transforms.driver.Step` made by :func:`version_step` from
-two changes, ``up`` and ``down``. A change receives a copy of the trajectory's root with its new
-``schema_version`` (its own to edit) and returns the trajectory; below the root it copies only
-what it changes and shares the rest with the input. ``base`` is the trajectory's pointer in the
-whole document (``""``, or ``/subagent_trajectories/0`` for an embedded one).
+A change ``(doc, ctx, base) -> doc`` gets a root copy with the new ``schema_version`` (its own to
+edit); below the root it copies only what it changes and shares the rest with the input. ``base``
+is the trajectory's pointer in the whole document (``""``, or ``/subagent_trajectories/0``).
 """
 
 from __future__ import annotations
@@ -20,6 +18,7 @@ from atif_spec.transforms.fields import ABSENT, FreeForm
 
 Doc = dict[str, Any]
 Change = Callable[[Doc, Context, str], Doc]
+Walk = Callable[[Doc, str], Doc]
 
 
 def version_step(lower: str, upper: str, up: Change | None, down: Change | None) -> Step:
@@ -28,9 +27,11 @@ def version_step(lower: str, upper: str, up: Change | None, down: Change | None)
 
 
 def _mapping(version: str, change: Change | None) -> Callable[[Doc, Context], Doc]:
+    text = spelling(version)
+
     def mapping(doc: Doc, ctx: Context) -> Doc:
-        out = {**doc, "schema_version": spelling(version)}
-        return change(out, ctx, "") if change is not None else out
+        out = {**doc, "schema_version": text}
+        return out if change is None else change(out, ctx, "")
 
     return mapping
 
@@ -38,45 +39,45 @@ def _mapping(version: str, change: Change | None) -> Callable[[Doc, Context], Do
 def metrics_field_down(field: str) -> Change:
     """The change down of a version that added ``Metrics.<field>``: it goes to the stash."""
 
-    def down(doc: Doc, ctx: Context, base: str) -> Doc:
-        def step(obj: Doc, ptr: str) -> Doc:
-            metrics = obj.get("metrics")
-            if isinstance(metrics, dict) and field in metrics:
-                return {**obj, "metrics": without(metrics, field)}
-            return obj
+    def step(obj: Doc, ptr: str) -> Doc:
+        metrics = obj.get("metrics")
+        if isinstance(metrics, dict) and field in metrics:
+            return {**obj, "metrics": without(metrics, field)}
+        return obj
 
-        return steps(doc, base, step)
-
-    return down
+    return lambda doc, ctx, base: steps(doc, base, step)
 
 
 def without(obj: Doc, *keys: str) -> Doc:
     """``obj`` without ``keys`` (``obj`` itself when it has none of them)."""
     if obj.keys().isdisjoint(keys):
         return obj
-    return {k: v for k, v in obj.items() if k not in keys}
+    out = obj.copy()
+    for key in keys:
+        out.pop(key, None)
+    return out
 
 
-def each(items: Any, change: Callable[[Doc, int], Doc]) -> Any:
-    """``items`` with ``change(item, index)`` applied to every object in it; the same list when
-    nothing changed (and anything that is not a list as it is)."""
+def each(items: Any, at: str, change: Walk) -> Any:
+    """``items`` (at ``at``) with ``change(item, pointer)`` applied to each object in it; the same
+    list when nothing changed (and anything that is not a list as it is)."""
     if not isinstance(items, list):
         return items
-    out: list[Any] | None = None
+    out = items
     for i, item in enumerate(items):
         if isinstance(item, dict):
-            new = change(item, i)
+            new = change(item, f"{at}/{i}")
             if new is not item:
-                if out is None:
-                    out = list(items)
+                if out is items:
+                    out = items.copy()
                 out[i] = new
-    return items if out is None else out
+    return out
 
 
-def steps(doc: Doc, base: str, change: Callable[[Doc, str], Doc]) -> Doc:
+def steps(doc: Doc, base: str, change: Walk) -> Doc:
     """``doc`` (a root copy the caller owns) with ``change(step, pointer)`` applied to each step."""
     if "steps" in doc:
-        doc["steps"] = each(doc["steps"], lambda step, i: change(step, f"{base}/steps/{i}"))
+        doc["steps"] = each(doc["steps"], f"{base}/steps", change)
     return doc
 
 
@@ -84,20 +85,19 @@ def contents(doc: Doc, base: str, change: Callable[[Doc, str, str], Doc]) -> Doc
     """``doc`` (a root copy the caller owns) with ``change(owner, pointer, key)`` applied to
     each step (``message``) and each observation result (``content``)."""
 
-    def step(obj: Doc, ptr: str) -> Doc:
-        obj = change(obj, ptr, "message")
-        return results(obj, ptr, lambda result, at: change(result, at, "content"))
+    def content(result: Doc, at: str) -> Doc:
+        return change(result, at, "content")
 
-    return steps(doc, base, step)
+    return steps(doc, base, lambda step, ptr: results(change(step, ptr, "message"), ptr, content))
 
 
-def results(step: Doc, ptr: str, change: Callable[[Doc, str], Doc]) -> Doc:
+def results(step: Doc, ptr: str, change: Walk) -> Doc:
     """``step`` with ``change(result, pointer)`` applied to each observation result."""
     observation = step.get("observation")
     if not isinstance(observation, dict):
         return step
     old = observation.get("results")
-    new = each(old, lambda r, k: change(r, f"{ptr}/observation/results/{k}"))
+    new = each(old, f"{ptr}/observation/results", change)
     return step if new is old else {**step, "observation": {**observation, "results": new}}
 
 
@@ -105,17 +105,16 @@ def results(step: Doc, ptr: str, change: Callable[[Doc, str], Doc]) -> Doc:
 
 
 def fact_down(step: Doc, ptr: str, key: str, ctx: Context) -> Doc:
-    """``step`` without ``key``. When its value makes the step context only (``true``, ``0``),
-    it stays readable as the step's ``extra.<key>`` (a named key, :class:`FreeForm`; warning
-    ``migrate:context-only-step``), unless the producer's own ``extra`` has that key or is not
-    an object: then, like any other value, it goes to the stash."""
+    """``step`` without ``key``. A value that makes the step context only (``true``, ``0``) stays
+    readable as the named ``extra.<key>`` (warning ``migrate:context-only-step``) unless the
+    producer's ``extra`` has that key or is no object: then, like other values, it is stashed."""
     if key not in step:
         return step
     out = without(step, key)
+    if not context_only_fact(key, step[key]):
+        return out
     extra = FreeForm(step.get("extra", ABSENT), f"{ptr}/extra", ctx)
-    if context_only_fact(key, step[key]) and extra.put(
-        key, step[key], f"{ptr}/{key}", f"{ptr}/extra"
-    ):
+    if extra.put(key, step[key], f"{ptr}/{key}", f"{ptr}/extra"):
         extra.place(out)
         version = ctx.target.partition("@")[2]
         ctx.warn(
@@ -128,10 +127,12 @@ def fact_down(step: Doc, ptr: str, key: str, ctx: Context) -> Doc:
 
 
 def fact_up(doc: Doc, ctx: Context, key: str) -> Doc:
-    """``doc`` with each step's ``extra.<key>`` that the way down wrote (``ctx.read``) back in
-    ``key`` (an ``extra`` left empty goes; the stash restores one that was there)."""
+    """``doc`` with each step's ``extra.<key>`` that the way down wrote back in ``key`` (an
+    ``extra`` left empty goes; the stash restores one that was there)."""
 
     def back(step: Doc, ptr: str) -> Doc:
+        if not ctx.read(f"{ptr}/extra/{key}"):
+            return step
         extra = FreeForm(step.get("extra", ABSENT), f"{ptr}/extra", ctx)
         out = without(step, "extra")
         if not extra.take(out, key, key):
@@ -143,10 +144,9 @@ def fact_up(doc: Doc, ctx: Context, key: str) -> Doc:
 
 
 def drop_context_only(doc: Doc, key: str, step: Step, report: ChangeReport) -> Doc:
-    """The policy ``--drop-context-only-steps``, before ``step`` (which has no ``key``): ``doc``
-    without the steps ``key`` makes context only, the integer ``step_id`` of the others
-    renumbered from 1, and a ``final_metrics.total_steps`` that counted the steps following
-    (reported as dropped and decided; not invertible, so not stashed)."""
+    """``--drop-context-only-steps`` before ``step`` (which has no ``key``): ``doc`` without the
+    steps ``key`` makes context only, the integer ``step_id`` of the others renumbered from 1,
+    and a ``final_metrics.total_steps`` that counted them (dropped and decided; not stashed)."""
     listed = doc.get("steps")
     if not isinstance(listed, list):
         return doc

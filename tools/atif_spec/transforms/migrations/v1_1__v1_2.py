@@ -1,9 +1,5 @@
-"""ATIF v1.1 <-> v1.2.
-
-Changes: none in structure. v1.2 documents observations on system steps (always accepted by the
-schemas, see DECISIONS 6.5) and defines ``prompt_tokens`` as including cached tokens. Only
-``schema_version`` is rewritten, in both directions.
-"""
+"""ATIF v1.1 <-> v1.2: no change in structure (v1.2 documents observations on system steps, which
+the schemas always accept, DECISIONS 6.5, and counts cached tokens in ``prompt_tokens``)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""ATIF v1.2 <-> v1.3.
-
-Changes: v1.3 adds ``Metrics.completion_token_ids``. ``down``: it goes to the stash;
-``up``: nothing to change (the stash restores it).
-"""
+"""ATIF v1.2 <-> v1.3: v1.3 adds ``Metrics.completion_token_ids`` (stashed on the way down)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""ATIF v1.3 <-> v1.4.
-
-Changes: v1.4 adds ``Metrics.prompt_token_ids``. ``down``: it goes to the stash;
-``up``: nothing to change (the stash restores it).
-"""
+"""ATIF v1.3 <-> v1.4: v1.4 adds ``Metrics.prompt_token_ids`` (stashed on the way down)."""
 
 from __future__ import annotations
 

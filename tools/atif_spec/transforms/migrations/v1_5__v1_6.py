@@ -1,12 +1,7 @@
-"""ATIF v1.5 <-> v1.6.
-
-Changes: v1.6 lets ``Step.message`` and ``ObservationResult.content`` be a list of content parts
-(text and image) instead of a string.
-
-- ``down``: a list is replaced by a string, and the list goes to the stash. Policy for the string
-  (reported as ``decided``): the ``text`` of the text parts, in order, joined by a newline; image
-  parts contribute nothing (they stay in the stash only).
-- ``up``: nothing to change (the stash restores the list, unless the string was edited).
+"""ATIF v1.5 <-> v1.6: v1.6 lets ``Step.message`` and ``ObservationResult.content`` be a list of
+content parts (text and image). ``down``: a list becomes the text of its text parts (decided;
+images contribute nothing) and is stashed; ``up``: the stash restores it (unless the text was
+edited).
 """
 
 from __future__ import annotations

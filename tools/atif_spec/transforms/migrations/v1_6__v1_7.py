@@ -1,46 +1,22 @@
-"""ATIF v1.6 <-> v1.7.
+"""ATIF v1.6 <-> v1.7: v1.7 adds ``Trajectory.trajectory_id`` and ``subagent_trajectories``
+(embedded subagents), ``SubagentTrajectoryRef.trajectory_id``, ``Step.llm_call_count``,
+``ToolCall.extra`` and ``ObservationResult.extra``; the root's and a reference's ``session_id``
+become optional, and a reference must set ``trajectory_id`` or ``trajectory_path``.
 
-Changes: v1.7 adds ``Trajectory.trajectory_id``, ``Trajectory.subagent_trajectories`` (embedded
-subagents), ``SubagentTrajectoryRef.trajectory_id``, ``Step.llm_call_count``, ``ToolCall.extra`` and
-``ObservationResult.extra``. ``Trajectory.session_id`` and ``SubagentTrajectoryRef.session_id``
-become optional (and nullable), and a reference must set ``trajectory_id`` or ``trajectory_path``.
-
-- ``down``:
-
-  - the trajectory's ``trajectory_id`` and ``subagent_trajectories`` (embedded subagents go
-    whole), ``llm_call_count``, ``ToolCall.extra``, ``ObservationResult.extra`` and a
-    reference's ``trajectory_id`` go to the stash, except ``llm_call_count: 0``, which moves to
-    the step's ``extra.llm_call_count`` (a named key; warning ``migrate:context-only-step``): a
-    v1.6 reader still sees a step that made no LLM call; with the policy
-    ``--drop-context-only-steps`` such steps are dropped before the step instead;
-  - a missing or null root ``session_id`` is synthesized (decided): the ``trajectory_id`` when it
-    is a non-empty string, else ``sha256-`` and the first 16 hex digits of the SHA-256 of the
-    trajectory serialized with sorted keys;
-  - a missing or null reference ``session_id`` is synthesized (decided) so that each reference
-    still names its own subagent: for a reference to an embedded subagent, that subagent's
-    ``session_id`` when it is a string no other trajectory of the document (the parent, another
-    embedded subagent) carries, else ``<parent session_id>#<trajectory_id>`` (embedded subagents
-    usually share their parent's session, and a v1.6 reader would resolve all of them to the
-    parent); for any other reference its ``trajectory_id``, else its ``trajectory_path``, else
-    ``""``. The stash removes the synthesized value on the way up.
-
-- ``up``: the named ``extra.llm_call_count`` goes back (the stash restores the rest). A
-  reference that has only a ``session_id`` (valid in v1.6, not in v1.7, which never resolves by
-  session: RFC.md §1, Subagent resolution) needs a policy the caller gives explicitly
-  (``--session-ref-path TEMPLATE``): its ``trajectory_path`` becomes the template with
-  ``{session_id}`` replaced by the session id (decided; e.g. ``{session_id}.json`` for subagents
-  saved next to the parent, or ``atif-session://{session_id}`` for a locator the validator never
-  opens); a reference whose ``trajectory_id`` or ``trajectory_path`` the stash restores needs
-  none. Without a policy the reference is left as it is, and when the stash does not resolve it
-  either, ``migrate`` refuses the document (``migrate:session-only-ref``,
-  :func:`session_only_refs`); ``--fail-on-decision`` refuses it too.
+- ``down`` stashes what v1.6 lacks (embedded subagents whole), except ``llm_call_count: 0``,
+  which becomes the step's named ``extra.llm_call_count`` (:func:`.base.fact_down`). A missing
+  root or reference ``session_id`` is decided (the policies below; embedded subagents usually
+  share their parent's session, so a reference gets one that names its own subagent).
+- ``up`` reads the named key back. A reference holding only a ``session_id`` (v1.7 never resolves
+  by session, RFC.md §1) gets a ``trajectory_path`` only from the caller's
+  ``--session-ref-path`` template (decided); else, unless the stash resolves it, ``migrate``
+  refuses the document (:func:`session_only_refs`).
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable
 from urllib.parse import quote
 
 from atif_spec.jsonio.jsontext import canonical_json
@@ -48,6 +24,7 @@ from atif_spec.jsonio.jsonvalues import dicts
 from atif_spec.transforms.driver import Context
 from atif_spec.transforms.migrations.base import (
     Doc,
+    Walk,
     each,
     fact_down,
     fact_up,
@@ -75,7 +52,6 @@ REF_PATH_POLICY = (
     "a v1.7 reference needs trajectory_id or trajectory_path: the --session-ref-path template "
     "with {session_id} replaced"
 )
-SESSION_FIELD = "{session_id}"
 REFUSAL = "session-only-ref"
 REFUSED = (
     "a v1.6 reference holding only session_id cannot resolve in v1.7; say where the subagent "
@@ -106,7 +82,7 @@ def session_path(template: str, session: str) -> str:
     """The ``trajectory_path`` a policy template gives a session id (percent-encoded in a URL
     template, as it is in a file name template)."""
     value = quote(session, safe="") if "://" in template else session
-    return template.replace(SESSION_FIELD, value)
+    return template.replace("{session_id}", value)
 
 
 def session_only_refs(doc: Doc) -> list[Finding]:
@@ -127,16 +103,19 @@ def _session_only(ref: Doc) -> bool:
     return ref.get("trajectory_id") is None and ref.get("trajectory_path") is None
 
 
-def _refs(step: Doc, ptr: str, change: Callable[[Doc, str], Doc]) -> Doc:
+def _refs(step: Doc, ptr: str, change: Walk) -> Doc:
     """``step`` with ``change(ref, pointer)`` applied to each subagent reference."""
-    return results(step, ptr, lambda obj, at: _result_refs(obj, at, change))
+    return results(step, ptr, lambda result, at: _result_refs(result, at, change))
 
 
-def _result_refs(result: Doc, at: str, change: Callable[[Doc, str], Doc]) -> Doc:
-    """``result`` (at ``at``) with ``change(ref, pointer)`` applied to each of its references."""
+def _result_refs(result: Doc, at: str, change: Walk) -> Doc:
     old = result.get("subagent_trajectory_ref")
-    new = each(old, lambda ref, r: change(ref, f"{at}/subagent_trajectory_ref/{r}"))
+    new = each(old, f"{at}/subagent_trajectory_ref", change)
     return result if new is old else {**result, "subagent_trajectory_ref": new}
+
+
+def _no_extra(obj: Doc, at: str) -> Doc:
+    return without(obj, "extra")
 
 
 def down(doc: Doc, ctx: Context, base: str) -> Doc:
@@ -150,21 +129,21 @@ def down(doc: Doc, ctx: Context, base: str) -> Doc:
     sessions = _embedded_sessions(doc.get("session_id"), embedded)
     doc = without(doc, "trajectory_id", "subagent_trajectories")
 
-    def step_down(step: Doc, ptr: str) -> Doc:
-        step = fact_down(step, ptr, FACT, ctx)
-        calls = each(step.get("tool_calls"), lambda call, j: without(call, "extra"))
-        if calls is not step.get("tool_calls"):
-            step = {**step, "tool_calls": calls}
-        return results(
-            step, ptr, lambda result, at: _result_refs(without(result, "extra"), at, ref_down)
-        )
-
     def ref_down(ref: Doc, ptr: str) -> Doc:
         if ref.get("session_id") is None:
             value = _ref_session(ref, sessions)
             ctx.decide(f"{ptr}/session_id", REF_SESSION_POLICY, value)
             ref = _put(ref, "session_id", value)
         return without(ref, "trajectory_id")
+
+    def result_down(result: Doc, at: str) -> Doc:
+        return _result_refs(without(result, "extra"), at, ref_down)
+
+    def step_down(step: Doc, ptr: str) -> Doc:
+        step = fact_down(step, ptr, FACT, ctx)
+        calls = step.get("tool_calls")
+        new = each(calls, f"{ptr}/tool_calls", _no_extra)
+        return results(step if new is calls else {**step, "tool_calls": new}, ptr, result_down)
 
     return steps(doc, base, step_down)
 
@@ -184,8 +163,7 @@ def _put(obj: Doc, key: str, value: str, after: str | None = None) -> Doc:
 
 
 def _digest_id(doc: Doc) -> str:
-    digest = hashlib.sha256(canonical_json(doc)).hexdigest()
-    return "sha256-" + digest[:16]
+    return "sha256-" + hashlib.sha256(canonical_json(doc)).hexdigest()[:16]
 
 
 def _embedded_sessions(parent: object, embedded: list[Doc]) -> dict[str, str]:
