@@ -19,10 +19,9 @@ from atif_spec.schemas.targets import Target, TargetError
 from atif_spec.transforms import driver, tao_versions
 from atif_spec.transforms.changes import ChangeReport, Item
 from atif_spec.transforms.migrations import v1_6__v1_7
-from atif_spec.transforms.migrations.base import drop_context_only
+from atif_spec.transforms.migrations.base import drop_context_only, version_step
 from atif_spec.validation.findings import input_finding
 
-Doc = dict[str, Any]
 __all__ = ["ChangeReport", "Item", "MigrationError", "migrate", "parse_version"]
 
 
@@ -36,7 +35,6 @@ class MigrationError(ValueError):
 
 def parse_version(text: str) -> str:
     """``v1.7`` for ``v1.7``, ``atif@v1.7``, ``ATIF-v1.7``; ValueError for anything else."""
-
     try:
         target = Target.parse(text)
     except TargetError as exc:
@@ -51,7 +49,6 @@ def _point_schema_url(doc: dict[str, Any], source: str, target: str) -> dict[str
     """A root ``$schema`` that named the source version's schema URL names the target's
     afterwards (editors validate against it). Any other value is left as it is: a URL of
     another version is already reported by ATIF104 (DECISIONS.md 6.19)."""
-
     if source != target and isinstance(doc.get("$schema"), str):
         catalog = load_catalog()
         if doc["$schema"] == catalog.find(f"atif@{source}").id:
@@ -59,14 +56,20 @@ def _point_schema_url(doc: dict[str, Any], source: str, target: str) -> dict[str
     return doc
 
 
-_MODULES = [
-    importlib.import_module(f"{__name__}.{a.replace('.', '_')}__{b.replace('.', '_')}")
+_MODULES = {
+    (a, b): importlib.import_module(f"{__name__}.{a.replace('.', '_')}__{b.replace('.', '_')}")
     for a, b in itertools.pairwise(VERSIONS)
-]
-STEPS: tuple[driver.Step, ...] = tuple(m.STEP for m in _MODULES)
-"""The steps up, oldest first: ``STEP`` of the module of each adjacent pair (``v1_7__v1_8``)."""
+}
+STEPS = tuple(
+    version_step(a, b, getattr(m, "up", None), getattr(m, "down", None))
+    for (a, b), m in _MODULES.items()
+)
+"""The steps up, oldest first, from the ``up`` and ``down`` changes of the module of each adjacent
+pair (``v1_7__v1_8``; a change it lacks only rewrites ``schema_version``)."""
 _DOWN = tuple(step.inverse for step in STEPS)
-CONTEXT_ONLY = {m.STEP.inverse.name: m.FACT for m in _MODULES if hasattr(m, "FACT")}
+CONTEXT_ONLY = {
+    f"atif@{b}->atif@{a}": m.FACT for (a, b), m in _MODULES.items() if hasattr(m, "FACT")
+}
 """The steps down that take out a field which may make a step context only, and that field
 (``--drop-context-only-steps`` drops such steps before the step)."""
 
@@ -80,21 +83,21 @@ def plan(source: str, target: str) -> list[driver.Step]:
 def _source_version(doc: Any, report: ChangeReport) -> str:
     """The ATIF version of ``doc``; raises :class:`MigrationError` when it has none."""
     if not isinstance(doc, dict):
-        report.errors.append(input_finding("not-an-object", "an ATIF document is a JSON object"))
-        raise MigrationError(report)
-    version = version_of(doc.get("schema_version"))
-    if version is None and "schema_version" not in doc:
-        message = "no `schema_version`: unknown version"
-        report.errors.append(input_finding("missing-schema-version", message))
-    elif version is None:
+        finding = input_finding("not-an-object", "an ATIF document is a JSON object")
+    elif "schema_version" not in doc:
+        finding = input_finding("missing-schema-version", "no `schema_version`: unknown version")
+    elif (version := version_of(doc["schema_version"])) is None:
         message = f"unknown `schema_version` {doc['schema_version']!r}"
-        report.errors.append(input_finding("unknown-schema-version", message, "/schema_version"))
-    if version is None:
-        raise MigrationError(report)
-    return version
+        finding = input_finding("unknown-schema-version", message, "/schema_version")
+    else:
+        return version
+    report.errors.append(finding)
+    raise MigrationError(report)
 
 
-def _migrate(doc: Any, target: str, report: ChangeReport, options: driver.Options) -> Doc:
+def _migrate(
+    doc: Any, target: str, report: ChangeReport, options: driver.Options
+) -> dict[str, Any]:
     """``doc`` through the planned steps, with the policies that act around a step: dropping
     context-only steps before it (not invertible, so not stashed), and refusing a v1.7
     reference that neither the mapping nor the stash resolved after it."""
@@ -111,7 +114,7 @@ def _migrate(doc: Any, target: str, report: ChangeReport, options: driver.Option
             if key is not None and options.drop_context_only:
                 work = drop_context_only(work, key, step, report)
             work = driver.run(step, work, report, options, "migrate")
-            if step.name == v1_6__v1_7.STEP.name:
+            if step.name == "atif@v1.6->atif@v1.7":
                 report.errors.extend(v1_6__v1_7.session_only_refs(work))
     except driver.Refused as exc:
         report.errors.append(exc.finding)

@@ -45,25 +45,25 @@ def metrics_field_down(field: str) -> Change:
             return {**obj, "metrics": without(metrics, field)}
         return obj
 
-    return lambda doc, ctx, base: steps(doc, base, step)
+    return lambda doc, ctx, base: each(doc, base, "steps", step)
 
 
-def without(obj: Doc, *keys: str) -> Doc:
-    """``obj`` without ``keys`` (``obj`` itself when it has none of them)."""
-    if obj.keys().isdisjoint(keys):
+def without(obj: Doc, key: str) -> Doc:
+    """``obj`` without ``key`` (``obj`` itself when it has none)."""
+    if key not in obj:
         return obj
     out = obj.copy()
-    for key in keys:
-        out.pop(key, None)
+    del out[key]
     return out
 
 
-def each(items: Any, at: str, change: Walk) -> Any:
-    """``items`` (at ``at``) with ``change(item, pointer)`` applied to each object in it; the same
-    list when nothing changed (and anything that is not a list as it is)."""
+def each(obj: Doc, ptr: str, key: str, change: Walk) -> Doc:
+    """``obj`` (at ``ptr``) with ``change(item, pointer)`` applied to each object in its list
+    ``key``; ``obj`` itself when nothing changed."""
+    items = obj.get(key)
     if not isinstance(items, list):
-        return items
-    out = items
+        return obj
+    at, out = f"{ptr}/{key}", items
     for i, item in enumerate(items):
         if isinstance(item, dict):
             new = change(item, f"{at}/{i}")
@@ -71,24 +71,19 @@ def each(items: Any, at: str, change: Walk) -> Any:
                 if out is items:
                     out = items.copy()
                 out[i] = new
-    return out
-
-
-def steps(doc: Doc, base: str, change: Walk) -> Doc:
-    """``doc`` (a root copy the caller owns) with ``change(step, pointer)`` applied to each step."""
-    if "steps" in doc:
-        doc["steps"] = each(doc["steps"], f"{base}/steps", change)
-    return doc
+    return obj if out is items else {**obj, key: out}
 
 
 def contents(doc: Doc, base: str, change: Callable[[Doc, str, str], Doc]) -> Doc:
-    """``doc`` (a root copy the caller owns) with ``change(owner, pointer, key)`` applied to
-    each step (``message``) and each observation result (``content``)."""
+    """``doc`` with ``change(owner, pointer, key)`` applied to each step (``message``) and each
+    observation result (``content``)."""
 
     def content(result: Doc, at: str) -> Doc:
         return change(result, at, "content")
 
-    return steps(doc, base, lambda step, ptr: results(change(step, ptr, "message"), ptr, content))
+    return each(
+        doc, base, "steps", lambda step, ptr: results(change(step, ptr, "message"), ptr, content)
+    )
 
 
 def results(step: Doc, ptr: str, change: Walk) -> Doc:
@@ -96,9 +91,8 @@ def results(step: Doc, ptr: str, change: Walk) -> Doc:
     observation = step.get("observation")
     if not isinstance(observation, dict):
         return step
-    old = observation.get("results")
-    new = each(old, f"{ptr}/observation/results", change)
-    return step if new is old else {**step, "observation": {**observation, "results": new}}
+    new = each(observation, f"{ptr}/observation", "results", change)
+    return step if new is observation else {**step, "observation": new}
 
 
 # --- the context-only facts: is_copied_context (v1.5) and llm_call_count (v1.7) -----------------
@@ -126,21 +120,24 @@ def fact_down(step: Doc, ptr: str, key: str, ctx: Context) -> Doc:
     return out
 
 
-def fact_up(doc: Doc, ctx: Context, key: str) -> Doc:
-    """``doc`` with each step's ``extra.<key>`` that the way down wrote back in ``key`` (an
+def fact_up(key: str) -> Change:
+    """The change that puts back in ``key`` each step's ``extra.<key>`` the way down wrote (an
     ``extra`` left empty goes; the stash restores one that was there)."""
 
-    def back(step: Doc, ptr: str) -> Doc:
-        if not ctx.read(f"{ptr}/extra/{key}"):
-            return step
-        extra = FreeForm(step.get("extra", ABSENT), f"{ptr}/extra", ctx)
-        out = without(step, "extra")
-        if not extra.take(out, key, key):
-            return step
-        extra.place(out)
-        return out
+    def change(doc: Doc, ctx: Context, base: str) -> Doc:
+        def back(step: Doc, ptr: str) -> Doc:
+            if not ctx.read(f"{ptr}/extra/{key}"):
+                return step
+            extra = FreeForm(step.get("extra", ABSENT), f"{ptr}/extra", ctx)
+            out = without(step, "extra")
+            if not extra.take(out, key, key):
+                return step
+            extra.place(out)
+            return out
 
-    return steps(doc, "", back) if ctx.reads else doc
+        return each(doc, base, "steps", back) if ctx.reads else doc
+
+    return change
 
 
 def drop_context_only(doc: Doc, key: str, step: Step, report: ChangeReport) -> Doc:

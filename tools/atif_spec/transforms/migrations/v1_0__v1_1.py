@@ -3,7 +3,9 @@ stash lives in ``agent.extra``, :data:`atif_spec.transforms.stash.HOLDERS`)."""
 
 from __future__ import annotations
 
-from atif_spec.transforms.migrations.base import version_step, without
+from atif_spec.transforms.driver import Context
+from atif_spec.transforms.migrations.base import Doc, without
 
-LOWER, UPPER = "v1.0", "v1.1"
-STEP = version_step(LOWER, UPPER, None, lambda doc, ctx, base: without(doc, "extra"))
+
+def down(doc: Doc, ctx: Context, base: str) -> Doc:
+    return without(doc, "extra")

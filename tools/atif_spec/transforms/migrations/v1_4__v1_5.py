@@ -7,9 +7,8 @@ still see a context-only step, :func:`.base.fact_down`); ``up`` reads that key b
 from __future__ import annotations
 
 from atif_spec.transforms.driver import Context
-from atif_spec.transforms.migrations.base import Doc, fact_down, fact_up, steps, version_step
+from atif_spec.transforms.migrations.base import Doc, each, fact_down, fact_up
 
-LOWER, UPPER = "v1.4", "v1.5"
 FACT = "is_copied_context"
 """The field whose value may make a step context only (``true``)."""
 
@@ -20,7 +19,7 @@ def down(doc: Doc, ctx: Context, base: str) -> Doc:
     agent = doc.get("agent")
     if isinstance(agent, dict) and "tool_definitions" in agent:
         doc["agent"] = {k: v for k, v in agent.items() if k != "tool_definitions"}
-    return steps(doc, base, lambda step, ptr: fact_down(step, ptr, FACT, ctx))
+    return each(doc, base, "steps", lambda step, ptr: fact_down(step, ptr, FACT, ctx))
 
 
-STEP = version_step(LOWER, UPPER, lambda doc, ctx, base: fact_up(doc, ctx, FACT), down)
+up = fact_up(FACT)

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from atif_spec.jsonio.jsonvalues import text_of
 from atif_spec.transforms.driver import Context
-from atif_spec.transforms.migrations.base import Doc, contents, version_step
+from atif_spec.transforms.migrations.base import Doc, contents
 
-LOWER, UPPER = "v1.5", "v1.6"
 POLICY = "text of the text parts joined by newlines (content-part lists need v1.6)"
 
 
@@ -26,6 +25,3 @@ def down(doc: Doc, ctx: Context, base: str) -> Doc:
         return {**owner, key: text}
 
     return contents(doc, base, as_text)
-
-
-STEP = version_step(LOWER, UPPER, None, down)

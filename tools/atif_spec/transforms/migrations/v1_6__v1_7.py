@@ -17,25 +17,15 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Callable
 from urllib.parse import quote
 
 from atif_spec.jsonio.jsontext import canonical_json
 from atif_spec.jsonio.jsonvalues import dicts
 from atif_spec.transforms.driver import Context
-from atif_spec.transforms.migrations.base import (
-    Doc,
-    Walk,
-    each,
-    fact_down,
-    fact_up,
-    results,
-    steps,
-    version_step,
-    without,
-)
+from atif_spec.transforms.migrations.base import Doc, each, fact_down, fact_up, results, without
 from atif_spec.validation.findings import Finding, Level
 
-LOWER, UPPER = "v1.6", "v1.7"
 FACT = "llm_call_count"
 """The field whose value may make a step context only (``0``)."""
 
@@ -52,6 +42,7 @@ REF_PATH_POLICY = (
     "a v1.7 reference needs trajectory_id or trajectory_path: the --session-ref-path template "
     "with {session_id} replaced"
 )
+_REFS = "subagent_trajectory_ref"
 REFUSAL = "session-only-ref"
 REFUSED = (
     "a v1.6 reference holding only session_id cannot resolve in v1.7; say where the subagent "
@@ -61,7 +52,7 @@ REFUSED = (
 
 def up(doc: Doc, ctx: Context, base: str) -> Doc:
     """v1.6 -> v1.7."""
-    doc = fact_up(doc, ctx, FACT)
+    doc = fact_up(FACT)(doc, ctx, base)
     template = ctx.options.session_ref_path
     if template is None:
         return doc
@@ -75,7 +66,7 @@ def up(doc: Doc, ctx: Context, base: str) -> Doc:
         ctx.decide(f"{ptr}/trajectory_path", REF_PATH_POLICY, path)
         return _put(ref, "trajectory_path", path, after="session_id")
 
-    return steps(doc, base, lambda step, ptr: _refs(step, ptr, ref_up))
+    return each(doc, base, "steps", lambda step, ptr: _refs(step, ptr, ref_up))
 
 
 def session_path(template: str, session: str) -> str:
@@ -95,7 +86,7 @@ def session_only_refs(doc: Doc) -> list[Finding]:
             found.append(Finding(f"migrate:{REFUSAL}", REFUSAL, Level.ERROR, ptr, REFUSED))
         return ref
 
-    steps(dict(doc), "", lambda step, ptr: _refs(step, ptr, note))
+    each(doc, "", "steps", lambda step, ptr: _refs(step, ptr, note))
     return found
 
 
@@ -103,15 +94,9 @@ def _session_only(ref: Doc) -> bool:
     return ref.get("trajectory_id") is None and ref.get("trajectory_path") is None
 
 
-def _refs(step: Doc, ptr: str, change: Walk) -> Doc:
+def _refs(step: Doc, ptr: str, change: Callable[[Doc, str], Doc]) -> Doc:
     """``step`` with ``change(ref, pointer)`` applied to each subagent reference."""
-    return results(step, ptr, lambda result, at: _result_refs(result, at, change))
-
-
-def _result_refs(result: Doc, at: str, change: Walk) -> Doc:
-    old = result.get("subagent_trajectory_ref")
-    new = each(old, f"{at}/subagent_trajectory_ref", change)
-    return result if new is old else {**result, "subagent_trajectory_ref": new}
+    return results(step, ptr, lambda result, at: each(result, at, _REFS, change))
 
 
 def _no_extra(obj: Doc, at: str) -> Doc:
@@ -127,7 +112,8 @@ def down(doc: Doc, ctx: Context, base: str) -> Doc:
         ctx.decide(f"{base}/session_id", ROOT_SESSION_POLICY, value)
         doc = _put(doc, "session_id", value, after="schema_version")
     sessions = _embedded_sessions(doc.get("session_id"), embedded)
-    doc = without(doc, "trajectory_id", "subagent_trajectories")
+    doc.pop("trajectory_id", None)
+    doc.pop("subagent_trajectories", None)
 
     def ref_down(ref: Doc, ptr: str) -> Doc:
         if ref.get("session_id") is None:
@@ -137,15 +123,13 @@ def down(doc: Doc, ctx: Context, base: str) -> Doc:
         return without(ref, "trajectory_id")
 
     def result_down(result: Doc, at: str) -> Doc:
-        return _result_refs(without(result, "extra"), at, ref_down)
+        return each(without(result, "extra"), at, _REFS, ref_down)
 
     def step_down(step: Doc, ptr: str) -> Doc:
         step = fact_down(step, ptr, FACT, ctx)
-        calls = step.get("tool_calls")
-        new = each(calls, f"{ptr}/tool_calls", _no_extra)
-        return results(step if new is calls else {**step, "tool_calls": new}, ptr, result_down)
+        return results(each(step, ptr, "tool_calls", _no_extra), ptr, result_down)
 
-    return steps(doc, base, step_down)
+    return each(doc, base, "steps", step_down)
 
 
 def _put(obj: Doc, key: str, value: str, after: str | None = None) -> Doc:
@@ -190,6 +174,3 @@ def _ref_session(ref: Doc, sessions: dict[str, str]) -> str:
         return sessions.get(tid, tid)
     path = ref.get("trajectory_path")
     return path if isinstance(path, str) else ""
-
-
-STEP = version_step(LOWER, UPPER, up, down)

@@ -9,11 +9,9 @@ from v1.7 to their parent's (DECISIONS D-1).
 
 from __future__ import annotations
 
-from atif_spec.formats.atif import spelling
 from atif_spec.transforms.driver import Context
-from atif_spec.transforms.migrations.base import Doc, contents, each, version_step
+from atif_spec.transforms.migrations.base import Doc, contents, each
 
-LOWER, UPPER = "v1.7", "v1.8"
 AUDIO_POLICY = "an audio part becomes a text part naming the recording: [audio: path (type, s)]"
 
 
@@ -27,24 +25,13 @@ def down(doc: Doc, ctx: Context, base: str) -> Doc:
         ctx.decide(at, AUDIO_POLICY, text)
         return text
 
-    def described(owner: Doc, ptr: str, key: str) -> Doc:
-        parts = owner.get(key)
-        if not isinstance(parts, list):
-            return owner
-        new = each(parts, f"{ptr}/{key}", part)
-        return owner if new is parts else {**owner, key: new}
-
     def subagent(sub: Doc, at: str) -> Doc:
-        if sub.get("schema_version") != spelling(UPPER):
+        if sub.get("schema_version") != "ATIF-v1.8":
             return sub
-        return down({**sub, "schema_version": spelling(LOWER)}, ctx, at)
+        return down({**sub, "schema_version": "ATIF-v1.7"}, ctx, at)
 
-    out = contents(doc, base, described)
-    if "subagent_trajectories" in out:
-        out["subagent_trajectories"] = each(
-            out["subagent_trajectories"], f"{base}/subagent_trajectories", subagent
-        )
-    return out
+    out = contents(doc, base, lambda owner, ptr, key: each(owner, ptr, key, part))
+    return each(out, base, "subagent_trajectories", subagent)
 
 
 def audio_text(part: Doc) -> Doc:
@@ -59,6 +46,3 @@ def audio_text(part: Doc) -> Doc:
     name = path if isinstance(path, str) else "recording"
     suffix = f" ({', '.join(details)})" if details else ""
     return {"type": "text", "text": f"[audio: {name}{suffix}]"}
-
-
-STEP = version_step(LOWER, UPPER, None, down)
