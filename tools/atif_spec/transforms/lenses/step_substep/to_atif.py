@@ -38,6 +38,7 @@ from atif_spec.transforms.lenses.step_substep.common import (
 
 STEP_LIFTS = (("model", "model_name", is_text), ("metrics", "metrics", metrics_ok))
 """Lifts of an agent step's ``extra`` keys to ATIF step fields: (key, field, condition)."""
+_STEP_TAKEN = (*ATIF_STEP_NAMED, PARTS_NAMED)
 
 
 def to_atif(doc: Doc, ctx: Context) -> Doc:
@@ -69,8 +70,15 @@ def to_atif(doc: Doc, ctx: Context) -> Doc:
 def _atif_step(step: Doc, i: int, ctx: Context) -> Doc:
     at = f"/steps/{i}"
     subs = list(dicts(step.get("substeps")))
-    calls = [(j, s) for j, s in subs if s.get("type") == "tool_call"]
-    results = [(j, s) for j, s in subs if s.get("type") in RESULT_TYPES]
+    calls, results, kept = [], [], []
+    for j, s in subs:
+        kind = s.get("type")
+        if kind == "tool_call":
+            calls.append((j, s))
+        elif kind in RESULT_TYPES:
+            results.append((j, s))
+        else:  # tool_retry, status_update, artifact: no ATIF event
+            kept.append((j, s))
     role = step.get("message_role")
     source = SOURCE_OF_ROLE.get(role) if isinstance(role, str) else None
     if calls and source != "agent":
@@ -88,16 +96,17 @@ def _atif_step(step: Doc, i: int, ctx: Context) -> Doc:
     out["message"] = text if isinstance(text, str) else ""
     if not isinstance(text, str):
         ctx.decide(f"{at}/message", "a step without message text: empty", "")
-    sid = step["step_id"] if isinstance(step.get("step_id"), str) else f"S{i + 1}"
-    adopted = adopted_call_ids(subs)
-    tool_calls = [
-        _atif_call(s, (f"{at}/substeps/{j}", f"{at}/tool_calls/{k}"), sid, adopted.get(j), ctx)
-        for k, (j, s) in enumerate(calls)
-    ]
-    if tool_calls:
-        out["tool_calls"] = tool_calls
-    known = {c["tool_call_id"] for c in tool_calls}
+    if calls:
+        sid = step["step_id"] if isinstance(step.get("step_id"), str) else f"S{i + 1}"
+        adopted = {}
+        if not all(isinstance(s.get("call_id"), str) for _, s in calls):
+            adopted = adopted_call_ids(subs)
+        out["tool_calls"] = [
+            _atif_call(s, f"{at}/substeps/{j}", f"{at}/tool_calls/{k}", sid, adopted, ctx)
+            for k, (j, s) in enumerate(calls)
+        ]
     if results:
+        known = {c["tool_call_id"] for c in out.get("tool_calls", ())}
         out["observation"] = {
             "results": [
                 _atif_result(s, f"{at}/substeps/{j}", f"{at}/observation/results/{k}", known, ctx)
@@ -105,7 +114,7 @@ def _atif_step(step: Doc, i: int, ctx: Context) -> Doc:
             ]
         }
     extra = FreeForm(step.get("extra", ABSENT), f"{at}/extra", ctx)
-    extra.take_all(out, (*ATIF_STEP_NAMED, PARTS_NAMED))
+    extra.take_all(out, _STEP_TAKEN)
     for key, field, ok in STEP_LIFTS if source == "agent" else ():
         if field not in out:
             extra.take(out, field, key, ok)
@@ -115,7 +124,6 @@ def _atif_step(step: Doc, i: int, ctx: Context) -> Doc:
         value = step.get(row.member)
         if value is not None and not (row.member == "summary" and value == _label(step)):
             extra.put(row.key, value, f"{at}/{row.member}", f"{at}/extra")
-    kept = [(j, s) for j, s in subs if s.get("type") not in TOOL_TYPES - {"tool_retry"}]
     if kept and extra.put(SUBSTEPS_KEY, [s for _, s in kept], None, f"{at}/extra"):
         reason = f"{ATIF} has no event for it: kept whole under a documented name"
         for n, (j, _) in enumerate(kept):
@@ -134,14 +142,10 @@ def _label(step: Doc) -> str | None:
 
 
 def adopted_call_ids(subs: Sequence[tuple[int, Doc]]) -> dict[int, str]:
-    """Ids for a step's tool calls that have none, from the results that answer them (SSL-29).
-
-    Keyed by substep index. The calls without ``call_id`` and the results whose ``call_id``
-    names no call of the step pair in order: the first such call with the first such result
-    after it, and so on; a later result with an id already taken answers the same call. gza
-    0.5.0 writes Gemini run logs this way: it reads a ``tool_use`` event's id from ``id``,
-    which Gemini spells ``call_id``, so only the outputs carry it.
-    """
+    """Ids for a step's tool calls that have none, from the results that answer them (SSL-29),
+    by substep index: the calls without ``call_id`` and the results whose ``call_id`` names no
+    call of the step pair in order (a later result with an id already taken answers the same
+    call). gza 0.5.0 writes Gemini run logs so: only the outputs carry the id."""
     taken = {s.get("call_id") for _, s in subs if s.get("type") == "tool_call"}
     waiting: deque[int] = deque()
     out: dict[int, str] = {}
@@ -155,20 +159,20 @@ def adopted_call_ids(subs: Sequence[tuple[int, Doc]]) -> dict[int, str]:
     return out
 
 
-def _atif_call(
-    sub: Doc, where: tuple[str, str], sid: str, adopted: str | None, ctx: Context
-) -> Doc:
-    """The tool call of a ``tool_call`` substep (at ``where[0]``, the call at ``where[1]``)."""
-    src, at = where
+def _atif_call(sub: Doc, src: str, at: str, sid: str, adopted: dict[int, str], ctx: Context) -> Doc:
+    """The tool call at ``at`` of the ``tool_call`` substep at ``src``."""
     payload: Doc = sub["payload"] if isinstance(sub.get("payload"), dict) else {}
     cid = sub.get("call_id")
-    if not isinstance(cid, str) and adopted is not None:
-        cid = adopted
-        policy = "no call_id: the call_id of the result that answers it"
-        ctx.decide(f"{at}/tool_call_id", policy, cid)
-    elif not isinstance(cid, str):
-        cid = f"{sid}.{int(src.rpartition('/')[2]) + 1}"
-        ctx.decide(f"{at}/tool_call_id", "no call_id: the substep id", cid)
+    if not isinstance(cid, str):
+        j = int(src.rpartition("/")[2])
+        if j in adopted:
+            cid = adopted[j]
+            ctx.decide(
+                f"{at}/tool_call_id", "no call_id: the call_id of the result that answers it", cid
+            )
+        else:
+            cid = f"{sid}.{j + 1}"
+            ctx.decide(f"{at}/tool_call_id", "no call_id: the substep id", cid)
     name = payload.get("tool_name")
     arguments = payload.get("tool_input")
     if not isinstance(arguments, dict):
@@ -179,7 +183,7 @@ def _atif_call(
         "function_name": name if isinstance(name, str) else "",
         "arguments": arguments,
     }
-    _event_extra(sub, where, (CALL_NAMED, CALL_PAYLOAD_NAMED), ctx).place(out)
+    _event_extra(sub, src, at, CALL_NAMED, CALL_PAYLOAD_NAMED, ctx).place(out)
     return out
 
 
@@ -188,30 +192,35 @@ def _atif_result(sub: Doc, src: str, at: str, known: set[str], ctx: Context) -> 
     if "call_id" in sub:
         cid = sub["call_id"]
         out["source_call_id"] = cid if isinstance(cid, str) and cid in known else None
-    payload: Doc = sub["payload"] if isinstance(sub.get("payload"), dict) else {}
-    for key in ("output", "content"):
+    payload = sub.get("payload")
+    for key in ("output", "content") if isinstance(payload, dict) else ():
         if key in payload and fits("ObservationResult/properties/content", payload[key]):
             out["content"] = payload[key]
             break
-    extra = _event_extra(sub, (src, at), (RESULT_NAMED, RESULT_PAYLOAD_NAMED), ctx)
+    extra = _event_extra(sub, src, at, RESULT_NAMED, RESULT_PAYLOAD_NAMED, ctx)
     extra.take(out, REF_NAMED.member, REF_NAMED.key)
     extra.place(out)
     return out
 
 
 def _event_extra(
-    sub: Doc, at: tuple[str, str], named: tuple[Sequence[Named], Sequence[Named]], ctx: Context
+    sub: Doc,
+    src: str,
+    at: str,
+    fields: Sequence[Named],
+    payload_keys: Sequence[Named],
+    ctx: Context,
 ) -> FreeForm:
-    """The ``extra`` of the tool call or result at ``at[1]`` made of the substep at ``at[0]``,
-    with the substep's named keys (``named``: its fields, kept when not null and a source when
-    not the event's own; its payload's, kept when present)."""
-    src, to = at
+    """The ``extra`` of the call or result at ``at`` made of the substep at ``src``, with its
+    named keys: its fields when not null (a source when not the event's own), its payload's."""
     extra = FreeForm(sub.get("extra", ABSENT), f"{src}/extra", ctx)
-    fields, payload = named
-    default = default_source(str(sub["type"]))
+    default = default_source(sub["type"])
     for row in fields:
         value = sub.get(row.member)
         if value is not None and not (row.member == "source" and value == default):
-            extra.put(row.key, value, f"{src}/{row.member}", f"{to}/extra")
-    extra.put_all(sub, payload, src, f"{to}/extra")
+            extra.put(row.key, value, f"{src}/{row.member}", f"{at}/extra")
+    payload = sub.get("payload")
+    for row in payload_keys if isinstance(payload, dict) else ():
+        if row.key in payload:  # the row's member is payload/<key>
+            extra.put(row.key, payload[row.key], f"{src}/{row.member}", f"{at}/extra")
     return extra

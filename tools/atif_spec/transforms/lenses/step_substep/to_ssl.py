@@ -123,7 +123,7 @@ def _ssl_step(step: Doc, i: int, provider: str, ctx: Context) -> Doc:
     out |= dict.fromkeys(row.member for row in STEP_NAMED)  # null: unknown in ATIF
     ctx.decide(f"{at}/outcome", "ATIF records no outcome: null", None)
     extra = FreeForm(step.get("extra", ABSENT), f"{at}/extra", ctx)
-    out["substeps"] = _ssl_substeps(step, i, sid, extra.take_items(SUBSTEPS_KEY), ctx)
+    out["substeps"] = _ssl_substeps(step, at, sid, extra.take_items(SUBSTEPS_KEY), ctx)
     if not text.strip() and any(s.get("type") in TOOL_TYPES for s in out["substeps"]):
         out["summary"] = NO_MESSAGE_SUMMARY
         ctx.decide(f"{at}/summary", "tool events need a summary", NO_MESSAGE_SUMMARY)
@@ -140,44 +140,38 @@ def _ssl_step(step: Doc, i: int, provider: str, ctx: Context) -> Doc:
     return out
 
 
-def _ssl_substeps(step: Doc, i: int, sid: str, kept: list[Any], ctx: Context) -> list[Doc]:
+def _ssl_substeps(step: Doc, at: str, sid: str, kept: list[Any], ctx: Context) -> list[Doc]:
     """The step's calls, each followed by its results (:func:`interleave`), with the substeps
     kept whole in its ``extra`` (``kept``) back at their ``substep_index``."""
-    at = f"/steps/{i}"
-    calls = [(f"{at}/tool_calls/{k}", c) for k, c in dicts(step.get("tool_calls"))]
+    calls = [(f"{at}/tool_calls/{k}", c, "tool_call_id") for k, c in dicts(step.get("tool_calls"))]
     observation = step.get("observation")
     raw = observation.get("results") if isinstance(observation, dict) else None
-    results = [(f"{at}/observation/results/{k}", r) for k, r in dicts(raw)]
-    call_ids = {id(c) for _, c in calls}
-
-    def call_id(item: tuple[str, Doc]) -> Any:
-        obj = item[1]
-        return obj.get("tool_call_id") if id(obj) in call_ids else obj.get("source_call_id")
-
-    made: dict[int, tuple[str, Doc, Doc, FreeForm]] = {}
-    for ptr, obj in interleave(calls, results, call_id):
-        sub, extra = _ssl_event(obj, id(obj) in call_ids, ptr, ctx)
-        made[id(sub)] = (ptr, obj, sub, extra)
-    generated = deque(sub for _, _, sub, _ in made.values())
-    out: list[Doc] = []
-    for j, _, sub in sorted((_index(sub), n, sub) for n, sub in enumerate(kept)):
-        while len(out) < j and generated:
-            out.append(generated.popleft())
-        out.append(sub)
-    out.extend(generated)
-    for m, sub in enumerate(out):
-        if id(sub) not in made:
-            continue
-        ptr, obj, _, extra = made[id(sub)]
-        sub["substep_id"], sub["substep_index"] = f"{sid}.{m + 1}", m + 1
-        policy = "ATIF records no event source: provider for a call, tool for its output"
-        ctx.decide(f"{at}/substeps/{m}/source", policy, sub["source"])
-        ctx.decide(f"{at}/substeps/{m}/timestamp", "ATIF records no event time: null", None)
-        if REF_NAMED.member in obj:
-            where = f"{at}/substeps/{m}/extra"
-            extra.put(REF_NAMED.key, obj[REF_NAMED.member], f"{ptr}/{REF_NAMED.member}", where)
-        extra.place(sub)
-    return out
+    results = [(f"{at}/observation/results/{k}", r, "source_call_id") for k, r in dicts(raw)]
+    made = [
+        (*_ssl_event(obj, link == "tool_call_id", ptr, ctx), ptr, obj)
+        for ptr, obj, link in interleave(calls, results, lambda e: e[1].get(e[2]))
+    ]
+    order: list[tuple[Any, ...]] = made
+    if kept:
+        order, rest = [], deque(made)
+        for j, _, sub in sorted((_index(sub), n, sub) for n, sub in enumerate(kept)):
+            while len(order) < j and rest:
+                order.append(rest.popleft())
+            order.append((sub,))
+        order.extend(rest)
+    policy = "ATIF records no event source: provider for a call, tool for its output"
+    for m, (sub, *event) in enumerate(order):
+        if event:
+            extra, ptr, obj = event
+            here = f"{at}/substeps/{m}"
+            sub["substep_id"], sub["substep_index"] = f"{sid}.{m + 1}", m + 1
+            ctx.decide(f"{here}/source", policy, sub["source"])
+            ctx.decide(f"{here}/timestamp", "ATIF records no event time: null", None)
+            if REF_NAMED.member in obj:
+                ref = obj[REF_NAMED.member]
+                extra.put(REF_NAMED.key, ref, f"{ptr}/{REF_NAMED.member}", f"{here}/extra")
+            extra.place(sub)
+    return [sub for sub, *_ in order]
 
 
 def _index(sub: Any) -> int:
