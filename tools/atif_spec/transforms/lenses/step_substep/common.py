@@ -61,15 +61,35 @@ _SUBSTEP_NOTES = {
     "legacy_turn_id": _NON_NULL,
     "legacy_event_id": _NON_NULL,
 }
-CALL_NAMED = tuple(Named(k, k, _CALL, note=n) for k, n in _SUBSTEP_NOTES.items())
-RESULT_NAMED = tuple(Named(k, k, _RESULT, note=n) for k, n in _SUBSTEP_NOTES.items())
+
+
+def _substep_named(owner: str, source: str) -> tuple[Named, ...]:
+    """The rows of a substep's fields: kept when not null, a source when not ``source``."""
+
+    def not_default(value: Any) -> bool:
+        return value is not None and value != source
+
+    return tuple(
+        Named(k, k, owner, note=n, when=not_default if k == "source" else _not_null)
+        for k, n in _SUBSTEP_NOTES.items()
+    )
+
+
+def _not_null(value: Any) -> bool:
+    return value is not None
+
+
+CALL_NAMED, RESULT_NAMED = _substep_named(_CALL, "provider"), _substep_named(_RESULT, "tool")
 """Run-log substep fields kept in the ATIF tool call's or result's ``extra``."""
-CALL_PAYLOAD_NAMED = (
-    Named("payload/command", "command", _CALL, note="Codex's command line."),
-    Named("payload/retry_of_call_id", "retry_of_call_id", _CALL, note="The call this one retries."),
+CALL_PAYLOAD_NAMED = tuple(
+    Named(key, key, _CALL, note=note, label=f"`payload.{key}`")
+    for key, note in (
+        ("command", "Codex's command line."),
+        ("retry_of_call_id", "The call this one retries."),
+    )
 )
 RESULT_PAYLOAD_NAMED = tuple(
-    Named(f"payload/{key}", key, _RESULT, note=note)
+    Named(key, key, _RESULT, note=note, label=f"`payload.{key}`")
     for key, note in (
         ("exit_code", "The command's exit status."),
         ("is_error", "The provider's error flag."),
@@ -77,7 +97,8 @@ RESULT_PAYLOAD_NAMED = tuple(
         ("status", "The provider's status label."),
     )
 )
-"""Payload keys of a ``tool_call`` and of a result, kept in the ATIF call's or result's extra."""
+"""Members of a ``tool_call``'s and of a result's ``payload``, kept in the ATIF call's or
+result's extra."""
 SUBSTEPS_KEY = "run_log_substeps"
 """ATIF step ``extra`` key of the run-log substeps ATIF has no event for, each whole."""
 ROOT_NAMED = (

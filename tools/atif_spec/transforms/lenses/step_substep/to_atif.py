@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from typing import Any
 
-from atif_spec.formats.step_substep import RESULT_TYPES, TOOL_TYPES, default_source
+from atif_spec.formats.step_substep import RESULT_TYPES, TOOL_TYPES
 from atif_spec.jsonio.jsonvalues import dicts
 from atif_spec.transforms.driver import Context
 from atif_spec.transforms.fields import ABSENT, FreeForm, Named
@@ -192,7 +193,7 @@ def _atif_result(sub: Doc, src: str, at: str, known: set[str], ctx: Context) -> 
     if "call_id" in sub:
         cid = sub["call_id"]
         out["source_call_id"] = cid if isinstance(cid, str) and cid in known else None
-    payload = sub.get("payload")
+    payload: Any = sub.get("payload")
     for key in ("output", "content") if isinstance(payload, dict) else ():
         if key in payload and fits("ObservationResult/properties/content", payload[key]):
             out["content"] = payload[key]
@@ -211,16 +212,11 @@ def _event_extra(
     payload_keys: Sequence[Named],
     ctx: Context,
 ) -> FreeForm:
-    """The ``extra`` of the call or result at ``at`` made of the substep at ``src``, with its
-    named keys: its fields when not null (a source when not the event's own), its payload's."""
+    """The ``extra`` of the call or result at ``at`` made of the substep at ``src``, with the
+    named keys of its fields and its payload's."""
     extra = FreeForm(sub.get("extra", ABSENT), f"{src}/extra", ctx)
-    default = default_source(sub["type"])
-    for row in fields:
-        value = sub.get(row.member)
-        if value is not None and not (row.member == "source" and value == default):
-            extra.put(row.key, value, f"{src}/{row.member}", f"{at}/extra")
-    payload = sub.get("payload")
-    for row in payload_keys if isinstance(payload, dict) else ():
-        if row.key in payload:  # the row's member is payload/<key>
-            extra.put(row.key, payload[row.key], f"{src}/{row.member}", f"{at}/extra")
+    extra.put_all(sub, fields, src, f"{at}/extra")
+    payload: Any = sub.get("payload")
+    if isinstance(payload, dict):
+        extra.put_all(payload, payload_keys, f"{src}/payload", f"{at}/extra")
     return extra

@@ -7,7 +7,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from atif_spec.formats.step_substep import RFC3339, TOOL_TYPES, default_source
+from atif_spec.formats.step_substep import RFC3339, TOOL_TYPES
 from atif_spec.jsonio.jsonequal import same_json
 from atif_spec.jsonio.jsontext import canonical_json
 from atif_spec.jsonio.jsonvalues import dicts, plain_text
@@ -37,6 +37,8 @@ from atif_spec.transforms.lenses.step_substep.common import (
 )
 
 T = TypeVar("T")
+_UNKNOWN_FIELDS = dict.fromkeys(row.member for row in STEP_NAMED)
+"""The run-log step fields ATIF has none for: null (named keys may give them back)."""
 
 
 def interleave(calls: Sequence[T], results: Sequence[T], call_id: Callable[[T], Any]) -> list[T]:
@@ -120,7 +122,7 @@ def _ssl_step(step: Doc, i: int, provider: str, ctx: Context) -> Doc:
     out["started_at"] = stamp if isinstance(stamp, str) and RFC3339.match(stamp) else None
     if out["started_at"] is None and (stamp is not None or "timestamp" not in step):
         ctx.decide(f"{at}/started_at", "no RFC 3339 time with offset: null", None)
-    out |= dict.fromkeys(row.member for row in STEP_NAMED)  # null: unknown in ATIF
+    out |= _UNKNOWN_FIELDS
     ctx.decide(f"{at}/outcome", "ATIF records no outcome: null", None)
     extra = FreeForm(step.get("extra", ABSENT), f"{at}/extra", ctx)
     out["substeps"] = _ssl_substeps(step, at, sid, extra.take_items(SUBSTEPS_KEY), ctx)
@@ -134,44 +136,35 @@ def _ssl_step(step: Doc, i: int, provider: str, ctx: Context) -> Doc:
         if metrics_ok(step.get("metrics")):
             extra.put("metrics", step["metrics"], None, f"{at}/extra")
     extra.put_all(step, ATIF_STEP_NAMED, at, f"{at}/extra")
-    if any(p.get("type") != "text" for _, p in dicts(message)):
+    if isinstance(message, list) and any(p.get("type") != "text" for _, p in dicts(message)):
         extra.put(PARTS_NAMED.key, message, f"{at}/message", f"{at}/extra")
     extra.place(out)
     return out
 
 
-def _ssl_substeps(step: Doc, at: str, sid: str, kept: list[Any], ctx: Context) -> list[Doc]:
+def _ssl_substeps(step: Doc, at: str, sid: str, kept: list[Any], ctx: Context) -> list[Any]:
     """The step's calls, each followed by its results (:func:`interleave`), with the substeps
     kept whole in its ``extra`` (``kept``) back at their ``substep_index``."""
-    calls = [(f"{at}/tool_calls/{k}", c, "tool_call_id") for k, c in dicts(step.get("tool_calls"))]
+    calls = [(f"{at}/tool_calls/{k}", c, True) for k, c in dicts(step.get("tool_calls"))]
     observation = step.get("observation")
     raw = observation.get("results") if isinstance(observation, dict) else None
-    results = [(f"{at}/observation/results/{k}", r, "source_call_id") for k, r in dicts(raw)]
-    made = [
-        (*_ssl_event(obj, link == "tool_call_id", ptr, ctx), ptr, obj)
-        for ptr, obj, link in interleave(calls, results, lambda e: e[1].get(e[2]))
-    ]
-    order: list[tuple[Any, ...]] = made
+    results = [(f"{at}/observation/results/{k}", r, False) for k, r in dicts(raw)]
+    order: list[tuple[Any, ...]] = interleave(calls, results, _linked)
     if kept:
-        order, rest = [], deque(made)
+        events, order = deque(order), []
         for j, _, sub in sorted((_index(sub), n, sub) for n, sub in enumerate(kept)):
-            while len(order) < j and rest:
-                order.append(rest.popleft())
+            while len(order) < j and events:
+                order.append(events.popleft())
             order.append((sub,))
-        order.extend(rest)
-    policy = "ATIF records no event source: provider for a call, tool for its output"
-    for m, (sub, *event) in enumerate(order):
-        if event:
-            extra, ptr, obj = event
-            here = f"{at}/substeps/{m}"
-            sub["substep_id"], sub["substep_index"] = f"{sid}.{m + 1}", m + 1
-            ctx.decide(f"{here}/source", policy, sub["source"])
-            ctx.decide(f"{here}/timestamp", "ATIF records no event time: null", None)
-            if REF_NAMED.member in obj:
-                ref = obj[REF_NAMED.member]
-                extra.put(REF_NAMED.key, ref, f"{ptr}/{REF_NAMED.member}", f"{here}/extra")
-            extra.place(sub)
-    return [sub for sub, *_ in order]
+        order.extend(events)
+    return [
+        _ssl_event(*item, f"{sid}.{m + 1}", m, at, ctx) if len(item) == 3 else item[0]
+        for m, item in enumerate(order)
+    ]
+
+
+def _linked(event: tuple[str, Doc, bool]) -> Any:
+    return event[1].get("tool_call_id" if event[2] else "source_call_id")
 
 
 def _index(sub: Any) -> int:
@@ -182,11 +175,11 @@ def _index(sub: Any) -> int:
     return 1 << 30
 
 
-def _ssl_event(obj: Doc, is_call: bool, ptr: str, ctx: Context) -> tuple[Doc, FreeForm]:
-    """The substep of an ATIF tool call or result (numbered later), with the run-log fields
-    its ``extra`` names read back, and that ``extra`` (placed later)."""
-    kind = "tool_call" if is_call else "tool_output"
-    sub: Doc = {"substep_id": "", "substep_index": 0, "type": kind, "source": default_source(kind)}
+def _ssl_event(ptr: str, obj: Doc, is_call: bool, sid: str, m: int, at: str, ctx: Context) -> Doc:
+    """Substep ``m`` (id ``sid``) of the ATIF tool call or result at ``ptr``, with the run-log
+    fields its ``extra`` names read back."""
+    kind, source = ("tool_call", "provider") if is_call else ("tool_output", "tool")
+    sub: Doc = {"substep_id": sid, "substep_index": m + 1, "type": kind, "source": source}
     if is_call:
         sub["call_id"] = obj.get("tool_call_id")
         payload = {"tool_name": obj.get("function_name"), "tool_input": obj.get("arguments")}
@@ -195,9 +188,10 @@ def _ssl_event(obj: Doc, is_call: bool, ptr: str, ctx: Context) -> tuple[Doc, Fr
             sub["call_id"] = obj["source_call_id"]
         payload = {"content": obj["content"]} if "content" in obj else {}
     sub["timestamp"] = sub["legacy_turn_id"] = sub["legacy_event_id"] = None
+    here = f"{at}/substeps/{m}"
     extra = FreeForm(obj.get("extra", ABSENT), f"{ptr}/extra", ctx)
     extra.take_all(sub, CALL_NAMED if is_call else RESULT_NAMED)
-    extra.take_all({"payload": payload}, CALL_PAYLOAD_NAMED if is_call else RESULT_PAYLOAD_NAMED)
+    extra.take_all(payload, CALL_PAYLOAD_NAMED if is_call else RESULT_PAYLOAD_NAMED)
     if not is_call:
         # the type and spelling the payload implies (SSL-22): an error when flagged; Codex's
         # and Gemini's ``output`` next to an ``exit_code`` or ``status``
@@ -210,4 +204,13 @@ def _ssl_event(obj: Doc, is_call: bool, ptr: str, ctx: Context) -> tuple[Doc, Fr
         ):
             payload = {("output" if k == "content" else k): v for k, v in payload.items()}
     sub["payload"] = payload
-    return sub, extra
+    ctx.decide(f"{here}/source", _NO_SOURCE, sub["source"])
+    ctx.decide(f"{here}/timestamp", "ATIF records no event time: null", None)
+    if REF_NAMED.member in obj:
+        ref = obj[REF_NAMED.member]
+        extra.put(REF_NAMED.key, ref, f"{ptr}/{REF_NAMED.member}", f"{here}/extra")
+    extra.place(sub)
+    return sub
+
+
+_NO_SOURCE = "ATIF records no event source: provider for a call, tool for its output"
