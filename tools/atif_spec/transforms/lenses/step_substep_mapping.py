@@ -5,39 +5,25 @@ the lenses run (named keys; the run log's usage keys the ATIF→run-log lens fil
 from __future__ import annotations
 
 from atif_spec.transforms.fields import rows
-from atif_spec.transforms.lenses.step_substep.common import (
-    ATIF_STEP_NAMED,
-    CALL_NAMED,
-    CALL_PAYLOAD_NAMED,
-    PARTS_NAMED,
-    REF_NAMED,
-    RESULT_NAMED,
-    RESULT_PAYLOAD_NAMED,
-    ROLE_NAMED,
-    ROOT_NAMED,
-    STEP_NAMED,
-    SUBSTEPS_KEY,
-    TO_ATIF,
-    TO_SSL,
-)
+from atif_spec.transforms.lenses.step_substep import common
 from atif_spec.transforms.mapping import Row, Table
 
 _KEPT = Row(
     "`substeps` of type `tool_retry`, `status_update`, `artifact`",
-    f"step `extra.{SUBSTEPS_KEY}[]`",
+    f"step `extra.{common.SUBSTEPS_KEY}[]`",
     "named",
     "ATIF has no event for them: each substep, whole and unchanged, in substep order (each "
     "element a named key); the way back puts each at the index its `substep_index` gives. A "
     "retried call also carries `extra.retry_of_call_id` (§4).",
-    key=f"/steps/*/extra/{SUBSTEPS_KEY}/*",
+    key=f"/steps/*/extra/{common.SUBSTEPS_KEY}/*",
 )
-_LIFTED = "The run log's own usage keys (SSL-17), which the run-log→ATIF lens lifts back (§2.1): a "
 _USAGE = (
     Row(
         "`agent.model_name`, `final_metrics`",
         "run `extra.model`, `extra.final_metrics`",
-        note=_LIFTED + "mapping, no stash entry. `final_metrics` only when its totals agree with "
-        "the steps' (the lift's condition); otherwise it is named at the same key.",
+        note="The run log's own usage keys (SSL-17), which the run-log→ATIF lens lifts back "
+        "(§2.1): a mapping, no stash entry. `final_metrics` only when its totals agree with the "
+        "steps' (the lift's condition); otherwise it is named at the same key.",
         key="/extra/model",
     ),
     Row(
@@ -52,31 +38,31 @@ _CALL, _RESULT = "`ToolCall`", "`ObservationResult`"
 MAPPING_TABLES = (
     Table(
         "step-substep-steps",
-        (TO_ATIF,),
+        (common.TO_ATIF,),
         ("Run-log step", "ATIF step"),
-        (ROLE_NAMED.row("step"), *rows(STEP_NAMED, "step"), _KEPT),
+        (common.ROLE_NAMED.row("step"), *rows(common.STEP_NAMED, "step"), _KEPT),
     ),
     Table(
         "step-substep-substeps",
-        (TO_ATIF,),
+        (common.TO_ATIF,),
         ("Run-log substep", "ATIF"),
         (
-            *rows(CALL_PAYLOAD_NAMED, _CALL),
-            *rows(RESULT_PAYLOAD_NAMED, _RESULT),
-            *rows(CALL_NAMED, _CALL),
-            *rows(RESULT_NAMED, _RESULT),
+            *rows(common.CALL_PAYLOAD_NAMED, _CALL),
+            *rows(common.RESULT_PAYLOAD_NAMED, _RESULT),
+            *rows(common.CALL_NAMED, _CALL),
+            *rows(common.RESULT_NAMED, _RESULT),
         ),
     ),
     Table(
         "step-substep-from-atif",
-        (TO_SSL,),
+        (common.TO_SSL,),
         ("ATIF v1.7", "Run log"),
         (
             *_USAGE,
-            *rows(ROOT_NAMED, "run"),
-            PARTS_NAMED.row("step"),
-            *rows(ATIF_STEP_NAMED, "step"),
-            REF_NAMED.row("substep"),
+            *rows(common.ROOT_NAMED, "run"),
+            common.PARTS_NAMED.row("step"),
+            *rows(common.ATIF_STEP_NAMED, "step"),
+            common.REF_NAMED.row("substep"),
         ),
     ),
 )

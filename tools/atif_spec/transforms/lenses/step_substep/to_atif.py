@@ -10,60 +10,36 @@ from atif_spec.formats.step_substep import RESULT_TYPES, TOOL_TYPES
 from atif_spec.jsonio.jsonvalues import dicts
 from atif_spec.transforms.driver import Context
 from atif_spec.transforms.fields import ABSENT, FreeForm, Named
-from atif_spec.transforms.lenses.step_substep.common import (
-    ATIF,
-    ATIF_STEP_NAMED,
-    CALL_NAMED,
-    CALL_PAYLOAD_NAMED,
-    NO_MESSAGE_SUMMARY,
-    PARTS_NAMED,
-    PLACEHOLDER_STEP,
-    REF_NAMED,
-    RESULT_NAMED,
-    RESULT_PAYLOAD_NAMED,
-    ROLE_NAMED,
-    ROLE_OF_SOURCE,
-    ROOT_NAMED,
-    SOURCE_OF_ROLE,
-    STEP_NAMED,
-    SUBSTEPS_KEY,
-    TO_ATIF,
-    UNKNOWN,
-    Doc,
-    final_ok,
-    fits,
-    is_text,
-    metrics_ok,
-    schema_url,
-)
+from atif_spec.transforms.lenses.step_substep import common
+from atif_spec.transforms.lenses.step_substep.common import Doc
 
-STEP_LIFTS = (("model", "model_name", is_text), ("metrics", "metrics", metrics_ok))
+STEP_LIFTS = (("model", "model_name", common.is_text), ("metrics", "metrics", common.metrics_ok))
 """Lifts of an agent step's ``extra`` keys to ATIF step fields: (key, field, condition)."""
-_STEP_TAKEN = (*ATIF_STEP_NAMED, PARTS_NAMED)
+_STEP_TAKEN = (*common.ATIF_STEP_NAMED, common.PARTS_NAMED)
 
 
 def to_atif(doc: Doc, ctx: Context) -> Doc:
     """The ATIF v1.7 trajectory of a run log (see the package docstring)."""
-    out = schema_url(doc, TO_ATIF)
+    out = common.schema_url(doc, common.TO_ATIF)
     out["schema_version"] = "ATIF-v1.7"
     if isinstance(doc.get("run_id"), str):
         out["session_id"] = doc["run_id"]
     provider = doc.get("provider")
-    agent: Doc = {"name": provider if isinstance(provider, str) else UNKNOWN}
+    agent: Doc = {"name": provider if isinstance(provider, str) else common.UNKNOWN}
     out["agent"] = agent
     steps = [_atif_step(step, i, ctx) for i, step in dicts(doc.get("steps"))]
     if not steps:
-        steps = [dict(PLACEHOLDER_STEP)]
-        ctx.decide("/steps/0", "ATIF needs a step: an empty system step", PLACEHOLDER_STEP)
+        steps = [dict(common.PLACEHOLDER_STEP)]
+        ctx.decide("/steps/0", "ATIF needs a step: an empty system step", common.PLACEHOLDER_STEP)
     out["steps"] = steps
     extra = FreeForm(doc.get("extra", ABSENT), "/extra", ctx)
-    extra.take_all(out, ROOT_NAMED)
-    extra.take(agent, "model_name", "model", is_text)
-    if not extra.take(agent, "version", "agent_version", is_text):
-        agent["version"] = UNKNOWN
-        ctx.decide("/agent/version", "a run log records no agent version", UNKNOWN)
+    extra.take_all(out, common.ROOT_NAMED)
+    extra.take(agent, "model_name", "model", common.is_text)
+    if not extra.take(agent, "version", "agent_version", common.is_text):
+        agent["version"] = common.UNKNOWN
+        ctx.decide("/agent/version", "a run log records no agent version", common.UNKNOWN)
     if "final_metrics" not in out:
-        extra.take(out, "final_metrics", "final_metrics", lambda v: final_ok(v, steps))
+        extra.take(out, "final_metrics", "final_metrics", lambda v: common.final_ok(v, steps))
     extra.place(out)
     return out
 
@@ -81,7 +57,7 @@ def _atif_step(step: Doc, i: int, ctx: Context) -> Doc:
         else:  # tool_retry, status_update, artifact: no ATIF event
             kept.append((j, s))
     role = step.get("message_role")
-    source = SOURCE_OF_ROLE.get(role) if isinstance(role, str) else None
+    source = common.SOURCE_OF_ROLE.get(role) if isinstance(role, str) else None
     if calls and source != "agent":
         source = "agent"
         ctx.decide(f"{at}/source", "it calls tools: agent", source)
@@ -90,7 +66,7 @@ def _atif_step(step: Doc, i: int, ctx: Context) -> Doc:
         ctx.decide(f"{at}/source", "unknown role: system", source)
     out: Doc = {"step_id": i + 1}
     started = step.get("started_at")
-    if isinstance(started, str) and fits("Step/properties/timestamp", started):
+    if isinstance(started, str) and common.fits("Step/properties/timestamp", started):
         out["timestamp"] = started  # a null time is no timestamp, which the way back reads null
     out["source"] = source
     text = step.get("message_text")
@@ -119,16 +95,16 @@ def _atif_step(step: Doc, i: int, ctx: Context) -> Doc:
     for key, field, ok in STEP_LIFTS if source == "agent" else ():
         if field not in out:
             extra.take(out, field, key, ok)
-    if ROLE_OF_SOURCE.get(source) != role and "message_role" in step:
-        extra.put(ROLE_NAMED.key, role, f"{at}/message_role", f"{at}/extra")
-    for row in STEP_NAMED:
+    if common.ROLE_OF_SOURCE.get(source) != role and "message_role" in step:
+        extra.put(common.ROLE_NAMED.key, role, f"{at}/message_role", f"{at}/extra")
+    for row in common.STEP_NAMED:
         value = step.get(row.member)
         if value is not None and not (row.member == "summary" and value == _label(step)):
             extra.put(row.key, value, f"{at}/{row.member}", f"{at}/extra")
-    if kept and extra.put(SUBSTEPS_KEY, [s for _, s in kept], None, f"{at}/extra"):
-        reason = f"{ATIF} has no event for it: kept whole under a documented name"
+    if kept and extra.put(common.SUBSTEPS_KEY, [s for _, s in kept], None, f"{at}/extra"):
+        reason = f"{common.ATIF} has no event for it: kept whole under a documented name"
         for n, (j, _) in enumerate(kept):
-            ctx.name(f"{at}/substeps/{j}", f"{at}/extra/{SUBSTEPS_KEY}/{n}", reason)
+            ctx.name(f"{at}/substeps/{j}", f"{at}/extra/{common.SUBSTEPS_KEY}/{n}", reason)
     extra.place(out)
     return out
 
@@ -139,7 +115,7 @@ def _label(step: Doc) -> str | None:
     text = step.get("message_text")
     blank = text is None or (isinstance(text, str) and not text.strip())
     events = any(s.get("type") in TOOL_TYPES for _, s in dicts(step.get("substeps")))
-    return NO_MESSAGE_SUMMARY if blank and events else None
+    return common.NO_MESSAGE_SUMMARY if blank and events else None
 
 
 def adopted_call_ids(subs: Sequence[tuple[int, Doc]]) -> dict[int, str]:
@@ -184,7 +160,7 @@ def _atif_call(sub: Doc, src: str, at: str, sid: str, adopted: dict[int, str], c
         "function_name": name if isinstance(name, str) else "",
         "arguments": arguments,
     }
-    _event_extra(sub, src, at, CALL_NAMED, CALL_PAYLOAD_NAMED, ctx).place(out)
+    _event_extra(sub, src, at, common.CALL_NAMED, common.CALL_PAYLOAD_NAMED, ctx).place(out)
     return out
 
 
@@ -195,11 +171,11 @@ def _atif_result(sub: Doc, src: str, at: str, known: set[str], ctx: Context) -> 
         out["source_call_id"] = cid if isinstance(cid, str) and cid in known else None
     payload: Any = sub.get("payload")
     for key in ("output", "content") if isinstance(payload, dict) else ():
-        if key in payload and fits("ObservationResult/properties/content", payload[key]):
+        if key in payload and common.fits("ObservationResult/properties/content", payload[key]):
             out["content"] = payload[key]
             break
-    extra = _event_extra(sub, src, at, RESULT_NAMED, RESULT_PAYLOAD_NAMED, ctx)
-    extra.take(out, REF_NAMED.member, REF_NAMED.key)
+    extra = _event_extra(sub, src, at, common.RESULT_NAMED, common.RESULT_PAYLOAD_NAMED, ctx)
+    extra.take(out, common.REF_NAMED.member, common.REF_NAMED.key)
     extra.place(out)
     return out
 

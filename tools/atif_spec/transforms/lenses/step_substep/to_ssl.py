@@ -13,31 +13,11 @@ from atif_spec.jsonio.jsontext import canonical_json
 from atif_spec.jsonio.jsonvalues import dicts, plain_text
 from atif_spec.transforms.driver import Context
 from atif_spec.transforms.fields import ABSENT, FreeForm
-from atif_spec.transforms.lenses.step_substep.common import (
-    ATIF_STEP_NAMED,
-    CALL_NAMED,
-    CALL_PAYLOAD_NAMED,
-    NO_MESSAGE_SUMMARY,
-    PARTS_NAMED,
-    PLACEHOLDER_STEP,
-    REF_NAMED,
-    RESULT_NAMED,
-    RESULT_PAYLOAD_NAMED,
-    ROLE_NAMED,
-    ROLE_OF_SOURCE,
-    ROOT_NAMED,
-    STEP_NAMED,
-    SUBSTEPS_KEY,
-    TO_SSL,
-    UNKNOWN,
-    Doc,
-    final_ok,
-    metrics_ok,
-    schema_url,
-)
+from atif_spec.transforms.lenses.step_substep import common
+from atif_spec.transforms.lenses.step_substep.common import Doc
 
 T = TypeVar("T")
-_UNKNOWN_FIELDS = dict.fromkeys(row.member for row in STEP_NAMED)
+_UNKNOWN_FIELDS = dict.fromkeys(row.member for row in common.STEP_NAMED)
 """The run-log step fields ATIF has none for: null (named keys may give them back)."""
 
 
@@ -66,14 +46,14 @@ def to_ssl(doc: Doc, ctx: Context) -> Doc:
     """The run log of an ATIF v1.7 trajectory (see the package docstring)."""
     agent = doc["agent"] if isinstance(doc.get("agent"), dict) else {}
     name = agent.get("name")
-    provider = name if isinstance(name, str) and name else UNKNOWN
+    provider = name if isinstance(name, str) and name else common.UNKNOWN
     if not (isinstance(name, str) and name):
         ctx.decide("/provider", "an agent without a name: unknown", provider)
-    out: Doc = schema_url(doc, TO_SSL)
+    out: Doc = common.schema_url(doc, common.TO_SSL)
     out["run_id"] = _run_id(doc, ctx)
     out["provider"] = provider
     steps = doc.get("steps")
-    if isinstance(steps, list) and len(steps) == 1 and same_json(steps[0], PLACEHOLDER_STEP):
+    if isinstance(steps, list) and len(steps) == 1 and same_json(steps[0], common.PLACEHOLDER_STEP):
         # what the other lens writes for an empty run: read as one, so both round trips hold
         ctx.decide("/steps", "only the empty step of an empty run: no step", [])
         out["steps"] = []
@@ -83,11 +63,13 @@ def to_ssl(doc: Doc, ctx: Context) -> Doc:
     if isinstance(agent.get("model_name"), str):
         extra.put("model", agent["model_name"], None, "/extra")
     version = agent.get("version")
-    if isinstance(version, str) and version != UNKNOWN:  # what the way back writes without one
+    if (
+        isinstance(version, str) and version != common.UNKNOWN
+    ):  # what the way back writes without one
         extra.put("agent_version", version, None, "/extra")
-    if final_ok(doc.get("final_metrics"), steps):
+    if common.final_ok(doc.get("final_metrics"), steps):
         extra.put("final_metrics", doc["final_metrics"], None, "/extra")
-    extra.put_all(doc, ROOT_NAMED, "", "/extra")
+    extra.put_all(doc, common.ROOT_NAMED, "", "/extra")
     extra.place(out)
     return out
 
@@ -109,7 +91,7 @@ def _ssl_step(step: Doc, i: int, provider: str, ctx: Context) -> Doc:
     sid = f"S{i + 1}"
     source = step.get("source")
     out: Doc = {"step_id": sid, "step_index": i + 1, "provider": provider}
-    out["message_role"] = ROLE_OF_SOURCE.get(str(source), "assistant")
+    out["message_role"] = common.ROLE_OF_SOURCE.get(str(source), "assistant")
     message = step.get("message")
     text = message if isinstance(message, str) else plain_text(message)
     if not text:
@@ -125,19 +107,19 @@ def _ssl_step(step: Doc, i: int, provider: str, ctx: Context) -> Doc:
     out |= _UNKNOWN_FIELDS
     ctx.decide(f"{at}/outcome", "ATIF records no outcome: null", None)
     extra = FreeForm(step.get("extra", ABSENT), f"{at}/extra", ctx)
-    out["substeps"] = _ssl_substeps(step, at, sid, extra.take_items(SUBSTEPS_KEY), ctx)
+    out["substeps"] = _ssl_substeps(step, at, sid, extra.take_items(common.SUBSTEPS_KEY), ctx)
     if not text.strip() and any(s.get("type") in TOOL_TYPES for s in out["substeps"]):
-        out["summary"] = NO_MESSAGE_SUMMARY
-        ctx.decide(f"{at}/summary", "tool events need a summary", NO_MESSAGE_SUMMARY)
-    extra.take_all(out, (ROLE_NAMED, *STEP_NAMED))
+        out["summary"] = common.NO_MESSAGE_SUMMARY
+        ctx.decide(f"{at}/summary", "tool events need a summary", common.NO_MESSAGE_SUMMARY)
+    extra.take_all(out, (common.ROLE_NAMED, *common.STEP_NAMED))
     if source == "agent":
         if isinstance(step.get("model_name"), str):
             extra.put("model", step["model_name"], None, f"{at}/extra")
-        if metrics_ok(step.get("metrics")):
+        if common.metrics_ok(step.get("metrics")):
             extra.put("metrics", step["metrics"], None, f"{at}/extra")
-    extra.put_all(step, ATIF_STEP_NAMED, at, f"{at}/extra")
+    extra.put_all(step, common.ATIF_STEP_NAMED, at, f"{at}/extra")
     if isinstance(message, list) and any(p.get("type") != "text" for _, p in dicts(message)):
-        extra.put(PARTS_NAMED.key, message, f"{at}/message", f"{at}/extra")
+        extra.put(common.PARTS_NAMED.key, message, f"{at}/message", f"{at}/extra")
     extra.place(out)
     return out
 
@@ -190,8 +172,8 @@ def _ssl_event(ptr: str, obj: Doc, is_call: bool, sid: str, m: int, at: str, ctx
     sub["timestamp"] = sub["legacy_turn_id"] = sub["legacy_event_id"] = None
     here = f"{at}/substeps/{m}"
     extra = FreeForm(obj.get("extra", ABSENT), f"{ptr}/extra", ctx)
-    extra.take_all(sub, CALL_NAMED if is_call else RESULT_NAMED)
-    extra.take_all(payload, CALL_PAYLOAD_NAMED if is_call else RESULT_PAYLOAD_NAMED)
+    extra.take_all(sub, common.CALL_NAMED if is_call else common.RESULT_NAMED)
+    extra.take_all(payload, common.CALL_PAYLOAD_NAMED if is_call else common.RESULT_PAYLOAD_NAMED)
     if not is_call:
         # the type and spelling the payload implies (SSL-22): an error when flagged; Codex's
         # and Gemini's ``output`` next to an ``exit_code`` or ``status``
@@ -206,9 +188,9 @@ def _ssl_event(ptr: str, obj: Doc, is_call: bool, sid: str, m: int, at: str, ctx
     sub["payload"] = payload
     ctx.decide(f"{here}/source", _NO_SOURCE, sub["source"])
     ctx.decide(f"{here}/timestamp", "ATIF records no event time: null", None)
-    if REF_NAMED.member in obj:
-        ref = obj[REF_NAMED.member]
-        extra.put(REF_NAMED.key, ref, f"{ptr}/{REF_NAMED.member}", f"{here}/extra")
+    if common.REF_NAMED.member in obj:
+        ref = obj[common.REF_NAMED.member]
+        extra.put(common.REF_NAMED.key, ref, f"{ptr}/{common.REF_NAMED.member}", f"{here}/extra")
     extra.place(sub)
     return sub
 
