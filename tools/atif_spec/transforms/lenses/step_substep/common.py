@@ -62,24 +62,8 @@ _SUBSTEP_NOTES = {
     "legacy_event_id": _NON_NULL,
 }
 
-
-def _substep_named(owner: str, source: str) -> tuple[Named, ...]:
-    """The rows of a substep's fields: kept when not null, a source when not ``source``."""
-
-    def not_default(value: Any) -> bool:
-        return value is not None and value != source
-
-    return tuple(
-        Named(k, k, owner, note=n, when=not_default if k == "source" else _not_null)
-        for k, n in _SUBSTEP_NOTES.items()
-    )
-
-
-def _not_null(value: Any) -> bool:
-    return value is not None
-
-
-CALL_NAMED, RESULT_NAMED = _substep_named(_CALL, "provider"), _substep_named(_RESULT, "tool")
+CALL_NAMED = tuple(Named(k, k, _CALL, note=n) for k, n in _SUBSTEP_NOTES.items())
+RESULT_NAMED = tuple(Named(k, k, _RESULT, note=n) for k, n in _SUBSTEP_NOTES.items())
 """Run-log substep fields kept in the ATIF tool call's or result's ``extra``."""
 CALL_PAYLOAD_NAMED = tuple(
     Named(key, key, _CALL, note=note, label=f"`payload.{key}`")

@@ -9,13 +9,14 @@ from typing import Any
 from atif_spec.formats.step_substep import RESULT_TYPES, TOOL_TYPES
 from atif_spec.jsonio.jsonvalues import dicts
 from atif_spec.transforms.driver import Context
-from atif_spec.transforms.fields import ABSENT, FreeForm, Named
+from atif_spec.transforms.fields import ABSENT, FreeForm
 from atif_spec.transforms.lenses.step_substep import common
 from atif_spec.transforms.lenses.step_substep.common import Doc
 
 STEP_LIFTS = (("model", "model_name", common.is_text), ("metrics", "metrics", common.metrics_ok))
 """Lifts of an agent step's ``extra`` keys to ATIF step fields: (key, field, condition)."""
 _STEP_TAKEN = (*common.ATIF_STEP_NAMED, common.PARTS_NAMED)
+_ADOPTED = "no call_id: the call_id of the result that answers it"
 
 
 def to_atif(doc: Doc, ctx: Context) -> Doc:
@@ -144,9 +145,7 @@ def _atif_call(sub: Doc, src: str, at: str, sid: str, adopted: dict[int, str], c
         j = int(src.rpartition("/")[2])
         if j in adopted:
             cid = adopted[j]
-            ctx.decide(
-                f"{at}/tool_call_id", "no call_id: the call_id of the result that answers it", cid
-            )
+            ctx.decide(f"{at}/tool_call_id", _ADOPTED, cid)
         else:
             cid = f"{sid}.{j + 1}"
             ctx.decide(f"{at}/tool_call_id", "no call_id: the substep id", cid)
@@ -160,7 +159,7 @@ def _atif_call(sub: Doc, src: str, at: str, sid: str, adopted: dict[int, str], c
         "function_name": name if isinstance(name, str) else "",
         "arguments": arguments,
     }
-    _event_extra(sub, src, at, common.CALL_NAMED, common.CALL_PAYLOAD_NAMED, ctx).place(out)
+    _event_extra(sub, src, at, ctx).place(out)
     return out
 
 
@@ -171,28 +170,32 @@ def _atif_result(sub: Doc, src: str, at: str, known: set[str], ctx: Context) -> 
         out["source_call_id"] = cid if isinstance(cid, str) and cid in known else None
     payload: Any = sub.get("payload")
     for key in ("output", "content") if isinstance(payload, dict) else ():
-        if key in payload and common.fits("ObservationResult/properties/content", payload[key]):
-            out["content"] = payload[key]
+        value = payload.get(key, ABSENT)  # ATIF's content: a string, null or content parts
+        if value is not ABSENT and (isinstance(value, str) or value is None or _parts(value)):
+            out["content"] = value
             break
-    extra = _event_extra(sub, src, at, common.RESULT_NAMED, common.RESULT_PAYLOAD_NAMED, ctx)
+    extra = _event_extra(sub, src, at, ctx)
     extra.take(out, common.REF_NAMED.member, common.REF_NAMED.key)
     extra.place(out)
     return out
 
 
-def _event_extra(
-    sub: Doc,
-    src: str,
-    at: str,
-    fields: Sequence[Named],
-    payload_keys: Sequence[Named],
-    ctx: Context,
-) -> FreeForm:
+def _parts(value: Any) -> bool:
+    return common.fits("ObservationResult/properties/content", value)
+
+
+def _event_extra(sub: Doc, src: str, at: str, ctx: Context) -> FreeForm:
     """The ``extra`` of the call or result at ``at`` made of the substep at ``src``, with the
     named keys of its fields and its payload's."""
+    call = sub["type"] == "tool_call"
     extra = FreeForm(sub.get("extra", ABSENT), f"{src}/extra", ctx)
-    extra.put_all(sub, fields, src, f"{at}/extra")
+    default = "provider" if call else "tool"  # the event's own source, which the way back writes
+    for row in common.CALL_NAMED if call else common.RESULT_NAMED:
+        value = sub.get(row.member)
+        if value is not None and not (row.member == "source" and value == default):
+            extra.put(row.key, value, f"{src}/{row.member}", f"{at}/extra")
     payload: Any = sub.get("payload")
     if isinstance(payload, dict):
-        extra.put_all(payload, payload_keys, f"{src}/payload", f"{at}/extra")
+        named = common.CALL_PAYLOAD_NAMED if call else common.RESULT_PAYLOAD_NAMED
+        extra.put_all(payload, named, f"{src}/payload", f"{at}/extra")
     return extra

@@ -19,6 +19,7 @@ from atif_spec.transforms.lenses.step_substep.common import Doc
 T = TypeVar("T")
 _UNKNOWN_FIELDS = dict.fromkeys(row.member for row in common.STEP_NAMED)
 """The run-log step fields ATIF has none for: null (named keys may give them back)."""
+_NO_SOURCE = "ATIF records no event source: provider for a call, tool for its output"
 
 
 def interleave(calls: Sequence[T], results: Sequence[T], call_id: Callable[[T], Any]) -> list[T]:
@@ -63,9 +64,7 @@ def to_ssl(doc: Doc, ctx: Context) -> Doc:
     if isinstance(agent.get("model_name"), str):
         extra.put("model", agent["model_name"], None, "/extra")
     version = agent.get("version")
-    if (
-        isinstance(version, str) and version != common.UNKNOWN
-    ):  # what the way back writes without one
+    if isinstance(version, str) and version != common.UNKNOWN:  # the way back's default
         extra.put("agent_version", version, None, "/extra")
     if common.final_ok(doc.get("final_metrics"), steps):
         extra.put("final_metrics", doc["final_metrics"], None, "/extra")
@@ -193,6 +192,3 @@ def _ssl_event(ptr: str, obj: Doc, is_call: bool, sid: str, m: int, at: str, ctx
         extra.put(common.REF_NAMED.key, ref, f"{ptr}/{common.REF_NAMED.member}", f"{here}/extra")
     extra.place(sub)
     return sub
-
-
-_NO_SOURCE = "ATIF records no event source: provider for a call, tool for its output"
