@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -166,8 +167,11 @@ def final_ok(final: Any, steps: Any) -> bool:
 def schema_url(doc: Doc, lens: str) -> Doc:
     """``{"$schema": <the target's schema>}`` when ``doc``'s ``$schema`` names its own format's
     schema (an editor's reference), else ``{}`` (another value goes to the patch; SSL-28)."""
+    own, target = _schema_ids(lens)
+    return {"$schema": target} if doc.get("$schema") == own else {}
+
+
+@functools.cache
+def _schema_ids(lens: str) -> tuple[str, str]:
     source, _, target = lens.partition("->")
-    catalog = load_catalog()
-    if doc.get("$schema") == catalog.find(source).id:
-        return {"$schema": catalog.find(target).id}
-    return {}
+    return load_catalog().find(source).id, load_catalog().find(target).id

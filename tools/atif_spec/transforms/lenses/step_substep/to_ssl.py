@@ -116,7 +116,9 @@ def _ssl_step(step: Doc, i: int, provider: str, ctx: Context) -> Doc:
             extra.put("model", step["model_name"], None, f"{at}/extra")
         if common.metrics_ok(step.get("metrics")):
             extra.put("metrics", step["metrics"], None, f"{at}/extra")
-    extra.put_all(step, common.ATIF_STEP_NAMED, at, f"{at}/extra")
+    for row in common.ATIF_STEP_NAMED:  # (not put_all: a call per row, on the hot path)
+        if row.member in step:
+            extra.put(row.key, step[row.member], f"{at}/{row.member}", f"{at}/extra")
     if isinstance(message, list) and any(p.get("type") != "text" for _, p in dicts(message)):
         extra.put(common.PARTS_NAMED.key, message, f"{at}/message", f"{at}/extra")
     extra.place(out)
