@@ -172,9 +172,12 @@ def _ssl_event(ptr: str, obj: Doc, is_call: bool, sid: str, m: int, at: str, ctx
         payload = {"content": obj["content"]} if "content" in obj else {}
     sub["timestamp"] = sub["legacy_turn_id"] = sub["legacy_event_id"] = None
     here = f"{at}/substeps/{m}"
-    extra = FreeForm(obj.get("extra", ABSENT), f"{ptr}/extra", ctx)
-    extra.take_all(sub, common.CALL_NAMED if is_call else common.RESULT_NAMED)
-    extra.take_all(payload, common.CALL_PAYLOAD_NAMED if is_call else common.RESULT_PAYLOAD_NAMED)
+    extra = None  # most calls and results have no extra and no subagent: the substep neither
+    if "extra" in obj or common.REF_NAMED.member in obj:
+        extra = FreeForm(obj.get("extra", ABSENT), f"{ptr}/extra", ctx)
+        extra.take_all(sub, common.CALL_NAMED if is_call else common.RESULT_NAMED)
+        named = common.CALL_PAYLOAD_NAMED if is_call else common.RESULT_PAYLOAD_NAMED
+        extra.take_all(payload, named)
     if not is_call:
         # the type and spelling the payload implies (SSL-22): an error when flagged; Codex's
         # and Gemini's ``output`` next to an ``exit_code`` or ``status``
@@ -189,8 +192,9 @@ def _ssl_event(ptr: str, obj: Doc, is_call: bool, sid: str, m: int, at: str, ctx
     sub["payload"] = payload
     ctx.decide(f"{here}/source", _NO_SOURCE, sub["source"])
     ctx.decide(f"{here}/timestamp", "ATIF records no event time: null", None)
-    if common.REF_NAMED.member in obj:
-        ref = obj[common.REF_NAMED.member]
-        extra.put(common.REF_NAMED.key, ref, f"{ptr}/{common.REF_NAMED.member}", f"{here}/extra")
-    extra.place(sub)
+    if extra is not None:
+        if common.REF_NAMED.member in obj:
+            ref, member = obj[common.REF_NAMED.member], common.REF_NAMED.member
+            extra.put(common.REF_NAMED.key, ref, f"{ptr}/{member}", f"{here}/extra")
+        extra.place(sub)
     return sub
