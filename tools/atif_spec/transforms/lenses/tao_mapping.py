@@ -4,26 +4,8 @@
 from __future__ import annotations
 
 from atif_spec.transforms.fields import Field
+from atif_spec.transforms.lenses.tao import rows
 from atif_spec.transforms.lenses.tao.common import INTO_ATIF, INTO_TAO
-from atif_spec.transforms.lenses.tao.rows import (
-    AGENT_MODEL,
-    AGENT_NAME,
-    MODEL,
-    NAMED,
-    PROMPT_KEY,
-    REASONING,
-    ROLE,
-    STEP_COSTS,
-    STEP_FIELDS,
-    STYLE,
-    SUBAGENT_AGENTS,
-    SYSTEM_STEPS,
-    TIMESTAMP,
-    TOOL_CALL,
-    TOOL_DEFINITIONS,
-    TRAJECTORY,
-    WHERE,
-)
 from atif_spec.transforms.lenses.tao.tokens import CACHE_WRITES
 from atif_spec.transforms.mapping import Row, Table
 
@@ -39,86 +21,21 @@ def _back(field: Field, note: str = "") -> Row:
 
 def _named_here(kind: str, prefix: str = "") -> Row:
     """The row that sends one kind of owner's members without an ATIF field to §2.6."""
-    members = ", ".join(f"`{row.member}`" for row in NAMED[kind])
-    return Row(prefix + members, f"named keys of {WHERE[kind]} `extra` (§2.6)")
+    members = ", ".join(f"`{row.member}`" for row in rows.NAMED[kind])
+    return Row(prefix + members, f"named keys of {rows.WHERE[kind]} `extra` (§2.6)")
 
 
 def _named_rows() -> tuple[Row, ...]:
     """The TAO → ATIF named keys (:mod:`.tao.rows`), by kind of owner."""
-    rows: list[Row] = []
-    for kind, named in NAMED.items():
-        rows.extend(row.row(WHERE[kind]) for row in named)
+    out: list[Row] = []
+    for kind, named in rows.NAMED.items():
+        out.extend(row.row(rows.WHERE[kind]) for row in named)
         if kind == "step":
-            rows.append(PROMPT_KEY.row(WHERE[kind]))
-    return (*rows, STYLE.row(WHERE["record"]))
-
-
-def _differ(aspect: str, tao: str, atif: str) -> Row:
-    """A row of §1: how the two formats model one thing."""
-    return Row(f"**{aspect}**: {tao}", atif)
+            out.append(rows.PROMPT_KEY.row(rows.WHERE[kind]))
+    return (*out, rows.STYLE.row(rows.WHERE["record"]))
 
 
 MAPPING_TABLES: tuple[Table, ...] = (
-    Table(
-        id="tao-differences",
-        steps=(INTO_ATIF, INTO_TAO),
-        columns=("TAO trace record", "ATIF v1.7 trajectory"),
-        rows=(
-            _differ(
-                "Step",
-                "one model API call, warm-up calls included",
-                "one turn (system prompt, user message, agent response)",
-            ),
-            _differ(
-                "Roles", "`role`: `system` / `user` / `agent`", "`source`: the same three words"
-            ),
-            _differ(
-                "System prompt",
-                "root map `system_prompts` (key → text); steps name one in `system_prompt_hash`",
-                'a `source: "system"` step whose `message` is the prompt',
-            ),
-            _differ(
-                "Sub-agents",
-                'inline steps with `call_type: "subagent"` and `parent_step`; the launching '
-                "step has `subagent_trajectory_ref` (a string)",
-                "embedded trajectories in `subagent_trajectories[]`, referenced from a result "
-                "of the launching step (`subagent_trajectory_ref: [{trajectory_id}]`)",
-            ),
-            _differ(
-                "Tool results",
-                "`observations[]` on the calling step, `source_call_id`",
-                "`observation.results[]` on the calling step, `source_call_id` (same-step "
-                "rule, `ATIF201`)",
-            ),
-            _differ(
-                "Numbering",
-                "`step_index`: any start, gaps allowed",
-                "`step_id` = 1..n in each trajectory",
-            ),
-            _differ(
-                "Token counts",
-                "provider-style: Anthropic `input_tokens` excludes cache reads and writes",
-                "`prompt_tokens` counts every input token; `cached_tokens` is a subset",
-            ),
-            _differ(
-                "Cost",
-                "`metrics.estimated_cost_usd`, a session estimate",
-                "`metrics.cost_usd` per step, `final_metrics.total_cost_usd`",
-            ),
-            _differ(
-                "Open objects",
-                "every object is open (unknown keys are dropped by upstream readers); root "
-                "`metadata` is the only free bag",
-                "closed objects; `extra` on the trajectory, agent, step, tool call, result, "
-                "metrics, final metrics and refs",
-            ),
-            _differ(
-                "Required values",
-                "`trace_id`, `session_id`, `agent.name`, `step_index`, `role`, call and result ids",
-                "`agent.version`, at least one step, a `message` string on every step",
-            ),
-        ),
-    ),
     Table(
         id="tao-tokens",
         steps=(INTO_ATIF, INTO_TAO),
@@ -140,7 +57,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 key=f"/extra/{CACHE_WRITES}",
             ),
             Row("`output_tokens`", "`completion_tokens`"),
-            NAMED["usage"][0].row(WHERE["usage"]),
+            rows.NAMED["usage"][0].row(rows.WHERE["usage"]),
         ),
     ),
     Table(
@@ -158,7 +75,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "the UUID ATIF → TAO derives from `session_id` for a trajectory without "
                 "`trajectory_id` (§3): that one is recomputed on the way back.",
             ),
-            AGENT_NAME.row(),
+            rows.AGENT_NAME.row(),
             Row(
                 "`agent.version`",
                 "`agent.version`",
@@ -166,8 +83,8 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 'A null or missing version becomes `"unknown"` (**decided**, §5); the original '
                 "is stashed.",
             ),
-            AGENT_MODEL.row(),
-            TOOL_DEFINITIONS.row(),
+            rows.AGENT_MODEL.row(),
+            rows.TOOL_DEFINITIONS.row(),
             Row("`steps`", "`steps`, `subagent_trajectories`", "field", "§2.2 to §2.4."),
             Row(
                 "`system_prompts`",
@@ -202,18 +119,18 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "field",
                 "Renumbered 1..n in each trajectory (system steps count).",
             ),
-            ROLE.row(),
+            rows.ROLE.row(),
             Row(
                 "`content`",
                 "`message`",
                 "decided",
                 'Null or missing becomes `""` (**decided**); the original is stashed.',
             ),
-            REASONING.row(),
-            MODEL.row(),
-            TIMESTAMP.row(),
+            rows.REASONING.row(),
+            rows.MODEL.row(),
+            rows.TIMESTAMP.row(),
             Row("`tool_calls[]`", "`tool_calls[]`", "field", "Agent steps only; their members:"),
-            *(field.row() for field in TOOL_CALL),
+            *(field.row() for field in rows.TOOL_CALL),
             _named_here("call", "`tool_calls[]`: "),
             Row(
                 "`observations[]`",
@@ -265,7 +182,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "decided",
                 "Missing or null: the `trace_id` (**decided**).",
             ),
-            _back(AGENT_NAME),
+            _back(rows.AGENT_NAME),
             Row(
                 "`agent.version`",
                 "`agent.version`",
@@ -273,8 +190,8 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 'Not written when it is `"unknown"`: that is what TAO → ATIF writes for none '
                 "(DECISIONS D26).",
             ),
-            _back(AGENT_MODEL),
-            _back(TOOL_DEFINITIONS, "When a list."),
+            _back(rows.AGENT_MODEL),
+            _back(rows.TOOL_DEFINITIONS, "When a list."),
             Row(
                 "system steps",
                 "`system_prompts[key] = message`",
@@ -298,19 +215,19 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "In the parser's order (§2.4); when named `tao_step_index` keys are read back, "
                 "the steps are written in `step_index` order, a record's own (DECISIONS D27).",
             ),
-            _back(ROLE),
+            _back(rows.ROLE),
             Row(
                 "`message`",
                 "`content`",
                 "field",
                 "Content parts: text parts joined by newlines; the parts go to "
-                f"`metadata.{STEP_FIELDS.key}`. An "
+                f"`metadata.{rows.STEP_FIELDS.key}`. An "
                 '`""` agent message is `null`, as the Claude Code parser writes a response '
                 "without text (DECISIONS D26).",
             ),
-            _back(REASONING),
-            _back(MODEL),
-            _back(TIMESTAMP),
+            _back(rows.REASONING),
+            _back(rows.MODEL),
+            _back(rows.TIMESTAMP),
             Row(
                 "—",
                 '`agent_role: "main"`, `call_type: "main"`',
@@ -332,7 +249,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "a sub-agent whose launching step has no reference (DECISIONS D27).",
             ),
             Row("`tool_calls[]`", "`tool_calls[]`", "field", "Their members:"),
-            *(_back(field) for field in TOOL_CALL),
+            *(_back(field) for field in rows.TOOL_CALL),
             Row(
                 "`observation.results[]`",
                 "`observations[]`",
@@ -350,17 +267,17 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "`cache_read_tokens` = `cached_tokens`; `cache_write_tokens` = "
                 f"`extra.{CACHE_WRITES}`.",
             ),
-            STEP_COSTS.row(_METADATA),
-            STEP_FIELDS.row(_METADATA),
-            SYSTEM_STEPS.row(_METADATA),
-            SUBAGENT_AGENTS.row(_METADATA),
-            TRAJECTORY.row(_METADATA),
+            rows.STEP_COSTS.row(_METADATA),
+            rows.STEP_FIELDS.row(_METADATA),
+            rows.SYSTEM_STEPS.row(_METADATA),
+            rows.SUBAGENT_AGENTS.row(_METADATA),
+            rows.TRAJECTORY.row(_METADATA),
             Row(
                 "`final_metrics`",
                 "`metrics`",
                 "field",
-                "Totals computed from the TAO steps (§2.5); ATIF's totals that differ from "
-                f"RFC.md §2.4's go to `metadata.{TRAJECTORY.key}` (a producer's statement), and "
+                "Totals computed from the TAO steps (§2.5); ATIF's totals that differ from RFC.md "
+                f"§2.4's go to `metadata.{rows.TRAJECTORY.key}` (a producer's statement), and "
                 "the absence of one is stashed. `total_input_tokens` / `total_output_tokens` "
                 "only when some step's `token_usage` has that count (DECISIONS D26).",
             ),

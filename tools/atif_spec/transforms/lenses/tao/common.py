@@ -23,41 +23,32 @@ Doc = dict[str, Any]
 TAO = "tao@v0.2.0"
 ATIF = "atif@v1.7"
 INTO_ATIF = f"{TAO}->{ATIF}"
-"""Signature of the TAO → ATIF step (its stash layers carry it in ``by``)."""
 INTO_TAO = f"{ATIF}->{TAO}"
-"""Signature of the ATIF → TAO step."""
-
 UNKNOWN_VERSION = "unknown"
 """``agent.version`` written when a TAO record has none (ATIF requires a string)."""
 UNLINKED = "unlinked_response"
 """TAO's marker for an observation that answers no tool call of its step."""
 LAUNCHERS = frozenset({"task", "agent"})
-"""Tool names (lower case) of calls that launch a sub-agent; its reference goes on their result."""
+"""Tool names (lower case) of calls that launch a sub-agent."""
 TAO_VERSION = "0.2.0"
-"""The ``schema_version`` ATIF → TAO writes; a record of another version names its own under
-``tao_schema_version`` (DECISIONS D35)."""
+"""The ``schema_version`` ATIF → TAO writes (another is named ``tao_schema_version``, D35)."""
 FIELDS = ("reasoning_effort", "is_copied_context", "llm_call_count", "extra")
-"""ATIF step fields kept under :data:`.rows.STEP_FIELDS`: the effort requested, whether the step
-was copied from context or made without an LLM call (no training target, RFC.md §2.4), and the
-producer's own ``extra`` (never the named keys of TAO → ATIF, which go back to TAO members)."""
+"""ATIF step fields kept under :data:`.rows.STEP_FIELDS` (an ``extra``: the producer's keys)."""
 METRIC_FIELDS = ("prompt_token_ids", "completion_token_ids", "logprobs")
-"""ATIF ``metrics`` fields kept under :data:`.rows.STEP_FIELDS` (as ``{"metrics": {...}}``): the
-token ids and log probabilities a trainer reads (TAO's ``token_usage`` has counts only)."""
+"""ATIF ``metrics`` fields kept under :data:`.rows.STEP_FIELDS` (what a trainer reads)."""
 TRAJECTORY_FIELDS: dict[str, tuple[str, ...]] = {
     "": ("notes", "continued_trajectory_ref", "extra"),
     "agent": ("extra",),
     "final_metrics": ("total_cost_usd", "extra"),
 }
-"""Object of the ATIF root ("" for the root itself) → its members kept under
-:data:`.rows.TRAJECTORY` (an ``extra`` with the producer's own keys only; and :data:`TOTALS` that
-differ from what TAO → ATIF computes)."""
+"""Object of the ATIF root ("": the root) → its members kept under :data:`.rows.TRAJECTORY`
+(and the :data:`TOTALS` that differ from what TAO → ATIF computes)."""
 TOTALS = ("total_prompt_tokens", "total_completion_tokens", "total_cached_tokens", "total_steps")
-"""The ``final_metrics`` totals TAO → ATIF computes (RFC.md §2.4)."""
 
 
 def derived_trace_id(session: Any) -> str:
-    """The ``trace_id`` ATIF → TAO decides for a trajectory without ``trajectory_id``: a UUIDv5
-    of its ``session_id``. TAO → ATIF writes no ``trajectory_id`` for it (it recomputes)."""
+    """The ``trace_id`` ATIF → TAO gives a trajectory without ``trajectory_id`` (a UUIDv5 of
+    its ``session_id``; TAO → ATIF recomputes it)."""
     seed = session if isinstance(session, str) else ""
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"atif-spec:trace:{seed}"))
 
@@ -73,16 +64,14 @@ def text(content: Any) -> Any:
 
 
 def hash_version(record: Doc) -> str:
-    """The model version whose canonical form a record's ``content_hash`` is taken over: 0.1.0
-    for a 0.1.x record (as 0.1.0 hashes it), else 0.2.0."""
+    """The model version a record's ``content_hash`` is taken over (0.1.0 for a 0.1.x record)."""
     version = record.get("schema_version")
     return "v0.1.0" if isinstance(version, str) and version.startswith("0.1.") else "v0.2.0"
 
 
 def filled(record: Doc) -> bool:
-    """Whether ``record`` is in the :data:`FILLED` form, as opentraces writes it: the same JSON
-    value as :func:`atif_spec.formats.tao.fill` makes of it, ``content_hash`` aside (every field
-    of the TAO 0.2.0 model at every level, defaults and nulls included, nothing else)."""
+    """Whether ``record`` is as opentraces writes it: the value :func:`atif_spec.formats.tao.fill`
+    makes of it, ``content_hash`` aside (every field of the 0.2.0 model, defaults included)."""
     if not all(key in record for key in schema("v0.2.0")["properties"]):
         return False
     try:
@@ -94,8 +83,7 @@ def filled(record: Doc) -> bool:
 
 
 def refuse_invalid(doc: Doc, target: str, ctx: Context) -> None:
-    """Refuse a document that does not validate against the schema of ``target``
-    (``FORMAT@VERSION``): the mapping assumes it. Names the first schema error."""
+    """Refuse a document invalid against ``target``'s schema (the mapping assumes it)."""
     validator = document_validator(target)
     if validator.is_valid(doc):
         return
@@ -121,20 +109,20 @@ def atif_timestamp(value: Any) -> bool:
 
 
 def subagent_agent(agent: Doc) -> Doc:
-    """The ``agent`` TAO → ATIF gives an embedded subagent: the root's, without tool
-    definitions (unless ATIF → TAO named another, :data:`.rows.SUBAGENT_AGENTS`)."""
+    """The ``agent`` TAO → ATIF gives an embedded subagent: the root's, without tools."""
     return {k: v for k, v in agent.items() if k != "tool_definitions"}
 
 
 def launched(step: Doc, subs: dict[str, Doc], inlined: set[str]) -> list[str]:
-    """The ids of the embedded subagents (``subs``, by id) that ``step`` launches first: the
-    references on its results not yet written (``inlined``, updated). ATIF → TAO writes their
-    steps just before it, in the order of opentraces' Claude Code parser."""
+    """The ids of the embedded subagents ``subs`` that ``step``'s results reference first (not
+    yet in ``inlined``, updated): ATIF → TAO writes their steps just before it."""
     found: list[str] = []
     observation = step.get("observation")
     results = observation.get("results") if isinstance(observation, dict) else None
     for _, result in dicts(results):
-        for _, ref in dicts(result.get("subagent_trajectory_ref")):
+        if "subagent_trajectory_ref" not in result:  # most results: no walk below
+            continue
+        for _, ref in dicts(result["subagent_trajectory_ref"]):
             tid = ref.get("trajectory_id")
             if isinstance(tid, str) and tid in subs and tid not in inlined:
                 inlined.add(tid)
@@ -153,9 +141,8 @@ def subagents(traj: Doc) -> dict[str, Doc]:
 
 
 def numbers(traj: Doc, first: int) -> dict[int, int]:
-    """``id(ATIF step)`` → the ``step_index`` ATIF → TAO gives it when it reads no named key:
-    steps in the parser's order (each after the steps of the subagents it launches), system
-    steps made prompts, numbered from ``first``."""
+    """``id(ATIF step)`` → the ``step_index`` ATIF → TAO gives it without a named key: the
+    parser's order (each step after its subagents' steps), system steps left out."""
     out: dict[int, int] = {}
 
     def walk(node: Doc) -> None:
@@ -163,7 +150,7 @@ def numbers(traj: Doc, first: int) -> dict[int, int]:
         for _, step in dicts(node.get("steps")):
             if step.get("source") == "system":
                 continue
-            for tid in launched(step, subs, inlined):
+            for tid in launched(step, subs, inlined) if subs else ():
                 walk(subs[tid])
             out[id(step)] = len(out) + first
 
@@ -172,31 +159,38 @@ def numbers(traj: Doc, first: int) -> dict[int, int]:
 
 
 def groups(steps: list[Doc]) -> dict[int, int]:
-    """Sub-agent grouping: position → position of the parent step, for ``call_type:
-    "subagent"`` steps whose ``parent_step`` names the ``step_index`` of some step of the record,
-    before or after it, wherever they sit (opentraces' Claude Code parser writes them just before
-    the launching step; a chronological record interleaves them with the main steps)."""
+    """Position → position of the parent step, for ``call_type: "subagent"`` steps whose
+    ``parent_step`` names the ``step_index`` of another step of the record, wherever it sits
+    (the parser writes them before it; a chronological record interleaves them). No cycles."""
     where: dict[Any, int] = {}
     for p, step in enumerate(steps):
         if count(step.get("step_index")) is not None:
             where.setdefault(step["step_index"], p)
     parent_of: dict[int, int] = {}
     for p, step in enumerate(steps):
+        if step.get("call_type") != "subagent":
+            continue
         parent = step.get("parent_step")
         q = where.get(parent) if count(parent) is not None else None
-        if step.get("call_type") == "subagent" and q is not None and q != p:
+        if q is not None and q != p:
             parent_of[p] = q
-    return {} if cyclic(parent_of) else parent_of
+    for start in parent_of:  # a cycle: no grouping at all
+        seen, up = {start}, parent_of.get(start)
+        while up is not None:
+            if up in seen:
+                return {}
+            seen.add(up)
+            up = parent_of.get(up)
+    return parent_of
 
 
-def cyclic(parent_of: dict[int, int]) -> bool:
-    """Whether following parents from some step comes back to it."""
-    for start in parent_of:
-        seen = {start}
-        p = parent_of.get(start)
-        while p is not None:
-            if p in seen:
-                return True
-            seen.add(p)
-            p = parent_of.get(p)
-    return False
+def first_launcher(results: list[Any], step: Doc) -> int | None:
+    """Position of the first result of a launcher tool's call (``Task``, ``Agent``)."""
+    names = {
+        c.get("tool_call_id"): c.get("function_name") for _, c in dicts(step.get("tool_calls"))
+    }
+    for i, result in enumerate(results):
+        name = names.get(result.get("source_call_id")) if isinstance(result, dict) else None
+        if isinstance(name, str) and name.lower() in LAUNCHERS:
+            return i
+    return None

@@ -1,8 +1,7 @@
-"""The TAO lens's correspondences, once: the plain copies between TAO and ATIF fields
-(:class:`atif_spec.transforms.fields.Field` rows, which both mappings copy) and the named keys
-(:class:`atif_spec.transforms.fields.Named` rows, which both mappings write and read through
-:class:`atif_spec.transforms.fields.FreeForm`). ``tao_mapping.py`` renders them into
-``spec/tao/MAPPING.md`` (RFC.md §4.5.5)."""
+"""The TAO lens's correspondences, once: plain copies between TAO and ATIF fields
+(:class:`~atif_spec.transforms.fields.Field` rows) and named keys
+(:class:`~atif_spec.transforms.fields.Named` rows), which both mappings run and ``tao_mapping.py``
+renders into ``spec/tao/MAPPING.md``."""
 
 from __future__ import annotations
 
@@ -19,8 +18,6 @@ TOOL_DEFINITIONS = Field(
     "for other shapes.",
     when=lambda value: isinstance(value, list),
 )
-"""Of the record (TAO) and the trajectory (ATIF)."""
-
 ROLE = Field("role", "source")
 TIMESTAMP = Field(
     "timestamp",
@@ -32,14 +29,11 @@ TIMESTAMP = Field(
 _AGENT_ONLY = "Agent steps only (ATIF forbids it elsewhere); on other roles stashed."
 MODEL = Field("model", "model_name", _AGENT_ONLY)
 REASONING = Field("reasoning_content", "reasoning_content", _AGENT_ONLY)
-"""Of a step (``model`` and ``reasoning_content`` of an agent step only, TAO → ATIF)."""
-
 TOOL_CALL = (
     Field("tool_call_id", "tool_call_id"),
     Field("tool_name", "function_name"),
     Field("input", "arguments", "A missing `input` is TAO's default `{}`."),
 )
-"""Of a tool call, in ATIF's order."""
 
 _OWNERS = {
     "record": ("", "extra", "the record", "root"),
@@ -49,16 +43,12 @@ _OWNERS = {
     "usage": ("/steps/*", "metrics/extra", "a step's `token_usage`", "the step's"),
     "metrics": ("", "final_metrics/extra", "`metrics`", "root"),
 }
-"""Kind of owner → where the ATIF object sits in its trajectory (a named key's pattern is
-relative to the trajectory, the root or an embedded subagent, whose layer lists it), its
-free-form holder, how MAPPING.md names the TAO owner, and the ATIF owner."""
-
+"""Kind of owner → the ATIF object's pattern in its trajectory, its free-form holder, and how
+MAPPING.md names the TAO owner and the ATIF owner."""
 WHERE = {kind: where for kind, (*_, where) in _OWNERS.items()}
-"""How MAPPING.md names the ATIF owner of each kind (:meth:`Named.row`)."""
 
 
 def _tao(kind: str, member: str, note: str = "", label: str = "") -> Named:
-    """A TAO member kept under ``tao_<member>`` of the ATIF object made of its owner."""
     owner, holder, tao_owner, _ = _OWNERS[kind]
     label = label or f"`{member}` of {tao_owner}"
     return Named(member, f"tao_{member}", owner, holder, note, label)
@@ -73,16 +63,10 @@ NAMED: dict[str, tuple[Named, ...]] = {
             'Only when it is not `"0.2.0"`, what ATIF → TAO writes: the version of a TAO 0.1.0 '
             "record, written back as it was (DECISIONS D35).",
         ),
-        _tao("record", "execution_context"),
-        _tao("record", "timestamp_start"),
-        _tao("record", "timestamp_end"),
-        _tao("record", "task"),
-        _tao("record", "environment"),
+        *(_tao("record", m) for m in ("execution_context", "timestamp_start", "timestamp_end")),
+        *(_tao("record", m) for m in ("task", "environment")),
         _tao("record", "outcome", "Success, signal, patch, commit, terminal state, **reward**."),
-        _tao("record", "dependencies"),
-        _tao("record", "security"),
-        _tao("record", "attribution"),
-        _tao("record", "metadata"),
+        *(_tao("record", m) for m in ("dependencies", "security", "attribution", "metadata")),
     ),
     "step": (
         _tao(
@@ -131,11 +115,8 @@ NAMED: dict[str, tuple[Named, ...]] = {
         _tao("metrics", "estimated_cost_usd"),
     ),
 }
-"""TAO → ATIF: per kind of owner, the TAO members ATIF has no field for, each under the named
-key ``tao_<member>`` of the ``extra`` of the ATIF object made of its owner. A value ATIF → TAO
-writes anyway (``call_type: "main"`` on a main agent step) is not named. ``step_index`` is
-named only where ATIF → TAO would number the step otherwise, and on a ``role: "system"`` step
-(which ATIF → TAO would make a prompt of)."""
+"""TAO → ATIF: per kind of owner, the TAO members ATIF has no field for, under ``tao_<member>``
+of the ATIF object's ``extra`` (unless ATIF → TAO writes the same value anyway)."""
 
 STEP_INDEX = NAMED["step"][-1]
 
@@ -147,16 +128,12 @@ PROMPT_KEY = _tao(
     "(DECISIONS D28).",
     "the key of a `system_prompts` entry",
 )
-"""TAO → ATIF: a system step keeps the key of the ``system_prompts`` entry it was made from,
-where ATIF → TAO would key the prompt otherwise (:func:`.common.prompt_key`)."""
 
 FILLED = "filled"
-"""The style of opentraces' ``TraceRecord.to_jsonl_line()``: every field of the model, defaults
-and nulls included, ``content_hash`` computed, steps numbered from 1 (D32, D33). TAO → ATIF
-reads such a record without its defaults (:func:`atif_spec.formats.tao.unfill`)."""
+"""opentraces' ``TraceRecord.to_jsonl_line()``: every field, defaults included, hashed, steps
+numbered from 1 (D32, D33)."""
 HASHED = "hashed"
-"""The default style (D26) with ``content_hash`` computed, for a record that leaves its
-defaults out and carries its own hash (D34)."""
+"""The default style (D26) with ``content_hash`` computed (D34)."""
 
 STYLE = _tao(
     "record",
@@ -167,15 +144,9 @@ STYLE = _tao(
     "hash computed (DECISIONS D32 to D34). Decided from the record alone.",
     "how the record is written",
 )
-"""TAO → ATIF: how the record was written, so that ATIF → TAO writes it the same way: :data:`FILLED`
-or :data:`HASHED`; decided once, by :func:`.to_atif.record_style`, from the TAO record."""
-
-INTO_ATIF_NAMED = (*(row for rows in NAMED.values() for row in rows), PROMPT_KEY, STYLE)
-"""Every named key TAO → ATIF writes."""
 
 
 def _atif(key: str, label: str, note: str) -> Named:
-    """An ATIF → TAO named key of the record's ``metadata`` gathering many ATIF members."""
     return Named(key, key, "", "metadata", note, label)
 
 
@@ -237,6 +208,5 @@ TRAJECTORY = _atif(
     "`tao_` keys of §2.6).",
 )
 INTO_TAO_NAMED = (TRAJECTORY, STEP_COSTS, SUBAGENT_AGENTS, STEP_FIELDS, SYSTEM_STEPS)
-"""ATIF → TAO: the named keys of the record's ``metadata``, each gathering ATIF members TAO has
-no field for (each member listed in ``wrote`` at its own place below the key), in the order
-they are written."""
+"""ATIF → TAO: the named keys of the record's ``metadata`` gathering ATIF members TAO has no
+field for, in the order they are written."""

@@ -1,6 +1,5 @@
-"""The ATIF step fields TAO has no field for, kept in ``metadata.atif_step_fields`` (DECISIONS
-D31): what ATIF → TAO keeps of a step (:func:`kept`), and how TAO → ATIF puts it back
-(:func:`put_back`)."""
+"""The ATIF step fields TAO has no field for, kept in ``metadata.atif_step_fields`` (D31): what
+ATIF → TAO keeps of a step (:func:`kept`), and how TAO → ATIF puts it back (:func:`put_back`)."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from atif_spec.jsonio.jsonequal import same_json
-from atif_spec.jsonio.jsonvalues import dicts, text_of
+from atif_spec.jsonio.jsonvalues import text_of
 from atif_spec.jsonio.pointers import escape_token
 from atif_spec.transforms.lenses.tao import common, tokens
 from atif_spec.transforms.lenses.tao.common import Doc
@@ -18,19 +17,16 @@ from atif_spec.transforms.lenses.tao.rows import STEP_FIELDS
 
 @dataclass(frozen=True, slots=True)
 class Keep:
-    """What :func:`kept` asks of ATIF → TAO."""
+    """What :func:`kept` asks of ATIF → TAO: the producer's own members of an ``extra`` at a
+    pointer; to record a value carried by a named key (ATIF pointer, key, *tokens below it)."""
 
     producers: Callable[[Any, str], Doc]
-    """The producer's own members of an ``extra`` at a pointer (no named key read back)."""
     member: Callable[..., None]
-    """Record a value carried by a named key: (ATIF pointer, key, *tokens below the key)."""
 
 
 def kept(step: Doc, ptr: str, index: str, launched: str | None, keep: Keep) -> Doc:
-    """Keep the step's ATIF fields that TAO has no field for under :data:`.rows.STEP_FIELDS` (a
-    partial ATIF step: its metrics fields under ``metrics``). ``launched``: the subagent
-    whose steps ATIF → TAO wrote before it (TAO names it in ``subagent_trajectory_ref``,
-    and TAO → ATIF writes the reference back)."""
+    """The step's ATIF fields TAO has no field for, as a partial ATIF step. ``launched``: the
+    subagent whose steps ATIF → TAO wrote before it (TAO → ATIF writes its reference back)."""
     fields: Doc = {}
     for key, value in step.items():  # each pointer made only where it is used
         if key in common.FIELDS or (key == "message" and isinstance(value, list)):
@@ -55,8 +51,7 @@ def kept(step: Doc, ptr: str, index: str, launched: str | None, keep: Keep) -> D
 
 
 def _metrics(metrics: Doc, ptr: str, keep: Keep, index: str) -> Doc:
-    """The token ids, log probabilities and the producer's own ``extra`` keys of a step's
-    ``metrics`` (at ``ptr``)."""
+    """The token ids, log probabilities and the producer's own ``extra`` keys of ``metrics``."""
     kept = {k: v for k, v in metrics.items() if k in common.METRIC_FIELDS}
     for k in kept:
         keep.member(f"{ptr}/{k}", STEP_FIELDS.key, index, "metrics", k)
@@ -73,14 +68,13 @@ def _metrics(metrics: Doc, ptr: str, keep: Keep, index: str) -> Doc:
 def _results(
     step: Doc, observation: Doc, ptr: str, launched: str | None, keep: Keep, index: str
 ) -> list[Doc]:
-    """Partial results, aligned with TAO's observations (a result that only carries a
-    reference has none); the reference TAO → ATIF writes back anyway (the inlined subagent's,
-    on the first launcher's result) is not kept."""
+    """Partial results, aligned with TAO's observations, without the reference TAO → ATIF writes
+    back anyway (the inlined subagent's, on the first launcher's result)."""
     results = observation.get("results")
     items = [
         (k, r) for k, r in enumerate(results if isinstance(results, list) else ()) if not carrier(r)
     ]
-    first = _first_launcher([r for _, r in items], step) if launched else None
+    first = common.first_launcher([r for _, r in items], step) if launched else None
     plain = {first: [{"trajectory_id": launched}]} if launched and first is not None else {}
     return _partials(f"{ptr}/results", items, plain, keep, index, "observation", "results")
 
@@ -93,15 +87,18 @@ def _partials(
     index: str,
     *below: str,
 ) -> list[Doc]:
-    """Partial ATIF tool calls or results (with their indexes in the list at ``base``), one per
-    TAO call or observation made from them: their producer's ``extra``, content parts and subagent
-    references (``{}`` when all are empty). ``plain``: position → the reference TAO → ATIF
-    writes there anyway."""
+    """Partial tool calls or results (with their indexes at ``base``), one per TAO call or
+    observation: the producer's ``extra``, content parts and references (``plain``: position →
+    the one TAO → ATIF writes there anyway); ``[]`` when all are empty."""
     out: list[Doc] = []
     for k, (i, item) in enumerate(items):
         partial: Doc = {}
-        if not _keeps(item):
-            out.append(partial)
+        out.append(partial)
+        if not isinstance(item, dict) or not (  # most have nothing to keep: no walk
+            "extra" in item
+            or "subagent_trajectory_ref" in item
+            or isinstance(item.get("content"), list)
+        ):
             continue
         for member, value in item.items():
             if member == "extra":
@@ -114,30 +111,7 @@ def _partials(
             if value:
                 partial[member] = value
                 keep.member(f"{base}/{i}/{member}", STEP_FIELDS.key, index, *below, str(k), member)
-        out.append(partial)
     return out if any(out) else []
-
-
-def _keeps(item: Any) -> bool:
-    """Whether a tool call or result may have something to keep (:func:`_partials`): most have
-    not, and this spares them the walk through their members."""
-    return isinstance(item, dict) and (
-        "extra" in item
-        or "subagent_trajectory_ref" in item
-        or isinstance(item.get("content"), list)
-    )
-
-
-def _first_launcher(results: list[Any], step: Doc) -> int | None:
-    """Position of the first result of a launcher tool's call (``Task``, ``Agent``)."""
-    names = {
-        c.get("tool_call_id"): c.get("function_name") for _, c in dicts(step.get("tool_calls"))
-    }
-    for i, result in enumerate(results):
-        name = names.get(result.get("source_call_id")) if isinstance(result, dict) else None
-        if isinstance(name, str) and name.lower() in common.LAUNCHERS:
-            return i
-    return None
 
 
 def carrier(result: Any) -> bool:
@@ -146,14 +120,12 @@ def carrier(result: Any) -> bool:
 
 
 def _parts_of(parts: Any, text: Any) -> bool:
-    """Whether ``parts`` are ATIF content parts whose text is ``text`` (what ATIF → TAO wrote
-    for them; content edited since is not replaced)."""
+    """Whether ``parts`` are content parts whose text is ``text`` (not edited since)."""
     return isinstance(parts, list) and isinstance(text, str) and text_of(parts) == text
 
 
 def _merge_partials(items: Any, partials: Any) -> None:
-    """Put back the producer's ``extra``, content parts and references ATIF → TAO kept for
-    each tool call or result (:data:`.rows.STEP_FIELDS`)."""
+    """Put back the ``extra``, content parts and references kept for each call or result."""
     if not isinstance(items, list) or not isinstance(partials, list):
         return
     for item, partial in zip(items, partials, strict=False):
@@ -167,7 +139,7 @@ def _merge_partials(items: Any, partials: Any) -> None:
 
 
 def put_back(out: Doc, fields: Doc) -> None:
-    """Put back the step fields ATIF → TAO kept under :data:`.rows.STEP_FIELDS` for this step."""
+    """Put back the step fields ATIF → TAO kept under :data:`.rows.STEP_FIELDS`."""
     for key, value in fields.items():
         if key in common.FIELDS and key not in out:
             out[key] = value

@@ -13,97 +13,51 @@ from atif_spec.jsonio.pointers import escape_token
 from atif_spec.jsonio.pointers import pointer as make_pointer
 from atif_spec.transforms.driver import Context
 from atif_spec.transforms.fields import FreeForm, Named
-from atif_spec.transforms.lenses.tao import common
-from atif_spec.transforms.lenses.tao.common import (
-    Doc,
-    derived_trace_id,
-    hash_version,
-    launched,
-    prompt_key,
-    refuse_invalid,
-    subagent_agent,
-    subagents,
-    text,
-)
-from atif_spec.transforms.lenses.tao.rows import (
-    AGENT_MODEL,
-    AGENT_NAME,
-    FILLED,
-    HASHED,
-    MODEL,
-    NAMED,
-    PROMPT_KEY,
-    REASONING,
-    ROLE,
-    STEP_COSTS,
-    STEP_FIELDS,
-    STEP_INDEX,
-    STYLE,
-    SUBAGENT_AGENTS,
-    SYSTEM_STEPS,
-    TIMESTAMP,
-    TOOL_CALL,
-    TOOL_DEFINITIONS,
-    TRAJECTORY,
-)
+from atif_spec.transforms.lenses.tao import common, rows
+from atif_spec.transforms.lenses.tao.common import Doc, text
 from atif_spec.transforms.lenses.tao.step_fields import Keep, carrier, kept
-from atif_spec.transforms.lenses.tao.tokens import (
-    anthropic_usage,
-    counted,
-    total,
-    totals,
-    usage_of,
-)
+from atif_spec.transforms.lenses.tao.tokens import anthropic_usage, total, totals, usage_of
+
+_CALL = tuple((field.target, field.source) for field in rows.TOOL_CALL)
+_PROMPT = ("step_id", "source", "message")
+"""The members of a system step its prompt holds."""
 
 
 def to_tao(doc: Doc, ctx: Context) -> Doc:
     """The TAO 0.2.0 form of an ATIF v1.7 trajectory, in the style TAO → ATIF named
     (:data:`.rows.STYLE`, read only where it wrote it; else the default style, D26)."""
-    refuse_invalid(doc, common.ATIF, ctx)
+    common.refuse_invalid(doc, common.ATIF, ctx)
     named: Doc = {}
-    FreeForm(doc.get("extra"), "/extra", ctx).take(named, "style", STYLE.key)
+    FreeForm(doc.get("extra"), "/extra", ctx).take(named, "style", rows.STYLE.key)
     style = named.get("style")
-    record = _ToTao(doc, ctx, style == FILLED).run()
+    record = _ToTao(doc, ctx, style == rows.FILLED).run()
     try:
-        if style == FILLED:
+        if style == rows.FILLED:
             return fill(record, "v0.2.0")
-        if style == HASHED:
-            record["content_hash"] = content_hash(record, hash_version(record))
+        if style == rows.HASHED:
+            record["content_hash"] = content_hash(record, common.hash_version(record))
     except UnloadableRecordError:  # a record the model cannot load is left as written
         pass
     return record
 
 
 def rehash(made: Doc, record: Doc) -> Doc:
-    """``record`` as the driver writes it, its ``content_hash`` covering what it says: the hash
-    :func:`to_tao` computed (``made``) is computed again over the record when the stash's patch,
-    or the stash itself, changed the record since (never a hash the patch put back: that is the
+    """``record`` as the driver writes it, the hash :func:`to_tao` computed (``made``) computed
+    again when the stash changed the record since (never a hash the patch put back: the
     source's own, right or wrong)."""
     hashed = made.get("content_hash")
     if record is made or not isinstance(hashed, str) or record.get("content_hash") != hashed:
         return record
     try:
-        digest = content_hash(record, hash_version(record))
+        digest = content_hash(record, common.hash_version(record))
     except UnloadableRecordError:
         return record
     return record if digest == hashed else {**record, "content_hash": digest}
 
 
-def _not_a_prompt(member: str) -> bool:
-    """Whether a member of a system step is not what its prompt holds."""
-    return member not in ("step_id", "source", "message")
-
-
-def _placeholder(steps: list[Doc]) -> bool:
-    """Whether the steps are the one system step with message ``""`` that TAO → ATIF writes
-    for a record with neither a step nor a prompt (MAPPING.md §5): no prompt comes from it."""
-    return len(steps) == 1 and steps[0].get("source") == "system" and steps[0].get("message") == ""
-
-
 def _unanswered(steps: list[Doc], n: int, indexed: set[int]) -> bool:
-    """Whether no agent step follows the system step ``n`` before the next system step: then
-    the step right after it names its prompt (else only agent steps do, as opentraces' Claude
-    Code parser writes them, and TAO → ATIF puts the prompt before the user steps they answer).
+    """Whether no agent step follows the system step ``n`` before the next system step: then the
+    step right after it names its prompt (else only agent steps do, as opentraces writes them).
     A system step in ``indexed`` is a TAO step, not a prompt (D29)."""
     for step in steps[n + 1 :]:
         source = step.get("source")
@@ -118,10 +72,8 @@ class _ToTao:
     """One ATIF v1.7 trajectory → TAO 0.2.0 (each named key once, through ``ctx``)."""
 
     def __init__(self, doc: Doc, ctx: Context, filled: bool) -> None:
-        self.doc = doc
-        self.ctx = ctx
-        self.filled = filled
-        """The filled style (D33): steps numbered from 1, ``call_type`` on user steps too."""
+        self.doc, self.ctx, self.filled = doc, ctx, filled
+        """``filled``: the filled style (D33): steps from 1, ``call_type`` on user steps too."""
         agent = doc.get("agent")
         self.agent: Doc = agent if isinstance(agent, dict) else {}
         self.out: Doc = {"schema_version": common.TAO_VERSION}
@@ -141,26 +93,27 @@ class _ToTao:
         doc, out = self.doc, self.out
         self._ids()
         agent: Doc = out.setdefault("agent", {})
-        AGENT_NAME.backward(doc, out)
+        rows.AGENT_NAME.backward(doc, out)
         if "version" in self.agent and self.agent["version"] != common.UNKNOWN_VERSION:
             agent["version"] = self.agent["version"]  # "unknown" stands for none (TAO → ATIF)
-        AGENT_MODEL.backward(doc, out)
+        rows.AGENT_MODEL.backward(doc, out)
         self._trajectory(doc, "", 0)
         if self.prompts:
             out["system_prompts"] = self.prompts
         if isinstance(self.agent.get("tool_definitions"), list):  # ATIF allows null
-            TOOL_DEFINITIONS.backward(doc, out)
+            rows.TOOL_DEFINITIONS.backward(doc, out)
         if self.steps:  # the parser writes no record without steps; the model's default is []
             out["steps"] = self.steps
         final = doc.get("final_metrics")
         if isinstance(final, dict):
             metrics: Doc = {"total_steps": len(self.steps)}
             for key in ("input_tokens", "output_tokens"):
-                if counted(self.steps, key):  # a sum over no count is unknown, not 0
-                    metrics[f"total_{key}"] = total(self.steps, key)
+                found = total(self.steps, key)
+                if found is not None:  # a sum over no count is unknown, not 0
+                    metrics[f"total_{key}"] = found
             out["metrics"] = metrics
-            self._named_back(final, "/final_metrics", metrics, NAMED["metrics"])
-        self._named_back(doc, "", out, NAMED["record"])
+            self._named_back(final, "/final_metrics", metrics, rows.NAMED["metrics"])
+        self._named_back(doc, "", out, rows.NAMED["record"])
         self._order()
         self._metadata()
         return out
@@ -172,7 +125,7 @@ class _ToTao:
         if isinstance(trajectory, str) and trajectory:
             out["trace_id"] = trajectory
         else:
-            out["trace_id"] = derived_trace_id(session)
+            out["trace_id"] = common.derived_trace_id(session)
             policy = "trace_id is required: a UUID derived from session_id"
             self.ctx.decide("/trace_id", policy, out["trace_id"])
         out["session_id"] = session if isinstance(session, str) else out["trace_id"]
@@ -181,15 +134,14 @@ class _ToTao:
             self.ctx.decide("/session_id", policy, out["trace_id"])
 
     def _metadata(self) -> None:
-        """Write the named keys of ``metadata`` that have something to hold (unless a
-        producer's own key of that name is there: then the values stay in the stash), and
-        report each member they carry."""
+        """Write the named keys of ``metadata`` that hold something (not over a producer's own
+        key: then the values stay in the stash), and report each member they carry."""
         values = (
-            (TRAJECTORY.key, self._trajectory_fields()),
-            (STEP_COSTS.key, self.costs),
-            (SUBAGENT_AGENTS.key, self.agents),
-            (STEP_FIELDS.key, self.fields),
-            (SYSTEM_STEPS.key, self._system_fields()),
+            (rows.TRAJECTORY.key, self._trajectory_fields()),
+            (rows.STEP_COSTS.key, self.costs),
+            (rows.SUBAGENT_AGENTS.key, self.agents),
+            (rows.STEP_FIELDS.key, self.fields),
+            (rows.SYSTEM_STEPS.key, self._system_fields()),
         )
         if not isinstance(self.out.get("metadata", {}), dict):
             return
@@ -199,7 +151,7 @@ class _ToTao:
 
     def _order(self) -> None:
         """Parents by ``step_index``; the record in ``step_index`` order when every index is a
-        distinct integer (TAO101: indexes read back restore its order, D27); no decided id."""
+        distinct integer (indexes read back restore its order, D27); no decided id."""
         for step in self.steps:  # a parent read back under another step_index
             parent = step.get("parent_step")
             if isinstance(parent, int) and not isinstance(parent, bool):
@@ -213,16 +165,19 @@ class _ToTao:
             if step.get("subagent_trajectory_ref") == f"subagent@step-{step['step_index']}":
                 del step["subagent_trajectory_ref"]
 
-    def _named_back(self, source: Doc, ptr: str, target: Doc, rows: tuple[Named, ...]) -> None:
-        """Read back into ``target`` the TAO members TAO → ATIF put under the named keys
-        ``rows`` of the ``extra`` of ``source`` (at ``ptr``), only those it wrote."""
-        FreeForm(source.get("extra"), f"{ptr}/extra", self.ctx).take_all(target, rows)
+    def _named_back(self, source: Doc, ptr: str, target: Doc, named: tuple[Named, ...]) -> None:
+        """Read back into ``target`` the TAO members TAO → ATIF put under named keys of the
+        ``extra`` of ``source`` (at ``ptr``), only those it wrote."""
+        extra = source.get("extra")
+        if extra and isinstance(extra, dict):  # most objects have no extra
+            FreeForm(extra, f"{ptr}/extra", self.ctx).take_all(target, named)
 
     def _producers(self, extra: Any, ptr: str) -> Doc:
-        """The members of an ATIF ``extra`` (at ``ptr``) a producer wrote: not the named keys
-        TAO → ATIF wrote there (those go back to their TAO members)."""
+        """The members of an ATIF ``extra`` (at ``ptr``) a producer wrote (not named keys)."""
         if not isinstance(extra, dict):
             return {}
+        if not self.ctx.reads:
+            return dict(extra)
         read = self.ctx.read
         return {k: v for k, v in extra.items() if not read(f"{ptr}/{escape_token(k)}")}
 
@@ -232,7 +187,7 @@ class _ToTao:
     def _copied(self, source: Doc, wanted: Callable[[str], bool], ptr: str, *below: str) -> Doc:
         """The members of ``source`` (at ``ptr``) that ``wanted`` names, each recorded as carried
         by the named key ``below[0]`` at ``below[1:]`` + its name; an ``extra`` keeps only the
-        producer's own members (and is left out when none is left)."""
+        producer's own members (left out when none is left)."""
         copied: Doc = {}
         for member, value in source.items():
             if not wanted(member):
@@ -248,7 +203,8 @@ class _ToTao:
 
     def _trajectory_fields(self) -> Doc:
         """The root's members of :data:`TRAJECTORY_FIELDS`, as a partial ATIF trajectory."""
-        out = self._copied(self.doc, common.TRAJECTORY_FIELDS[""].__contains__, "", TRAJECTORY.key)
+        key = rows.TRAJECTORY.key
+        out = self._copied(self.doc, common.TRAJECTORY_FIELDS[""].__contains__, "", key)
         for owner in ("agent", "final_metrics"):
             value = self.doc.get(owner)
             if not isinstance(value, dict):
@@ -259,39 +215,40 @@ class _ToTao:
                 members += tuple(
                     k for k, v in computed.items() if k in value and not same_json(value[k], v)
                 )
-            kept = self._copied(value, members.__contains__, f"/{owner}", TRAJECTORY.key, owner)
+            kept = self._copied(value, members.__contains__, f"/{owner}", key, owner)
             if kept:
                 out[owner] = kept
         return out
 
     def _system_fields(self) -> Doc:
-        """Prompt key → the fields other than ``message`` of the one system step with that
-        text (a prompt that several system steps share, or that no step names, keeps its
-        steps' fields in the stash)."""
+        """Prompt key → the fields other than ``message`` of the one system step with that text
+        (a prompt several system steps share, or no step names, leaves them to the stash)."""
         out: Doc = {}
         for key, steps in self.system.items():
             if len(steps) != 1 or key not in self.prompts:
                 continue
             step, ptr = steps[0]
-            fields = self._copied(step, _not_a_prompt, ptr, SYSTEM_STEPS.key, key)
+            fields = self._copied(step, lambda m: m not in _PROMPT, ptr, rows.SYSTEM_STEPS.key, key)
             if fields:
                 out[key] = fields
         return out
 
     def _prompt_of(self, step: Doc, ptr: str) -> str:
         """The ``system_prompts`` key of a system step: the one TAO → ATIF named (D28), else
-        :func:`prompt_key` of its text."""
+        :func:`.common.prompt_key` of its text."""
         named: Doc = {}
-        FreeForm(step.get("extra"), f"{ptr}/extra", self.ctx).take(named, "key", PROMPT_KEY.key)
+        FreeForm(step.get("extra"), f"{ptr}/extra", self.ctx).take(
+            named, "key", rows.PROMPT_KEY.key
+        )
         if isinstance(named.get("key"), str):
             return str(named["key"])
         message = text(step.get("message"))
-        return prompt_key(message if isinstance(message, str) else "")
+        return common.prompt_key(message if isinstance(message, str) else "")
 
     def _trajectory(self, traj: Doc, base: str, depth: int) -> list[Doc]:
         """Write the steps of ``traj`` in the parser's order: each step after the steps of the
         sub-agents it launched. Returns its own steps (the caller sets their ``parent_step``)."""
-        subs = subagents(traj)
+        subs = common.subagents(traj)
         where = {
             id(s): f"{base}/subagent_trajectories/{i}"
             for i, s in dicts(traj.get("subagent_trajectories"))
@@ -303,8 +260,12 @@ class _ToTao:
         own: list[Doc] = []
         listed = list(dicts(traj.get("steps")))
         steps = [s for _, s in listed]
-        read = self.ctx.read
-        indexed = {id(s) for i, s in listed if read(f"{base}/steps/{i}/extra/{STEP_INDEX.key}")}
+        index_key = f"/extra/{rows.STEP_INDEX.key}"
+        indexed = (
+            {id(s) for i, s in listed if self.ctx.read(f"{base}/steps/{i}{index_key}")}
+            if self.ctx.reads
+            else set()
+        )
         for n, (i, step) in enumerate(listed):
             ptr, source = f"{base}/steps/{i}", step.get("source")
             if source == "system" and id(step) not in indexed:  # a prompt (D22, D29)
@@ -314,7 +275,7 @@ class _ToTao:
                 self.system.setdefault(current, []).append((step, ptr))
                 fresh = _unanswered(steps, n, indexed)
                 continue
-            tids = launched(step, subs, inlined)
+            tids = common.launched(step, subs, inlined) if subs else []
             children = [
                 c for t in tids for c in self._subagent(subs[t], where[id(subs[t])], t, depth)
             ]
@@ -325,7 +286,8 @@ class _ToTao:
                 self.prompts.setdefault(current, texts[current])
             own.append(self._step(step, ptr, depth, tids, current if use else None))
             fresh = False
-        if depth == 0 and not own and not _placeholder(steps):
+        placeholder = len(steps) == 1 and steps[0].get("source") == "system"
+        if depth == 0 and not own and not (placeholder and steps[0].get("message") == ""):
             for key, prompt in texts.items():  # only system steps: prompts named by no step
                 self.prompts.setdefault(key, prompt)
         return own
@@ -334,9 +296,9 @@ class _ToTao:
         """The steps of an embedded subagent (at ``ptr``), written inline; its agent, when not
         the root's, goes under :data:`.rows.SUBAGENT_AGENTS`."""
         agent = sub.get("agent")
-        if isinstance(agent, dict) and not same_json(agent, subagent_agent(self.agent)):
+        if isinstance(agent, dict) and not same_json(agent, common.subagent_agent(self.agent)):
             self.agents[tid] = agent
-            self._member(f"{ptr}/agent", SUBAGENT_AGENTS.key, tid)
+            self._member(f"{ptr}/agent", rows.SUBAGENT_AGENTS.key, tid)
         return self._trajectory(sub, ptr, depth + 1)
 
     def _step(self, step: Doc, ptr: str, depth: int, tids: list[str], prompt: str | None) -> Doc:
@@ -347,30 +309,14 @@ class _ToTao:
         if source == "system":
             self.unnumbered += 1  # a named system step takes no position
         content = text(step.get("message"))
-        # the parser writes an agent step without text as null (``step_content or None``)
         out: Doc = {"step_index": number}
-        ROLE.backward(step, out)
+        rows.ROLE.backward(step, out)
+        # the parser writes an agent step without text as null (``step_content or None``)
         out["content"] = None if content == "" and source == "agent" else content
-        REASONING.backward(step, out)
-        MODEL.backward(step, out)
+        rows.REASONING.backward(step, out)
+        rows.MODEL.backward(step, out)
         if prompt is not None:
             out["system_prompt_hash"] = prompt
-        self._roles(out, source, depth)
-        if tids:
-            out["subagent_trajectory_ref"] = tids[0]
-        self._calls(step, out, ptr)
-        self._observations(step, out, ptr)
-        self._usage(step, out, ptr, str(number))
-        TIMESTAMP.backward(step, out)
-        fields = kept(step, ptr, str(number), tids[0] if tids else None, self.keep)
-        if fields:
-            self.fields[str(number)] = fields
-        self._named_back(step, ptr, out, NAMED["step"])
-        self.steps.append(out)
-        return out
-
-    def _roles(self, out: Doc, source: Any, depth: int) -> None:
-        """``agent_role`` and ``call_type`` as the parser writes them (and the filled style)."""
         if depth == 0 and source == "agent":
             out["agent_role"] = "main"
         if depth > 0:
@@ -378,19 +324,30 @@ class _ToTao:
             out["call_type"] = "subagent"
         elif source == "agent" or (self.filled and source == "user"):
             out["call_type"] = "main"
+        if tids:
+            out["subagent_trajectory_ref"] = tids[0]
+        self._calls(step, out, ptr)
+        self._observations(step, out, ptr)
+        self._usage(step, out, ptr, str(number))
+        rows.TIMESTAMP.backward(step, out)
+        fields = kept(step, ptr, str(number), tids[0] if tids else None, self.keep)
+        if fields:
+            self.fields[str(number)] = fields
+        self._named_back(step, ptr, out, rows.NAMED["step"])
+        self.steps.append(out)
+        return out
 
     def _usage(self, step: Doc, out: Doc, ptr: str, index: str) -> None:
         metrics = step.get("metrics")
         if not isinstance(metrics, dict):
             return
-        anthropic = anthropic_usage(
-            step.get("model_name"), self.agent.get("model_name"), self.agent.get("name")
-        )
+        model, name = self.agent.get("model_name"), self.agent.get("name")
+        anthropic = anthropic_usage(step.get("model_name"), model, name)
         out["token_usage"] = usage = usage_of(metrics, anthropic)
-        self._named_back(metrics, f"{ptr}/metrics", usage, NAMED["usage"])
+        self._named_back(metrics, f"{ptr}/metrics", usage, rows.NAMED["usage"])
         if "cost_usd" in metrics:
             self.costs[index] = metrics["cost_usd"]
-            self._member(f"{ptr}/metrics/cost_usd", STEP_COSTS.key, index)
+            self._member(f"{ptr}/metrics/cost_usd", rows.STEP_COSTS.key, index)
 
     def _calls(self, step: Doc, out: Doc, ptr: str) -> None:
         calls = step.get("tool_calls")
@@ -398,11 +355,9 @@ class _ToTao:
             return
         out["tool_calls"] = []
         for k, call in dicts(calls):
-            tao: Doc = {}
-            for field in TOOL_CALL:
-                field.backward(call, tao)
+            tao = {t: call[a] for a, t in _CALL if a in call}
             out["tool_calls"].append(tao)
-            self._named_back(call, f"{ptr}/tool_calls/{k}", tao, NAMED["call"])
+            self._named_back(call, f"{ptr}/tool_calls/{k}", tao, rows.NAMED["call"])
 
     def _observations(self, step: Doc, out: Doc, ptr: str) -> None:
         observation = step.get("observation")
@@ -422,4 +377,6 @@ class _ToTao:
             if not isinstance(call_id, str):
                 obs["error"] = common.UNLINKED
             out["observations"].append(obs)
-            self._named_back(result, f"{ptr}/observation/results/{k}", obs, NAMED["observation"])
+            self._named_back(
+                result, f"{ptr}/observation/results/{k}", obs, rows.NAMED["observation"]
+            )

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from atif_spec.formats.totals import trajectory_totals
+from atif_spec.formats.totals import Totals, step_totals
+from atif_spec.jsonio.jsonvalues import objects
 
 Doc = dict[str, Any]
 
@@ -16,19 +17,15 @@ def count(value: Any) -> int | float | None:
     """A token count (an integer, or a float with no fraction), else None."""
     if isinstance(value, bool):
         return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
         return value
     return None
 
 
 def anthropic_usage(step_model: Any, agent_model: Any, agent_name: Any) -> bool:
-    """Whether token usage follows Anthropic's convention (input excludes cache reads/writes).
-
-    Decided by the step's model, else the agent's model (``anthropic/…`` or a Claude model),
-    else the agent's name (``claude…``); otherwise input is taken to include cached tokens.
-    """
+    """Whether token usage follows Anthropic's convention (input excludes cache reads/writes):
+    by the step's model, else the agent's (``anthropic/…`` or a Claude model), else the agent's
+    name (``claude…``)."""
     model = step_model if isinstance(step_model, str) and step_model else None
     if model is None and isinstance(agent_model, str) and agent_model:
         model = agent_model
@@ -39,12 +36,8 @@ def anthropic_usage(step_model: Any, agent_model: Any, agent_name: Any) -> bool:
 
 
 def repeated_usage(steps: list[Doc]) -> set[int]:
-    """Positions of agent steps that repeat the previous step's API call usage.
-
-    opentraces' Claude Code parser writes one step per content block of a response, each with
-    that response's ``message.usage``: adjacent agent steps with the same ``model``,
-    ``parent_step`` and an equal, non-zero ``token_usage`` are one call, whose usage counts once
-    (RFC.md §2.4 rule 4): ATIF ``metrics`` go on the first of them only."""
+    """Positions of agent steps that repeat the previous step's usage: opentraces writes one step
+    per content block of a response, each with its usage, which counts once (RFC.md §2.4)."""
     out: set[int] = set()
     for p in range(1, len(steps)):
         step, prev = steps[p], steps[p - 1]
@@ -64,20 +57,15 @@ def repeated_usage(steps: list[Doc]) -> set[int]:
 
 def metrics_of(usage: Doc, anthropic: bool) -> Doc:
     """ATIF metrics for a TAO token usage (prompt tokens include cached ones in ATIF)."""
-    given = {
-        k: count(usage.get(k))
-        for k in ("input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens")
-    }
-    read, write = given["cache_read_tokens"], given["cache_write_tokens"]
+    given, completion = count(usage.get("input_tokens")), count(usage.get("output_tokens"))
+    read, write = count(usage.get("cache_read_tokens")), count(usage.get("cache_write_tokens"))
     out: Doc = {}
-    if given["input_tokens"] is not None:
-        prompt = given["input_tokens"]
-        if anthropic:
-            prompt = prompt + (read or 0) + (write or 0)
+    if given is not None:
+        prompt = given + (read or 0) + (write or 0) if anthropic else given
         if prompt >= 0:
             out["prompt_tokens"] = prompt
-    if given["output_tokens"] is not None and given["output_tokens"] >= 0:
-        out["completion_tokens"] = given["output_tokens"]
+    if completion is not None and completion >= 0:
+        out["completion_tokens"] = completion
     if read is not None and read >= 0:
         out["cached_tokens"] = read
     if write is not None:
@@ -105,9 +93,15 @@ def usage_of(metrics: Doc, anthropic: bool) -> Doc:
 
 
 def totals(doc: Doc) -> Doc:
-    """The ``final_metrics`` totals TAO → ATIF writes for an ATIF trajectory (RFC.md §2.4,
-    subagents included; 0 for a metric no step reports; ``total_steps``: the main steps)."""
-    found = trajectory_totals(doc)
+    """The ``final_metrics`` totals TAO → ATIF writes for an ATIF trajectory (RFC.md §2.4, its
+    embedded subagents included; 0 for a metric no step reports; ``total_steps``: main steps)."""
+    found, pending, seen = Totals(), [doc], set[int]()
+    while pending:
+        node = pending.pop()
+        if id(node) not in seen:
+            seen.add(id(node))
+            found.add(step_totals(node.get("steps")))
+            pending.extend(objects(node.get("subagent_trajectories")))
     steps = doc.get("steps")
     return {
         "total_prompt_tokens": found.prompt_tokens or 0,
@@ -117,17 +111,12 @@ def totals(doc: Doc) -> Doc:
     }
 
 
-def counted(steps: list[Doc], key: str) -> bool:
-    """Whether some step's ``token_usage`` reports ``key``."""
-    return any(isinstance(s.get("token_usage"), dict) and key in s["token_usage"] for s in steps)
-
-
-def total(steps: list[Doc], key: str) -> int:
-    """The sum of the steps' ``token_usage`` counts ``key``."""
-    found = 0
+def total(steps: list[Doc], key: str) -> int | None:
+    """The sum of the steps' ``token_usage`` counts ``key``; None when no step reports it."""
+    found = None
     for step in steps:
         usage = step.get("token_usage")
-        value = count(usage.get(key)) if isinstance(usage, dict) else None
-        if value is not None:
-            found += int(value)
+        if isinstance(usage, dict) and key in usage:
+            value = count(usage[key])
+            found = (found or 0) + (0 if value is None else int(value))
     return found
