@@ -49,7 +49,11 @@ TOTALS = ("total_prompt_tokens", "total_completion_tokens", "total_cached_tokens
 def derived_trace_id(session: Any) -> str:
     """The ``trace_id`` ATIF → TAO gives a trajectory without ``trajectory_id`` (a UUIDv5 of
     its ``session_id``; TAO → ATIF recomputes it)."""
-    seed = session if isinstance(session, str) else ""
+    return _trace_id(session if isinstance(session, str) else "")
+
+
+@functools.lru_cache(maxsize=256)  # each conversion asks twice (to_tao, and to_atif back)
+def _trace_id(seed: str) -> str:
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"atif-spec:trace:{seed}"))
 
 

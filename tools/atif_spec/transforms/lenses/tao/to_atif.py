@@ -11,17 +11,9 @@ from atif_spec.jsonio.jsonvalues import dicts
 from atif_spec.jsonio.pointers import pointer as make_pointer
 from atif_spec.transforms.driver import Context
 from atif_spec.transforms.fields import FreeForm
-from atif_spec.transforms.lenses.tao import common, rows
+from atif_spec.transforms.lenses.tao import common, rows, tokens
 from atif_spec.transforms.lenses.tao.common import Doc
 from atif_spec.transforms.lenses.tao.step_fields import put_back
-from atif_spec.transforms.lenses.tao.tokens import (
-    anthropic_usage,
-    count,
-    metrics_of,
-    repeated_usage,
-    total,
-    totals,
-)
 
 _ABSENT: Any = object()
 _MEMBERS = {
@@ -84,7 +76,7 @@ class _ToAtif:
         self.owners: list[tuple[str, Doc, Doc, str, str]] = []
         """(kind of :data:`.rows.NAMED` rows, ATIF object, TAO object, their pointers)."""
         self.atif_steps: dict[int, tuple[Doc, str]] = {}  # position → (ATIF step, pointer)
-        self.repeats = repeated_usage(self.steps)
+        self.repeats = tokens.repeated_usage(self.steps)
         self.parent_of = common.groups(self.steps)
         self.members: dict[int | None, list[int]] = {}
         """Position of a step (None for the root) → positions of the steps of its trajectory."""
@@ -121,7 +113,7 @@ class _ToAtif:
             self.ctx.decide("/steps/0", policy, dict(out["steps"][0]))
         metrics = record.get("metrics")
         if isinstance(metrics, dict):
-            final = totals({"steps": steps, "subagent_trajectories": subs})
+            final = tokens.totals({"steps": steps, "subagent_trajectories": subs})
             out["final_metrics"] = final
             self._owner("metrics", final, metrics, "/final_metrics", "/metrics")
         if subs:
@@ -133,7 +125,7 @@ class _ToAtif:
         return out
 
     def _owner(self, kind: str, target: Doc, source: Doc, target_ptr: str, source_ptr: str) -> None:
-        if not _MEMBERS[kind].isdisjoint(source):  # most objects have no member to name
+        if not source.keys().isdisjoint(_MEMBERS[kind]):  # most objects have no member to name
             self.owners.append((kind, target, source, target_ptr, source_ptr))
 
     def _trajectory_fields(self, out: Doc) -> None:
@@ -164,7 +156,7 @@ class _ToAtif:
             linked = target.get("source_call_id")
             return linked if isinstance(linked, str) else ""
         if kind == "metrics" and key in ("total_input_tokens", "total_output_tokens"):
-            found = total(self.steps, key.removeprefix("total_"))
+            found = tokens.total(self.steps, key.removeprefix("total_"))
             return _ABSENT if found is None else found
         return _ABSENT
 
@@ -338,17 +330,16 @@ class _ToAtif:
                 out["tool_calls"].append(mapped)
                 self._owner("call", mapped, call, f"{ptr}/tool_calls/{k}", f"{sptr}/tool_calls/{k}")
         self._observations(step, out, ptr, sptr)
-        usage = step.get("token_usage")
-        index = step.get("step_index")
+        usage, index = step.get("token_usage"), step.get("step_index")
+        key = str(index) if tokens.count(index) is not None else None  # of the named keys
         if agent and isinstance(usage, dict) and self.positions[id(step)] not in self.repeats:
             model, name = self.agent.get("model"), self.agent.get("name")
-            out["metrics"] = metrics = metrics_of(
-                usage, anthropic_usage(step.get("model"), model, name)
-            )
-            if count(index) is not None and str(index) in self.costs:
-                metrics["cost_usd"] = self.costs[str(index)]
+            anthropic = tokens.anthropic_usage(step.get("model"), model, name)
+            out["metrics"] = metrics = tokens.metrics_of(usage, anthropic)
+            if key in self.costs:
+                metrics["cost_usd"] = self.costs[key]
             self._owner("usage", metrics, usage, f"{ptr}/metrics", f"{sptr}/token_usage")
-        fields = self.fields.get(str(index)) if self.fields and count(index) is not None else None
+        fields = self.fields.get(key) if self.fields and key is not None else None
         if isinstance(fields, dict):
             put_back(out, fields)
         return out

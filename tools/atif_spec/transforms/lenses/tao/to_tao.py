@@ -13,10 +13,9 @@ from atif_spec.jsonio.pointers import escape_token
 from atif_spec.jsonio.pointers import pointer as make_pointer
 from atif_spec.transforms.driver import Context
 from atif_spec.transforms.fields import FreeForm, Named
-from atif_spec.transforms.lenses.tao import common, rows
+from atif_spec.transforms.lenses.tao import common, rows, tokens
 from atif_spec.transforms.lenses.tao.common import Doc, text
 from atif_spec.transforms.lenses.tao.step_fields import Keep, carrier, kept
-from atif_spec.transforms.lenses.tao.tokens import anthropic_usage, total, totals, usage_of
 
 _CALL = tuple((field.target, field.source) for field in rows.TOOL_CALL)
 _PROMPT = ("step_id", "source", "message")
@@ -108,7 +107,7 @@ class _ToTao:
         if isinstance(final, dict):
             metrics: Doc = {"total_steps": len(self.steps)}
             for key in ("input_tokens", "output_tokens"):
-                found = total(self.steps, key)
+                found = tokens.total(self.steps, key)
                 if found is not None:  # a sum over no count is unknown, not 0
                     metrics[f"total_{key}"] = found
             out["metrics"] = metrics
@@ -211,7 +210,7 @@ class _ToTao:
                 continue
             members = common.TRAJECTORY_FIELDS[owner]
             if owner == "final_metrics":  # the producer's own statement (rich.json's)
-                computed = totals(self.doc)
+                computed = tokens.totals(self.doc)
                 members += tuple(
                     k for k, v in computed.items() if k in value and not same_json(value[k], v)
                 )
@@ -342,8 +341,8 @@ class _ToTao:
         if not isinstance(metrics, dict):
             return
         model, name = self.agent.get("model_name"), self.agent.get("name")
-        anthropic = anthropic_usage(step.get("model_name"), model, name)
-        out["token_usage"] = usage = usage_of(metrics, anthropic)
+        anthropic = tokens.anthropic_usage(step.get("model_name"), model, name)
+        out["token_usage"] = usage = tokens.usage_of(metrics, anthropic)
         self._named_back(metrics, f"{ptr}/metrics", usage, rows.NAMED["usage"])
         if "cost_usd" in metrics:
             self.costs[index] = metrics["cost_usd"]

@@ -46,8 +46,8 @@ def repeated_usage(steps: list[Doc]) -> set[int]:
             step.get("role") == "agent"
             and prev.get("role") == "agent"
             and isinstance(usage, dict)
-            and any(count(v) for v in usage.values())
             and usage == prev.get("token_usage")
+            and any(count(v) for v in usage.values())
             and step.get("model") == prev.get("model")
             and step.get("parent_step") == prev.get("parent_step")
         ):
