@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from atif_spec.transforms.fields import Field
 from atif_spec.transforms.lenses.tao import rows
 from atif_spec.transforms.lenses.tao.common import INTO_ATIF, INTO_TAO
 from atif_spec.transforms.lenses.tao.tokens import CACHE_WRITES
@@ -11,12 +10,6 @@ from atif_spec.transforms.mapping import Row, Table
 
 _METADATA = "the record's"
 """How MAPPING.md names the owner of ATIF → TAO's named keys (the record's ``metadata``)."""
-
-
-def _back(field: Field, note: str = "") -> Row:
-    """The row of ``field`` in the ATIF → TAO table (ATIF on the left)."""
-    source, target = (f"`{path.replace('/', '.')}`" for path in (field.target, field.source))
-    return Row(source, target, "field", note)
 
 
 def _named_here(kind: str, prefix: str = "") -> Row:
@@ -182,7 +175,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "decided",
                 "Missing or null: the `trace_id` (**decided**).",
             ),
-            _back(rows.AGENT_NAME),
+            rows.AGENT_NAME.row(back=True, note=""),
             Row(
                 "`agent.version`",
                 "`agent.version`",
@@ -190,8 +183,8 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 'Not written when it is `"unknown"`: that is what TAO → ATIF writes for none '
                 "(DECISIONS D26).",
             ),
-            _back(rows.AGENT_MODEL),
-            _back(rows.TOOL_DEFINITIONS, "When a list."),
+            rows.AGENT_MODEL.row(back=True, note=""),
+            rows.TOOL_DEFINITIONS.row(back=True, note="When a list."),
             Row(
                 "system steps",
                 "`system_prompts[key] = message`",
@@ -215,7 +208,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "In the parser's order (§2.4); when named `tao_step_index` keys are read back, "
                 "the steps are written in `step_index` order, a record's own (DECISIONS D27).",
             ),
-            _back(rows.ROLE),
+            rows.ROLE.row(back=True, note=""),
             Row(
                 "`message`",
                 "`content`",
@@ -225,9 +218,9 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 '`""` agent message is `null`, as the Claude Code parser writes a response '
                 "without text (DECISIONS D26).",
             ),
-            _back(rows.REASONING),
-            _back(rows.MODEL),
-            _back(rows.TIMESTAMP),
+            rows.REASONING.row(back=True, note=""),
+            rows.MODEL.row(back=True, note=""),
+            rows.TIMESTAMP.row(back=True, note=""),
             Row(
                 "—",
                 '`agent_role: "main"`, `call_type: "main"`',
@@ -249,7 +242,7 @@ MAPPING_TABLES: tuple[Table, ...] = (
                 "a sub-agent whose launching step has no reference (DECISIONS D27).",
             ),
             Row("`tool_calls[]`", "`tool_calls[]`", "field", "Their members:"),
-            *(_back(field) for field in rows.TOOL_CALL),
+            *(field.row(back=True, note="") for field in rows.TOOL_CALL),
             Row(
                 "`observation.results[]`",
                 "`observations[]`",

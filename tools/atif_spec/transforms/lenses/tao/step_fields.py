@@ -94,13 +94,7 @@ def _partials(
     for k, (i, item) in enumerate(items):
         partial: Doc = {}
         out.append(partial)
-        if not isinstance(item, dict) or not (  # most have nothing to keep: no walk
-            "extra" in item
-            or "subagent_trajectory_ref" in item
-            or isinstance(item.get("content"), list)
-        ):
-            continue
-        for member, value in item.items():
+        for member, value in item.items() if isinstance(item, dict) else ():
             if member == "extra":
                 value = keep.producers(value, f"{base}/{i}/extra")
             elif member == "subagent_trajectory_ref":

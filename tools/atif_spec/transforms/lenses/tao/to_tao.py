@@ -259,12 +259,8 @@ class _ToTao:
         own: list[Doc] = []
         listed = list(dicts(traj.get("steps")))
         steps = [s for _, s in listed]
-        index_key = f"/extra/{rows.STEP_INDEX.key}"
-        indexed = (
-            {id(s) for i, s in listed if self.ctx.read(f"{base}/steps/{i}{index_key}")}
-            if self.ctx.reads
-            else set()
-        )
+        reads, named = self.ctx.reads, f"/extra/{rows.STEP_INDEX.key}"
+        indexed = {id(s) for i, s in listed if reads and f"{base}/steps/{i}{named}" in reads}
         for n, (i, step) in enumerate(listed):
             ptr, source = f"{base}/steps/{i}", step.get("source")
             if source == "system" and id(step) not in indexed:  # a prompt (D22, D29)
@@ -280,10 +276,10 @@ class _ToTao:
             ]
             for child in children:
                 child["parent_step"] = len(self.steps)  # the index of the step written below
-            use = current is not None and (fresh or source == "agent")
-            if use and current is not None:
-                self.prompts.setdefault(current, texts[current])
-            own.append(self._step(step, ptr, depth, tids, current if use else None))
+            prompt = current if fresh or source == "agent" else None
+            if prompt is not None:
+                self.prompts.setdefault(prompt, texts[prompt])
+            own.append(self._step(step, ptr, depth, tids, prompt))
             fresh = False
         placeholder = len(steps) == 1 and steps[0].get("source") == "system"
         if depth == 0 and not own and not (placeholder and steps[0].get("message") == ""):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from atif_spec.formats.totals import Totals, step_totals
+from atif_spec.formats.totals import step_totals
 from atif_spec.jsonio.jsonvalues import objects
 
 Doc = dict[str, Any]
@@ -95,7 +95,8 @@ def usage_of(metrics: Doc, anthropic: bool) -> Doc:
 def totals(doc: Doc) -> Doc:
     """The ``final_metrics`` totals TAO → ATIF writes for an ATIF trajectory (RFC.md §2.4, its
     embedded subagents included; 0 for a metric no step reports; ``total_steps``: main steps)."""
-    found, pending, seen = Totals(), [doc], set[int]()
+    found, seen = step_totals(doc.get("steps")), {id(doc)}
+    pending = list(objects(doc.get("subagent_trajectories")))
     while pending:
         node = pending.pop()
         if id(node) not in seen:
