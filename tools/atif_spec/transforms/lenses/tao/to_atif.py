@@ -324,7 +324,7 @@ class _ToAtif:
         calls = step.get("tool_calls")
         if agent and isinstance(calls, list):
             out["tool_calls"] = []
-            for k, call in dicts(calls):
+            for k, call in enumerate(calls):  # objects: the record is valid
                 mapped = {atif: call[tao] for tao, atif in _CALL if tao in call}
                 mapped.setdefault("arguments", {})  # TAO's default input
                 out["tool_calls"].append(mapped)
@@ -350,7 +350,7 @@ class _ToAtif:
             return
         call_ids = {c["tool_call_id"] for c in out.get("tool_calls", ())}
         results: list[Doc] = []
-        for k, obs in dicts(observations):
+        for k, obs in enumerate(observations):
             call_id = obs.get("source_call_id")
             result: Doc = {"source_call_id": call_id if call_id in call_ids else None}
             if "content" in obs:

@@ -349,7 +349,7 @@ class _ToTao:
         if not isinstance(calls, list):
             return
         out["tool_calls"] = []
-        for k, call in dicts(calls):
+        for k, call in enumerate(calls):  # objects: the trajectory is valid
             tao = {t: call[a] for a, t in _CALL if a in call}
             out["tool_calls"].append(tao)
             self._named_back(call, f"{ptr}/tool_calls/{k}", tao, rows.NAMED["call"])
@@ -362,7 +362,7 @@ class _ToTao:
         if results and all(carrier(r) for r in results):
             return  # only references to sub-agents, whose steps follow inline
         out["observations"] = []
-        for k, result in dicts(results):
+        for k, result in enumerate(results):
             if carrier(result):
                 continue  # only carries a reference: the sub-agent's steps say it all
             call_id = result.get("source_call_id")

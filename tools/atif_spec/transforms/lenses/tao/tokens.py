@@ -15,6 +15,8 @@ CACHE_WRITES = "cache_creation_input_tokens"
 
 def count(value: Any) -> int | float | None:
     """A token count (an integer, or a float with no fraction), else None."""
+    if type(value) is int:  # the usual case first (a bool's type is bool)
+        return value
     if isinstance(value, bool):
         return None
     if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
