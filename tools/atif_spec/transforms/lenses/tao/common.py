@@ -178,13 +178,16 @@ def groups(steps: list[Doc]) -> dict[int, int]:
         q = where.get(parent) if count(parent) is not None else None
         if q is not None and q != p:
             parent_of[p] = q
+    acyclic: set[int] = set()  # each step walked once: a long chain of parents stays linear
     for start in parent_of:  # a cycle: no grouping at all
-        seen, up = {start}, parent_of.get(start)
-        while up is not None:
-            if up in seen:
+        path: set[int] = set()
+        up: int | None = start
+        while up is not None and up not in acyclic:
+            if up in path:
                 return {}
-            seen.add(up)
+            path.add(up)
             up = parent_of.get(up)
+        acyclic |= path
     return parent_of
 
 

@@ -58,11 +58,11 @@ def _unanswered(steps: list[Doc], n: int, indexed: set[int]) -> bool:
     """Whether no agent step follows the system step ``n`` before the next system step: then the
     step right after it names its prompt (else only agent steps do, as opentraces writes them).
     A system step in ``indexed`` is a TAO step, not a prompt (D29)."""
-    for step in steps[n + 1 :]:
-        source = step.get("source")
+    for k in range(n + 1, len(steps)):  # no copy of the rest: many prompts stay linear
+        source = steps[k].get("source")
         if source == "agent":
             return False
-        if source == "system" and id(step) not in indexed:
+        if source == "system" and id(steps[k]) not in indexed:
             return True
     return True
 
