@@ -63,7 +63,8 @@ class _ToAtif:
         """ATIF → TAO numbers steps from 1 in the filled style (D33), else from 0."""
         self.metadata = FreeForm(record.get("metadata"), "/metadata", ctx)
         """The record's ``metadata``, without what ATIF → TAO gathered there."""
-        read = (self.metadata.take_gathered(row.key) for row in rows.INTO_TAO_NAMED)
+        take = self.metadata.take_gathered if ctx.reads else None  # else nothing to read back
+        read = (take(row.key) if take else None for row in rows.INTO_TAO_NAMED)
         named: list[Doc] = [v if isinstance(v, dict) else {} for v in read]
         self.trajectory, self.costs, self.agents, self.fields, system = named
         self.system = dict(system)  # popped when used

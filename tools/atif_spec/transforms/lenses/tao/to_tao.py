@@ -120,11 +120,9 @@ class _ToTao:
     def _ids(self) -> None:
         """``trace_id`` and ``session_id``, decided where the trajectory has none."""
         session, trajectory = self.doc.get("session_id"), self.doc.get("trajectory_id")
-        out = self.out
-        if isinstance(trajectory, str) and trajectory:
-            out["trace_id"] = trajectory
-        else:
-            out["trace_id"] = common.derived_trace_id(session)
+        out, named = self.out, isinstance(trajectory, str) and trajectory
+        out["trace_id"] = trajectory if named else common.derived_trace_id(session)
+        if not named:
             policy = "trace_id is required: a UUID derived from session_id"
             self.ctx.decide("/trace_id", policy, out["trace_id"])
         out["session_id"] = session if isinstance(session, str) else out["trace_id"]
@@ -135,13 +133,9 @@ class _ToTao:
     def _metadata(self) -> None:
         """Write the named keys of ``metadata`` that hold something (not over a producer's own
         key: then the values stay in the stash), and report each member they carry."""
-        values = (
-            (rows.TRAJECTORY.key, self._trajectory_fields()),
-            (rows.STEP_COSTS.key, self.costs),
-            (rows.SUBAGENT_AGENTS.key, self.agents),
-            (rows.STEP_FIELDS.key, self.fields),
-            (rows.SYSTEM_STEPS.key, self._system_fields()),
-        )
+        made = (self._trajectory_fields(), self.costs, self.agents, self.fields)
+        keys = (row.key for row in rows.INTO_TAO_NAMED)
+        values = zip(keys, (*made, self._system_fields()), strict=True)
         if not isinstance(self.out.get("metadata", {}), dict):
             return
         metadata = FreeForm(self.out.get("metadata"), "/metadata", self.ctx)
