@@ -275,6 +275,7 @@ class _ToTao:
                 self.prompts.setdefault(prompt, texts[prompt])
             own.append(self._step(step, ptr, depth, tids, prompt))
             fresh = False
+        # not the one empty system step TAO → ATIF writes for an empty record (MAPPING.md §5)
         placeholder = len(steps) == 1 and steps[0].get("source") == "system"
         if depth == 0 and not own and not (placeholder and steps[0].get("message") == ""):
             for key, prompt in texts.items():  # only system steps: prompts named by no step
