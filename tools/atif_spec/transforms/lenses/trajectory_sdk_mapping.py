@@ -2,7 +2,7 @@
 
 Rendered into ``spec/trajectory-sdk/MAPPING.md`` by ``python -m atif_spec.spectools.docgen``.
 The plain copies and named keys come from the lens's field rows
-(:mod:`atif_spec.transforms.lenses.trajectory_sdk.common`); the rows written here are what the
+(:mod:`atif_spec.transforms.lenses.trajectory_sdk.table`); the rows written here are what the
 code does structurally (messages ↔ steps and results, snapshots, decisions, the stash).
 """
 

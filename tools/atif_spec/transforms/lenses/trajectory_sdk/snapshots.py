@@ -1,10 +1,6 @@
 """The SDK file's snapshots: cut from a transcript as the SDK's builder cuts them, read back
-into a transcript, hashed as the builder hashes them, and written in pieces.
-
-Snapshots repeat every earlier message, so an SDK file grows quadratically with the length of
-the conversation. The lens makes one object per message, shared by every snapshot that holds
-it; :func:`content_hash` and :func:`json_chunks` encode each message once.
-"""
+into a transcript, hashed as the builder hashes them, and written in pieces. Snapshots repeat
+every earlier message (the file grows quadratically): they share one object per message."""
 
 from __future__ import annotations
 
@@ -14,21 +10,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from atif_spec.jsonio import jsontext
-from atif_spec.transforms.lenses.trajectory_sdk.common import Doc, Scope
-from atif_spec.validation.rules.trajectory_sdk import (
-    BOUNDARY,
-    compare_snapshots,
-    is_restart,
-    leading_system,
-)
-
-TranscriptItem = tuple[str, Any]
-"""A transcript item: ``("message", message)`` or ``("reset", [system messages])``."""
+from atif_spec.transforms.lenses.trajectory_sdk.table import Doc, Scope
+from atif_spec.validation.rules import trajectory_sdk as rules
 
 
-def cut(items: list[TranscriptItem]) -> list[Doc]:
-    """Cumulative snapshots, as the SDK 0.4 builder cuts them (ref §5; DECISIONS D2, D3, D8,
-    D9), with a restart after each reset (D18). Snapshots share the message objects."""
+def cut(items: list[tuple[str, Any]]) -> list[Doc]:
+    """Cumulative snapshots of transcript items (``("message", message)`` or ``("reset",
+    [system messages])``), as the SDK 0.4 builder cuts them (ref §5; DECISIONS D2, D3, D8, D9),
+    with a restart after each reset (D18). Snapshots share the message objects."""
     snapshots: list[Doc] = []
     prefix: list[Doc] = []
     body: list[Doc] = []
@@ -47,7 +36,7 @@ def cut(items: list[TranscriptItem]) -> list[Doc]:
             if pending:
                 emit()
             if snapshots:
-                snapshots[-1]["trainable_status"] = BOUNDARY
+                snapshots[-1]["trainable_status"] = rules.BOUNDARY
             prefix, body = list(value), []
             prev_system, pending, trainable = True, bool(prefix), False
             continue
@@ -75,15 +64,12 @@ def cut(items: list[TranscriptItem]) -> list[Doc]:
     return snapshots
 
 
-def transcript(doc: Doc, scope: Scope) -> list[tuple[str, Any, str]]:
-    """The whole conversation as ``(kind, value, pointer)`` items (MAPPING §3.1).
-
-    The last snapshot of each context segment gives the messages; a replaced system prefix is
-    put back as system messages just before the messages of the snapshot that first lacks it;
-    a restart after a ``summarization_boundary`` snapshot becomes a ``reset`` item holding the
-    new snapshot's leading system messages.
-    """
-    out: list[tuple[str, Any, str]] = []
+def transcript(doc: Doc, scope: Scope) -> list[tuple[str, Any, int, int]]:
+    """The whole conversation as ``(kind, value, snapshot index, message index)`` items (MAPPING
+    §3.1): the messages each snapshot adds to the one before it; a replaced system prefix put
+    back as system messages just before them; a restart after a ``summarization_boundary``
+    snapshot as a ``reset`` item holding the new snapshot's leading system messages."""
+    out: list[tuple[str, Any, int, int]] = []
     prev: list[Any] | None = None
     prev_step: Any = None
     steps = doc.get("steps")
@@ -91,23 +77,21 @@ def transcript(doc: Doc, scope: Scope) -> list[tuple[str, Any, str]]:
         msgs = step.get("messages") if isinstance(step, dict) else None
         if not isinstance(msgs, list):
             continue
-        where = f"/steps/{i}/messages"
         start = 0
-        if prev is not None and is_restart(prev_step, prev, msgs):
-            start = leading_system(msgs)
-            out.append(("reset", msgs[:start], where))
+        if prev is not None and rules.is_restart(prev_step, prev, msgs):
+            start = rules.leading_system(msgs)
+            out.append(("reset", msgs[:start], i, 0))
         elif prev is not None:
-            new_from, swapped = compare_snapshots(prev, msgs)
+            new_from, swapped = rules.compare_snapshots(prev, msgs)
             if new_from is None:
                 message = f"step {i} does not repeat the messages of step {i - 1} (TSDK101)"
-                raise scope.refuse("broken-prefix", where, message)
+                raise scope.refuse("broken-prefix", f"/steps/{i}/messages", message)
             if swapped:
                 out.extend(
-                    ("message", m, f"{where}/{k}")
-                    for k, m in enumerate(msgs[: leading_system(msgs)])
+                    ("message", m, i, k) for k, m in enumerate(msgs[: rules.leading_system(msgs)])
                 )
             start = new_from
-        out.extend(("message", m, f"{where}/{k}") for k, m in enumerate(msgs[start:], start=start))
+        out.extend(("message", m, i, k) for k, m in enumerate(msgs[start:], start=start))
         prev, prev_step = msgs, step
     return out
 
@@ -126,16 +110,13 @@ def _dumps(value: Any) -> bytes:
 
 
 def content_hash(doc: Doc) -> str:
-    """SHA-256 of the builder's hash input (ref §8), fed snapshot by snapshot.
-
-    The input is the trajectory without telemetry, error and trace id; each message is
-    encoded once however many snapshots repeat it, and a snapshot that extends the one before
-    it reuses that one's encoding.
-    """
+    """SHA-256 of the builder's hash input (ref §8): the trajectory without telemetry, error and
+    trace id, fed snapshot by snapshot. Each message is encoded once, and a snapshot that
+    extends the one before it extends that one's encoding (no copy of the whole)."""
     h = hashlib.sha256()
     cache: dict[int, bytes] = {}
     prev: list[Any] = []
-    joined = b""
+    joined = bytearray()
 
     def encoded(m: Any) -> bytes:
         part = cache.get(id(m))
@@ -156,21 +137,19 @@ def content_hash(doc: Doc) -> str:
             continue
         h.update(b"[")
         for i, step in enumerate(value):
-            h.update(b"," if i else b"")
             rest = {k: v for k, v in step.items() if v is not None and k != "idx"}
-            h.update(b"{")
+            h.update(b",{" if i else b"{")
             for j, k in enumerate(sorted(rest)):
                 h.update((b"," if j else b"") + _dumps(k) + b":")
                 if k != "messages":
                     h.update(_dumps(_canonical(rest[k])))
                     continue
                 msgs = rest[k]
-                n = len(prev)
-                if n and len(msgs) >= n and msgs[:n] == prev:  # C speed: shared objects
-                    new = [encoded(m) for m in msgs[n:]]
-                    joined = b",".join([joined, *new]) if new else joined
+                if prev and len(msgs) >= len(prev) and msgs[: len(prev)] == prev:  # shared
+                    for m in msgs[len(prev) :]:
+                        joined += b"," + encoded(m)
                 else:
-                    joined = b",".join([encoded(m) for m in msgs])
+                    joined = bytearray(b",".join([encoded(m) for m in msgs]))
                 prev = msgs
                 h.update(b"[")
                 h.update(joined)
@@ -182,38 +161,27 @@ def content_hash(doc: Doc) -> str:
 
 
 def json_chunks(doc: Any) -> Iterator[bytes]:
-    """Compact JSON of ``doc`` in pieces, encoding each shared object once.
-
-    A trajectory-sdk document made by this module repeats its messages in every snapshot;
-    writing the pieces as they come keeps memory linear in the conversation although the
-    output grows quadratically.
-    """
+    """Compact JSON of ``doc`` in pieces, each object below the snapshots' messages' level (a
+    message, shared by many snapshots) encoded once: memory stays linear in the conversation
+    although the output grows quadratically."""
     cache: dict[int, bytes] = {}
 
     def walk(value: Any, depth: int) -> Iterator[bytes]:
-        if isinstance(value, dict) and depth < 4:
+        if isinstance(value, (dict, list)) and depth == 4:
+            yield cache.get(id(value)) or cache.setdefault(id(value), jsontext.dumps(value))
+        elif isinstance(value, dict):
             yield b"{"
             for n, (k, v) in enumerate(value.items()):
                 yield (b"," if n else b"") + jsontext.dumps(k) + b":"
                 yield from walk(v, depth + 1)
             yield b"}"
-        elif isinstance(value, list) and depth < 4:
+        elif isinstance(value, list):
             yield b"["
             for n, v in enumerate(value):
-                if n:
-                    yield b","
+                yield b"," if n else b""
                 yield from walk(v, depth + 1)
             yield b"]"
-        elif isinstance(value, (dict, list)):
-            key = id(value)
-            if key not in cache:
-                cache[key] = _encode(value)
-            yield cache[key]
         else:
-            yield _encode(value)
+            yield jsontext.dumps(value)
 
     yield from walk(doc, 0)
-
-
-def _encode(value: Any) -> bytes:
-    return jsontext.dumps(value)
