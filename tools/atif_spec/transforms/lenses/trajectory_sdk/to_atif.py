@@ -144,11 +144,11 @@ class _Steps:
         response is null beside a named error, else the result's content."""
         default = result.get("content")
         for row in table.RESULT_NAMES:
-            value, source = get(m, row.member), f"{self.scope.source}{where}/{row.member}"
+            value = get(m, row.member)
             if value in (None, ABSENT) or (row is table.RESPONSE and same_json(value, default)):
                 continue
-            if extra.put(row.key, value, source, to) and row is table.ERROR:
-                default = None
+            if extra.put(row.key, value, f"{self.scope.source}{where}/{row.member}", to):
+                default = None if row is table.ERROR else default  # a named error: no response
 
 
 def to_atif(doc: Doc, ctx: Context, scope: Scope | None = None) -> Doc:
