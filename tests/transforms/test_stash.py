@@ -25,6 +25,36 @@ def test_a_patch_turns_the_rebuilt_value_into_the_source(source: Any, rebuilt: A
     assert conflicts == []
     assert same_json(result, source)
     assert same_json(rebuilt, before), "apply must not modify its input"
+    assert diff(source, rebuilt, rebuilt_whole=True) == patch  # compared in C first: the same
+
+
+@pytest.mark.parametrize("whole", [False, True])
+def test_values_equal_to_python_but_not_in_json_differ(whole: bool) -> None:
+    source = {"a": [True, 1, -0.0, {"b": 1}], "c": "same"}
+    rebuilt = {"a": [1, 1.0, 0.0, {"b": 1.0}], "c": "same"}
+    replaced = [
+        op["path"] for op in diff(source, rebuilt, rebuilt_whole=whole) if op["op"] != "test"
+    ]
+    assert replaced == ["/a/0", "/a/1", "/a/2", "/a/3/b"]
+
+
+def test_a_rebuilt_whole_equal_document_is_not_walked(monkeypatch: pytest.MonkeyPatch) -> None:
+    walked: list[str] = []
+    walk = stash._diff_dict
+    monkeypatch.setattr(
+        stash,
+        "_diff_dict",
+        lambda s, r, path, *rest: walked.append(path) or walk(s, r, path, *rest),
+    )
+    source = {"steps": [{"id": n, "extra": {"k": [n, 2.5]}} for n in range(20)]}
+    rebuilt = copy.deepcopy(source)
+    assert diff(source, rebuilt, rebuilt_whole=True) == []
+    assert walked == []
+    rebuilt["steps"][3]["extra"]["k"][1] = 2.0
+    assert [op["path"] for op in diff(source, rebuilt, rebuilt_whole=True)] == [
+        "/steps/3/extra/k/1"
+    ] * 2
+    assert walked == ["", "/steps/3", "/steps/3/extra"]
 
 
 @given(json_values)

@@ -1,17 +1,13 @@
 """The one driver of every transform step: ATIF version steps and format lenses alike.
 
-A :class:`Step` is a record: source and target (``FORMAT@VERSION``), and two plain mappings,
-``forward`` (source to target) and ``backward`` (target to source), which need not be inverses.
-:func:`run` maps a document with ``forward``, maps the result back with ``backward``, and keeps
-the difference from the source as one stash layer (RFC.md §4.5): the JSON Patch that turns what
-``backward`` rebuilds into the source, and the named keys ``forward`` wrote. A document that
-carries a layer of the inverse step on top of its stash is first restored: ``forward``, then
-that layer's patch (and a new layer keeps whatever is left, such as an edit made since). Either
-way each mapping runs once per document.
-
-A mapping never sees a stash and never modifies its input (it may share unchanged objects with
-it); it reads named keys only where its :class:`Context` allows, and tells the context which
-named keys it writes, which values it decides by policy, and when it refuses a document.
+A :class:`Step` is a record: source and target (``FORMAT@VERSION``) and two plain mappings,
+``forward`` and ``backward``, which need not be inverses. :func:`run` maps a document forward,
+maps the result back once, and keeps the difference from the source as one stash layer (RFC.md
+§4.5): the JSON Patch that turns what ``backward`` rebuilds into the source, and the named keys
+``forward`` wrote. A document whose stash has a layer of the inverse step on top is restored by
+that layer's patch after ``forward``. A mapping never sees a stash and never modifies its input
+(it may share unchanged objects with it); it reads named keys only where its :class:`Context`
+allows, and tells it what it names, decides by policy, or refuses.
 """
 
 from __future__ import annotations
@@ -46,8 +42,7 @@ class Options:
 
 
 class Refused(Exception):
-    """A mapping refuses the document; ``finding`` says why, ``details`` say more (the schema
-    findings of an invalid source)."""
+    """A mapping refuses the document: ``finding`` says why, ``details`` say more."""
 
     def __init__(self, finding: Finding, details: Sequence[Finding] = ()) -> None:
         super().__init__(finding.message)
@@ -65,11 +60,11 @@ class Context:
     """The prefix of refusal codes: ``migrate`` or ``convert``."""
     options: Options = field(default_factory=Options)
     reads: frozenset[str] = frozenset()
-    """Pointers (in the mapping's input) of the named keys it reads back: those the inverse
-    step wrote (the ``wrote`` list of the layer being undone); no others."""
+    """Pointers (in the input) of the named keys to read back: the ``wrote`` list of the layer
+    being undone; no others."""
     restores: frozenset[str] = frozenset()
-    """Pointers (in the output) of the members the patch of the layer being undone adds back
-    after the mapping (a policy need not fill in what the stash restores)."""
+    """Pointers (in the output) of the members the patch of that layer adds back after the
+    mapping (a policy need not fill them in)."""
     wrote: list[str] = field(default_factory=list)
     """Pointers (in the output) of the named keys the mapping wrote, in order."""
     named: list[Item] = field(default_factory=list)
@@ -106,8 +101,7 @@ class Context:
         self, code: str, pointer: str, message: str, details: Sequence[Finding] = ()
     ) -> Refused:
         """The exception to raise to refuse the document (``<kind>:<code>``)."""
-        finding = Finding(f"{self.kind}:{code}", code, Level.ERROR, pointer, message)
-        return Refused(finding, details)
+        return Refused(Finding(f"{self.kind}:{code}", code, Level.ERROR, pointer, message), details)
 
 
 Mapping = Callable[[Doc, Context], Doc]
@@ -121,18 +115,15 @@ def signature(source: str, target: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One transform between two targets, and the mapping of its inverse."""
+    """One transform between two targets (``FORMAT@VERSION``), and the mapping of its inverse."""
 
     source: str
-    """``FORMAT@VERSION`` read, e.g. ``tao@v0.2.0``."""
     target: str
-    """``FORMAT@VERSION`` written, e.g. ``atif@v1.8``."""
     forward: Mapping
     backward: Mapping
     finish: Callable[[Doc, Doc], Doc] | None = None
-    """Called with what ``forward`` made and the document :func:`run` writes (patch applied,
-    stash attached); returns the document to write. For a format whose documents carry a digest
-    of their own content (TAO's ``content_hash``), which must cover what is finally written."""
+    """Called with what ``forward`` made and the document :func:`run` writes; returns the
+    document to write (TAO's ``content_hash`` must cover what is finally written)."""
     name: str = field(init=False, repr=False, compare=False)
     """The signature written in stash layers and reports: ``tao@v0.2.0->atif@v1.8``."""
 
@@ -146,17 +137,15 @@ class Step:
 
 
 def run(step: Step, doc: Doc, report: ChangeReport, options: Options, kind: str) -> Doc:
-    """Transform ``doc`` by ``step`` (RFC.md §4.5.3, §4.5.4), reporting into ``report``.
-
-    Raises :class:`Refused` when a mapping or the stash refuses the document. ``doc`` is not
-    modified; the result may share objects with it.
-    """
+    """Transform ``doc`` by ``step`` (RFC.md §4.5.3, §4.5.4), reporting into ``report``. Raises
+    :class:`Refused` when a mapping or the stash refuses the document. ``doc`` is not modified;
+    the result may share objects with it."""
     try:
         source, layers = detach(doc, holder(step.source))
     except StashError as exc:
         raise _stash_refusal(exc, kind) from None
     undo = signature(step.target, step.source)  # the inverse step's name
-    top = layers[-1] if layers and layers[-1]["by"] == undo else None
+    top = layers.pop() if layers and layers[-1]["by"] == undo else None
     ctx = Context(step.name, kind, options)
     if top is not None:
         ctx.reads = frozenset(top.get("wrote", ()))
@@ -164,10 +153,10 @@ def run(step: Step, doc: Doc, report: ChangeReport, options: Options, kind: str)
     out = made = step.forward(source, ctx)
     undone: dict[str, Any] = {}
     if top is not None:
-        layers.pop()
         out, undone = _restore(step, out, top.get("patch", []), ctx, report)
     back = step.backward(out, Context(undo, kind, options, frozenset(ctx.wrote)))
-    patch = _not_undone(diff(source, back), undone)
+    # a lens rebuilds the whole document; a migration shares what it does not change
+    patch = _not_undone(diff(source, back, rebuilt_whole=kind == "convert"), undone)
     _report_patch(step, patch, report, options.drop)
     layer: Doc = {"by": step.name}
     if ctx.wrote:
@@ -193,11 +182,10 @@ def _stash_refusal(exc: StashError, kind: str) -> Refused:
 def _restore(
     step: Step, out: Doc, patch: list[Op], ctx: Context, report: ChangeReport
 ) -> tuple[Doc, dict[str, Any]]:
-    """Undo the inverse's layer: apply its patch to ``out`` and report what could not be undone
-    (the document was edited since). Returns the restored document, and the values the patch
-    took out or replaced after testing them (``{path: value}``): the inverse step wrote them,
-    so they are not the document's own data. What else the document holds that the way back
-    cannot give back (an edit, a value a policy added) makes a new layer, as after any step."""
+    """Apply the undone layer's patch to ``out``, reporting what could not be undone (the
+    document was edited since). Returns the restored document, and the values the patch took
+    out or replaced after testing them (``{path: value}``): the inverse step wrote them, so
+    they are not the document's own data."""
     restored, conflicts = apply(out, patch)
     if not isinstance(restored, dict):
         raise ctx.refuse("stash-patch", "", "the stash's patch does not give a document back")
@@ -207,9 +195,14 @@ def _restore(
             report.decided.append(Item(ptr, step.name, f"kept the edited value ({conflict.why})"))
         elif op != "test":
             report.dropped.append(Item(ptr, step.name, f"stashed value discarded: {conflict.why}"))
-    ctx.decided[:] = [i for i in ctx.decided if _holds(restored, i.pointer, i.value)]
-    ctx.named[:] = [i for i in ctx.named if i.to is not None and _holds(restored, i.to)]
-    ctx.wrote[:] = [ptr for ptr in ctx.wrote if _holds(restored, ptr)]
+
+    def holds(pointer: str | None, value: Any = MISSING) -> bool:
+        node = MISSING if pointer is None else value_at(restored, pointer)
+        return node is not MISSING and (value is MISSING or same_json(value, node))
+
+    ctx.decided[:] = [i for i in ctx.decided if holds(i.pointer, i.value)]
+    ctx.named[:] = [i for i in ctx.named if holds(i.to)]
+    ctx.wrote[:] = [ptr for ptr in ctx.wrote if holds(ptr)]
     skipped = {id(conflict.op) for conflict in conflicts}
     undone = {
         op["path"]: test.get("value")
@@ -222,9 +215,9 @@ def _restore(
 
 
 def _not_undone(patch: list[Op], undone: dict[str, Any]) -> list[Op]:
-    """``patch`` without the operations that write back a value the undone layer took out (the
-    inverse step's output, which the way back, e.g. under another policy, does not write), and
-    without the ``test`` before such a ``replace``."""
+    """``patch`` without the operations (and the ``test`` before them) that write back a value
+    the undone layer took out: the inverse step's output, which the way back (e.g. under
+    another policy) does not write."""
     out: list[Op] = []
     for op in patch:
         path = op["path"]
@@ -240,15 +233,6 @@ def _not_undone(patch: list[Op], undone: dict[str, Any]) -> list[Op]:
     return out
 
 
-_ANY: Any = object()
-
-
-def _holds(doc: Any, pointer: str, value: Any = _ANY) -> bool:
-    """Whether ``doc`` has a member at ``pointer`` (with ``value``, when given)."""
-    node = value_at(doc, pointer)
-    return node is not MISSING and (value is _ANY or same_json(value, node))
-
-
 _REASONS = {
     "add": "{target} has no place for this value",
     "replace": "{target} cannot hold this value as it is",
@@ -258,17 +242,13 @@ _REASONS = {
 
 def _report_patch(step: Step, patch: list[Op], report: ChangeReport, drop: bool) -> None:
     """List each operation of a new layer's patch as stashed (or dropped, with ``drop``)."""
-    if not patch:
-        return
-    reasons = {name: text.format(target=step.target) for name, text in _REASONS.items()}
-    items, stash = (report.dropped, None) if drop else (report.stashed, holder(step.target))
-    where = None if stash is None else make_pointer(*stash)
-    name = step.name
+    items = report.dropped if drop else report.stashed
+    where = None if drop else make_pointer(*holder(step.target))
+    reasons = {kind: text.format(target=step.target) for kind, text in _REASONS.items()}
     for op in patch:
         kind, path = op["op"], op["path"]
-        if kind == "test":
-            continue
-        # a null value, and the version of an embedded document, are not data lost
-        loss = kind != "remove" and op.get("value") is not None
-        loss = loss and not path.endswith("/schema_version")
-        items.append(Item(path, name, reasons[kind], stash=where, loss=loss))
+        if kind != "test":
+            # a null value, and the version of an embedded document, are not data lost
+            loss = kind != "remove" and op.get("value") is not None
+            loss = loss and not path.endswith("/schema_version")
+            items.append(Item(path, step.name, reasons[kind], stash=where, loss=loss))
