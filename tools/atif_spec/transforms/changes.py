@@ -1,19 +1,13 @@
-"""The change report: what a migration or conversion did to one document.
-
-One shape for ``atif migrate`` and ``atif convert`` (schema:
-``spec/atif-spec/v1/change-report.schema.json``): where the document came from, the source and
-target (``FORMAT@VERSION``), and every item the target could not hold as it was, by JSON pointer:
-``stashed`` (kept under the stash key), ``named`` (moved under a documented name into a free-form
-object, where a reader of the target finds it), ``dropped`` (discarded, on request or after an
-edit) and ``decided`` (a value the tool synthesized by a documented policy). ``errors`` says why
-a document was refused or not written, with the one findings shape.
+"""The change report of ``atif migrate`` and ``atif convert`` (schema:
+``spec/atif-spec/v1/change-report.schema.json``): source and target, and by JSON pointer every
+item the target could not hold as it was: ``stashed``, ``named`` (under a documented name in a
+free-form object), ``dropped`` (on request or after an edit), ``decided`` (synthesized by a
+documented policy); ``errors`` say why a document was refused or not written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from itertools import repeat
 from typing import Any
 
 from atif_spec.jsonio.pointers import MISSING, value_at
@@ -26,13 +20,12 @@ class Item:
     """One stashed, dropped or decided location."""
 
     pointer: str
-    """Where the value was (stashed, dropped) or was written (decided), in the document as the
-    step that made the change received it."""
+    """Where the value was (stashed, dropped) or was written (decided), in the step's input."""
     step: str
     """The step that made the change, e.g. ``atif@v1.7->atif@v1.6``."""
     reason: str
     stash: str | None = None
-    """For stashed items: pointer of the ``extra`` object whose stash holds the value."""
+    """For stashed items: pointer of the holder whose stash holds the value."""
     value: Any = None
     has_value: bool = False
     """Whether ``value`` is reported (decided items report the value they wrote)."""
@@ -74,9 +67,8 @@ class ChangeReport:
     output: str | None = None
     """Where the result was written (CLI), when it was."""
     mapped: int | None = None
-    """Leaf values of the written document held in the target's own fields, counted when
-    :attr:`counts` is first read after :meth:`tally` (off the hot path of a migration whose
-    report is not written); None until then."""
+    """Leaf values of the written document in the target's own fields, counted when
+    :attr:`counts` is first read after :meth:`tally` (off the hot path); None until then."""
     written: Any = field(default=None, repr=False, compare=False)
     """The written document :meth:`tally` was given, until its leaves are counted."""
 
@@ -89,30 +81,15 @@ class ChangeReport:
         """The findings that refuse this document under ``--fail-on-loss`` and
         ``--fail-on-decision`` (``kind`` is the code prefix: ``migrate`` or ``convert``)."""
         out: list[Finding] = []
-        if fail_on_loss and self.lossy:
-            first = self.lossy[0]
-            out.append(
-                Finding(
-                    f"{kind}:would-lose-data",
-                    "would-lose-data",
-                    Level.ERROR,
-                    first.pointer,
-                    f"{self.to} cannot hold {len(self.lossy)} value(s), first {first.pointer} "
-                    f"({first.reason})",
-                )
-            )
-        if fail_on_decision and self.decided:
-            first = self.decided[0]
-            out.append(
-                Finding(
-                    f"{kind}:needs-decision",
-                    "needs-decision",
-                    Level.ERROR,
-                    first.pointer,
-                    f"{len(self.decided)} value(s) would be synthesized, first {first.pointer} "
-                    f"({first.reason})",
-                )
-            )
+        for code, items, wanted, what in (
+            ("would-lose-data", self.lossy, fail_on_loss, "{to} cannot hold {n} value(s)"),
+            ("needs-decision", self.decided, fail_on_decision, "{n} value(s) would be synthesized"),
+        ):
+            if wanted and items:
+                first = items[0]
+                head = what.format(to=self.to, n=len(items))
+                message = f"{head}, first {first.pointer} ({first.reason})"
+                out.append(Finding(f"{kind}:{code}", code, Level.ERROR, first.pointer, message))
         return out
 
     @property
@@ -170,56 +147,50 @@ class ChangeReport:
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
+def _members(item: Any) -> Any:
+    """The members of a container, its stash left out."""
+    if not isinstance(item, dict):
+        return item
+    return [v for k, v in item.items() if k != STASH_KEY] if STASH_KEY in item else item.values()
+
+
+def _branch(value: Any) -> bool:
+    return isinstance(value, (dict, list)) and bool(value)
+
+
 def _leaf_count(node: Any) -> int:
     """Leaf values below ``node``, stashes left out. A container found in several places counts
     at each place but is walked once (trajectory-sdk snapshots share their messages): the walk
     notes each container it meets, and counts one met again from the memo of :func:`_memo`."""
-    if not (isinstance(node, (dict, list)) and node):
+    if not _branch(node):
         return 1
-    count = 0
-    seen: set[int] = set()
-    again: list[Any] = []
-    pending = [node]
+    count, seen, again, pending = 0, set[int](), list[Any](), [node]
     while pending:
         item = pending.pop()
         if id(item) in seen:
             again.append(item)
             continue
         seen.add(id(item))
-        members: Iterable[Any] = item
-        if isinstance(item, dict):
-            members = (
-                [v for k, v in item.items() if k != STASH_KEY]
-                if STASH_KEY in item
-                else item.values()
-            )
-        for value in members:  # a non-empty container's; a scalar or an empty one is a leaf
-            if type(value) not in _SCALARS and isinstance(value, (dict, list)) and value:
-                pending.append(value)
-            else:
-                count += 1
+        members = _members(item)
+        inner = [v for v in members if type(v) not in _SCALARS and _branch(v)]
+        count += len(members) - len(inner)
+        pending += inner
     memo: dict[int, int] = {}
     return count + sum(_memo(item, memo) for item in again)
 
 
 def _memo(node: Any, memo: dict[int, int]) -> int:
     """The leaves below the container ``node``, each container's count kept in ``memo``."""
-    stack: list[tuple[Any, list[Any] | None]] = [(node, None)]
+    stack: list[tuple[Any, Any]] = [(node, None)]
     while stack:
         item, children = stack.pop()
         if children is not None:  # every child is counted: count the container
-            memo[id(item)] = sum(map(memo.get, map(id, children), repeat(1)))
-        elif _branch(item) and id(item) not in memo:
-            children = (
-                [v for k, v in item.items() if k != STASH_KEY] if isinstance(item, dict) else item
-            )
+            memo[id(item)] = sum(memo.get(id(c), 1) for c in children)
+        elif id(item) not in memo:
+            children = list(_members(item))
             stack.append((item, children))
-            stack.extend((c, None) for c in children if id(c) not in memo and _branch(c))
+            stack += [(c, None) for c in children if _branch(c) and id(c) not in memo]
     return memo[id(node)]
-
-
-def _branch(value: Any) -> bool:
-    return isinstance(value, (dict, list)) and bool(value)
 
 
 def mapped_leaves(doc: Any, target: str | None = None) -> int:
