@@ -1,16 +1,11 @@
 """Field tables that run: one row per correspondence, read by both mappings of a lens and by
-MAPPING.md (RFC.md §4.5.5).
+MAPPING.md (RFC.md §4.5.5), so a fact is written once.
 
-A :class:`Named` row says that a member one format has no field for goes, in the other format,
-under a documented key of a free-form object (``extra``, ``metadata``, ``telemetry.data``). The
-mapping that writes it puts the value there through a :class:`FreeForm` (never over a producer's
-own key, and reported to the driver); the inverse mapping takes it back out, only where the
-driver says the earlier step wrote it; a named key that gathers many members of the input (TAO's
-``metadata.atif_step_fields``, keyed by step) reports each member at its own place below the key
-(:meth:`FreeForm.put_gathered`) and is read back member by member
-(:meth:`FreeForm.take_gathered`). A :class:`Field` row is a plain correspondence (a rename)
-that both mappings copy. Each lens keeps its rows in one place; its mapping module renders them
-(:meth:`Named.row`, :meth:`Field.row`), so a fact is written once.
+A :class:`Field` row is a plain correspondence (a rename) both mappings copy. A :class:`Named`
+row puts a member the other format has no field for under a documented key of a free-form
+object (``extra``, ``metadata``, ``telemetry.data``), through a :class:`FreeForm`: never over a
+producer's own key, reported to the driver, and taken back only where the driver says the
+earlier step wrote it.
 """
 
 from __future__ import annotations
@@ -34,9 +29,9 @@ def _code(path: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    """A member of an object of one format (``source``, a ``/``-separated path below the object)
-    and the member of the object made of it in the other format (``target``). Both mappings copy
-    the value unchanged where it is present (and passes ``when``, a lift's condition)."""
+    """A member (``source``, a ``/``-separated path below its object) and the member of the
+    object made of it in the other format (``target``), copied both ways where present (and
+    accepted by ``when``, a lift's condition)."""
 
     source: str
     target: str
@@ -56,8 +51,7 @@ class Field:
             put(out, self.source, value)
 
     def row(self, kind: Kind = "field", *, back: bool = False, note: str | None = None) -> Row:
-        """The MAPPING.md row; ``back``: for the table of the other direction (``target``
-        first), ``note``: in place of the row's own (a note about that direction)."""
+        """The MAPPING.md row; ``back``: for the other direction's table (``target`` first)."""
         left, right = _code(self.source), _code(self.target)
         if back:
             left, right = right, left
@@ -87,8 +81,7 @@ def put(out: Doc, path: str, value: Any) -> None:
 @dataclass(frozen=True, slots=True)
 class Named:
     """A member (``member``, below its owner) kept under the documented ``key`` of the free-form
-    ``holder`` of the object made of its owner, which sits at ``owner`` in its document (a
-    pattern, ``*`` for any array index: ``/steps/*``)."""
+    ``holder`` of the object made of its owner, found at ``owner`` (``*`` for any index)."""
 
     member: str
     key: str
@@ -98,7 +91,7 @@ class Named:
     label: str = ""
     """How MAPPING.md names the source (default: the member in code type)."""
     when: Callable[[Any], bool] | None = None
-    """:meth:`FreeForm.put_all` writes the member only where ``when`` accepts its value."""
+    """Written only where ``when`` accepts the value."""
 
     @property
     def pointer(self) -> str:
@@ -106,8 +99,7 @@ class Named:
         return f"{self.owner}/{self.holder}/{escape_token(self.key)}"
 
     def row(self, where: str) -> Row:
-        """The MAPPING.md row; ``where`` names the holder's owner (``"step"``, ``"run"``; ``""``
-        for the document's root)."""
+        """The MAPPING.md row; ``where`` names the holder's owner (``"step"``; ``""``: the root)."""
         source = self.label or _code(self.member)
         target = f"{where} `{self.holder.replace('/', '.')}.{self.key}`".lstrip()
         return Row(source, target, "named", self.note, key=self.pointer)
@@ -119,10 +111,9 @@ def rows(named: Iterable[Named], where: str) -> tuple[Row, ...]:
 
 
 class FreeForm:
-    """The free-form object (an ``extra``) of an object being built, from the one of the input
-    object it is made of (``given``, at ``at`` in the input): shared while unchanged, else a
-    copy with named keys taken out and put in. ``writes``: whether the mapping may add named
-    keys (a lens that writes none while restoring the inverse's output says False)."""
+    """The free-form object of an object being built, from the input object's (``given``, at
+    ``at`` in the input): shared while unchanged, else a copy with named keys taken out and put
+    in. ``writes``: whether the mapping may add named keys."""
 
     def __init__(self, given: Any, at: str, ctx: Context, *, writes: bool = True) -> None:
         self.given, self.at, self.ctx, self.writes = given, at, ctx, writes
@@ -135,8 +126,8 @@ class FreeForm:
         return self.keys
 
     def take(self, obj: Doc, field: str, key: str, ok: Callable[[Any], bool] | None = None) -> bool:
-        """Move ``key`` to ``obj[field]``: a named key (no ``ok``) where the inverse wrote it, a
-        lift where ``ok`` accepts its value. Whether it moved."""
+        """Move ``key`` to ``obj[field]``, a named key (no ``ok``) where the inverse wrote it, a
+        lift where ``ok`` accepts it; whether it moved."""
         value = self.keys.get(key, ABSENT)
         if value is ABSENT:
             return False
@@ -167,11 +158,10 @@ class FreeForm:
         return [held[n] for n in sorted(mine)]
 
     def put(self, key: str, value: Any, source: str | None, to: str) -> bool:
-        """Write ``value`` at ``key`` unless a member is there or the input's holder is no
-        object (the producer's own: the value then goes to the stash's patch): a named key read
-        from ``source``, reported as written at ``to`` (the holder's pointer in the output); for
-        ``source`` None a member the target format's producers write by convention (a lift's
-        key, a mapping). Whether it was written."""
+        """Write ``value`` at ``key`` unless a producer's member is there or its holder is no
+        object (the value then goes to the patch): a named key read from ``source``, reported
+        at ``to`` (the holder's pointer); for ``source`` None a conventional member (a lift's
+        key). Whether it was written."""
         given = self.given
         foreign = given is not ABSENT and given is not None and not isinstance(given, dict)
         if key in self.keys or foreign or (source is not None and not self.writes):
@@ -183,8 +173,7 @@ class FreeForm:
         return True
 
     def put_all(self, obj: Doc, named: Sequence[Named], src: str, to: str) -> None:
-        """:meth:`put` the member of ``obj`` (at ``src``) of every row that ``obj`` has (and
-        the row's ``when`` accepts)."""
+        """:meth:`put` the member of ``obj`` (at ``src``) of every row it has."""
         for row in named:
             value = get(obj, row.member)
             if value is not ABSENT and (row.when is None or row.when(value)):
@@ -193,10 +182,9 @@ class FreeForm:
     def put_gathered(
         self, values: Sequence[tuple[str, Any]], parts: Iterable[tuple[str, str, str]], to: str
     ) -> None:
-        """Write named keys whose values gather many members of the input (``values``: key and
-        value), each where no member is there, then report each gathered member of a key
-        written, in the order of ``parts``: (its pointer in the input, the key, its pointer
-        below the key). The inverse reads back only those members (:meth:`take_gathered`)."""
+        """Write named keys that gather many members of the input (``values``: key, value),
+        and report each gathered member of a key written, in the order of ``parts``: (its
+        pointer in the input, the key, its pointer below the key)."""
         if not self.writes:
             return
         written = {key for key, value in values if self.put(key, value, None, to)}
@@ -206,9 +194,9 @@ class FreeForm:
                 self.ctx.name(source, f"{to}/{escape_token(key)}{below}", reason)
 
     def take_gathered(self, key: str) -> Any:
-        """Take out the named key ``key`` (:meth:`put_gathered`) where the inverse wrote it or
-        members of it, and return what it wrote: objects keep the members it wrote, lists their
-        positions (``{}`` where it wrote nothing); :data:`ABSENT` where it wrote nothing."""
+        """Take out a :meth:`put_gathered` key and return what the inverse wrote of it: objects
+        keep the members it wrote, lists their positions (``{}`` for the others);
+        :data:`ABSENT` where it wrote nothing."""
         value = self.keys.get(key, ABSENT)
         at = f"{self.at}/{escape_token(key)}"
         found = ABSENT if value is ABSENT else self._written(value, at)

@@ -1,17 +1,11 @@
 """The mapping registry: where each transform step puts what it reads (RFC.md §4.5.5).
 
 Every lens module and the ATIF migrations declare ``MAPPING_TABLES``: tables of :class:`Row`
-that say, for a source field, the target field it fills (``field``), the documented name it
-goes to in a free-form object (``named``), or that it is kept in the stash (``stashed``),
-synthesized (``decided``) or dropped (``dropped``). The tables are the single source of the
-MAPPING.md field tables and of RFC.md's table of named keys: ``python -m
-atif_spec.spectools.docgen`` renders a region ``mapping-<table id>`` from them, and ``--check``
-fails when prose and code drift apart.
-
-A ``named`` row carries ``key``, the pointer of the named member relative to its owner (the
-same pointer a ``moved`` stash entry records in ``to``). Tests check that every ``moved`` entry a
-step writes on the conformance fixtures names a registered key of that step, so no free-form
-key appears in a converted document without a row here.
+saying, for a source field, the target field it fills (``field``), the documented name it goes
+to in a free-form object (``named``), or that it is stashed, synthesized (``decided``) or
+dropped. They render the MAPPING.md field tables and RFC.md's table of named keys
+(``python -m atif_spec.spectools.docgen``, whose ``--check`` fails when prose and code drift
+apart); tests check that every named key a step writes on the conformance fixtures has a row.
 """
 
 from __future__ import annotations
@@ -37,23 +31,20 @@ MODULES = (
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One source location and what a step makes of it."""
+    """One source location and what a step makes of it (Markdown allowed in the texts)."""
 
     source: str
-    """The source field, as written in the tables (Markdown allowed, e.g. ``"`role`"``)."""
     target: str
     """The target field or named member ("—" when there is none)."""
     kind: Kind = "field"
     note: str = ""
     key: str | None = None
-    """For ``named`` rows: the member's pointer relative to its owner, e.g.
-    ``/extra/llm_call_count``. A ``field`` row may carry one too, when its target is a member
-    of a free-form object that the target format's own producers write by convention (a run
-    log's `extra.model`): the key documents that member (:func:`documented_keys`)."""
+    """The pointer, relative to its owner, of the member a ``named`` row writes (e.g.
+    ``/extra/llm_call_count``), or of the conventional free-form member a ``field`` row fills
+    (a run log's ``extra.model``)."""
     nests: bool = False
-    """For ``named`` rows: the member is an array of documents that the step maps by the same
-    rules (embedded subagents), so each of the step's named keys recurs below every element:
-    ``<key>/<index><named key>``."""
+    """For ``named`` rows: the member is an array of documents the step maps by the same rules
+    (embedded subagents), so each of its named keys recurs as ``<key>/<index><named key>``."""
 
     def __post_init__(self) -> None:
         if self.kind == "named" and self.key is None:
@@ -64,12 +55,10 @@ class Row:
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """One table of a MAPPING.md (or of RFC.md): rows for one or more step signatures."""
+    """One table, rendered into the region ``mapping-<id>``, for one or more step signatures."""
 
     id: str
-    """Region id: the table renders into ``<!-- BEGIN GENERATED: mapping-<id> … -->``."""
     steps: tuple[str, ...]
-    """Signatures (``SOURCE->TARGET``) whose behaviour the rows describe."""
     columns: tuple[str, str]
     """Headings of the source and target columns."""
     rows: tuple[Row, ...]
@@ -96,8 +85,7 @@ def rows_of(step: str) -> Iterator[Row]:
 
 
 FREE_FORM = ("extra", "metadata", "telemetry/data")
-"""The free-form objects named keys go into: ATIF and run-log ``extra``, TAO root ``metadata``,
-trajectory-sdk ``metadata`` and ``telemetry.data`` (RFC.md §4.5.1)."""
+"""The free-form objects named keys go into (RFC.md §4.5.1)."""
 
 
 def in_free_form(pointer: str) -> bool:
@@ -111,12 +99,6 @@ def named_keys(step: str) -> frozenset[str]:
     return frozenset(r.key for r in rows_of(step) if r.key is not None and r.kind == "named")
 
 
-def documented_keys(step: str) -> frozenset[str]:
-    """The pointers of every free-form member the tables of ``step`` document: its named keys
-    and the conventional members its field rows fill."""
-    return frozenset(r.key for r in rows_of(step) if r.key is not None)
-
-
 def pattern_matches(pattern: Sequence[str], tokens: Sequence[str | int]) -> bool:
     """True when the raw tokens of a named-key pattern (``*`` for any array index) match
     ``tokens`` (a path, or raw pointer tokens) one for one."""
@@ -126,24 +108,17 @@ def pattern_matches(pattern: Sequence[str], tokens: Sequence[str | int]) -> bool
     )
 
 
-def _tail_matches(parts: list[str], tokens: list[str]) -> bool:
-    """True when ``parts`` (``*`` matching an index) equal the last tokens of ``tokens``."""
-    return len(parts) <= len(tokens) and pattern_matches(parts, tokens[len(tokens) - len(parts) :])
-
-
 def documents(step: str, path: tuple[str | int, ...]) -> bool:
-    """True when the tables of ``step`` document the free-form member at ``path`` (a path from
-    the document root): a documented key, or the part of one down to a free-form member,
-    matches the end of the path (a lens whose layers are owned by inner objects registers
-    owner-relative keys; ``/steps/*/extra/run_log_substeps/*`` documents the array too)."""
+    """True when the tables of ``step`` document the free-form member at ``path`` (from the
+    root): the end of the path matches a documented key (owner-relative: a named key or the
+    member a field row fills), or its part down to a free-form member
+    (``/steps/*/extra/run_log_substeps/*`` documents the array too)."""
     tokens = [str(t) for t in path]
-    for key in documented_keys(step):
+    for key in {r.key for r in rows_of(step) if r.key is not None}:
         parts = [t.replace("~1", "/").replace("~0", "~") for t in key.split("/")[1:]]
-        for length in range(len(parts), 0, -1):
-            member = length == len(parts) or (
-                length >= 2 and parts[length - 2] in ("extra", "metadata", "data")
-            )
-            if member and _tail_matches(parts[:length], tokens):
+        for n in range(len(parts), 0, -1):
+            member = n == len(parts) or (n >= 2 and parts[n - 2] in ("extra", "metadata", "data"))
+            if member and pattern_matches(parts[:n], tokens[-n:]):
                 return True
     return False
 
@@ -170,12 +145,8 @@ def is_named(step: str, pointer: str) -> bool:
     return any(pattern_matches(key, tokens[: len(key)]) for key in keys if len(key) <= len(tokens))
 
 
-_MARK = {
-    "field": "",
-    "named": " (named)",
-    "stashed": " (stash)",
-    "decided": " (decided)",
-    "dropped": " (dropped)",
+_MARK = {"field": "", "stashed": " (stash)"} | {
+    k: f" ({k})" for k in ("named", "decided", "dropped")
 }
 
 
