@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import importlib
 import pkgutil
+from collections.abc import Callable
 from typing import Any
 
 from atif_spec.formats import all_formats, detect
@@ -45,12 +46,9 @@ def all_lenses() -> tuple[driver.Step, ...]:
     return tuple(found)
 
 
-def _fmt(target: str) -> str:
-    return target.partition("@")[0]
-
-
-def _version(target: str) -> str:
-    return target.partition("@")[2]
+def _split(target: str) -> tuple[str, str]:
+    fmt, _, version = target.partition("@")
+    return fmt, version
 
 
 def refuse(report: ChangeReport, what: str, message: str, ptr: str = "") -> ConversionError:
@@ -61,14 +59,13 @@ def refuse(report: ChangeReport, what: str, message: str, ptr: str = "") -> Conv
 
 def _lens(source_format: str, target_format: str, report: ChangeReport) -> driver.Step:
     for lens in all_lenses():
-        if _fmt(lens.source) == source_format and _fmt(lens.target) == target_format:
+        if _split(lens.source)[0] == source_format and _split(lens.target)[0] == target_format:
             return lens
     raise refuse(report, "no-conversion", f"no conversion from {source_format} to {target_format}")
 
 
 def _migrate(doc: Doc, version: str, report: ChangeReport, options: driver.Options) -> Doc:
     """Move an ATIF document to ``version``, folding the migration's items into ``report``."""
-
     try:
         out, sub = migrate(
             doc,
@@ -106,7 +103,6 @@ def convert(
     converted document and a :class:`ChangeReport` (stashed, dropped and decided items by JSON
     pointer). Raises :class:`ConversionError` when the document is refused.
     """
-
     report = ChangeReport(source=source, line=line)
     try:
         target = Target.parse(to)
@@ -144,35 +140,34 @@ def convert(
     else:
         if fmt != "atif":  # into the hub
             lens = _lens(fmt, "atif", report)
-            if fmt == "tao" and version not in ("v0.1.0", _version(lens.source)):
-                work = _tao(work, version, _version(lens.source), report, options)
+            reads = _split(lens.source)[1]
+            if fmt == "tao" and version not in ("v0.1.0", reads):
+                work = _tao(work, version, reads, report, options)
             work = _run(lens, work, report, options)
-            fmt, version = "atif", _version(lens.target)
-        if target_format == "atif":
-            if version != target_version:
-                work = _migrate(work, target_version, report, options)
-        else:  # out of the hub
+            fmt, version = _split(lens.target)
+        if target_format == "atif" and version != target_version:
+            work = _migrate(work, target_version, report, options)
+        elif target_format != "atif":  # out of the hub
             lens = _lens("atif", target_format, report)
-            if version != _version(lens.source):
-                work = _migrate(work, _version(lens.source), report, options)
+            (_, reads), (_, writes) = _split(lens.source), _split(lens.target)
+            if version != reads:
+                work = _migrate(work, reads, report, options)
             work = _run(lens, work, report, options)
-            if target_format == "tao" and _version(lens.target) != target_version:
-                work = _tao(work, _version(lens.target), target_version, report, options)
-            elif _version(lens.target) != target_version:
+            if writes != target_version and target_format != "tao":
                 raise refuse(
                     report, "no-conversion", f"{target_format} is written as {lens.target} only"
                 )
-    _check_refusals(report, fail_on_loss, fail_on_decision)
+            if writes != target_version:
+                work = _tao(work, writes, target_version, report, options)
+    report.errors.extend(report.refusals("convert", fail_on_loss, fail_on_decision))
+    if report.errors:
+        raise ConversionError(report)
     report.tally(work)
     return work, report
 
 
 def _run(lens: driver.Step, doc: Doc, report: ChangeReport, options: driver.Options) -> Doc:
-    try:
-        return driver.run(lens, doc, report, options, "convert")
-    except driver.Refused as exc:
-        report.errors.extend([exc.finding, *exc.details])
-        raise ConversionError(report) from None
+    return _refused(report, driver.run, lens, doc, report, options, "convert")
 
 
 def _tao(doc: Doc, source: str, target: str, report: ChangeReport, options: driver.Options) -> Doc:
@@ -180,14 +175,13 @@ def _tao(doc: Doc, source: str, target: str, report: ChangeReport, options: driv
     the version it declares (a lens writes an older record's own, DECISIONS D35) or ``source``."""
     found = detect(doc)
     source = found[1] if found is not None and found[1] in all_formats()["tao"].versions else source
+    return _refused(report, tao_versions.run, doc, source, target, report, options, "convert")
+
+
+def _refused(report: ChangeReport, run: Callable[..., Doc], *args: Any) -> Doc:
+    """``run(*args)``, its refusal recorded in ``report`` and raised as a conversion error."""
     try:
-        return tao_versions.run(doc, source, target, report, options, "convert")
+        return run(*args)
     except driver.Refused as exc:
         report.errors.extend([exc.finding, *exc.details])
         raise ConversionError(report) from None
-
-
-def _check_refusals(report: ChangeReport, fail_on_loss: bool, fail_on_decision: bool) -> None:
-    report.errors.extend(report.refusals("convert", fail_on_loss, fail_on_decision))
-    if report.errors:
-        raise ConversionError(report)
