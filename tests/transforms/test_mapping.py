@@ -20,7 +20,6 @@ from atif_spec.transforms.lenses import ConversionError
 from atif_spec.transforms.mapping import (
     Row,
     Table,
-    in_free_form,
     is_named,
     render,
     tables,
@@ -142,6 +141,13 @@ def test_render_marks_kinds_and_escapes_cells() -> None:
         ]
     finally:
         del tables()["t"]
+
+
+def in_free_form(pointer: str) -> bool:
+    """True when ``pointer`` names a member of a free-form object (a named key's place)."""
+    parent = pointer.rsplit("/", 1)[0]
+    free_form = ("extra", "metadata", "telemetry/data")  # RFC.md §4.5.1
+    return any(parent == f"/{name}" or parent.endswith(f"/{name}") for name in free_form)
 
 
 def test_free_form_places() -> None:

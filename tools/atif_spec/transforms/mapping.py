@@ -84,16 +84,6 @@ def rows_of(step: str) -> Iterator[Row]:
             yield from table.rows
 
 
-FREE_FORM = ("extra", "metadata", "telemetry/data")
-"""The free-form objects named keys go into (RFC.md §4.5.1)."""
-
-
-def in_free_form(pointer: str) -> bool:
-    """True when ``pointer`` names a member of a free-form object (a named key's place)."""
-    parent = pointer.rsplit("/", 1)[0]
-    return any(parent == f"/{name}" or parent.endswith(f"/{name}") for name in FREE_FORM)
-
-
 def named_keys(step: str) -> frozenset[str]:
     """The owner-relative pointers of the named members ``step`` may write."""
     return frozenset(r.key for r in rows_of(step) if r.key is not None and r.kind == "named")

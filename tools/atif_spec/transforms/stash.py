@@ -1,14 +1,10 @@
 """The stash, version 2 (RFC.md §4.5): what a transform step keeps so that its inverse is exact.
 
-A document holds at most one stash, under :data:`STASH_KEY` of its format's one **holder**
-object (ATIF: the root ``extra``; v1.0: ``agent.extra``): a stack of layers, one per step that
-left something to undo::
-
-    {"version": 2, "layers": [{"by": "tao@v0.2.0->atif@v1.8", "wrote": [...], "patch": [...]}]}
-
-``wrote`` lists the members the step put under documented names (named keys); ``patch`` is an
-RFC 6902 JSON Patch (``add``, ``remove``, ``replace``, ``test``) that turns what the inverse step
-rebuilds from this document into the step's source. :mod:`atif_spec.transforms.driver` runs steps.
+A document holds at most one stash, under :data:`STASH_KEY` of its format's one holder object
+(ATIF: the root ``extra``): ``{"version": 2, "layers": [{"by", "wrote", "patch"}]}``, one layer
+per step that left something to undo. ``wrote`` lists the named keys the step wrote; ``patch``
+is an RFC 6902 JSON Patch (``add``, ``remove``, ``replace``, ``test``) that turns what the
+inverse step rebuilds into the step's source.
 """
 
 from __future__ import annotations
@@ -78,9 +74,6 @@ class Conflict:
     why: str
 
 
-# --- reading and writing the stash ----------------------------------------------------------
-
-
 def detach(doc: Doc, holder: Holder) -> tuple[Doc, list[Doc]]:
     """``doc`` without its stash (not modified: the containers on the holder's path are copied),
     and the stash's layers, oldest first. A holder the stash created (``created``) goes again
@@ -90,14 +83,11 @@ def detach(doc: Doc, holder: Holder) -> tuple[Doc, list[Doc]]:
     extra = _at(doc, holder)
     if not isinstance(extra, dict) or STASH_KEY not in extra:
         return doc, []
-    stash = extra[STASH_KEY]
-    where = make_pointer(*holder, STASH_KEY)
+    stash, where = extra[STASH_KEY], make_pointer(*holder, STASH_KEY)
     if isinstance(stash, dict) and stash.get("version") == 1:
+        old = "this stash was written by an earlier atif-spec (stash version 1), which is not read"
         raise StashError(
-            where,
-            "this stash was written by an earlier atif-spec (stash version 1), which is not read "
-            "any more: convert the source document again",
-            "stash-version",
+            where, f"{old} any more: convert the source document again", "stash-version"
         )
     if not _is_stash(stash):
         raise StashError(where, f"the reserved key {STASH_KEY!r} holds data that is not a stash")
@@ -220,9 +210,6 @@ def _replace(doc: Doc, path: Sequence[Any], value: Any) -> Doc:
     return out
 
 
-# --- computing a patch ------------------------------------------------------------------------
-
-
 def diff(source: Any, rebuilt: Any, *, rebuilt_whole: bool = False) -> list[Op]:
     """The JSON Patch that turns ``rebuilt`` into ``source`` (the same JSON value, RFC.md §4.6).
 
@@ -258,7 +245,7 @@ def _diff(s: Any, r: Any, path: str, ops: list[Op], equal: set[tuple[int, int]],
 
 
 def _diff_dict(s: Doc, r: Doc, path: str, ops: list[Op], equal: Any, c: bool) -> None:
-    for key in r:
+    for key in r if not r.keys() <= s.keys() else ():
         if key not in s:
             here = f"{path}/{escape_token(key)}"
             ops += [{"op": "test", "path": here, "value": r[key]}, {"op": "remove", "path": here}]
@@ -316,9 +303,6 @@ def _same(a: Any, b: Any, equal: set[tuple[int, int]] | None = None) -> bool:
     return bool(a == b)
 
 
-# --- applying a patch -------------------------------------------------------------------------
-
-
 def apply(doc: Any, ops: Sequence[Op]) -> tuple[Any, list[Conflict]]:
     """``doc`` with the patch ``ops`` applied, and the operations that were not.
 
@@ -328,8 +312,12 @@ def apply(doc: Any, ops: Sequence[Op]) -> tuple[Any, list[Conflict]]:
     written is shared with the patch, never modified later.
     """
     root = {"": doc}
-    copied: set[int] = {id(root)}
-    chain = _Chain(root)
+    copied = {id(root)}
+    # the containers (copied) on the path of the last operation's parent, and their tokens: the
+    # next operation walks on from the deepest one its path shares (an operation changes only a
+    # member of the last container, so every container of the chain stays in place)
+    nodes: list[Any] = [root]
+    chain: list[str] = []
     conflicts: list[Conflict] = []
     skip = False
     for op in ops:
@@ -338,51 +326,36 @@ def apply(doc: Any, ops: Sequence[Op]) -> tuple[Any, list[Conflict]]:
             conflicts.append(Conflict(op, "the value it replaces was edited"))
             continue
         try:
-            tokens = ["", *parse_pointer(op["path"])]
-            parent = chain.writable(tokens[:-1], copied)
-            ok = _apply_one(parent, tokens[-1], op)
+            *above, token = ["", *parse_pointer(op["path"])]
+            if above != chain:
+                _walk(above, chain, nodes, copied)
+            skip = not _apply_one(nodes[-1], token, op)
         except (LookupError, TypeError, ValueError):
-            chain = _Chain(root)
+            del chain[:], nodes[1:]
             conflicts.append(Conflict(op, "its place is gone"))
-            continue
-        if not ok:
-            skip = True
     return root[""], conflicts
 
 
-class _Chain:
-    """The containers on the path of the last operation's parent, copied: the next operation
-    walks on from the deepest one its path shares. An operation changes only a member of the
-    last container, so every container of the chain stays in place."""
-
-    def __init__(self, root: Doc) -> None:
-        self.tokens: list[str] = []
-        self.nodes: list[Any] = [root]
-
-    def writable(self, tokens: list[str], copied: set[int]) -> Any:
-        """The container at ``tokens`` below the root, copied (and relinked) where not yet."""
-        if tokens == self.tokens:  # the last operation's parent (a test, then its operation)
-            return self.nodes[-1]
-        shared = 0
-        for mine, last in zip(tokens, self.tokens, strict=False):
-            if mine != last:
-                break
-            shared += 1
-        del self.tokens[shared:], self.nodes[shared + 1 :]
-        node = self.nodes[-1]
-        for token in tokens[shared:]:
-            key: str | int = token if isinstance(node, dict) else _index(token, len(node), False)
-            child = node[key]
-            if not isinstance(child, (dict, list)):
-                raise LookupError(token)
-            if id(child) not in copied:
-                child = dict(child) if isinstance(child, dict) else list(child)
-                node[key] = child
-                copied.add(id(child))
-            node = child
-            self.tokens.append(token)
-            self.nodes.append(node)
-        return node
+def _walk(tokens: list[str], chain: list[str], nodes: list[Any], copied: set[int]) -> None:
+    """Move the chain to the container at ``tokens``, copying (and relinking) where not yet."""
+    shared = 0
+    for mine, last in zip(tokens, chain, strict=False):
+        if mine != last:
+            break
+        shared += 1
+    del chain[shared:], nodes[shared + 1 :]
+    node = nodes[-1]
+    for token in tokens[shared:]:
+        key: str | int = token if isinstance(node, dict) else _index(token, len(node), False)
+        child = node[key]
+        if not isinstance(child, (dict, list)):
+            raise LookupError(token)
+        if id(child) not in copied:
+            node[key] = child = dict(child) if isinstance(child, dict) else list(child)
+            copied.add(id(child))
+        nodes.append(child)
+        chain.append(token)
+        node = child
 
 
 def _apply_one(parent: Any, token: str, op: Op) -> bool:

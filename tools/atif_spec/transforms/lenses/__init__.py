@@ -1,12 +1,9 @@
 """Conversion between formats: a registry of lenses, composed through ATIF.
 
-A **lens** is a :class:`atif_spec.transforms.driver.Step` between one format and version and
-another (``tao@v0.2.0`` → ``atif@v1.7``), run by the one driver; every format has one lens into
-ATIF and one out of it (a step and its ``inverse``), in a module of this package that defines
-``LENSES``. :func:`convert` plans the route: ATIF-version migrations
-(:mod:`atif_spec.transforms.migrations`) before and after, and ATIF as the hub between two other
-formats. Data a target cannot hold goes into the stash (RFC.md §4.5) so that the inverse lens
-restores it.
+A lens is a :class:`atif_spec.transforms.driver.Step` between two formats (``tao@v0.2.0`` →
+``atif@v1.7``); every format has one into ATIF and its ``inverse``, in a module of this package
+that defines ``LENSES``. :func:`convert` plans the route: ATIF migrations before and after, and
+ATIF as the hub between two other formats.
 """
 
 from __future__ import annotations
@@ -96,13 +93,10 @@ def convert(
     drop_context_only: bool = False,
     otel_convention: str = "gen_ai",
 ) -> tuple[Doc, ChangeReport]:
-    """Convert a document to ``to`` (``FORMAT@VERSION``; a bare ``vX.Y`` keeps the format).
-
-    The source format and version are detected from the document. ``otel_convention`` is the
-    attribute convention of OTLP spans written (``gen_ai``, or ``openinference``). Returns the
-    converted document and a :class:`ChangeReport` (stashed, dropped and decided items by JSON
-    pointer). Raises :class:`ConversionError` when the document is refused.
-    """
+    """Convert a document, of the format and version it shows, to ``to`` (``FORMAT@VERSION``;
+    a bare ``vX.Y`` keeps the format); ``otel_convention``: that of OTLP spans written (``gen_ai``
+    or ``openinference``). Returns the converted document and its :class:`ChangeReport`. Raises
+    :class:`ConversionError` when the document is refused."""
     report = ChangeReport(source=source, line=line)
     try:
         target = Target.parse(to)
