@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from atif_spec.jsonio.pointers import MISSING, value_at
+from atif_spec.jsonio.pointers import MISSING, pointer, value_at
 from atif_spec.transforms.stash import STASH_KEY, holder
 from atif_spec.validation.findings import Finding, Level
 
@@ -36,11 +36,8 @@ class Item:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form used in reports."""
-        out: dict[str, Any] = {"pointer": self.pointer, "step": self.step}
-        if self.stash is not None:
-            out["stash"] = self.stash
-        if self.to is not None:
-            out["to"] = self.to
+        both = {"pointer": self.pointer, "step": self.step, "stash": self.stash, "to": self.to}
+        out: dict[str, Any] = {key: value for key, value in both.items() if value is not None}
         if self.has_value:
             out["value"] = self.value
         out["reason"] = self.reason
@@ -63,7 +60,6 @@ class ChangeReport:
     decided: list[Item] = field(default_factory=list)
     errors: list[Finding] = field(default_factory=list)
     warnings: list[Finding] = field(default_factory=list)
-    """Warnings about the input or the written document (e.g. a legacy event with no time)."""
     output: str | None = None
     """Where the result was written (CLI), when it was."""
     mapped: int | None = None
@@ -99,11 +95,8 @@ class ChangeReport:
 
     def absorb(self, other: ChangeReport) -> None:
         """Add the items and warnings of a sub-run (a migration inside a conversion)."""
-        self.stashed.extend(other.stashed)
-        self.named.extend(other.named)
-        self.dropped.extend(other.dropped)
-        self.decided.extend(other.decided)
-        self.warnings.extend(other.warnings)
+        for name in ("stashed", "named", "dropped", "decided", "warnings"):
+            getattr(self, name).extend(getattr(other, name))
 
     def tally(self, doc: Any) -> None:
         """Note the written ``doc``: :attr:`counts` counts its leaf values held in the target's
@@ -159,9 +152,8 @@ def _branch(value: Any) -> bool:
 
 
 def _leaf_count(node: Any) -> int:
-    """Leaf values below ``node``, stashes left out. A container found in several places counts
-    at each place but is walked once (trajectory-sdk snapshots share their messages): the walk
-    notes each container it meets, and counts one met again from the memo of :func:`_memo`."""
+    """Leaf values below ``node``, stashes left out; a container in several places (snapshots
+    share their messages) counts at each but is walked once (met again: :func:`_memo`)."""
     if not _branch(node):
         return 1
     count, seen, again, pending = 0, set[int](), list[Any](), [node]
@@ -194,15 +186,10 @@ def _memo(node: Any, memo: dict[int, int]) -> int:
 
 
 def mapped_leaves(doc: Any, target: str | None = None) -> int:
-    """Leaf values (scalars, empty arrays and objects) of ``doc`` outside every stash and every
-    named member (those the layers of its stash list under ``wrote``; ``target`` says where the
-    stash is, default ATIF's). Iterative: no document is too deep for it."""
+    """Leaf values (scalars, empty arrays and objects) of ``doc`` (of ``target``, default ATIF)
+    outside its stash and the named members its layers list under ``wrote``; iterative."""
     total = _leaf_count(doc)
-    place = holder(target or "atif")
-    node: Any = doc
-    for key in place:
-        node = node.get(key) if isinstance(node, dict) else None
-    stash = node.get(STASH_KEY) if isinstance(node, dict) else None
+    stash = value_at(doc, pointer(*holder(target or "atif"), STASH_KEY))
     layers = stash.get("layers") if isinstance(stash, dict) else None
     for layer in layers if isinstance(layers, list) else ():
         wrote = layer.get("wrote") if isinstance(layer, dict) else None

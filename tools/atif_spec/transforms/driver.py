@@ -1,13 +1,12 @@
 """The one driver of every transform step: ATIF version steps and format lenses alike.
 
-A :class:`Step` is a record: source and target (``FORMAT@VERSION``) and two plain mappings,
-``forward`` and ``backward``, which need not be inverses. :func:`run` maps a document forward,
-maps the result back once, and keeps the difference from the source as one stash layer (RFC.md
-§4.5): the JSON Patch that turns what ``backward`` rebuilds into the source, and the named keys
-``forward`` wrote. A document whose stash has a layer of the inverse step on top is restored by
-that layer's patch after ``forward``. A mapping never sees a stash and never modifies its input
-(it may share unchanged objects with it); it reads named keys only where its :class:`Context`
-allows, and tells it what it names, decides by policy, or refuses.
+A :class:`Step` has source and target (``FORMAT@VERSION``) and two plain mappings, ``forward``
+and ``backward``. :func:`run` maps a document forward and the result back once, and keeps the
+difference from the source as one stash layer (RFC.md §4.5): the patch that turns what
+``backward`` rebuilds into the source, and the named keys ``forward`` wrote; a top layer of the
+inverse step is undone by its patch. A mapping never sees a stash nor modifies its input; it
+reads named keys only where its :class:`Context` allows, and tells it what it names, decides by
+policy, or refuses.
 """
 
 from __future__ import annotations
@@ -60,11 +59,9 @@ class Context:
     """The prefix of refusal codes: ``migrate`` or ``convert``."""
     options: Options = field(default_factory=Options)
     reads: frozenset[str] = frozenset()
-    """Pointers (in the input) of the named keys to read back: the ``wrote`` list of the layer
-    being undone; no others."""
+    """Pointers (in the input) of the named keys to read back: the undone layer's ``wrote``."""
     restores: frozenset[str] = frozenset()
-    """Pointers (in the output) of the members the patch of that layer adds back after the
-    mapping (a policy need not fill them in)."""
+    """Pointers (in the output) of the members that layer's patch adds back after the mapping."""
     wrote: list[str] = field(default_factory=list)
     """Pointers (in the output) of the named keys the mapping wrote, in order."""
     named: list[Item] = field(default_factory=list)
@@ -122,8 +119,7 @@ class Step:
     forward: Mapping
     backward: Mapping
     finish: Callable[[Doc, Doc], Doc] | None = None
-    """Called with what ``forward`` made and the document :func:`run` writes; returns the
-    document to write (TAO's ``content_hash`` must cover what is finally written)."""
+    """``(made, written) -> written``: TAO's ``content_hash`` covers what is finally written."""
     name: str = field(init=False, repr=False, compare=False)
     """The signature written in stash layers and reports: ``tao@v0.2.0->atif@v1.8``."""
 
@@ -137,9 +133,8 @@ class Step:
 
 
 def run(step: Step, doc: Doc, report: ChangeReport, options: Options, kind: str) -> Doc:
-    """Transform ``doc`` by ``step`` (RFC.md §4.5.3, §4.5.4), reporting into ``report``. Raises
-    :class:`Refused` when a mapping or the stash refuses the document. ``doc`` is not modified;
-    the result may share objects with it."""
+    """``doc`` (not modified) transformed by ``step`` (RFC.md §4.5.3, §4.5.4), reporting into
+    ``report``; :class:`Refused` when a mapping or the stash refuses it."""
     try:
         source, layers = detach(doc, holder(step.source))
     except StashError as exc:
@@ -182,10 +177,9 @@ def _stash_refusal(exc: StashError, kind: str) -> Refused:
 def _restore(
     step: Step, out: Doc, patch: list[Op], ctx: Context, report: ChangeReport
 ) -> tuple[Doc, dict[str, Any]]:
-    """Apply the undone layer's patch to ``out``, reporting what could not be undone (the
-    document was edited since). Returns the restored document, and the values the patch took
-    out or replaced after testing them (``{path: value}``): the inverse step wrote them, so
-    they are not the document's own data."""
+    """``out`` with the undone layer's patch applied (what could not be, after an edit, is
+    reported), and the values it took out or replaced after a test (``{path: value}``): the
+    inverse step wrote them, so they are not the document's own data."""
     restored, conflicts = apply(out, patch)
     if not isinstance(restored, dict):
         raise ctx.refuse("stash-patch", "", "the stash's patch does not give a document back")
@@ -215,9 +209,8 @@ def _restore(
 
 
 def _not_undone(patch: list[Op], undone: dict[str, Any]) -> list[Op]:
-    """``patch`` without the operations (and the ``test`` before them) that write back a value
-    the undone layer took out: the inverse step's output, which the way back (e.g. under
-    another policy) does not write."""
+    """``patch`` without what writes back a value the undone layer took out (the inverse step's
+    output, which the way back, e.g. under another policy, does not write)."""
     out: list[Op] = []
     for op in patch:
         path = op["path"]
@@ -233,18 +226,15 @@ def _not_undone(patch: list[Op], undone: dict[str, Any]) -> list[Op]:
     return out
 
 
-_REASONS = {
-    "add": "{target} has no place for this value",
-    "replace": "{target} cannot hold this value as it is",
-    "remove": "the way back through {target} adds this value",
-}
-
-
 def _report_patch(step: Step, patch: list[Op], report: ChangeReport, drop: bool) -> None:
     """List each operation of a new layer's patch as stashed (or dropped, with ``drop``)."""
     items = report.dropped if drop else report.stashed
     where = None if drop else make_pointer(*holder(step.target))
-    reasons = {kind: text.format(target=step.target) for kind, text in _REASONS.items()}
+    reasons = {
+        "add": f"{step.target} has no place for this value",
+        "replace": f"{step.target} cannot hold this value as it is",
+        "remove": f"the way back through {step.target} adds this value",
+    }
     for op in patch:
         kind, path = op["op"], op["path"]
         if kind != "test":

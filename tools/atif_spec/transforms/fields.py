@@ -1,11 +1,8 @@
-"""Field tables that run: one row per correspondence, read by both mappings of a lens and by
-MAPPING.md (RFC.md §4.5.5), so a fact is written once.
+"""Field tables that run (RFC.md §4.5.5): rows read by both mappings of a lens and by MAPPING.md.
 
-A :class:`Field` row is a plain correspondence (a rename) both mappings copy. A :class:`Named`
-row puts a member the other format has no field for under a documented key of a free-form
-object (``extra``, ``metadata``, ``telemetry.data``), through a :class:`FreeForm`: never over a
-producer's own key, reported to the driver, and taken back only where the driver says the
-earlier step wrote it.
+A :class:`Field` is a rename both mappings copy; a :class:`Named` row puts a member the other
+format has no field for under a documented key of a free-form object, through a
+:class:`FreeForm` (never over a producer's key; taken back only where the earlier step wrote it).
 """
 
 from __future__ import annotations
@@ -39,13 +36,11 @@ class Field:
     when: Callable[[Any], bool] | None = None
 
     def forward(self, obj: Doc, out: Doc) -> None:
-        """Copy ``obj``'s member at ``source`` to ``out`` at ``target``."""
         value = get(obj, self.source)
         if value is not ABSENT and (self.when is None or self.when(value)):
             put(out, self.target, value)
 
     def backward(self, obj: Doc, out: Doc) -> None:
-        """Copy ``obj``'s member at ``target`` to ``out`` at ``source``."""
         value = get(obj, self.target)
         if value is not ABSENT:
             put(out, self.source, value)
@@ -158,10 +153,8 @@ class FreeForm:
         return [held[n] for n in sorted(mine)]
 
     def put(self, key: str, value: Any, source: str | None, to: str) -> bool:
-        """Write ``value`` at ``key`` unless a producer's member is there or its holder is no
-        object (the value then goes to the patch): a named key read from ``source``, reported
-        at ``to`` (the holder's pointer); for ``source`` None a conventional member (a lift's
-        key). Whether it was written."""
+        """Whether ``value`` was written at ``key`` (not over a producer's member or holder): a
+        named key read from ``source``, reported at ``to``; for no ``source`` a conventional one."""
         given = self.given
         foreign = given is not ABSENT and given is not None and not isinstance(given, dict)
         if key in self.keys or foreign or (source is not None and not self.writes):
@@ -182,9 +175,8 @@ class FreeForm:
     def put_gathered(
         self, values: Sequence[tuple[str, Any]], parts: Iterable[tuple[str, str, str]], to: str
     ) -> None:
-        """Write named keys that gather many members of the input (``values``: key, value),
-        and report each gathered member of a key written, in the order of ``parts``: (its
-        pointer in the input, the key, its pointer below the key)."""
+        """Write named keys gathering many members of the input (``values``: key, value), and
+        report those of a key written: ``parts`` (input pointer, key, pointer below the key)."""
         if not self.writes:
             return
         written = {key for key, value in values if self.put(key, value, None, to)}
@@ -194,9 +186,8 @@ class FreeForm:
                 self.ctx.name(source, f"{to}/{escape_token(key)}{below}", reason)
 
     def take_gathered(self, key: str) -> Any:
-        """Take out a :meth:`put_gathered` key and return what the inverse wrote of it: objects
-        keep the members it wrote, lists their positions (``{}`` for the others);
-        :data:`ABSENT` where it wrote nothing."""
+        """Take out a :meth:`put_gathered` key: what the inverse wrote of it (objects keep those
+        members, lists their positions, ``{}`` elsewhere), or :data:`ABSENT`."""
         value = self.keys.get(key, ABSENT)
         at = f"{self.at}/{escape_token(key)}"
         found = ABSENT if value is ABSENT else self._written(value, at)

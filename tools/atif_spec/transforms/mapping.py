@@ -1,11 +1,7 @@
-"""The mapping registry: where each transform step puts what it reads (RFC.md §4.5.5).
-
-Every lens module and the ATIF migrations declare ``MAPPING_TABLES``: tables of :class:`Row`
-saying, for a source field, the target field it fills (``field``), the documented name it goes
-to in a free-form object (``named``), or that it is stashed, synthesized (``decided``) or
-dropped. They render the MAPPING.md field tables and RFC.md's table of named keys
-(``python -m atif_spec.spectools.docgen``, whose ``--check`` fails when prose and code drift
-apart); tests check that every named key a step writes on the conformance fixtures has a row.
+"""The mapping registry (RFC.md §4.5.5): the ``MAPPING_TABLES`` of every lens module and of the
+migrations, rows saying where a source field goes (a field, a named key, the stash, a decided
+or dropped value). They render MAPPING.md's and RFC.md's tables (``spectools.docgen``, whose
+``--check`` fails on drift); tests check each named key a step writes has a row.
 """
 
 from __future__ import annotations
@@ -59,8 +55,7 @@ class Table:
 
     id: str
     steps: tuple[str, ...]
-    columns: tuple[str, str]
-    """Headings of the source and target columns."""
+    columns: tuple[str, str]  # the headings of the source and target columns
     rows: tuple[Row, ...]
 
 
@@ -114,23 +109,16 @@ def documents(step: str, path: tuple[str | int, ...]) -> bool:
 
 
 def is_named(step: str, pointer: str) -> bool:
-    """True when ``pointer`` (from a layer's ``wrote``) is a named key of ``step``, or a member
-    inside one: a key equal to it or to its start, a ``*`` token of the key matching any array
-    index (``/steps/*/extra/outcome``); a named key of the step below an element of a ``nests``
-    key; or one below an embedded ATIF subagent (``/subagent_trajectories/<n>``), which the step
-    maps by the same rules."""
+    """True when ``pointer`` (from a layer's ``wrote``) is a named key of ``step`` (a ``*`` of
+    the key matching any array index: ``/steps/*/extra/outcome``) or a member inside one, also
+    below an element of a ``nests`` key or of ``/subagent_trajectories`` (documents the step
+    maps by the same rules)."""
     tokens = pointer.split("/")
-    embedded = len(tokens) > 3 and tokens[1] == "subagent_trajectories" and tokens[2].isdigit()
-    if embedded and is_named(step, "/".join(["", *tokens[3:]])):
-        return True
-    for row in rows_of(step):
-        if not row.nests or row.key is None:
-            continue
-        parts = row.key.split("/")
-        if len(tokens) > len(parts) + 1 and tokens[: len(parts)] == parts:
-            index, rest = tokens[len(parts)], "/".join(["", *tokens[len(parts) + 1 :]])
-            if (index == "*" or index.isdigit()) and is_named(step, rest):
-                return True
+    for key in ("/subagent_trajectories", *(r.key for r in rows_of(step) if r.nests and r.key)):
+        n = len(parts := key.split("/"))
+        index = tokens[n] if len(tokens) > n + 1 and tokens[:n] == parts else ""
+        if (index == "*" or index.isdigit()) and is_named(step, "/".join(["", *tokens[n + 1 :]])):
+            return True
     keys = (key.split("/") for key in named_keys(step))
     return any(pattern_matches(key, tokens[: len(key)]) for key in keys if len(key) <= len(tokens))
 

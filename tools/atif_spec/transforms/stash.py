@@ -30,9 +30,9 @@ Holder = tuple[str, ...]
 
 
 class AttributeHolder(tuple[str, ...]):
-    """The holder of OTLP/JSON (RFC.md §4.5.2), which has no free-form object: attribute ``KEY``
-    of the first span of the first scope with no ``parentSpanId``, the stash as JSON text in
-    ``value.stringValue``. The tuple is the pointer tokens of that attribute list, for reports."""
+    """The holder of OTLP/JSON (RFC.md §4.5.2), which has no free-form object: the stash as JSON
+    text in attribute ``key`` of the root span (the first span of the first scope with no
+    ``parentSpanId``). The tuple is the pointer tokens of that attribute list, for reports."""
 
     key = "atif.stash"
 
@@ -52,7 +52,6 @@ HOLDERS: dict[str, Holder] = {
 
 
 def holder(target: str) -> Holder:
-    """The holder of documents of ``target`` (``FORMAT@VERSION``)."""
     return HOLDERS.get(target) or HOLDERS[target.partition("@")[0]]
 
 
@@ -75,9 +74,8 @@ class Conflict:
 
 
 def detach(doc: Doc, holder: Holder) -> tuple[Doc, list[Doc]]:
-    """``doc`` without its stash (not modified: the containers on the holder's path are copied),
-    and the stash's layers, oldest first. A holder the stash created (``created``) goes again
-    when nothing else is in it. Raises :class:`StashError` when the key holds no stash."""
+    """``doc`` (not modified) without its stash (and the holder the stash ``created`` when it is
+    empty), and the stash's layers; :class:`StashError` when the key holds no stash."""
     if isinstance(holder, AttributeHolder):
         return _detach_attribute(doc, holder)
     extra = _at(doc, holder)
@@ -98,9 +96,8 @@ def detach(doc: Doc, holder: Holder) -> tuple[Doc, list[Doc]]:
 
 
 def attach(doc: Doc, holder: Holder, layers: list[Doc]) -> Doc:
-    """``doc`` with ``layers`` as its stash (``doc`` itself when there are none), creating an
-    absent or ``null`` holder. Raises :class:`StashError` when the holder, or an object on its
-    path, is not an object, or already has the stash key (a producer's own member)."""
+    """``doc`` with ``layers`` as its stash (none: ``doc`` itself), creating an absent or null
+    holder; :class:`StashError` when the holder's path is no object or has a producer's key."""
     if not layers:
         return doc
     stash: Doc = {"version": STASH_VERSION, "layers": layers}
@@ -172,16 +169,16 @@ def _attach_attribute(doc: Doc, holder: AttributeHolder, stash: Doc) -> Doc:
 
 
 def _is_stash(value: Any) -> TypeGuard[Doc]:
-    if not isinstance(value, dict) or value.get("version") != STASH_VERSION:
-        return False
-    layers = value.get("layers")
+    ok = isinstance(value, dict) and value.get("version") == STASH_VERSION
+    layers = value.get("layers") if ok else None
     return isinstance(layers, list) and all(
-        isinstance(layer, dict)
-        and isinstance(layer.get("by"), str)
-        and isinstance(layer.get("wrote", []), list)
-        and isinstance(layer.get("patch", []), list)
-        for layer in layers
+        isinstance(x, dict) and isinstance(x.get("by"), str) and _lists(x, "wrote", "patch")
+        for x in layers
     )
+
+
+def _lists(layer: Doc, *keys: str) -> bool:
+    return all(isinstance(layer.get(key, []), list) for key in keys)
 
 
 def _at(doc: Any, path: Sequence[Any]) -> Any:
@@ -196,8 +193,7 @@ def _at(doc: Any, path: Sequence[Any]) -> Any:
 
 
 def _replace(doc: Doc, path: Sequence[Any], value: Any) -> Doc:
-    """``doc`` with the member at ``path`` set to ``value`` (removed for ``_ABSENT``); the
-    containers on the path are copied, everything else is shared."""
+    """``doc`` with the member at ``path`` set (removed for ``_ABSENT``); only the path copied."""
     out = dict(doc)
     node: Any = out
     for key in path[:-1]:
@@ -211,16 +207,12 @@ def _replace(doc: Doc, path: Sequence[Any], value: Any) -> Doc:
 
 
 def diff(source: Any, rebuilt: Any, *, rebuilt_whole: bool = False) -> list[Op]:
-    """The JSON Patch that turns ``rebuilt`` into ``source`` (the same JSON value, RFC.md §4.6).
-
-    Objects are compared member by member (key order is not data); arrays element by element
-    after their common start and end, elements missing or extra at the end of the middle being
-    added or removed one by one. Every ``remove`` and ``replace`` follows a ``test`` of the value
-    it takes away. Members shared by both (a mapping keeps what it does not change) are skipped;
-    with ``rebuilt_whole`` (a lens rebuilds its output) each pair of containers is compared in C
-    first, and walked only where it differs. Each pair of containers found equal is compared
-    once (trajectory-sdk snapshots share their messages on both sides).
-    """
+    """The JSON Patch that turns ``rebuilt`` into ``source`` (the same JSON value, RFC.md §4.6):
+    objects member by member, arrays element by element after their common start and end (the
+    rest of the middle added or removed at its end); a ``test`` before every ``remove`` and
+    ``replace``. Shared members are skipped; with ``rebuilt_whole`` (a lens's output) containers
+    are compared in C first and walked only where they differ; a pair found equal is not compared
+    again (trajectory-sdk snapshots share their messages on both sides)."""
     ops: list[Op] = []
     _diff(source, rebuilt, "", ops, set(), rebuilt_whole)
     return ops
@@ -280,8 +272,8 @@ def _diff_list(s: list[Any], r: list[Any], path: str, ops: list[Op], equal: Any,
 
 
 def _same(a: Any, b: Any, equal: set[tuple[int, int]] | None = None) -> bool:
-    """Equality of RFC.md §4.6, without the pointers :func:`same_json` builds for its message;
-    ``equal`` keeps the pairs of containers found equal (each is compared once)."""
+    """Equality of RFC.md §4.6 (:func:`same_json` without its message); ``equal``: pairs of
+    containers found equal, each compared once."""
     if a is b:
         return True
     kind = type(a)
@@ -304,18 +296,13 @@ def _same(a: Any, b: Any, equal: set[tuple[int, int]] | None = None) -> bool:
 
 
 def apply(doc: Any, ops: Sequence[Op]) -> tuple[Any, list[Conflict]]:
-    """``doc`` with the patch ``ops`` applied, and the operations that were not.
-
-    ``doc`` is not modified: the containers on each changed path are copied once. A ``test``
-    that fails skips the operation after it; an operation whose path does not resolve is
-    skipped; both are returned as conflicts (the document was edited after the step). A value
-    written is shared with the patch, never modified later.
-    """
+    """``doc`` (not modified: the containers on each changed path are copied once) with the patch
+    applied, and the operations that were not (the document was edited after the step): one
+    after a failed ``test``, or whose path does not resolve. Values written are the patch's."""
     root = {"": doc}
     copied = {id(root)}
-    # the containers (copied) on the path of the last operation's parent, and their tokens: the
-    # next operation walks on from the deepest one its path shares (an operation changes only a
-    # member of the last container, so every container of the chain stays in place)
+    # the copied containers on the path of the last operation's parent, and their tokens: an
+    # operation changes only a member of the last, so the next walks on from the deepest shared
     nodes: list[Any] = [root]
     chain: list[str] = []
     conflicts: list[Conflict] = []

@@ -93,10 +93,9 @@ def convert(
     drop_context_only: bool = False,
     otel_convention: str = "gen_ai",
 ) -> tuple[Doc, ChangeReport]:
-    """Convert a document, of the format and version it shows, to ``to`` (``FORMAT@VERSION``;
-    a bare ``vX.Y`` keeps the format); ``otel_convention``: that of OTLP spans written (``gen_ai``
-    or ``openinference``). Returns the converted document and its :class:`ChangeReport`. Raises
-    :class:`ConversionError` when the document is refused."""
+    """A document converted to ``to`` (``FORMAT@VERSION``; ``vX.Y`` keeps its format), and its
+    :class:`ChangeReport`; :class:`ConversionError` when it is refused. ``otel_convention``: of
+    OTLP spans written (``gen_ai`` or ``openinference``)."""
     report = ChangeReport(source=source, line=line)
     try:
         target = Target.parse(to)
@@ -173,7 +172,6 @@ def _tao(doc: Doc, source: str, target: str, report: ChangeReport, options: driv
 
 
 def _refused(report: ChangeReport, run: Callable[..., Doc], *args: Any) -> Doc:
-    """``run(*args)``, its refusal recorded in ``report`` and raised as a conversion error."""
     try:
         return run(*args)
     except driver.Refused as exc:

@@ -1,12 +1,7 @@
-"""How much of a converted document is stash: the readability measure of RFC.md §4.5.
-
-A lens should write what a native producer of its target writes; the stash keeps the residue.
-:func:`share` measures one output: the compact bytes of every stash, plus the free-form members
-that no mapping table documents and the source did not hold either (as opaque to a reader as
-the stash), against the compact bytes of the whole document. :func:`lens_table` adds that up per
-lens over the valid conformance fixtures of its source (``nox -s bench`` prints it; a test bounds
-it).
-"""
+"""How much of a converted document is stash (RFC.md §4.5): the compact bytes of every stash,
+and of free-form members no mapping table documents and the source did not hold (as opaque to a
+reader), against the whole output's; per lens over the valid conformance fixtures of its source
+(``nox -s bench`` prints it; a test bounds it)."""
 
 from __future__ import annotations
 
@@ -26,18 +21,15 @@ from atif_spec.transforms.stash import STASH_KEY, AttributeHolder
 class Share:
     """Compact byte counts of one output (or a sum of outputs)."""
 
-    stash: int = 0
-    """Of ``"_atif_stash":<value>`` members."""
+    stash: int = 0  # of `"_atif_stash":<value>` members (or OTLP attributes)
     unregistered: int = 0
     """Of ``"key":<value>`` free-form members no table documents and the source did not hold."""
     total: int = 0
     documents: int = 0
-    low: float = 100.0
-    """The smallest and largest per-document percentages in the sum."""
+    low: float = 100.0  # the smallest and largest per-document percentages
     high: float = 0.0
 
     def add(self, other: Share) -> None:
-        """Add ``other`` into this sum."""
         self.stash += other.stash
         self.unregistered += other.unregistered
         self.total += other.total
@@ -51,8 +43,7 @@ class Share:
 
 
 def _stash_bytes(value: Any) -> Iterator[int]:
-    """The compact bytes of each stash below ``value``: a ``_atif_stash`` member (key and
-    value), or an OTLP attribute ``atif.stash`` (the whole ``KeyValue``, RFC.md §4.5.2)."""
+    """The compact bytes of each stash member (key and value) or OTLP ``KeyValue`` below it."""
     pending = [value]
     while pending:
         node = pending.pop()
@@ -69,8 +60,7 @@ def _stash_bytes(value: Any) -> Iterator[int]:
 
 
 def _free_members(doc: Any) -> Iterator[tuple[tuple[str | int, ...], str, Any]]:
-    """(path, key, value) of every member of a free-form object (``extra``, ``metadata``,
-    ``telemetry.data``) below ``doc``, stashes left out."""
+    """(path, key, value) of the members of every free-form object below ``doc``, but stashes."""
     pending: list[tuple[Any, tuple[str | int, ...], bool]] = [(doc, (), False)]
     while pending:
         node, path, free = pending.pop()
@@ -99,8 +89,7 @@ def unregistered(out: Any, source: Any, step: str) -> int:
 
 
 def share(doc: Any, source: Any = None, step: str | None = None) -> Share:
-    """The stash bytes and total bytes of one output document, and with the ``source`` it was
-    converted from by ``step``, the bytes of its undocumented free-form members."""
+    """One output's bytes; with the ``source`` ``step`` converted, its undocumented ones too."""
     stash = sum(_stash_bytes(doc))
     extra = unregistered(doc, source, step) if step is not None else 0
     total = len(jsontext.dumps(doc))
@@ -113,8 +102,7 @@ OLDER_SOURCES: dict[str, tuple[str, ...]] = {"tao@v0.2.0": ("v0.1.0",)}
 
 
 def lens_table(root: Path) -> dict[str, Share]:
-    """Stash share per lens (``SOURCE->TARGET``) over the valid fixtures of its source under the
-    conformance directory ``root``, and per older source version it reads."""
+    """Share per lens over the valid fixtures of its source (and older sources) under ``root``."""
     table: dict[str, Share] = {}
     for lens in all_lenses():
         fmt, _, version = lens.source.partition("@")
