@@ -167,8 +167,10 @@ class FreeForm:
 
     def put_all(self, obj: Doc, named: Sequence[Named], src: str, to: str) -> None:
         """:meth:`put` the member of ``obj`` (at ``src``) of every row it has."""
+        plain = isinstance(obj, dict)  # (get's usual case, without a call per row)
         for row in named:
-            value = get(obj, row.member)
+            member = row.member
+            value = obj.get(member, ABSENT) if plain and "/" not in member else get(obj, member)
             if value is not ABSENT and (row.when is None or row.when(value)):
                 self.put(row.key, value, f"{src}/{row.member}", to)
 

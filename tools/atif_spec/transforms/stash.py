@@ -172,13 +172,11 @@ def _is_stash(value: Any) -> TypeGuard[Doc]:
     ok = isinstance(value, dict) and value.get("version") == STASH_VERSION
     layers = value.get("layers") if ok else None
     return isinstance(layers, list) and all(
-        isinstance(x, dict) and isinstance(x.get("by"), str) and _lists(x, "wrote", "patch")
+        isinstance(x, dict)
+        and isinstance(x.get("by"), str)
+        and all(isinstance(x.get(key, []), list) for key in ("wrote", "patch"))
         for x in layers
     )
-
-
-def _lists(layer: Doc, *keys: str) -> bool:
-    return all(isinstance(layer.get(key, []), list) for key in keys)
 
 
 def _at(doc: Any, path: Sequence[Any]) -> Any:
