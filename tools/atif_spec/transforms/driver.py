@@ -101,6 +101,18 @@ class Context:
         return Refused(Finding(f"{self.kind}:{code}", code, Level.ERROR, pointer, message), details)
 
 
+class _Rebuilding(Context):
+    """The context of the way back, which only rebuilds the source: its report is not kept."""
+
+    __slots__ = ()
+
+    def name(self, source: str, to: str, reason: str) -> None:
+        """Nothing to record."""
+
+    def decide(self, pointer: str, policy: str, value: Any, *, show: bool = True) -> None:
+        """Nothing to record."""
+
+
 Mapping = Callable[[Doc, Context], Doc]
 """Maps one document (without its stash); must not modify it."""
 
@@ -149,7 +161,7 @@ def run(step: Step, doc: Doc, report: ChangeReport, options: Options, kind: str)
     undone: dict[str, Any] = {}
     if top is not None:
         out, undone = _restore(step, out, top.get("patch", []), ctx, report)
-    back = step.backward(out, Context(undo, kind, options, frozenset(ctx.wrote)))
+    back = step.backward(out, _Rebuilding(undo, kind, options, frozenset(ctx.wrote)))
     # a lens rebuilds the whole document; a migration shares what it does not change
     patch = _not_undone(diff(source, back, rebuilt_whole=kind == "convert"), undone)
     _report_patch(step, patch, report, options.drop)
