@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import re
 import shlex
+import subprocess
 from typing import Any
 
 import pytest
@@ -56,7 +57,7 @@ def ci_run() -> str:
 def readme_command() -> str:
     """The README test command as .ci/run runs it (the line after its first stage heading)."""
     lines = ci_run().splitlines()
-    return lines[lines.index('echo "== README test command"') + 1].strip()
+    return lines[lines.index('stage "README test command"') + 1].strip()
 
 
 def step_of(job: dict[str, Any], action: str) -> int:
@@ -179,3 +180,18 @@ def test_rfc_section_8_records_the_hosting_and_the_procedure() -> None:
     for needle in (".github/workflows/release.yml", "atif_spec.spectools.pages cname", "sudo"):
         assert needle in section, needle
     assert load_catalog().base_url in section
+
+
+def test_ci_run_times_every_stage_and_prints_a_table_even_on_failure() -> None:
+    script = ci_run()
+    headings = [line for line in script.splitlines() if line.startswith('echo "==')]
+    assert headings == ['echo "== all CI stages passed"'], "a stage heading not through stage()"
+    prelude = script.split("\ntrap finish EXIT\n")[0].replace('cd "$(dirname "$0")/.."', "")
+    mock = prelude + '\ntrap finish EXIT\nstage "first"\nstage "second"\nfalse\n'
+    ran = subprocess.run(["bash", "-c", mock], capture_output=True, text=True, check=False)
+    assert ran.returncode == 1, ran.stderr
+    # bash counts SECONDS in whole seconds of the clock: a stage of no time may show 1 s
+    shown = re.sub(r"\b[01] s\b", "N s", ran.stdout).splitlines()
+    assert shown[:4] == ["== first", "== N s: first", "== second", "== N s: second"]
+    assert shown[4] == "== stage times (total N s, FAILED in the last stage)"
+    assert [line.split() for line in shown[5:]] == [["N", "s", "first"], ["N", "s", "second"]]
