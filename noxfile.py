@@ -52,9 +52,9 @@ ADAPTER = "conformance/adapters/atif_spec_adapter.py"
 
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
-    """The test suite (the same command as the README's)."""
+    """The test suite (the same command as the README's: on every core)."""
     session.install("-e", ".[test]")
-    session.run("python", "-m", "pytest", *session.posargs)
+    session.run("python", "-m", "pytest", "-n", "auto", *session.posargs)
 
 
 @nox.session(python=PYTHON)

@@ -104,6 +104,12 @@ def test_ci_jobs_cover_every_stage_of_ci_run() -> None:
     assert any(readme_command() in runs(job) for job in jobs.values())
 
 
+def test_ci_runs_the_readme_test_command_exactly() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"```sh\n{readme_command()}\n```" in readme
+    assert readme_command().endswith(" -m pytest -n auto")  # the suite on every core
+
+
 def test_ci_jobs_run_in_parallel_on_pushes_and_pull_requests() -> None:
     ci = load("ci.yml")
     triggers = ci[True]  # YAML 1.1 reads the key `on` as true
