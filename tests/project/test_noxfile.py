@@ -29,6 +29,7 @@ def load_noxfile(monkeypatch: Any) -> tuple[dict[str, Any], dict[str, Callable[.
     def session(*args: Any, **kwargs: Any) -> Any:
         def register(func: Callable[..., None]) -> Callable[..., None]:
             registered[kwargs.get("name", func.__name__)] = func
+            func.nox_kwargs = kwargs  # type: ignore[attr-defined]
             return func
 
         if len(args) == 1 and callable(args[0]) and not kwargs:
@@ -61,6 +62,18 @@ def test_every_session_prints_its_wall_time(monkeypatch: Any) -> None:
         ):
             func(fake_session)
         assert f"{name}: wall time" in out.getvalue(), name
+
+
+def test_sessions_use_uv_and_the_one_that_runs_pip_has_pip(monkeypatch: Any) -> None:
+    """uv's environments have no pip: `upstream` runs `python -m pip index versions` in its own
+    environment (atif_spec.spectools.upstream), so it is made by venv."""
+    noxfile, registered = load_noxfile(monkeypatch)
+    assert noxfile["nox"].options.default_venv_backend == "uv|venv"
+    assert noxfile["nox"].options.download_python == "never"
+    upstream = (ROOT / "tools/atif_spec/spectools/upstream.py").read_text(encoding="utf-8")
+    assert '"-m", "pip", "index", "versions"' in upstream
+    assert registered["upstream"].nox_kwargs.get("venv_backend") == "venv"
+    assert "'nox[uv]" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
 
 # --- jsonschema-rs: the range pyproject.toml allows is the range the session tests ------------
