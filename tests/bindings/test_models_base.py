@@ -268,14 +268,6 @@ def _node_modules() -> Path | None:
 LANGUAGES = driver.LANGUAGES if _node_modules() and shutil.which("node") else ("python", "bundles")
 
 
-def _tree(folder: Path) -> dict[str, bytes]:
-    return {
-        p.relative_to(folder).as_posix(): p.read_bytes()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file() and "__pycache__" not in p.parts
-    }
-
-
 @pytest.fixture(scope="module")
 def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One generation from the repository's schemas (a ``generated/`` folder)."""
@@ -285,11 +277,12 @@ def fresh(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.slow
-def test_generation_is_deterministic(fresh: Path, tmp_path: Path) -> None:
-    driver.generate_into(ROOT, tmp_path / "again", LANGUAGES, _node_modules())
-    first, second = _tree(fresh), _tree(tmp_path / "again")
-    assert first == second
-    header = first["python/atif/v1_7.py"].decode()
+def test_generated_files_name_their_schema_and_the_command(fresh: Path) -> None:
+    """(That generation is deterministic is checked where it is repeated: in another process,
+    at another hash seed, by test_committed_bindings_are_up_to_date; in this process, by
+    test_check_names_changed_and_stale_files_and_generate_fixes_them, whose second generation
+    of every language differs from ``fresh`` in the planted files only.)"""
+    header = (fresh / "python" / "atif" / "v1_7.py").read_text(encoding="utf-8")
     assert "atif-spec.org/schemas/atif/v1.7/trajectory.schema.json" in header
     assert "spec/atif/v1.7/trajectory.schema.json" in header
     assert "nox -s generate" in header
@@ -304,6 +297,8 @@ def test_committed_bindings_are_up_to_date(fresh: Path) -> None:
 def test_check_names_changed_and_stale_files_and_generate_fixes_them(
     fresh: Path, tmp_path: Path
 ) -> None:
+    """`check` generates every language again (in this process, after ``fresh``) and names
+    exactly the planted changes: every other file comes out byte for byte the same."""
     root = tmp_path / "repo"
     shutil.copytree(ROOT / "spec", root / "spec")
     shutil.copytree(fresh, root / "generated")
