@@ -224,8 +224,8 @@ def spec_check(session: nox.Session) -> None:
 @nox.session(name="site-browser", python=PYTHON)
 def site_browser(session: nox.Session) -> None:
     """The site and `atif view` pages in headless chromium (no console errors; view pages offline,
-    screenshots in .bench/artifacts/view), the site server test, and the pre-commit hook through
-    `pre-commit try-repo`. A skip is a failure here."""
+    screenshots in .bench/artifacts/view), the site server test, and the pre-commit hook as
+    pre-commit installs it from a commit of the checkout. A skip is a failure here."""
     session.install("-e", ".[test]")
     session.env["ATIF_FAIL_ON_SKIP"] = "1"
     session.run(

@@ -1,8 +1,11 @@
-"""The `atif-validate` pre-commit hook, installed by pre-commit itself from a copy of this
-repository (`pre-commit try-repo`), on a temporary repository with a valid and an invalid file.
+"""The `atif-validate` pre-commit hook, installed by pre-commit itself from a committed copy of
+this repository (named by path and commit in a config, as a user's config names it), on a
+temporary repository with a valid and an invalid file.
 
 pre-commit builds the hook's own virtualenv and installs the package into it from the package
-registry, so this is slow; it runs in CI's site session with ATIF_FAIL_ON_SKIP=1.
+registry, so this is slow: once for the module (its store in ``home``; `pre-commit try-repo`
+would build it again for every run, in a store of its own); it runs in CI's site session with
+ATIF_FAIL_ON_SKIP=1.
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ def git(cwd: Path, *args: str) -> None:
 
 @pytest.fixture(scope="module")
 def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A committed copy of the working tree (try-repo installs from commits, not the tree)."""
+    """A committed copy of the working tree (pre-commit installs from commits, not the tree)."""
     repo = tmp_path_factory.mktemp("hook-repo")
     for name in PACKAGE_FILES:
         shutil.copy2(ROOT / name, repo / name)
@@ -64,7 +67,7 @@ def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copytree(ROOT / name, repo / name, ignore=ignore)
     git(repo, "init", "-q")
     git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "snapshot for pre-commit try-repo")
+    git(repo, "commit", "-q", "-m", "snapshot for pre-commit")
     return repo
 
 
@@ -84,13 +87,24 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return repo
 
 
-def try_repo(
+def run_hook(
     hook_repo: Path, project: Path, home: Path, *files: str
 ) -> subprocess.CompletedProcess[str]:
+    """`pre-commit run` of the hook from ``hook_repo``'s commit (what `pre-commit try-repo`
+    does, but with the module's store, so the hook's virtualenv is built once)."""
+    rev = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=hook_repo, check=True, capture_output=True, text=True
+    ).stdout.strip()
+    config = home.parent / f"{home.name}-config.yaml"
+    config.write_text(
+        f"repos:\n- repo: {json.dumps(str(hook_repo))}\n  rev: {rev}\n"
+        "  hooks:\n  - id: atif-validate\n",
+        encoding="utf-8",
+    )
     env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
     args = ["--files", *files] if files else ["--all-files"]
     return subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), "atif-validate", *args],
+        [sys.executable, "-m", "pre_commit", "run", "--config", str(config), *args],
         cwd=project,
         env=env,
         capture_output=True,
@@ -106,13 +120,13 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_valid_file_passes(hook_repo: Path, project: Path, home: Path) -> None:
-    result = try_repo(hook_repo, project, home, "good.trajectory.json")
+    result = run_hook(hook_repo, project, home, "good.trajectory.json")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "atif validate" in result.stdout and "Passed" in result.stdout
 
 
 def test_invalid_file_fails_with_findings(hook_repo: Path, project: Path, home: Path) -> None:
-    result = try_repo(hook_repo, project, home, "bad.trajectory.json")
+    result = run_hook(hook_repo, project, home, "bad.trajectory.json")
     assert result.returncode == 1, result.stdout + result.stderr
     assert "Failed" in result.stdout
     assert "ATIF101" in result.stdout
@@ -120,7 +134,7 @@ def test_invalid_file_fails_with_findings(hook_repo: Path, project: Path, home: 
 
 
 def test_all_files_checks_only_trajectories(hook_repo: Path, project: Path, home: Path) -> None:
-    result = try_repo(hook_repo, project, home)
+    result = run_hook(hook_repo, project, home)
     assert result.returncode == 1
     assert "bad.trajectory.json" in result.stdout
     assert "unrelated.json" not in result.stdout  # not a *.trajectory.json: not checked
