@@ -211,24 +211,36 @@ def _check_metaschemas(exe: Path, env: dict[str, str]) -> dict[str, str | None]:
     """``check-jsonschema --check-metaschema`` over every compound bundle, in one run (it checks
     each file against its own ``$schema`` on its own): schema id → its errors, or None."""
     bundles = {str(bundle_path(sid, "compound").resolve()): sid for sid in schema_ids()}
+    errors, output, failed = _check_jsonschema(exe, env, "--check-metaschema", *bundles)
+    if errors is None:
+        return dict.fromkeys(bundles.values(), output)
+    found: dict[str, str | None] = dict.fromkeys(bundles.values())
+    for file, message in errors:
+        sid = bundles[file]
+        found[sid] = ((found[sid] or "") + message + "\n")[-300:]
+    if failed and not any(found.values()):  # failed without naming a file
+        return dict.fromkeys(bundles.values(), output)
+    return found
+
+
+def _check_jsonschema(
+    exe: Path, env: dict[str, str], *args: str
+) -> tuple[list[tuple[str, str]] | None, str, bool]:
+    """One check-jsonschema run with JSON output: its errors as (resolved file, message), or
+    None when the output is not JSON; the tail of its output; whether it failed."""
     done = subprocess.run(
-        [str(exe), "--check-metaschema", "-o", "json", *bundles],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=env,
+        [str(exe), "-o", "json", *args], capture_output=True, text=True, check=False, env=env
     )
+    output = (done.stdout + done.stderr)[-300:]
     try:
         report = json.loads(done.stdout)
     except json.JSONDecodeError:
-        return dict.fromkeys(bundles.values(), (done.stdout + done.stderr)[-300:])
-    found: dict[str, str | None] = dict.fromkeys(bundles.values())
-    for err in report.get("errors", []) + report.get("parse_errors", []):
-        sid = bundles[str(Path(err.get("filename", "")).resolve())]
-        found[sid] = ((found[sid] or "") + str(err.get("message", "")) + "\n")[-300:]
-    if done.returncode != 0 and not any(found.values()):  # failed without naming a file
-        return dict.fromkeys(bundles.values(), (done.stdout + done.stderr)[-300:])
-    return found
+        return None, output, True
+    errors = [
+        (str(Path(err.get("filename", "")).resolve()), str(err.get("message", "")))
+        for err in report.get("errors", []) + report.get("parse_errors", [])
+    ]
+    return errors, output, done.returncode != 0
 
 
 def run_check_jsonschema(all_cases: list[Case]) -> Result:
@@ -249,25 +261,17 @@ def run_check_jsonschema(all_cases: list[Case]) -> Result:
         group = by_schema.get(sid, [])
         if not group:
             continue
-        done = subprocess.run(
-            [str(exe), "-o", "json", "--schemafile", str(schema), *(str(c.file) for c in group)],
-            capture_output=True,
-            text=True,
-            check=False,
-            env=env,
+        errors, output, _ = _check_jsonschema(
+            exe, env, "--schemafile", str(schema), *(str(c.file) for c in group)
         )
-        try:
-            report = json.loads(done.stdout)
-        except json.JSONDecodeError:
-            compiled[sid] = (done.stdout + done.stderr)[-300:]
+        if errors is None:
+            compiled[sid] = output
             for c in group:
                 verdicts[c.id] = False
             continue
         bad: dict[str, list[str]] = {}
-        for err in report.get("errors", []) + report.get("parse_errors", []):
-            bad.setdefault(str(Path(err.get("filename", "")).resolve()), []).append(
-                str(err.get("message", ""))[:200]
-            )
+        for file, message in errors:
+            bad.setdefault(file, []).append(message[:200])
         for c in group:
             found = bad.get(str(c.file.resolve()))
             verdicts[c.id] = not found
