@@ -1,5 +1,4 @@
-"""TAO record → ATIF v1.7 trajectory: the mapping of the step ``tao@v0.2.0->atif@v1.7``
-(``spec/tao/MAPPING.md``). Also reads TAO 0.1.0 records."""
+"""TAO record (0.2.0 or 0.1.0) → ATIF v1.7 trajectory (``spec/tao/MAPPING.md`` §2)."""
 
 from __future__ import annotations
 
@@ -25,8 +24,7 @@ _CALL = tuple((field.source, field.target) for field in rows.TOOL_CALL)
 
 
 def record_style(record: Doc, ctx: Context) -> str | None:
-    """How ATIF → TAO is to write the record back (:data:`.rows.STYLE`), from the record alone;
-    None for the default style (D26), and with ``drop`` (no layer restores what it leaves out)."""
+    """The :data:`.rows.STYLE` to write the record back in; None: the default (D26), or ``drop``."""
     if ctx.options.drop:
         return None
     if common.filled(record):
@@ -61,8 +59,7 @@ class _ToAtif:
         self.record, self.ctx = record, ctx
         self.first = 1 if style == rows.FILLED else 0
         """ATIF → TAO numbers steps from 1 in the filled style (D33), else from 0."""
-        self.metadata = FreeForm(record.get("metadata"), "/metadata", ctx)
-        """The record's ``metadata``, without what ATIF → TAO gathered there."""
+        self.metadata = FreeForm(record.get("metadata"), "/metadata", ctx)  # less the gathered
         take = self.metadata.take_gathered if ctx.reads else None  # else nothing to read back
         read = (take(row.key) if take else None for row in rows.INTO_TAO_NAMED)
         named: list[Doc] = [v if isinstance(v, dict) else {} for v in read]
@@ -79,12 +76,11 @@ class _ToAtif:
         self.atif_steps: dict[int, tuple[Doc, str]] = {}  # position → (ATIF step, pointer)
         self.repeats = tokens.repeated_usage(self.steps)
         self.parent_of = common.groups(self.steps)
-        self.members: dict[int | None, list[int]] = {}
-        """Position of a step (None for the root) → positions of the steps of its trajectory."""
+        self.members: dict[int | None, list[int]] = {}  # parent position (root: None) → steps
         for p in range(len(self.steps)):
             self.members.setdefault(self.parent_of.get(p), []).append(p)
-        prompt_of = {p: self._prompt_of(s) for p, s in enumerate(self.steps)}
-        self.prompt_of = {p: key for p, key in prompt_of.items() if key is not None}
+        named = ((p, self._prompt_of(s)) for p, s in enumerate(self.steps))
+        self.prompt_of = {p: key for p, key in named if key is not None}
         used = set(self.prompt_of.values())
         self.unreferenced = sorted(  # system steps first, in key order (not data, RFC.md §4.6)
             k for k, v in self.prompts.items() if isinstance(v, str) and k not in used
@@ -180,9 +176,8 @@ class _ToAtif:
             extra.place(target)
 
     def _name_indexes(self, out: Doc) -> None:
-        """Name the ``step_index`` of each step ATIF → TAO would number otherwise (and of every
-        system step, which it would make a prompt of): left to it only when the index is both
-        the step's position in the record and the number it gives."""
+        """Name each ``step_index`` ATIF → TAO would not give back: of every system step, and of a
+        step whose index is not both its position in the record and the number ATIF → TAO gives."""
         given = common.numbers(out, self.first)
         for p, (step, ptr) in sorted(self.atif_steps.items()):
             source = self.steps[p]
@@ -232,9 +227,8 @@ class _ToAtif:
         return out, subs
 
     def _system(self, key: str, n: int, base: str) -> Doc:
-        """The system step of the prompt ``key``, with the fields kept for it under
-        :data:`.rows.SYSTEM_STEPS` (first step of that prompt only), naming ``key`` under
-        :data:`.rows.PROMPT_KEY` when ATIF → TAO would key the prompt otherwise."""
+        """The system step of the prompt ``key`` (its :data:`.rows.SYSTEM_STEPS` fields on the
+        first one), naming a ``key`` that is not the one ATIF → TAO computes."""
         text = self.prompts[key]
         step: Doc = {"step_id": n + 1, "source": "system", "message": text}
         fields = self.system.pop(key, None)
@@ -251,10 +245,9 @@ class _ToAtif:
         return key if isinstance(key, str) and isinstance(self.prompts.get(key), str) else None
 
     def _prompts_before(self, positions: list[int], parent_pos: int | None) -> dict[int, list[str]]:
-        """Index in ``positions`` → the prompts whose system steps go just before that step: a
-        prompt before the first step that names it (unless the last one already did), moved up
-        past the user steps without a prompt before it (the prompt comes before the user message
-        the call answers). The main trajectory starts with the unreferenced prompts."""
+        """Index in ``positions`` → the prompts whose system steps go before it: a prompt before
+        the first step that names it (unless the last one did), moved up past user steps (the
+        prompt precedes the user message the call answers); unreferenced ones first."""
         before: dict[int, list[str]] = {}
         if parent_pos is None and positions:
             before[0] = list(self.unreferenced)

@@ -1,5 +1,4 @@
-"""ATIF v1.7 trajectory → TAO 0.2.0 record: the mapping of the step ``atif@v1.7->tao@v0.2.0``
-(``spec/tao/MAPPING.md``; system steps become prompts, embedded subagents inline steps)."""
+"""ATIF v1.7 → TAO 0.2.0 (``spec/tao/MAPPING.md`` §3): prompts and inline sub-agent steps."""
 
 from __future__ import annotations
 
@@ -23,8 +22,7 @@ _PROMPT = ("step_id", "source", "message")
 
 
 def to_tao(doc: Doc, ctx: Context) -> Doc:
-    """The TAO 0.2.0 form of an ATIF v1.7 trajectory, in the style TAO → ATIF named
-    (:data:`.rows.STYLE`, read only where it wrote it; else the default style, D26)."""
+    """The TAO form of an ATIF trajectory, in the :data:`.rows.STYLE` TAO → ATIF named (or D26)."""
     common.refuse_invalid(doc, common.ATIF, ctx)
     named: Doc = {}
     FreeForm(doc.get("extra"), "/extra", ctx).take(named, "style", rows.STYLE.key)
@@ -41,9 +39,8 @@ def to_tao(doc: Doc, ctx: Context) -> Doc:
 
 
 def rehash(made: Doc, record: Doc) -> Doc:
-    """``record`` as the driver writes it, the hash :func:`to_tao` computed (``made``) computed
-    again when the stash changed the record since (never a hash the patch put back: the
-    source's own, right or wrong)."""
+    """``record`` with the hash :func:`to_tao` computed in ``made`` recomputed when the stash
+    changed the record (never a hash the patch put back: the source's own, right or wrong)."""
     hashed = made.get("content_hash")
     if record is made or not isinstance(hashed, str) or record.get("content_hash") != hashed:
         return record
@@ -55,9 +52,8 @@ def rehash(made: Doc, record: Doc) -> Doc:
 
 
 def _unanswered(steps: list[Doc], n: int, indexed: set[int]) -> bool:
-    """Whether no agent step follows the system step ``n`` before the next system step: then the
-    step right after it names its prompt (else only agent steps do, as opentraces writes them).
-    A system step in ``indexed`` is a TAO step, not a prompt (D29)."""
+    """Whether no agent step answers the system step ``n`` (then the next step names its prompt;
+    else only agent steps do, as opentraces writes them). ``indexed``: TAO steps (D29)."""
     for k in range(n + 1, len(steps)):  # no copy of the rest: many prompts stay linear
         source = steps[k].get("source")
         if source == "agent":
@@ -131,8 +127,7 @@ class _ToTao:
             self.ctx.decide("/session_id", policy, out["trace_id"])
 
     def _metadata(self) -> None:
-        """Write the named keys of ``metadata`` that hold something (not over a producer's own
-        key: then the values stay in the stash), and report each member they carry."""
+        """Write the named keys of ``metadata`` that hold something (a producer's own wins)."""
         made = (self._trajectory_fields(), self.costs, self.agents, self.fields)
         keys = (row.key for row in rows.INTO_TAO_NAMED)
         values = zip(keys, (*made, self._system_fields()), strict=True)
@@ -143,8 +138,7 @@ class _ToTao:
         metadata.place(self.out, "metadata")
 
     def _order(self) -> None:
-        """Parents by ``step_index``; the record in ``step_index`` order when every index is a
-        distinct integer (indexes read back restore its order, D27); no decided id."""
+        """Parents by ``step_index``, steps in ``step_index`` order when distinct ints (D27)."""
         for step in self.steps:  # a parent read back under another step_index
             parent = step.get("parent_step")
             if isinstance(parent, int) and not isinstance(parent, bool):
@@ -159,8 +153,7 @@ class _ToTao:
                 del step["subagent_trajectory_ref"]
 
     def _named_back(self, source: Doc, ptr: str, target: Doc, named: tuple[Named, ...]) -> None:
-        """Read back into ``target`` the TAO members TAO → ATIF put under named keys of the
-        ``extra`` of ``source`` (at ``ptr``), only those it wrote."""
+        """Read back into ``target`` the named keys TAO → ATIF wrote in ``source``'s ``extra``."""
         extra = source.get("extra")
         if extra and isinstance(extra, dict):  # most objects have no extra
             FreeForm(extra, f"{ptr}/extra", self.ctx).take_all(target, named)
@@ -178,9 +171,8 @@ class _ToTao:
         self.members.append((source, key, make_pointer(*below)))
 
     def _copied(self, source: Doc, wanted: Callable[[str], bool], ptr: str, *below: str) -> Doc:
-        """The members of ``source`` (at ``ptr``) that ``wanted`` names, each recorded as carried
-        by the named key ``below[0]`` at ``below[1:]`` + its name; an ``extra`` keeps only the
-        producer's own members (left out when none is left)."""
+        """The members of ``source`` that ``wanted`` names, recorded under ``below`` + the name;
+        of an ``extra`` only the producer's own members (none: left out)."""
         copied: Doc = {}
         for member, value in source.items():
             if not wanted(member):
@@ -214,8 +206,7 @@ class _ToTao:
         return out
 
     def _system_fields(self) -> Doc:
-        """Prompt key → the fields other than ``message`` of the one system step with that text
-        (a prompt several system steps share, or no step names, leaves them to the stash)."""
+        """Prompt key → the other fields of its one system step (several or unnamed: stashed)."""
         out: Doc = {}
         for key, steps in self.system.items():
             if len(steps) != 1 or key not in self.prompts:
@@ -227,20 +218,17 @@ class _ToTao:
         return out
 
     def _prompt_of(self, step: Doc, ptr: str) -> str:
-        """The ``system_prompts`` key of a system step: the one TAO → ATIF named (D28), else
-        :func:`.common.prompt_key` of its text."""
+        """The ``system_prompts`` key of a system step: the one named (D28), else of its text."""
         named: Doc = {}
-        FreeForm(step.get("extra"), f"{ptr}/extra", self.ctx).take(
-            named, "key", rows.PROMPT_KEY.key
-        )
+        extra = FreeForm(step.get("extra"), f"{ptr}/extra", self.ctx)
+        extra.take(named, "key", rows.PROMPT_KEY.key)
         if isinstance(named.get("key"), str):
             return str(named["key"])
         message = text(step.get("message"))
         return common.prompt_key(message if isinstance(message, str) else "")
 
     def _trajectory(self, traj: Doc, base: str, depth: int) -> list[Doc]:
-        """Write the steps of ``traj`` in the parser's order: each step after the steps of the
-        sub-agents it launched. Returns its own steps (the caller sets their ``parent_step``)."""
+        """Write ``traj``'s steps, each after its sub-agents' steps; returns its own steps."""
         subs = common.subagents(traj)
         where = {
             id(s): f"{base}/subagent_trajectories/{i}"
@@ -283,8 +271,7 @@ class _ToTao:
         return own
 
     def _subagent(self, sub: Doc, ptr: str, tid: str, depth: int) -> list[Doc]:
-        """The steps of an embedded subagent (at ``ptr``), written inline; its agent, when not
-        the root's, goes under :data:`.rows.SUBAGENT_AGENTS`."""
+        """Write an embedded subagent's steps inline (an agent not the root's is named)."""
         agent = sub.get("agent")
         if isinstance(agent, dict) and not same_json(agent, common.subagent_agent(self.agent)):
             self.agents[tid] = agent
@@ -292,8 +279,7 @@ class _ToTao:
         return self._trajectory(sub, ptr, depth + 1)
 
     def _step(self, step: Doc, ptr: str, depth: int, tids: list[str], prompt: str | None) -> Doc:
-        """The TAO step of an ATIF step (at ``ptr``) that launches the subagents ``tids`` and
-        names the prompt ``prompt``."""
+        """The TAO step of an ATIF step that launches the subagents ``tids``."""
         source = step.get("source")
         number = len(self.steps) - self.unnumbered + (1 if self.filled else 0)
         if source == "system":
@@ -367,6 +353,5 @@ class _ToTao:
             if not isinstance(call_id, str):
                 obs["error"] = common.UNLINKED
             out["observations"].append(obs)
-            self._named_back(
-                result, f"{ptr}/observation/results/{k}", obs, rows.NAMED["observation"]
-            )
+            rptr = f"{ptr}/observation/results/{k}"
+            self._named_back(result, rptr, obs, rows.NAMED["observation"])

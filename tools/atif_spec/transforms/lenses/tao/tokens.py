@@ -14,20 +14,15 @@ CACHE_WRITES = "cache_creation_input_tokens"
 
 
 def count(value: Any) -> int | float | None:
-    """A token count (an integer, or a float with no fraction), else None."""
-    if type(value) is int:  # the usual case first (a bool's type is bool)
-        return value
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int) or (isinstance(value, float) and value.is_integer()):
+    """A token count (a JSON integer, or a float with no fraction), else None (a bool too)."""
+    if type(value) is int or (type(value) is float and value.is_integer()):
         return value
     return None
 
 
 def anthropic_usage(step_model: Any, agent_model: Any, agent_name: Any) -> bool:
-    """Whether token usage follows Anthropic's convention (input excludes cache reads/writes):
-    by the step's model, else the agent's (``anthropic/…`` or a Claude model), else the agent's
-    name (``claude…``)."""
+    """Whether usage is Anthropic's (input excludes cache reads and writes): by the step's model,
+    else the agent's (``anthropic/…``, Claude), else the agent's name (``claude…``)."""
     model = step_model if isinstance(step_model, str) and step_model else None
     if model is None and isinstance(agent_model, str) and agent_model:
         model = agent_model
@@ -95,8 +90,8 @@ def usage_of(metrics: Doc, anthropic: bool) -> Doc:
 
 
 def totals(doc: Doc) -> Doc:
-    """The ``final_metrics`` totals TAO → ATIF writes for an ATIF trajectory (RFC.md §2.4, its
-    embedded subagents included; 0 for a metric no step reports; ``total_steps``: main steps)."""
+    """The ``final_metrics`` totals TAO → ATIF writes (RFC.md §2.4, subagents included; 0 for a
+    metric no step reports; ``total_steps``: main steps)."""
     found, seen = step_totals(doc.get("steps")), {id(doc)}
     pending = list(objects(doc.get("subagent_trajectories")))
     while pending:
