@@ -1,5 +1,4 @@
-"""The mapping tables of the TAO lenses (:mod:`atif_spec.transforms.mapping`), rendered into
-``spec/tao/MAPPING.md`` by ``python -m atif_spec.spectools.docgen``."""
+"""The TAO lenses' generated tables of ``spec/tao/MAPPING.md`` (:mod:`.transforms.mapping`)."""
 
 from __future__ import annotations
 

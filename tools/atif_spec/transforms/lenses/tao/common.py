@@ -1,5 +1,4 @@
-"""What both TAO mappings share: signatures, constants and small helpers (the named keys and
-record styles are in :mod:`.rows`)."""
+"""What both TAO mappings share (the named keys and record styles are in :mod:`.rows`)."""
 
 from __future__ import annotations
 
@@ -41,14 +40,12 @@ TRAJECTORY_FIELDS: dict[str, tuple[str, ...]] = {
     "agent": ("extra",),
     "final_metrics": ("total_cost_usd", "extra"),
 }
-"""Object of the ATIF root ("": the root) → its members kept under :data:`.rows.TRAJECTORY`
-(and the :data:`TOTALS` that differ from what TAO → ATIF computes)."""
+"""ATIF root object ("": the root) → its members kept under :data:`.rows.TRAJECTORY`."""
 TOTALS = ("total_prompt_tokens", "total_completion_tokens", "total_cached_tokens", "total_steps")
 
 
 def derived_trace_id(session: Any) -> str:
-    """The ``trace_id`` ATIF → TAO gives a trajectory without ``trajectory_id`` (a UUIDv5 of
-    its ``session_id``; TAO → ATIF recomputes it)."""
+    """The ``trace_id`` ATIF → TAO derives from ``session_id`` (UUIDv5; TAO → ATIF too)."""
     return _trace_id(session if isinstance(session, str) else "")
 
 
@@ -74,8 +71,7 @@ def hash_version(record: Doc) -> str:
 
 
 def filled(record: Doc) -> bool:
-    """Whether ``record`` is as opentraces writes it: the value :func:`atif_spec.formats.tao.fill`
-    makes of it, ``content_hash`` aside (every field of the 0.2.0 model, defaults included)."""
+    """Whether ``record`` is what :func:`~atif_spec.formats.tao.fill` makes (hash aside, D32)."""
     if not all(key in record for key in schema("v0.2.0")["properties"]):
         return False
     try:
@@ -118,8 +114,7 @@ def subagent_agent(agent: Doc) -> Doc:
 
 
 def launched(step: Doc, subs: dict[str, Doc], inlined: set[str]) -> list[str]:
-    """The ids of the embedded subagents ``subs`` that ``step``'s results reference first (not
-    yet in ``inlined``, updated): ATIF → TAO writes their steps just before it."""
+    """The ids of ``subs`` that ``step``'s results reference first (adding them to ``inlined``)."""
     found: list[str] = []
     observation = step.get("observation")
     results = observation.get("results") if isinstance(observation, dict) else None
@@ -145,8 +140,7 @@ def subagents(traj: Doc) -> dict[str, Doc]:
 
 
 def numbers(traj: Doc, first: int) -> dict[int, int]:
-    """``id(ATIF step)`` → the ``step_index`` ATIF → TAO gives it without a named key: the
-    parser's order (each step after its subagents' steps), system steps left out."""
+    """``id(ATIF step)`` → the ``step_index`` ATIF → TAO gives it (system steps left out)."""
     out: dict[int, int] = {}
 
     def walk(node: Doc) -> None:
@@ -163,9 +157,8 @@ def numbers(traj: Doc, first: int) -> dict[int, int]:
 
 
 def groups(steps: list[Doc]) -> dict[int, int]:
-    """Position → position of the parent step, for ``call_type: "subagent"`` steps whose
-    ``parent_step`` names the ``step_index`` of another step of the record, wherever it sits
-    (the parser writes them before it; a chronological record interleaves them). No cycles."""
+    """Position → position of the parent step of each ``call_type: "subagent"`` step whose
+    ``parent_step`` names another step's ``step_index``, wherever it sits; {} on a cycle."""
     where: dict[Any, int] = {}
     for p, step in enumerate(steps):
         if count(step.get("step_index")) is not None:
@@ -179,7 +172,7 @@ def groups(steps: list[Doc]) -> dict[int, int]:
         if q is not None and q != p:
             parent_of[p] = q
     acyclic: set[int] = set()  # each step walked once: a long chain of parents stays linear
-    for start in parent_of:  # a cycle: no grouping at all
+    for start in parent_of:
         path: set[int] = set()
         up: int | None = start
         while up is not None and up not in acyclic:

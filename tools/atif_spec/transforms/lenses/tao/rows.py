@@ -1,7 +1,5 @@
-"""The TAO lens's correspondences, once: plain copies between TAO and ATIF fields
-(:class:`~atif_spec.transforms.fields.Field` rows) and named keys
-(:class:`~atif_spec.transforms.fields.Named` rows), which both mappings run and ``tao_mapping.py``
-renders into ``spec/tao/MAPPING.md``."""
+"""The TAO lens's plain copies (``Field`` rows) and named keys (``Named`` rows), once: both
+mappings run them and ``tao_mapping.py`` renders them into ``spec/tao/MAPPING.md``."""
 
 from __future__ import annotations
 
@@ -43,8 +41,7 @@ _OWNERS = {
     "usage": ("/steps/*", "metrics/extra", "a step's `token_usage`", "the step's"),
     "metrics": ("", "final_metrics/extra", "`metrics`", "root"),
 }
-"""Kind of owner → the ATIF object's pattern in its trajectory, its free-form holder, and how
-MAPPING.md names the TAO owner and the ATIF owner."""
+"""Kind of owner → ATIF object's pattern, its free-form holder, MAPPING.md's TAO and ATIF owner."""
 WHERE = {kind: where for kind, (*_, where) in _OWNERS.items()}
 
 
@@ -115,8 +112,7 @@ NAMED: dict[str, tuple[Named, ...]] = {
         _tao("metrics", "estimated_cost_usd"),
     ),
 }
-"""TAO → ATIF: per kind of owner, the TAO members ATIF has no field for, under ``tao_<member>``
-of the ATIF object's ``extra`` (unless ATIF → TAO writes the same value anyway)."""
+"""TAO → ATIF: per kind of owner, the members ATIF has no field for (``extra.tao_<member>``)."""
 
 STEP_INDEX = NAMED["step"][-1]
 
@@ -208,5 +204,4 @@ TRAJECTORY = _atif(
     "`tao_` keys of §2.6).",
 )
 INTO_TAO_NAMED = (TRAJECTORY, STEP_COSTS, SUBAGENT_AGENTS, STEP_FIELDS, SYSTEM_STEPS)
-"""ATIF → TAO: the named keys of the record's ``metadata`` gathering ATIF members TAO has no
-field for, in the order they are written."""
+"""ATIF → TAO: the record's ``metadata`` keys gathering what TAO has no field for, in order."""

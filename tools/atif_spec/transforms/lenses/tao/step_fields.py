@@ -17,16 +17,14 @@ from atif_spec.transforms.lenses.tao.rows import STEP_FIELDS
 
 @dataclass(frozen=True, slots=True)
 class Keep:
-    """What :func:`kept` asks of ATIF → TAO: the producer's own members of an ``extra`` at a
-    pointer; to record a value carried by a named key (ATIF pointer, key, *tokens below it)."""
+    """ATIF → TAO's producer's members of an ``extra`` and record of a value it carries."""
 
     producers: Callable[[Any, str], Doc]
     member: Callable[..., None]
 
 
 def kept(step: Doc, ptr: str, index: str, launched: str | None, keep: Keep) -> Doc:
-    """The step's ATIF fields TAO has no field for, as a partial ATIF step. ``launched``: the
-    subagent whose steps ATIF → TAO wrote before it (TAO → ATIF writes its reference back)."""
+    """The step's fields TAO has none for, as a partial ATIF step (``launched``: its subagent)."""
     fields: Doc = {}
     for key, value in step.items():  # each pointer made only where it is used
         if key in common.FIELDS or (key == "message" and isinstance(value, list)):
@@ -68,8 +66,7 @@ def _metrics(metrics: Doc, ptr: str, keep: Keep, index: str) -> Doc:
 def _results(
     step: Doc, observation: Doc, ptr: str, launched: str | None, keep: Keep, index: str
 ) -> list[Doc]:
-    """Partial results, aligned with TAO's observations, without the reference TAO → ATIF writes
-    back anyway (the inlined subagent's, on the first launcher's result)."""
+    """Partial results, without the inlined subagent's reference TAO → ATIF writes anyway."""
     results = observation.get("results")
     items = [
         (k, r) for k, r in enumerate(results if isinstance(results, list) else ()) if not carrier(r)
@@ -87,9 +84,8 @@ def _partials(
     index: str,
     *below: str,
 ) -> list[Doc]:
-    """Partial tool calls or results (with their indexes at ``base``), one per TAO call or
-    observation: the producer's ``extra``, content parts and references (``plain``: position →
-    the one TAO → ATIF writes there anyway); ``[]`` when all are empty."""
+    """Partial calls or results, one per TAO call or observation (``plain``: position → the
+    reference TAO → ATIF writes there anyway); ``[]`` when all are empty."""
     out: list[Doc] = []
     for k, (i, item) in enumerate(items):
         partial: Doc = {}
