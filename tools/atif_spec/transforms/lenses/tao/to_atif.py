@@ -79,8 +79,8 @@ class _ToAtif:
         self.members: dict[int | None, list[int]] = {}  # parent position (root: None) → steps
         for p in range(len(self.steps)):
             self.members.setdefault(self.parent_of.get(p), []).append(p)
-        named = ((p, self._prompt_of(s)) for p, s in enumerate(self.steps))
-        self.prompt_of = {p: key for p, key in named if key is not None}
+        keys = ((p, self._prompt_of(s)) for p, s in enumerate(self.steps))
+        self.prompt_of = {p: key for p, key in keys if key is not None}
         used = set(self.prompt_of.values())
         self.unreferenced = sorted(  # system steps first, in key order (not data, RFC.md §4.6)
             k for k, v in self.prompts.items() if isinstance(v, str) and k not in used
