@@ -141,12 +141,10 @@ class _ToTao:
         """Parents by ``step_index``, steps in ``step_index`` order when distinct ints (D27)."""
         for step in self.steps:  # a parent read back under another step_index
             parent = step.get("parent_step")
-            if isinstance(parent, int) and not isinstance(parent, bool):
+            if type(parent) is int:  # JSON: not a bool
                 step["parent_step"] = self.steps[parent]["step_index"]
         indexes = [step.get("step_index") for step in self.steps]
-        if len(set(indexes)) == len(indexes) and all(
-            isinstance(i, int) and not isinstance(i, bool) for i in indexes
-        ):
+        if all(type(i) is int for i in indexes) and len(set(indexes)) == len(indexes):
             self.steps.sort(key=lambda step: int(step["step_index"]))
         for step in self.steps:  # the id TAO → ATIF gives a sub-agent its record leaves unnamed
             if step.get("subagent_trajectory_ref") == f"subagent@step-{step['step_index']}":
