@@ -14,6 +14,8 @@ PRODUCED = (
     re.compile(r'\b(?:refuse|warn)\(\s*(?:report,\s*)?"([a-z0-9-]+)"'),
     # findings built with their prefix (the change report's refusals, the output size checks)
     re.compile(r'Finding\(\s*f?"(?:migrate|convert|\{kind\}|\{self\.kind\}):([a-z0-9-]+)"'),
+    # the rows of the change report's refusal table (ChangeReport.refusals: code, items, switch)
+    re.compile(r'^\s*\("([a-z0-9-]+)", self\.\w+, fail_on_\w+,', re.MULTILINE),
     # a refusal named by a constant (v1_6__v1_7.REFUSAL), the stash's errors (StashError.what)
     re.compile(r'^REFUSAL = "([a-z0-9-]+)"', re.MULTILINE),
     re.compile(r'"(stash-[a-z-]+)"'),
