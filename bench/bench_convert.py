@@ -3,6 +3,9 @@
 Prints, for bench-corpus v1.7 trajectories of several sizes, the CPU time of `atif_spec.convert`
 in each direction through ATIF as a ratio to `orjson.loads` of the input plus `orjson.dumps` of
 the output (parse + dump), median (min-max) of interleaved rounds. Issue 30's goal: a lens conversion <= 5x either way.
+The first row of each size is the floor of a Python mapping: one walk that rebuilds every object
+and array of the ATIF document and does nothing else (the driver runs at least three: forward,
+backward and the diff).
 """
 
 from __future__ import annotations
@@ -47,6 +50,27 @@ def directions(steps: int) -> list[tuple[str, bytes, str]]:
     return rows
 
 
+def rebuilt(value: Any) -> Any:
+    """``value`` with every object and array rebuilt (one Python walk)."""
+    if type(value) is dict:
+        return {key: rebuilt(item) for key, item in value.items()}
+    if type(value) is list:
+        return [rebuilt(item) for item in value]
+    return value
+
+
+def walk_floor(steps: int, runs: int) -> str:
+    """One rebuilding walk of the ATIF document as a ratio to its parse + dump."""
+    data = dumps(corpus.trajectory(steps, output_lines=8, version="v1.7"))
+    doc = orjson.loads(data)
+    fns: dict[str, Callable[[], object]] = {
+        "base": lambda: orjson.dumps(orjson.loads(data)),
+        "walk": lambda: rebuilt(doc),
+    }
+    times = timing.interleaved(fns, runs, timing.calls_for(fns["walk"]), time.process_time)
+    return timing.spread(timing.ratios(times, "walk", "base"))
+
+
 def measure(data: bytes, target: str, runs: int) -> str:
     out = atif_spec.convert(orjson.loads(data), to=target)[0]
     fns: dict[str, Callable[[], object]] = {
@@ -67,6 +91,8 @@ def main() -> None:
         f" the input + dump of the output, median (min-max) of {args.runs} interleaved rounds"
     )
     for steps in args.sizes:
+        floor = walk_floor(steps, args.runs)
+        print(f"  {steps:>4} steps {'':>9}  {'one Python walk (the floor)':<40} {floor}")
         for name, data, target in directions(steps):
             ratio = measure(data, target, args.runs)
             print(f"  {steps:>4} steps {len(data) / 1e3:7.0f}KB  {name:<40} {ratio}")
