@@ -86,6 +86,9 @@ def offline() -> Iterator[None]:
         for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"):
             patch.setenv(var, DEAD_PROXY)
             patch.setenv(var.lower(), DEAD_PROXY)
+        # urlopen caches its first opener, proxies read then: the one made here must not
+        # outlive the module (later files on the same pytest-xdist worker would use it)
+        patch.setattr(urllib.request, "_opener", None)
         yield
 
 

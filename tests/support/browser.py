@@ -49,7 +49,8 @@ class Browser:
         else:
             raise RuntimeError("chromium did not open its DevTools port")
         port = port_file.read_text().split()[0]
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as resp:
+        direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: no proxy
+        with direct.open(f"http://127.0.0.1:{port}/json/list", timeout=10) as resp:
             pages = [t for t in json.load(resp) if t["type"] == "page"]
         from websockets.sync.client import connect
 
