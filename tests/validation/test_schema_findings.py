@@ -110,6 +110,27 @@ def test_deep_nesting_the_schema_accepts_stays_valid() -> None:
     assert [(f.code, f.pointer) for f in validate(doc).findings] == [("schema:required", "/agent")]
 
 
+def test_findings_of_a_document_built_in_python_come_in_document_order() -> None:
+    """The engine reports an object's unknown keys after its fields, in an order that changes
+    between its releases; a document with no text to place findings by keeps its own order (a
+    missing member after the object's own, ties by pointer and code)."""
+    doc = {
+        "steps": [{"zzz": 1, "step_id": "a", "source": "agent", "message": 5}],
+        "bogus": 1,
+        "agent": {"version": "1"},
+        "session_id": 3,
+        "schema_version": "ATIF-v1.7",
+    }
+    assert [(f.pointer, f.code) for f in validate(doc).findings] == [
+        ("/steps/0/zzz", "schema:additionalProperties"),
+        ("/steps/0/step_id", "schema:type"),
+        ("/steps/0/message", "schema:type"),
+        ("/bogus", "schema:additionalProperties"),
+        ("/agent/name", "schema:required"),
+        ("/session_id", "schema:type"),
+    ]
+
+
 def test_a_refused_value_below_the_cut_is_reported_at_the_base() -> None:
     """When the cut copy shows nothing, the whole instance is named."""
     arrays = {

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from atif_spec.formats import all_formats
-from atif_spec.jsonio.pointers import join, pointer
+from atif_spec.jsonio.pointers import join, parse_pointer, pointer
 from atif_spec.schemas.catalog import node_at
 from atif_spec.validation.findings import Finding, input_finding, schema_finding
 from atif_spec.validation.schema_messages import message_at
@@ -321,13 +321,18 @@ def findings_of(validator: Any, instance: Any, base: str = "") -> list[Finding]:
     :data:`ENGINE_DEPTH` levels deep), the findings are those of a copy cut at
     :data:`CUT_DEPTH`, and each finding about a value that was cut short becomes one
     ``input:too-deep`` finding at that value's pointer, quoting what the schema says of it
-    (or, when the cut copy shows nothing, one at ``base``).
+    (or, when the cut copy shows nothing, one at ``base``). Findings come in document order.
     """
     try:
-        return findings_from_errors(validator.iter_errors(instance), base)
+        found = findings_from_errors(validator.iter_errors(instance), base)
     except ValueError as exc:
         if str(exc) != _ENGINE_REFUSAL:
             raise
+        found = _cut_short_findings(validator, instance, base)
+    return _in_document_order(found, instance, base) if len(found) > 1 else found
+
+
+def _cut_short_findings(validator: Any, instance: Any, base: str) -> list[Finding]:
     cut_short: set[str] = set()
     shallow = _cut(instance, base, 0, cut_short)
     found: dict[tuple[str, str], Finding] = {}
@@ -341,6 +346,31 @@ def findings_of(validator: Any, instance: Any, base: str = "") -> list[Finding]:
         message = f"nested too deeply to check (over {CUT_DEPTH} levels) where refused"
         return [input_finding("too-deep", message, base)]
     return list(found.values())
+
+
+def _in_document_order(found: list[Finding], instance: Any, base: str) -> list[Finding]:
+    """``found`` in the order of the values they point at in ``instance`` (a missing member after
+    its object's own), then by pointer and code: the engine's own order changes between its
+    releases, and a document built in Python has no text to place findings by."""
+    members: dict[int, dict[str, int]] = {}  # each object's keys, numbered once
+
+    def place(f: Finding) -> tuple[list[int], str, str]:
+        node, where = instance, []
+        for token in parse_pointer(f.pointer[len(base) :]):
+            if isinstance(node, dict):
+                keys = members.get(id(node))
+                if keys is None:
+                    keys = members[id(node)] = {key: i for i, key in enumerate(node)}
+                where.append(keys.get(token, len(keys)))
+                node = node.get(token)
+            elif isinstance(node, list) and token.isdigit():
+                where.append(int(token))
+                node = node[int(token)] if int(token) < len(node) else None
+            else:
+                break
+        return where, f.pointer, f.code
+
+    return sorted(found, key=place)
 
 
 def _cut(value: Any, ptr: str, depth: int, cut_short: set[str]) -> Any:
