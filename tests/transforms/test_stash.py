@@ -153,22 +153,18 @@ def test_a_producers_own_stash_key_is_never_overwritten() -> None:
 
 def test_a_pair_of_containers_found_equal_is_compared_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """Snapshots of a trajectory-sdk file repeat one message object on each side: comparing the
-    pair once keeps the diff linear in the conversation, not in the file."""
-    calls = 0
-    same = stash._same
-
-    def counted(*args: Any) -> bool:
-        nonlocal calls
-        calls += 1
-        return same(*args)
-
-    monkeypatch.setattr(stash, "_same", counted)
+    pair once keeps the diff of a lens's output linear in the conversation, not in the file."""
+    texts: list[Any] = []
+    canonical = stash.canonical_json
+    monkeypatch.setattr(stash, "canonical_json", lambda v: texts.append(v) or canonical(v))
     # equal members, not shared: each pair of values is compared
     mine, theirs = ({f"k{i}": f"value {i}" for i in range(50)} for _ in range(2))
-    source = {"steps": [[mine] for _ in range(10)]}
-    rebuilt = {"steps": [[theirs] for _ in range(10)]}
-    assert diff(source, rebuilt) == []
-    assert calls < 2 * 52  # 52 for the first snapshot, 2 for each later one (520 without)
+    source = {"steps": [[mine, n] for n in range(10)]}
+    rebuilt = {"steps": [[theirs, -1 - n] for n in range(10)]}
+    assert [op["path"] for op in diff(source, rebuilt, rebuilt_whole=True)][1::2] == [
+        f"/steps/{n}/1" for n in range(10)
+    ]
+    assert texts == [mine, theirs]  # once, not once per snapshot
 
 
 def _otlp(attributes: Any = None) -> dict[str, Any]:

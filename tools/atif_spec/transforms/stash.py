@@ -209,14 +209,18 @@ def diff(source: Any, rebuilt: Any, *, rebuilt_whole: bool = False) -> list[Op]:
     objects member by member, arrays element by element after their common start and end (the
     rest of the middle added or removed at its end); a ``test`` before every ``remove`` and
     ``replace``. Shared members are skipped; with ``rebuilt_whole`` (a lens's output) containers
-    are compared in C first and walked only where they differ; a pair found equal is not compared
-    again (trajectory-sdk snapshots share their messages on both sides)."""
+    are compared in C first and walked only where they differ, and a pair found equal is not
+    compared again (trajectory-sdk snapshots share their messages on both sides)."""
     ops: list[Op] = []
-    _diff(source, rebuilt, "", ops, set(), rebuilt_whole)
+    _diff(source, rebuilt, "", ops, set() if rebuilt_whole else None)
     return ops
 
 
-def _diff(s: Any, r: Any, path: str, ops: list[Op], equal: set[tuple[int, int]], c: bool) -> None:
+_Equal = set[tuple[int, int]] | None
+"""The pairs of containers found equal, with ``rebuilt_whole``; None: walk without comparing."""
+
+
+def _diff(s: Any, r: Any, path: str, ops: list[Op], equal: _Equal) -> None:
     kind = type(s)
     if kind is not type(r) or (kind is not dict and kind is not list):
         if not _same(s, r):
@@ -224,17 +228,11 @@ def _diff(s: Any, r: Any, path: str, ops: list[Op], equal: set[tuple[int, int]],
                 {"op": "test", "path": path, "value": r},
                 {"op": "replace", "path": path, "value": s},
             ]
-        return
-    pair = (id(s), id(r))
-    if s is r or pair in equal or (c and _same(s, r, equal)):
-        return
-    done = len(ops)
-    (_diff_dict if kind is dict else _diff_list)(s, r, path, ops, equal, c)
-    if len(ops) == done:
-        equal.add(pair)
+    elif s is not r and (equal is None or not _same(s, r, equal)):
+        (_diff_dict if kind is dict else _diff_list)(s, r, path, ops, equal)
 
 
-def _diff_dict(s: Doc, r: Doc, path: str, ops: list[Op], equal: Any, c: bool) -> None:
+def _diff_dict(s: Doc, r: Doc, path: str, ops: list[Op], equal: _Equal) -> None:
     for key in r if not r.keys() <= s.keys() else ():
         if key not in s:
             here = f"{path}/{escape_token(key)}"
@@ -244,10 +242,10 @@ def _diff_dict(s: Doc, r: Doc, path: str, ops: list[Op], equal: Any, c: bool) ->
         if other is _ABSENT:
             ops.append({"op": "add", "path": f"{path}/{escape_token(key)}", "value": value})
         elif other is not value:
-            _diff(value, other, f"{path}/{escape_token(key)}", ops, equal, c)
+            _diff(value, other, f"{path}/{escape_token(key)}", ops, equal)
 
 
-def _diff_list(s: list[Any], r: list[Any], path: str, ops: list[Op], equal: Any, c: bool) -> None:
+def _diff_list(s: list[Any], r: list[Any], path: str, ops: list[Op], equal: _Equal) -> None:
     start = end = 0
     shortest = min(len(s), len(r))
     if len(s) != len(r):  # the same length: element by element
@@ -257,9 +255,8 @@ def _diff_list(s: list[Any], r: list[Any], path: str, ops: list[Op], equal: Any,
             end += 1
     s_mid, r_mid = len(s) - end, len(r) - end
     paired = start + min(s_mid - start, r_mid - start)
-    for i in range(start, paired):
-        if s[i] is not r[i]:
-            _diff(s[i], r[i], f"{path}/{i}", ops, equal, c)
+    for i in [i for i in range(start, paired) if s[i] is not r[i]]:
+        _diff(s[i], r[i], f"{path}/{i}", ops, equal)
     for i in range(r_mid - 1, paired - 1, -1):
         ops += [
             {"op": "test", "path": f"{path}/{i}", "value": r[i]},
