@@ -123,6 +123,21 @@ def test_apply_copies_only_the_changed_path() -> None:
     assert doc["edit"] == {"n": 1}
 
 
+def test_a_patch_that_enters_a_container_twice_keeps_both_changes() -> None:
+    doc: dict[str, Any] = {"a": {"n": [1]}, "b": {}}
+    ops = [
+        {"op": "add", "path": "/a/x", "value": 1},
+        {"op": "add", "path": "/b/y", "value": {}},
+        {"op": "add", "path": "/b/y/z", "value": 2},
+        {"op": "add", "path": "/a/n/-", "value": 3},
+    ]
+    result, conflicts = apply(doc, ops)
+    assert conflicts == []
+    assert result == {"a": {"n": [1, 3], "x": 1}, "b": {"y": {"z": 2}}}
+    assert doc == {"a": {"n": [1]}, "b": {}}
+    assert ops[1]["value"] == {}, "a value the patch holds is not modified either"
+
+
 @given(documents, st.sampled_from([("extra",), ("agent", "extra")]))
 def test_attach_then_detach_gives_the_document_back(doc: dict[str, Any], place: Any) -> None:
     if place == ("agent", "extra"):

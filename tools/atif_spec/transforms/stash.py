@@ -295,9 +295,8 @@ def apply(doc: Any, ops: Sequence[Op]) -> tuple[Any, list[Conflict]]:
     applied, and the operations that were not (the document was edited after the step): one
     after a failed ``test``, or whose path does not resolve. Values written are the patch's."""
     root = {"": doc}
-    copied = {id(root)}
-    # the copied containers on the path of the last operation's parent, and their tokens: an
-    # operation changes only a member of the last, so the next walks on from the deepest shared
+    # the copies of the containers on the path of the last operation's parent, and their tokens:
+    # an operation changes only a member of the last, so the next walks on from the deepest shared
     nodes: list[Any] = [root]
     chain: list[str] = []
     conflicts: list[Conflict] = []
@@ -310,7 +309,7 @@ def apply(doc: Any, ops: Sequence[Op]) -> tuple[Any, list[Conflict]]:
         try:
             *above, token = ["", *parse_pointer(op["path"])]
             if above != chain:
-                _walk(above, chain, nodes, copied)
+                _walk(above, chain, nodes)
             skip = not _apply_one(nodes[-1], token, op)
         except (LookupError, TypeError, ValueError):
             del chain[:], nodes[1:]
@@ -318,26 +317,24 @@ def apply(doc: Any, ops: Sequence[Op]) -> tuple[Any, list[Conflict]]:
     return root[""], conflicts
 
 
-def _walk(tokens: list[str], chain: list[str], nodes: list[Any], copied: set[int]) -> None:
-    """Move the chain to the container at ``tokens``, copying (and relinking) where not yet."""
+def _walk(tokens: list[str], chain: list[str], nodes: list[Any]) -> None:
+    """Move the chain to the container at ``tokens``, copying (and relinking) each container it
+    enters (patches list a subtree's operations together: each is entered once)."""
     shared = 0
     for mine, last in zip(tokens, chain, strict=False):
         if mine != last:
             break
         shared += 1
     del chain[shared:], nodes[shared + 1 :]
-    node = nodes[-1]
+    node: Any = nodes[-1]
     for token in tokens[shared:]:
         key: str | int = token if isinstance(node, dict) else _index(token, len(node), False)
         child = node[key]
-        if not isinstance(child, (dict, list)):
+        if not isinstance(child, dict | list):
             raise LookupError(token)
-        if id(child) not in copied:
-            node[key] = child = dict(child) if isinstance(child, dict) else list(child)
-            copied.add(id(child))
-        nodes.append(child)
+        node[key] = node = child.copy()
+        nodes.append(node)
         chain.append(token)
-        node = child
 
 
 def _apply_one(parent: Any, token: str, op: Op) -> bool:
@@ -363,11 +360,11 @@ def _apply_one(parent: Any, token: str, op: Op) -> bool:
 
 
 def _index(token: str, length: int, adding: bool) -> int:
-    if token == "-" and adding:
+    """The array index ``token`` names (RFC 6901: digits without a leading zero, ``-`` the end)."""
+    if token.isdigit() and (token[0] != "0" or token == "0"):
+        index = int(token)
+        if index < length or (adding and index == length):
+            return index
+    elif adding and token == "-":
         return length
-    if not token.isdigit() or (len(token) > 1 and token[0] == "0"):
-        raise LookupError(token)
-    index = int(token)
-    if index > length or (index == length and not adding):
-        raise LookupError(token)
-    return index
+    raise LookupError(token)
