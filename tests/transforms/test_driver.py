@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
 
+import atif_spec
 from atif_spec.transforms.changes import ChangeReport
 from atif_spec.transforms.driver import Context, Options, Refused, Step, run
 from atif_spec.transforms.stash import STASH_KEY
+from tests.support.documents import minimal_atif
 
 Doc = dict[str, Any]
 
@@ -120,3 +123,51 @@ def test_finish_sees_what_the_mapping_made_and_the_document_written() -> None:
     assert STASH_KEY not in made.get("extra", {})
     assert STASH_KEY in written["extra"]
     assert out == {**written, "digest": len(str(sorted(written)))}
+
+
+def _tao_chain(depth: int) -> Doc:
+    """A TAO record whose agent steps each launch the next as a subagent, ``depth`` deep."""
+    steps: list[Doc] = [{"step_index": 0, "role": "user", "content": "go"}]
+    for i in range(1, depth + 1):
+        call = {"tool_call_id": f"t{i}", "tool_name": "Task", "input": {"description": "d"}}
+        steps.append(
+            {
+                "step_index": i,
+                "role": "agent",
+                "content": f"level {i}",
+                "call_type": "main" if i == 1 else "subagent",
+                **({"parent_step": i - 1} if i > 1 else {}),
+                "tool_calls": [call],
+                "observations": [{"source_call_id": f"t{i}", "content": "ok"}],
+            }
+        )
+    record = {"schema_version": "0.2.0", "trace_id": "7b9d1f3a-5c7e-4a2b-9d4f-6e8a0c2e4b6d"}
+    return {**record, "session_id": "s", "agent": {"name": "a"}, "steps": steps}
+
+
+def _atif_chain(depth: int) -> Doc:
+    """An ATIF v1.8 document whose embedded subagent embeds the next, ``depth`` deep."""
+    doc = minimal_atif("v1.8")
+    for n in range(depth):
+        doc = {**minimal_atif("v1.8"), "trajectory_id": f"t{n}", "subagent_trajectories": [doc]}
+    return doc
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [
+        (lambda: atif_spec.convert(_tao_chain(sys.getrecursionlimit()), to="atif@v1.7"), "Conv"),
+        (lambda: atif_spec.migrate(_atif_chain(sys.getrecursionlimit()), to="v1.7"), "Migr"),
+    ],
+    ids=["convert-tao-subagents", "migrate-atif-subagents"],
+)
+def test_a_document_nested_too_deep_is_refused_with_a_finding(call: Any, error: str) -> None:
+    with pytest.raises((atif_spec.ConversionError, atif_spec.MigrationError)) as caught:
+        call()
+    assert type(caught.value).__name__.startswith(error)
+    assert [f.code for f in caught.value.report.errors] == ["input:too-deep"]
+
+
+def test_a_nested_document_within_the_limit_converts() -> None:
+    out, report = atif_spec.convert(_tao_chain(20), to="atif@v1.7")
+    assert report.errors == [] and "subagent_trajectories" in out

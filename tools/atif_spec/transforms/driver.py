@@ -21,7 +21,7 @@ from atif_spec.jsonio.pointers import MISSING, value_at
 from atif_spec.jsonio.pointers import pointer as make_pointer
 from atif_spec.transforms.changes import ChangeReport, Item
 from atif_spec.transforms.stash import Op, StashError, apply, attach, detach, diff, holder
-from atif_spec.validation.findings import Finding, Level
+from atif_spec.validation.findings import Finding, Level, input_finding
 
 Doc = dict[str, Any]
 
@@ -144,9 +144,25 @@ class Step:
         return Step(self.target, self.source, self.backward, self.forward)
 
 
+def too_deep() -> Finding:
+    """The refusal of a document nested deeper than the mappings can walk (Python's recursion
+    limit); ``atif migrate`` and ``atif convert`` give it too when checking or writing fails so."""
+    return input_finding(
+        "too-deep", "nesting is too deep to transform (refused; nothing was written)"
+    )
+
+
 def run(step: Step, doc: Doc, report: ChangeReport, options: Options, kind: str) -> Doc:
     """``doc`` (not modified) transformed by ``step`` (RFC.md §4.5.3, §4.5.4), reporting into
-    ``report``; :class:`Refused` when a mapping or the stash refuses it."""
+    ``report``; :class:`Refused` when a mapping or the stash refuses it, or the document is
+    nested too deeply (:func:`too_deep`)."""
+    try:
+        return _run(step, doc, report, options, kind)
+    except RecursionError:
+        raise Refused(too_deep()) from None
+
+
+def _run(step: Step, doc: Doc, report: ChangeReport, options: Options, kind: str) -> Doc:
     try:
         source, layers = detach(doc, holder(step.source))
     except StashError as exc:
