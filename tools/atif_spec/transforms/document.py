@@ -96,20 +96,19 @@ def migrate_raw(raw: RawDocument, options: MigrateOptions) -> Outcome:
     """Parse, transform, check and serialize one document (worker entry point).
 
     A document nested too deeply for the transformations (Python's recursion limit) is refused
-    with an ``input:too-deep`` finding, never a ``RecursionError``. The report of a document
+    with an ``input:too-deep`` finding, never a ``RecursionError``: by ``migrate`` and ``convert``
+    themselves (:func:`atif_spec.transforms.driver.too_deep`), and here for what comes after them
+    (a trajectory-sdk document's size, the check of the result, its text). The report of a document
     gathered from several JSON Lines records (an OTLP trace) names them all in a first warning,
     ``convert:otel-trace-lines``; its ``line`` is the first of them."""
     try:
         outcome = _migrate_raw(raw, options)
     except RecursionError:
         from atif_spec.transforms.changes import ChangeReport  # noqa: PLC0415 - start-up: `atif --help` imports this module
+        from atif_spec.transforms.driver import too_deep  # noqa: PLC0415 - start-up: `atif --help` imports this module
 
         report = ChangeReport(source=raw.source, line=raw.line, to=options.target)
-        report.errors.append(
-            input_finding(
-                "too-deep", "nesting is too deep to transform (refused; nothing was written)"
-            )
-        )
+        report.errors.append(too_deep())
         outcome = Outcome(raw.source, raw.line, report.to_dict(), None)
     if raw.lines is not None:
         outcome.report["warnings"].insert(0, trace_lines(raw.lines).to_dict())
