@@ -172,7 +172,7 @@ def _run(step: Step, doc: Doc, report: ChangeReport, options: Options, kind: str
     ctx = Context(step.name, kind, options)
     if top is not None:
         ctx.reads = frozenset(top.get("wrote", ()))
-        ctx.restores = frozenset(op["path"] for op in top.get("patch", ()) if op["op"] == "add")
+        ctx.restores = frozenset([op["path"] for op in top.get("patch", ()) if op["op"] == "add"])
     out = made = step.forward(source, ctx)
     undone: dict[str, Any] = {}
     if top is not None:
@@ -239,6 +239,8 @@ def _restore(
 def _not_undone(patch: list[Op], undone: dict[str, Any]) -> list[Op]:
     """``patch`` without what writes back a value the undone layer took out (the inverse step's
     output, which the way back, e.g. under another policy, does not write)."""
+    if not undone:  # no layer undone, or one that took nothing out
+        return patch
     out: list[Op] = []
     for op in patch:
         path = op["path"]
@@ -256,6 +258,8 @@ def _not_undone(patch: list[Op], undone: dict[str, Any]) -> list[Op]:
 
 def _report_patch(step: Step, patch: list[Op], report: ChangeReport, drop: bool) -> None:
     """List each operation of a new layer's patch as stashed (or dropped, with ``drop``)."""
+    if not patch:
+        return
     items = report.dropped if drop else report.stashed
     where = None if drop else make_pointer(*holder(step.target))
     reasons = {
