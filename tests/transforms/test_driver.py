@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gc
 import sys
 from typing import Any
 
 import pytest
 
 import atif_spec
+from atif_spec.transforms import driver
 from atif_spec.transforms.changes import ChangeReport
 from atif_spec.transforms.driver import Context, Options, Refused, Step, run
 from atif_spec.transforms.stash import STASH_KEY
@@ -171,3 +173,28 @@ def test_a_document_nested_too_deep_is_refused_with_a_finding(call: Any, error: 
 def test_a_nested_document_within_the_limit_converts() -> None:
     out, report = atif_spec.convert(_tao_chain(20), to="atif@v1.7")
     assert report.errors == [] and "subagent_trajectories" in out
+
+
+@pytest.mark.parametrize("to", ["tao@v0.2.0", "v1.6"])
+def test_steps_run_with_the_cyclic_collector_paused_and_it_is_restored(
+    monkeypatch: pytest.MonkeyPatch, to: str
+) -> None:
+    """Steps allocate many small objects and no cycles: a running collector would re-scan the
+    freshly parsed document again and again (migrate and convert pause it alike)."""
+    seen: list[bool] = []
+    real = driver.run
+
+    def spy(*args: Any) -> Doc:
+        seen.append(gc.isenabled())
+        return real(*args)
+
+    monkeypatch.setattr(driver, "run", spy)
+    call = atif_spec.convert if "@" in to else atif_spec.migrate
+    for running in (True, False):
+        (gc.enable if running else gc.disable)()
+        try:
+            call(minimal_atif("v1.7"), to=to)
+            assert gc.isenabled() is running
+        finally:
+            gc.enable()
+    assert seen and not any(seen)

@@ -11,8 +11,10 @@ policy, or refuses.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -142,6 +144,20 @@ class Step:
     def inverse(self) -> Step:
         """The step that undoes this one."""
         return Step(self.target, self.source, self.backward, self.forward)
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused (as it was after): steps allocate many small objects
+    and make no reference cycles, and a running collector re-scans the (large, freshly parsed)
+    document again and again. ``migrate`` and ``convert`` run their steps so."""
+    running = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if running:
+            gc.enable()
 
 
 def too_deep() -> Finding:

@@ -121,8 +121,26 @@ def convert(
         raise refuse(report, "bad-target", f"unknown target {target_format}@{target_version}")
     report.to = f"{target_format}@{target_version}"
     options = driver.Options(drop, session_ref_path, drop_context_only, otel_convention)
+    with driver.gc_paused():
+        work = _route(doc, found, (target_format, target_version), report, options)
+    report.errors.extend(report.refusals("convert", fail_on_loss, fail_on_decision))
+    if report.errors:
+        raise ConversionError(report)
+    report.tally(work)
+    return work, report
+
+
+def _route(
+    doc: Any,
+    source: tuple[str, str],
+    target: tuple[str, str],
+    report: ChangeReport,
+    options: driver.Options,
+) -> Any:
+    """``doc`` (of format and version ``source``) through the steps to ``target``: ATIF
+    migrations before and after, ATIF as the hub between two other formats."""
+    (fmt, version), (target_format, target_version) = source, target
     work: Any = doc  # a list only for a stream format (ATOF), until its lens into ATIF
-    fmt, version = source_format, source_version
     if fmt == target_format:
         if fmt == "atif":
             work = _migrate(work, target_version, report, options)
@@ -152,11 +170,7 @@ def convert(
                 )
             if writes != target_version:
                 work = _tao(work, writes, target_version, report, options)
-    report.errors.extend(report.refusals("convert", fail_on_loss, fail_on_decision))
-    if report.errors:
-        raise ConversionError(report)
-    report.tally(work)
-    return work, report
+    return work
 
 
 def _run(lens: driver.Step, doc: Doc, report: ChangeReport, options: driver.Options) -> Doc:

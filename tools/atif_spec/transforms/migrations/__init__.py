@@ -8,7 +8,6 @@ values the target requires are decided by documented policies.
 
 from __future__ import annotations
 
-import gc
 import importlib
 import itertools
 from typing import Any
@@ -103,10 +102,6 @@ def _migrate(
     reference that neither the mapping nor the stash resolved after it."""
     version = _source_version(doc, report)
     report.from_ = f"atif@{version}"
-    # The steps allocate many small objects and create no reference cycles; pausing the cyclic
-    # collector keeps it from re-scanning the (large, freshly parsed) document again and again.
-    paused = gc.isenabled()
-    gc.disable()
     work = dict(doc)
     try:
         for step in plan(version, target):
@@ -119,9 +114,6 @@ def _migrate(
     except driver.Refused as exc:
         report.errors.append(exc.finding)
         raise MigrationError(report) from None
-    finally:
-        if paused:
-            gc.enable()
     return _point_schema_url(work, version, target)
 
 
@@ -159,12 +151,14 @@ def migrate(
     """
     if to.startswith("tao@"):
         report = ChangeReport(source=source, line=line, to=to)
-        out = tao_versions.migrate(doc, to, report, driver.Options(drop))
+        with driver.gc_paused():
+            out = tao_versions.migrate(doc, to, report, driver.Options(drop))
     else:
         target = parse_version(to)
         report = ChangeReport(source=source, line=line, to=f"atif@{target}")
         options = driver.Options(drop, session_ref_path, drop_context_only)
-        out = _migrate(doc, target, report, options)
+        with driver.gc_paused():
+            out = _migrate(doc, target, report, options)
     report.errors.extend(report.refusals("migrate", fail_on_loss, fail_on_decision))
     if out is None or report.errors:
         raise MigrationError(report)
