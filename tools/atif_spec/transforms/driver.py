@@ -62,13 +62,14 @@ class Context:
     options: Options = field(default_factory=Options)
     reads: frozenset[str] = frozenset()
     """Pointers (in the input) of the named keys to read back: the undone layer's ``wrote``."""
-    restores: frozenset[str] = frozenset()
-    """Pointers (in the output) of the members that layer's patch adds back after the mapping."""
+    undoing: Sequence[Op] = ()
+    """The undone layer's patch, applied to the output after the mapping."""
     wrote: list[str] = field(default_factory=list)
     """Pointers (in the output) of the named keys the mapping wrote, in order."""
     named: list[Item] = field(default_factory=list)
     decided: list[Item] = field(default_factory=list)
     warnings: list[Finding] = field(default_factory=list)
+    _adds: frozenset[str] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def target(self) -> str:
@@ -81,7 +82,9 @@ class Context:
 
     def restored(self, pointer: str) -> bool:
         """Whether the stash gives the output a member at ``pointer`` after the mapping."""
-        return pointer in self.restores
+        if self._adds is None:  # (the first time only: few mappings ask)
+            self._adds = frozenset([op["path"] for op in self.undoing if op["op"] == "add"])
+        return pointer in self._adds
 
     def name(self, source: str, to: str, reason: str) -> None:
         """Record a value put under a documented name at ``to`` (from ``source``)."""
@@ -187,15 +190,15 @@ def _run(step: Step, doc: Doc, report: ChangeReport, options: Options, kind: str
     top = layers.pop() if layers and layers[-1]["by"] == undo else None
     ctx = Context(step.name, kind, options)
     if top is not None:
-        ctx.reads = frozenset(top.get("wrote", ()))
-        ctx.restores = frozenset([op["path"] for op in top.get("patch", ()) if op["op"] == "add"])
+        ctx.reads, ctx.undoing = frozenset(top.get("wrote", ())), top.get("patch", [])
     out = made = step.forward(source, ctx)
-    undone: dict[str, Any] = {}
+    skipped: set[int] = set()
     if top is not None:
-        out, undone = _restore(step, out, top.get("patch", []), ctx, report)
+        out, skipped = _restore(step, out, ctx, report)
     back = step.backward(out, _Rebuilding(undo, kind, options, frozenset(ctx.wrote)))
     # a lens rebuilds the whole document; a migration shares what it does not change
-    patch = _not_undone(diff(source, back, rebuilt_whole=kind == "convert"), undone)
+    patch = diff(source, back, rebuilt_whole=kind == "convert")
+    patch = _not_undone(patch, ctx.undoing, skipped)
     _report_patch(step, patch, report, options.drop)
     layer: Doc = {"by": step.name}
     if ctx.wrote:
@@ -218,13 +221,10 @@ def _stash_refusal(exc: StashError, kind: str) -> Refused:
     return Refused(Finding(f"{kind}:{exc.what}", exc.what, Level.ERROR, exc.pointer, exc.message))
 
 
-def _restore(
-    step: Step, out: Doc, patch: list[Op], ctx: Context, report: ChangeReport
-) -> tuple[Doc, dict[str, Any]]:
+def _restore(step: Step, out: Doc, ctx: Context, report: ChangeReport) -> tuple[Doc, set[int]]:
     """``out`` with the undone layer's patch applied (what could not be, after an edit, is
-    reported), and the values it took out or replaced after a test (``{path: value}``): the
-    inverse step wrote them, so they are not the document's own data."""
-    restored, conflicts = apply(out, patch)
+    reported), and the ids of its operations not applied."""
+    restored, conflicts = apply(out, ctx.undoing)
     if not isinstance(restored, dict):
         raise ctx.refuse("stash-patch", "", "the stash's patch does not give a document back")
     for conflict in conflicts:
@@ -241,30 +241,29 @@ def _restore(
     ctx.decided[:] = [i for i in ctx.decided if holds(i.pointer, i.value)]
     ctx.named[:] = [i for i in ctx.named if holds(i.to)]
     ctx.wrote[:] = [ptr for ptr in ctx.wrote if holds(ptr)]
-    skipped = {id(conflict.op) for conflict in conflicts}
-    undone = {
+    return restored, {id(conflict.op) for conflict in conflicts}
+
+
+def _not_undone(patch: list[Op], undone: Sequence[Op], skipped: set[int]) -> list[Op]:
+    """``patch`` without what writes back a value the ``undone`` layer's patch took out or
+    replaced after a test (but its operations ``skipped`` after an edit): the inverse step wrote
+    them, so they are not the document's own data, and the way back (e.g. under another policy)
+    need not write them."""
+    if not patch or not undone:  # the usual case: nothing to compare
+        return patch
+    taken = {
         op["path"]: test.get("value")
-        for test, op in itertools.pairwise(patch)
+        for test, op in itertools.pairwise(undone)
         if op.get("op") in ("remove", "replace")
         and test.get("op") == "test"
         and id(op) not in skipped
     }
-    return restored, undone
-
-
-def _not_undone(patch: list[Op], undone: dict[str, Any]) -> list[Op]:
-    """``patch`` without what writes back a value the undone layer took out (the inverse step's
-    output, which the way back, e.g. under another policy, does not write)."""
-    if not undone:  # no layer undone, or one that took nothing out
+    if not taken:
         return patch
     out: list[Op] = []
     for op in patch:
         path = op["path"]
-        if (
-            op["op"] in ("add", "replace")
-            and path in undone
-            and same_json(op["value"], undone[path])
-        ):
+        if op["op"] in ("add", "replace") and path in taken and same_json(op["value"], taken[path]):
             if out and out[-1]["op"] == "test" and out[-1]["path"] == path:
                 out.pop()
             continue
