@@ -239,10 +239,13 @@ def _diff_dict(s: Doc, r: Doc, path: str, ops: list[Op], equal: _Equal) -> None:
             ops += [{"op": "test", "path": here, "value": r[key]}, {"op": "remove", "path": here}]
     for key, value in s.items():
         other = r.get(key, _ABSENT)
-        if other is _ABSENT:
-            ops.append({"op": "add", "path": f"{path}/{escape_token(key)}", "value": value})
-        elif other is not value:
-            _diff(value, other, f"{path}/{escape_token(key)}", ops, equal)
+        if other is not value:
+            # (escaped only where needed: once per member walked)
+            here = f"{path}/{key if '~' not in key and '/' not in key else escape_token(key)}"
+            if other is _ABSENT:
+                ops.append({"op": "add", "path": here, "value": value})
+            else:
+                _diff(value, other, here, ops, equal)
 
 
 def _diff_list(s: list[Any], r: list[Any], path: str, ops: list[Op], equal: _Equal) -> None:
