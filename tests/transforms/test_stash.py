@@ -91,6 +91,13 @@ def test_containers_python_calls_equal_are_apart_by_their_leaves_kinds(
     assert diff([{"n": 2**70, "s": [1, "x"]}], [{"s": [1, "x"], "n": 2**70}]) == []
 
 
+def test_keys_with_a_slash_or_a_tilde_are_escaped_in_paths() -> None:
+    source = {"a/b": {"c~d": 1, "e": 1}, "f": {"~": [1]}}
+    rebuilt = {"a/b": {"c~d": 2, "e": 1}, "f": {"~": [2]}}
+    assert [op["path"] for op in diff(source, rebuilt)][::2] == ["/a~1b/c~0d", "/f/~0/0"]
+    assert apply(rebuilt, diff(source, rebuilt))[0] == source
+
+
 def test_every_remove_and_replace_is_guarded_by_a_test() -> None:
     patch = diff({"a": [1, 2, 3], "c": "x"}, {"a": [1, 3], "b": None, "c": "y"})
     assert patch == [
