@@ -302,6 +302,7 @@ def apply(doc: Any, ops: Sequence[Op]) -> tuple[Any, list[Conflict]]:
     # an operation changes only a member of the last, so the next walks on from the deepest shared
     nodes: list[Any] = [root]
     chain: list[str] = []
+    at = None  # the pointer of the last, when an operation below the root walked there
     conflicts: list[Conflict] = []
     skip = False
     for op in ops:
@@ -310,12 +311,19 @@ def apply(doc: Any, ops: Sequence[Op]) -> tuple[Any, list[Conflict]]:
             conflicts.append(Conflict(op, "the value it replaces was edited"))
             continue
         try:
-            *above, token = ["", *parse_pointer(op["path"])]
-            if above != chain:
-                _walk(above, chain, nodes)
+            parent, slash, token = op["path"].rpartition("/")
+            if not slash or parent != at:
+                above = ["", *parse_pointer(op["path"])]
+                token = above.pop()
+                if above != chain:
+                    _walk(above, chain, nodes)
+                at = parent if slash else None
+            elif "~" in token:
+                token = parse_pointer(f"/{token}")[0]
             skip = not _apply_one(nodes[-1], token, op)
         except (LookupError, TypeError, ValueError):
             del chain[:], nodes[1:]
+            at = None
             conflicts.append(Conflict(op, "its place is gone"))
     return root[""], conflicts
 
