@@ -197,8 +197,7 @@ def _run(step: Step, doc: Doc, report: ChangeReport, options: Options, kind: str
         out, skipped = _restore(step, out, ctx, report)
     back = step.backward(out, _Rebuilding(undo, kind, options, frozenset(ctx.wrote)))
     # a lens rebuilds the whole document; a migration shares what it does not change
-    patch = diff(source, back, rebuilt_whole=kind == "convert")
-    patch = _not_undone(patch, ctx.undoing, skipped)
+    patch = _not_undone(diff(source, back, rebuilt_whole=kind == "convert"), ctx.undoing, skipped)
     _report_patch(step, patch, report, options.drop)
     layer: Doc = {"by": step.name}
     if ctx.wrote:
@@ -258,8 +257,6 @@ def _not_undone(patch: list[Op], undone: Sequence[Op], skipped: set[int]) -> lis
         and test.get("op") == "test"
         and id(op) not in skipped
     }
-    if not taken:
-        return patch
     out: list[Op] = []
     for op in patch:
         path = op["path"]

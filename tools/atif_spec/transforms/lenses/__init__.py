@@ -122,7 +122,7 @@ def convert(
     report.to = f"{target_format}@{target_version}"
     options = driver.Options(drop, session_ref_path, drop_context_only, otel_convention)
     with driver.gc_paused():
-        work = _route(doc, found, (target_format, target_version), report, options)
+        work = _route(doc, source_format, source_version, report.to, report, options)
     report.errors.extend(report.refusals("convert", fail_on_loss, fail_on_decision))
     if report.errors:
         raise ConversionError(report)
@@ -131,15 +131,10 @@ def convert(
 
 
 def _route(
-    doc: Any,
-    source: tuple[str, str],
-    target: tuple[str, str],
-    report: ChangeReport,
-    options: driver.Options,
+    doc: Any, fmt: str, version: str, to: str, report: ChangeReport, options: driver.Options
 ) -> Any:
-    """``doc`` (of format and version ``source``) through the steps to ``target``: ATIF
-    migrations before and after, ATIF as the hub between two other formats."""
-    (fmt, version), (target_format, target_version) = source, target
+    """``doc`` (``fmt@version``) through the steps to ``to`` (``FORMAT@VERSION``)."""
+    target_format, target_version = _split(to)
     work: Any = doc  # a list only for a stream format (ATOF), until its lens into ATIF
     if fmt == target_format:
         if fmt == "atif":
