@@ -156,45 +156,23 @@ def counts(step: Mapping[str, Any]) -> bool:
 def step_totals(steps: Any) -> Totals:
     """The totals of a list of steps (one trajectory's own steps, no subagents)."""
     totals = Totals()
-    costs: list[float] = []
+    counted: list[dict[str, Any]] = []  # the metrics of the steps that count
     for step in objects(steps):
         totals.steps += 1
         copied, zero = is_copied_context(step), zero_calls(step)
-        if copied:
-            totals.copied_context_steps += 1
-        if zero:
-            totals.zero_call_steps += 1
-        metrics = dict_member(step, "metrics")
-        if metrics is None or copied or zero:  # not counts(step)
-            continue
-        _add_tokens(totals, metrics)
-        _add_cost(totals, metrics, costs)
-    if costs:
-        totals.cost_usd = _fsum(costs)
+        totals.copied_context_steps += copied
+        totals.zero_call_steps += zero
+        metrics = step.get("metrics")
+        if isinstance(metrics, dict) and not copied and not zero:  # counts(step)
+            counted.append(metrics)
+    for name in (*TOKEN_METRICS, "cost_usd"):  # a mistyped value is noted, not added
+        read = _cost if name == "cost_usd" else _count
+        values = [read(v) for metrics in counted if (v := metrics.get(name)) is not None]
+        found = [value for value in values if value is not None]
+        totals.mistyped.extend(name for value in values if value is None)
+        if found:
+            setattr(totals, name, _fsum(found) if name == "cost_usd" else sum(found))
     return totals
-
-
-def _add_tokens(totals: Totals, metrics: dict[str, Any]) -> None:
-    """Add one step's token counts to ``totals`` (a mistyped count is noted, not added)."""
-    for name in TOKEN_METRICS:
-        if metrics.get(name) is None:
-            continue
-        value = _count(metrics[name])
-        if value is None:
-            totals.mistyped.append(name)
-        else:
-            current = getattr(totals, name)
-            setattr(totals, name, value if current is None else current + value)
-
-
-def _add_cost(totals: Totals, metrics: dict[str, Any], costs: list[float]) -> None:
-    """Append one step's cost to ``costs`` (a mistyped cost is noted in ``totals`` instead)."""
-    if metrics.get("cost_usd") is not None:
-        cost = _cost(metrics["cost_usd"])
-        if cost is None:
-            totals.mistyped.append("cost_usd")
-        else:
-            costs.append(cost)
 
 
 def trajectory_totals(doc: Mapping[str, Any], resolve: Resolver | None = None) -> Totals:
