@@ -31,9 +31,9 @@ LAUNCHERS = frozenset({"task", "agent"})
 """Tool names (lower case) of calls that launch a sub-agent."""
 TAO_VERSION = "0.2.0"
 """The ``schema_version`` ATIF → TAO writes (another is named ``tao_schema_version``, D35)."""
-FIELDS = ("reasoning_effort", "is_copied_context", "llm_call_count", "extra")
+FIELDS = frozenset(("reasoning_effort", "is_copied_context", "llm_call_count", "extra"))
 """ATIF step fields kept under :data:`.rows.STEP_FIELDS` (an ``extra``: the producer's keys)."""
-METRIC_FIELDS = ("prompt_token_ids", "completion_token_ids", "logprobs")
+METRIC_FIELDS = frozenset(("prompt_token_ids", "completion_token_ids", "logprobs"))
 """ATIF ``metrics`` fields kept under :data:`.rows.STEP_FIELDS` (what a trainer reads)."""
 TRAJECTORY_FIELDS: dict[str, tuple[str, ...]] = {
     "": ("notes", "continued_trajectory_ref", "extra"),

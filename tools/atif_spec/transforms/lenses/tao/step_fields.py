@@ -23,10 +23,17 @@ class Keep:
     member: Callable[..., None]
 
 
+_KEPT = frozenset((*common.FIELDS, "message", "metrics", "tool_calls", "observation"))
+"""The members of an ATIF step that may hold something to keep."""
+_PARTS = frozenset(("extra", "subagent_trajectory_ref", "content"))
+"""The members of a call or result that may hold something to keep."""
+
+
 def kept(step: Doc, ptr: str, index: str, launched: str | None, keep: Keep) -> Doc:
     """The step's fields TAO has none for, as a partial ATIF step (``launched``: its subagent)."""
     fields: Doc = {}
-    for key, value in step.items():  # each pointer made only where it is used
+    for key in [key for key in step if key in _KEPT]:  # each pointer made only where it is used
+        value = step[key]
         if key in common.FIELDS or (key == "message" and isinstance(value, list)):
             here = f"{ptr}/{escape_token(key)}"
             value = keep.producers(value, here) if key == "extra" else value
@@ -34,7 +41,7 @@ def kept(step: Doc, ptr: str, index: str, launched: str | None, keep: Keep) -> D
                 fields[key] = value
                 keep.member(here, STEP_FIELDS.key, index, key)
         elif key == "metrics" and isinstance(value, dict):
-            partial_metrics = _metrics(value, f"{ptr}/metrics", keep, index)
+            partial_metrics = _metrics(value, ptr, keep, index)
             if partial_metrics:
                 fields[key] = partial_metrics
         elif key == "tool_calls" and isinstance(value, list):
@@ -49,14 +56,16 @@ def kept(step: Doc, ptr: str, index: str, launched: str | None, keep: Keep) -> D
 
 
 def _metrics(metrics: Doc, ptr: str, keep: Keep, index: str) -> Doc:
-    """The token ids, log probabilities and the producer's own ``extra`` keys of ``metrics``."""
+    """The token ids, log probabilities and the producer's own ``extra`` keys of the ``metrics``
+    of the step at ``ptr``."""
     kept = {k: v for k, v in metrics.items() if k in common.METRIC_FIELDS}
     for k in kept:
-        keep.member(f"{ptr}/{k}", STEP_FIELDS.key, index, "metrics", k)
-    own = keep.producers(metrics.get("extra"), f"{ptr}/extra")
+        keep.member(f"{ptr}/metrics/{k}", STEP_FIELDS.key, index, "metrics", k)
+    extra = metrics.get("extra")
+    own = keep.producers(extra, f"{ptr}/metrics/extra") if extra else {}
     own.pop(tokens.CACHE_WRITES, None)
     for k in own:
-        where = f"{ptr}/extra/{escape_token(k)}"
+        where = f"{ptr}/metrics/extra/{escape_token(k)}"
         keep.member(where, STEP_FIELDS.key, index, "metrics", "extra", k)
     if own:
         kept["extra"] = own
@@ -90,7 +99,8 @@ def _partials(
     for k, (i, item) in enumerate(items):
         partial: Doc = {}
         out.append(partial)
-        for member, value in item.items() if isinstance(item, dict) else ():
+        for member in [m for m in item if m in _PARTS] if isinstance(item, dict) else ():
+            value = item[member]
             if member == "extra":
                 value = keep.producers(value, f"{base}/{i}/extra")
             elif member == "subagent_trajectory_ref":

@@ -7,6 +7,7 @@ from typing import Any
 from atif_spec.formats.tao import UnloadableRecordError, content_hash, detect, unfill
 from atif_spec.jsonio.jsonequal import same_json
 from atif_spec.jsonio.jsonvalues import dicts
+from atif_spec.jsonio.pointers import join
 from atif_spec.jsonio.pointers import pointer as make_pointer
 from atif_spec.transforms.driver import Context
 from atif_spec.transforms.fields import FreeForm
@@ -21,6 +22,8 @@ _MEMBERS = {
 }
 """Kind of owner → the members :meth:`_ToAtif._name` names (a step's index: ``_name_indexes``)."""
 _CALL = tuple((field.source, field.target) for field in rows.TOOL_CALL)
+Where = tuple[Any, ...]
+"""A pointer and raw tokens below it, joined only where a pointer is used (most are not)."""
 
 
 def record_style(record: Doc, ctx: Context) -> str | None:
@@ -71,7 +74,7 @@ class _ToAtif:
         prompts, agent = record.get("system_prompts"), record.get("agent")
         self.prompts: dict[str, Any] = prompts if isinstance(prompts, dict) else {}
         self.agent: Doc = agent if isinstance(agent, dict) else {}
-        self.owners: list[tuple[str, Doc, Doc, str, str]] = []
+        self.owners: list[tuple[str, Doc, Doc, Where, Where]] = []
         """(kind of :data:`.rows.NAMED` rows, ATIF object, TAO object, their pointers)."""
         self.atif_steps: dict[int, tuple[Doc, str]] = {}  # position → (ATIF step, pointer)
         self.repeats = tokens.repeated_usage(self.steps)
@@ -89,7 +92,7 @@ class _ToAtif:
     def run(self) -> Doc:
         record = self.record
         out: Doc = {"schema_version": "ATIF-v1.7", "session_id": record.get("session_id")}
-        self._owner("record", out, record, "", "")
+        self._owner("record", out, record, ("",), ("",))
         trace_id = record.get("trace_id")
         if trace_id and trace_id != common.derived_trace_id(record.get("session_id")):
             out["trajectory_id"] = trace_id  # a derived one is recomputed on the way back
@@ -112,7 +115,7 @@ class _ToAtif:
         if isinstance(metrics, dict):
             final = tokens.totals({"steps": steps, "subagent_trajectories": subs})
             out["final_metrics"] = final
-            self._owner("metrics", final, metrics, "/final_metrics", "/metrics")
+            self._owner("metrics", final, metrics, ("/final_metrics",), ("/metrics",))
         if subs:
             out["subagent_trajectories"] = subs
         self._trajectory_fields(out)
@@ -121,9 +124,9 @@ class _ToAtif:
         self._name_indexes(out)
         return out
 
-    def _owner(self, kind: str, target: Doc, source: Doc, target_ptr: str, source_ptr: str) -> None:
+    def _owner(self, kind: str, target: Doc, source: Doc, at: Where, source_at: Where) -> None:
         if not source.keys().isdisjoint(_MEMBERS[kind]):  # most objects have no member to name
-            self.owners.append((kind, target, source, target_ptr, source_ptr))
+            self.owners.append((kind, target, source, at, source_at))
 
     def _trajectory_fields(self, out: Doc) -> None:
         """Put back the root's members ATIF → TAO kept under :data:`.rows.TRAJECTORY`."""
@@ -157,9 +160,9 @@ class _ToAtif:
             return _ABSENT if found is None else found
         return _ABSENT
 
-    def _name(self, kind: str, target: Doc, source: Doc, target_ptr: str, source_ptr: str) -> None:
+    def _name(self, kind: str, target: Doc, source: Doc, at: Where, source_at: Where) -> None:
         """Put the members of ``source`` ATIF has no field for under named keys of ``target``."""
-        at, extra = f"{target_ptr}/extra", None
+        holder, source_ptr, extra = join(*at, "extra"), join(*source_at), None
         for row in rows.NAMED[kind]:
             if row.member not in source or row is rows.STEP_INDEX:
                 continue
@@ -170,8 +173,8 @@ class _ToAtif:
                     continue  # only what ATIF → TAO put there
             written = self._written(kind, target, source, row.member)
             if written is _ABSENT or not same_json(written, value):
-                extra = extra or FreeForm(target.get("extra"), at, self.ctx)
-                extra.put(row.key, value, f"{source_ptr}/{row.member}", at)
+                extra = extra or FreeForm(target.get("extra"), holder, self.ctx)
+                extra.put(row.key, value, f"{source_ptr}/{row.member}", holder)
         if extra is not None:
             extra.place(target)
 
@@ -314,15 +317,15 @@ class _ToAtif:
             self.ctx.decide(f"{ptr}/message", "a step message is a string: ''", "")
         if agent:
             rows.REASONING.forward(step, out)
-        self._owner("step", out, step, ptr, sptr)
+        self._owner("step", out, step, (ptr,), (sptr,))
         calls = step.get("tool_calls")
         if agent and isinstance(calls, list):
-            out["tool_calls"] = []
+            out["tool_calls"] = tool_calls = []
             for k, call in enumerate(calls):  # objects: the record is valid
                 mapped = {atif: call[tao] for tao, atif in _CALL if tao in call}
                 mapped.setdefault("arguments", {})  # TAO's default input
-                out["tool_calls"].append(mapped)
-                self._owner("call", mapped, call, f"{ptr}/tool_calls/{k}", f"{sptr}/tool_calls/{k}")
+                tool_calls.append(mapped)
+                self._owner("call", mapped, call, (ptr, "tool_calls", k), (sptr, "tool_calls", k))
         self._observations(step, out, ptr, sptr)
         usage, index = step.get("token_usage"), step.get("step_index")
         key = str(index) if tokens.count(index) is not None else None  # of the named keys
@@ -332,7 +335,7 @@ class _ToAtif:
             out["metrics"] = metrics = tokens.metrics_of(usage, anthropic)
             if key in self.costs:
                 metrics["cost_usd"] = self.costs[key]
-            self._owner("usage", metrics, usage, f"{ptr}/metrics", f"{sptr}/token_usage")
+            self._owner("usage", metrics, usage, (ptr, "metrics"), (sptr, "token_usage"))
         fields = self.fields.get(key) if self.fields and key is not None else None
         if isinstance(fields, dict):
             put_back(out, fields)
@@ -350,6 +353,6 @@ class _ToAtif:
             if "content" in obs:
                 result["content"] = obs["content"]
             results.append(result)
-            rptr, rsptr = f"{ptr}/observation/results/{k}", f"{sptr}/observations/{k}"
-            self._owner("observation", result, obs, rptr, rsptr)
+            at = (ptr, "observation", "results", k)
+            self._owner("observation", result, obs, at, (sptr, "observations", k))
         out["observation"] = {"results": results}

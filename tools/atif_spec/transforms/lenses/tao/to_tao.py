@@ -8,7 +8,7 @@ from typing import Any
 from atif_spec.formats.tao import UnloadableRecordError, content_hash, fill
 from atif_spec.jsonio.jsonequal import same_json
 from atif_spec.jsonio.jsonvalues import dicts
-from atif_spec.jsonio.pointers import escape_token
+from atif_spec.jsonio.pointers import escape_token, join
 from atif_spec.jsonio.pointers import pointer as make_pointer
 from atif_spec.transforms.driver import Context
 from atif_spec.transforms.fields import FreeForm, Named
@@ -107,8 +107,8 @@ class _ToTao:
                 if found is not None:  # a sum over no count is unknown, not 0
                     metrics[f"total_{key}"] = found
             out["metrics"] = metrics
-            self._named_back(final, "/final_metrics", metrics, rows.NAMED["metrics"])
-        self._named_back(doc, "", out, rows.NAMED["record"])
+            self._named_back(final, metrics, rows.NAMED["metrics"], "/final_metrics")
+        self._named_back(doc, out, rows.NAMED["record"], "")
         self._order()
         self._metadata()
         return out
@@ -150,11 +150,12 @@ class _ToTao:
             if step.get("subagent_trajectory_ref") == f"subagent@step-{step['step_index']}":
                 del step["subagent_trajectory_ref"]
 
-    def _named_back(self, source: Doc, ptr: str, target: Doc, named: tuple[Named, ...]) -> None:
-        """Read back into ``target`` the named keys TAO → ATIF wrote in ``source``'s ``extra``."""
+    def _named_back(self, source: Doc, target: Doc, named: tuple[Named, ...], *at: Any) -> None:
+        """Read back into ``target`` the named keys TAO → ATIF wrote in ``source``'s ``extra``
+        (``source`` at the pointer ``at``: a pointer and tokens, joined only when needed)."""
         extra = source.get("extra")
         if extra and isinstance(extra, dict):  # most objects have no extra
-            FreeForm(extra, f"{ptr}/extra", self.ctx).take_all(target, named)
+            FreeForm(extra, join(*at, "extra"), self.ctx).take_all(target, named)
 
     def _producers(self, extra: Any, ptr: str) -> Doc:
         """The members of an ATIF ``extra`` (at ``ptr``) a producer wrote (not named keys)."""
@@ -307,7 +308,7 @@ class _ToTao:
         fields = kept(step, ptr, str(number), tids[0] if tids else None, self.keep)
         if fields:
             self.fields[str(number)] = fields
-        self._named_back(step, ptr, out, rows.NAMED["step"])
+        self._named_back(step, out, rows.NAMED["step"], ptr)
         self.steps.append(out)
         return out
 
@@ -318,7 +319,7 @@ class _ToTao:
         model, name = self.agent.get("model_name"), self.agent.get("name")
         anthropic = tokens.anthropic_usage(step.get("model_name"), model, name)
         out["token_usage"] = usage = tokens.usage_of(metrics, anthropic)
-        self._named_back(metrics, f"{ptr}/metrics", usage, rows.NAMED["usage"])
+        self._named_back(metrics, usage, rows.NAMED["usage"], ptr, "metrics")
         if "cost_usd" in metrics:
             self.costs[index] = metrics["cost_usd"]
             self._member(f"{ptr}/metrics/cost_usd", rows.STEP_COSTS.key, index)
@@ -327,29 +328,29 @@ class _ToTao:
         calls = step.get("tool_calls")
         if not isinstance(calls, list):
             return
-        out["tool_calls"] = []
+        out["tool_calls"] = tool_calls = []
         for k, call in enumerate(calls):  # objects: the trajectory is valid
             tao = {t: call[a] for a, t in _CALL if a in call}
-            out["tool_calls"].append(tao)
-            self._named_back(call, f"{ptr}/tool_calls/{k}", tao, rows.NAMED["call"])
+            tool_calls.append(tao)
+            self._named_back(call, tao, rows.NAMED["call"], ptr, "tool_calls", k)
 
     def _observations(self, step: Doc, out: Doc, ptr: str) -> None:
         observation = step.get("observation")
         results = observation.get("results") if isinstance(observation, dict) else None
         if not isinstance(results, list):
             return
-        if results and all(carrier(r) for r in results):
+        # a result that only carries a reference: the sub-agent's steps say it all
+        listed = [(k, result) for k, result in enumerate(results) if not carrier(result)]
+        if results and not listed:
             return  # only references to sub-agents, whose steps follow inline
-        out["observations"] = []
-        for k, result in enumerate(results):
-            if carrier(result):
-                continue  # only carries a reference: the sub-agent's steps say it all
+        out["observations"] = observations = []
+        named = rows.NAMED["observation"]
+        for k, result in listed:
             call_id = result.get("source_call_id")
             obs: Doc = {"source_call_id": call_id if isinstance(call_id, str) else ""}
             if "content" in result:
                 obs["content"] = text(result["content"])
             if not isinstance(call_id, str):
                 obs["error"] = common.UNLINKED
-            out["observations"].append(obs)
-            rptr = f"{ptr}/observation/results/{k}"
-            self._named_back(result, rptr, obs, rows.NAMED["observation"])
+            observations.append(obs)
+            self._named_back(result, obs, named, ptr, "observation", "results", k)

@@ -111,10 +111,9 @@ def totals(doc: Doc) -> Doc:
 
 def total(steps: list[Doc], key: str) -> int | None:
     """The sum of the steps' ``token_usage`` counts ``key``; None when no step reports it."""
-    found = None
-    for step in steps:
-        usage = step.get("token_usage")
-        if isinstance(usage, dict) and key in usage:
-            value = count(usage[key])
-            found = (found or 0) + (0 if value is None else int(value))
-    return found
+    found = [
+        count(usage[key])
+        for step in steps
+        if isinstance(usage := step.get("token_usage"), dict) and key in usage
+    ]
+    return sum(0 if value is None else int(value) for value in found) if found else None
