@@ -159,7 +159,7 @@ def step_totals(steps: Any) -> Totals:
     counted: list[dict[str, Any]] = []  # the metrics of the steps that count
     for step in objects(steps):
         totals.steps += 1
-        copied, zero = is_copied_context(step), zero_calls(step)
+        copied, zero = _fact(step, "is_copied_context"), _fact(step, "llm_call_count")
         totals.copied_context_steps += copied
         totals.zero_call_steps += zero
         metrics = step.get("metrics")

@@ -9,7 +9,7 @@ from typing import Any
 
 from atif_spec.jsonio.jsonequal import same_json
 from atif_spec.jsonio.jsonvalues import text_of
-from atif_spec.jsonio.pointers import escape_token
+from atif_spec.jsonio.pointers import escape_token, join
 from atif_spec.transforms.lenses.tao import common, tokens
 from atif_spec.transforms.lenses.tao.common import Doc
 from atif_spec.transforms.lenses.tao.rows import STEP_FIELDS
@@ -45,11 +45,11 @@ def kept(step: Doc, ptr: str, index: str, launched: str | None, keep: Keep) -> D
             if partial_metrics:
                 fields[key] = partial_metrics
         elif key == "tool_calls" and isinstance(value, list):
-            partial = _partials(f"{ptr}/tool_calls", list(enumerate(value)), {}, keep, index, key)
+            partial = _partials(ptr, list(enumerate(value)), {}, keep, index, key)
             if partial:
                 fields[key] = partial
         elif key == "observation" and isinstance(value, dict):
-            partial = _results(step, value, f"{ptr}/observation", launched, keep, index)
+            partial = _results(step, value, ptr, launched, keep, index)
             if partial:
                 fields[key] = {"results": partial}
     return fields
@@ -82,27 +82,29 @@ def _results(
     ]
     first = common.first_launcher([r for _, r in items], step) if launched else None
     plain = {first: [{"trajectory_id": launched}]} if launched and first is not None else {}
-    return _partials(f"{ptr}/results", items, plain, keep, index, "observation", "results")
+    return _partials(ptr, items, plain, keep, index, "observation", "results")
 
 
 def _partials(
-    base: str,
+    ptr: str,
     items: list[tuple[int, Any]],
     plain: dict[int, Any],
     keep: Keep,
     index: str,
     *below: str,
 ) -> list[Doc]:
-    """Partial calls or results, one per TAO call or observation (``plain``: position → the
-    reference TAO → ATIF writes there anyway); ``[]`` when all are empty."""
+    """Partial calls or results (at ``below`` the step at ``ptr``), one per TAO call or
+    observation (``plain``: position → the reference TAO → ATIF writes there anyway); ``[]`` when
+    all are empty."""
     out: list[Doc] = []
     for k, (i, item) in enumerate(items):
         partial: Doc = {}
         out.append(partial)
-        for member in [m for m in item if m in _PARTS] if isinstance(item, dict) else ():
-            value = item[member]
+        if not isinstance(item, dict) or _PARTS.isdisjoint(item):
+            continue  # most calls: nothing to keep
+        for member, value in item.items():
             if member == "extra":
-                value = keep.producers(value, f"{base}/{i}/extra")
+                value = keep.producers(value, join(ptr, *below, i, "extra"))
             elif member == "subagent_trajectory_ref":
                 if k in plain and same_json(value, plain[k]):
                     continue
@@ -110,7 +112,8 @@ def _partials(
                 continue
             if value:
                 partial[member] = value
-                keep.member(f"{base}/{i}/{member}", STEP_FIELDS.key, index, *below, str(k), member)
+                here = join(ptr, *below, i, member)
+                keep.member(here, STEP_FIELDS.key, index, *below, str(k), member)
     return out if any(out) else []
 
 

@@ -139,42 +139,43 @@ class _ToAtif:
                 if member in given and (member not in target or member in common.TOTALS):
                     target[member] = given[member]  # a stated total: the producer's statement
 
-    def _written(self, kind: str, target: Doc, source: Doc, key: str) -> Any:
-        """What ATIF → TAO writes at ``key`` of ``source`` anyway (or absent)."""
-        if kind == "record" and key == "schema_version":
-            return common.TAO_VERSION
-        if kind == "step" and key in ("call_type", "agent_role"):
-            sub = self.positions[id(source)] in self.parent_of
-            agent = source.get("role") == "agent"
-            if key == "agent_role":
-                return "main" if agent and not sub else _ABSENT
-            user = self.first == 1 and source.get("role") == "user"
-            return "subagent" if sub else ("main" if agent or user else _ABSENT)
-        if kind == "observation" and key == "error":
-            return common.UNLINKED if target.get("source_call_id") is None else _ABSENT
-        if kind == "observation" and key == "source_call_id":
+    def _written(self, kind: str, target: Doc, source: Doc) -> Doc:
+        """What ATIF → TAO writes anyway of the members of ``source`` it names (others absent)."""
+        if kind == "record":
+            return {"schema_version": common.TAO_VERSION}
+        if kind == "step":
+            role = source.get("role")
+            if self.positions[id(source)] in self.parent_of:
+                return {"call_type": "subagent"}
+            if role == "agent":
+                return {"call_type": "main", "agent_role": "main"}
+            return {"call_type": "main"} if self.first == 1 and role == "user" else {}
+        if kind == "observation":
             linked = target.get("source_call_id")
-            return linked if isinstance(linked, str) else ""
-        if kind == "metrics" and key in ("total_input_tokens", "total_output_tokens"):
-            found = tokens.total(self.steps, key.removeprefix("total_"))
-            return _ABSENT if found is None else found
-        return _ABSENT
+            if linked is None:
+                return {"error": common.UNLINKED, "source_call_id": ""}
+            return {"source_call_id": linked if isinstance(linked, str) else ""}
+        if kind == "metrics":
+            return tokens.usage_totals(self.steps)
+        return {}
 
     def _name(self, kind: str, target: Doc, source: Doc, at: Where, source_at: Where) -> None:
         """Put the members of ``source`` ATIF has no field for under named keys of ``target``."""
-        holder, source_ptr, extra = join(*at, "extra"), join(*source_at), None
+        written, extra = self._written(kind, target, source), None
         for row in rows.NAMED[kind]:
-            if row.member not in source or row is rows.STEP_INDEX:
+            value = source.get(row.member, _ABSENT)
+            if value is _ABSENT or row is rows.STEP_INDEX:
                 continue
-            value = source[row.member]
             if kind == "record" and row.member == "metadata" and self.metadata.edited:
                 value = self.metadata.keys
                 if not value:
                     continue  # only what ATIF → TAO put there
-            written = self._written(kind, target, source, row.member)
-            if written is _ABSENT or not same_json(written, value):
-                extra = extra or FreeForm(target.get("extra"), holder, self.ctx)
-                extra.put(row.key, value, f"{source_ptr}/{row.member}", holder)
+            if row.member in written and same_json(written[row.member], value):
+                continue
+            if extra is None:  # the pointers made only where a member is named
+                holder = join(*at, "extra")
+                extra = FreeForm(target.get("extra"), holder, self.ctx)
+            extra.put(row.key, value, join(*source_at, row.member), holder)
         if extra is not None:
             extra.place(target)
 
@@ -188,7 +189,7 @@ class _ToAtif:
                 continue
             value = source["step_index"]
             number = given.get(id(step)) if source.get("role") != "system" else None
-            if number is not None and same_json(value, number) and same_json(value, p + self.first):
+            if number == p + self.first and same_json(value, number):  # number: an int or None
                 continue
             extra = FreeForm(step.get("extra"), f"{ptr}/extra", self.ctx)
             index_ptr = f"{self.step_ptr[id(source)]}/step_index"

@@ -101,11 +101,7 @@ class _ToTao:
             out["steps"] = self.steps
         final = doc.get("final_metrics")
         if isinstance(final, dict):
-            metrics: Doc = {"total_steps": len(self.steps)}
-            for key in ("input_tokens", "output_tokens"):
-                found = tokens.total(self.steps, key)
-                if found is not None:  # a sum over no count is unknown, not 0
-                    metrics[f"total_{key}"] = found
+            metrics = {"total_steps": len(self.steps), **tokens.usage_totals(self.steps)}
             out["metrics"] = metrics
             self._named_back(final, metrics, rows.NAMED["metrics"], "/final_metrics")
         self._named_back(doc, out, rows.NAMED["record"], "")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 from atif_spec.formats.totals import step_totals
@@ -36,8 +37,7 @@ def repeated_usage(steps: list[Doc]) -> set[int]:
     """Positions of agent steps that repeat the previous step's usage: opentraces writes one step
     per content block of a response, each with its usage, which counts once (RFC.md §2.4)."""
     out: set[int] = set()
-    for p in range(1, len(steps)):
-        step, prev = steps[p], steps[p - 1]
+    for p, (prev, step) in enumerate(itertools.pairwise(steps), 1):
         usage = step.get("token_usage")
         if (
             step.get("role") == "agent"
@@ -109,11 +109,13 @@ def totals(doc: Doc) -> Doc:
     }
 
 
-def total(steps: list[Doc], key: str) -> int | None:
-    """The sum of the steps' ``token_usage`` counts ``key``; None when no step reports it."""
-    found = [
-        count(usage[key])
-        for step in steps
-        if isinstance(usage := step.get("token_usage"), dict) and key in usage
-    ]
-    return sum(0 if value is None else int(value) for value in found) if found else None
+def usage_totals(steps: list[Doc]) -> Doc:
+    """TAO's ``metrics`` totals of the steps' ``token_usage`` counts (``total_input_tokens``,
+    ``total_output_tokens``); a total no step reports is left out (unknown, not 0)."""
+    usages = [usage for step in steps if isinstance(usage := step.get("token_usage"), dict)]
+    out: Doc = {}
+    for key in ("input_tokens", "output_tokens"):
+        found = [count(usage[key]) for usage in usages if key in usage]
+        if found:
+            out[f"total_{key}"] = sum(0 if value is None else int(value) for value in found)
+    return out
