@@ -69,8 +69,8 @@ class _ToAtif:
         self.trajectory, self.costs, self.agents, self.fields, system = named
         self.system = dict(system)  # popped when used
         self.steps = [s for _, s in dicts(record.get("steps"))]
-        self.step_ptr = {id(s): f"/steps/{i}" for i, s in dicts(record.get("steps"))}
         self.positions = {id(s): p for p, s in enumerate(self.steps)}
+        """``id(TAO step)`` → its position, its index in the record (valid: all steps objects)."""
         prompts, agent = record.get("system_prompts"), record.get("agent")
         self.prompts: dict[str, Any] = prompts if isinstance(prompts, dict) else {}
         self.agent: Doc = agent if isinstance(agent, dict) else {}
@@ -192,7 +192,7 @@ class _ToAtif:
             if number == p + self.first and same_json(value, number):  # number: an int or None
                 continue
             extra = FreeForm(step.get("extra"), f"{ptr}/extra", self.ctx)
-            index_ptr = f"{self.step_ptr[id(source)]}/step_index"
+            index_ptr = f"/steps/{p}/step_index"
             extra.put(rows.STEP_INDEX.key, value, index_ptr, extra.at)
             extra.place(step)
 
@@ -305,8 +305,8 @@ class _ToAtif:
             step["observation"] = {"results": [{"subagent_trajectory_ref": [ref]}]}
 
     def _step(self, step: Doc, step_id: int, ptr: str) -> Doc:
-        sptr = self.step_ptr[id(step)]
-        agent = step.get("role") == "agent"
+        position = self.positions[id(step)]
+        sptr, agent = f"/steps/{position}", step.get("role") == "agent"
         out: Doc = {"step_id": step_id}
         rows.TIMESTAMP.forward(step, out)
         rows.ROLE.forward(step, out)
@@ -330,7 +330,7 @@ class _ToAtif:
         self._observations(step, out, ptr, sptr)
         usage, index = step.get("token_usage"), step.get("step_index")
         key = str(index) if tokens.count(index) is not None else None  # of the named keys
-        if agent and isinstance(usage, dict) and self.positions[id(step)] not in self.repeats:
+        if agent and isinstance(usage, dict) and position not in self.repeats:
             model, name = self.agent.get("model"), self.agent.get("name")
             anthropic = tokens.anthropic_usage(step.get("model"), model, name)
             out["metrics"] = metrics = tokens.metrics_of(usage, anthropic)

@@ -237,7 +237,9 @@ class _ToTao:
         listed = list(dicts(traj.get("steps")))
         steps = [s for _, s in listed]
         reads, named = self.ctx.reads, f"/extra/{rows.STEP_INDEX.key}"
-        indexed = {id(s) for i, s in listed if reads and f"{base}/steps/{i}{named}" in reads}
+        indexed = (
+            {id(s) for i, s in listed if f"{base}/steps/{i}{named}" in reads} if reads else set()
+        )
         for n, (i, step) in enumerate(listed):
             ptr, source = f"{base}/steps/{i}", step.get("source")
             if source == "system" and id(step) not in indexed:  # a prompt (D22, D29)
