@@ -16,11 +16,12 @@ from atif_spec.transforms.lenses.tao.common import Doc
 from atif_spec.transforms.lenses.tao.step_fields import put_back
 
 _ABSENT: Any = object()
-_MEMBERS = {
-    kind: frozenset(row.member for row in named if row is not rows.STEP_INDEX)
+_ROWS = {
+    kind: tuple(row for row in named if row is not rows.STEP_INDEX)
     for kind, named in rows.NAMED.items()
 }
-"""Kind of owner → the members :meth:`_ToAtif._name` names (a step's index: ``_name_indexes``)."""
+"""Kind of owner → the rows :meth:`_ToAtif._name` names (a step's index: ``_name_indexes``)."""
+_MEMBERS = {kind: frozenset(row.member for row in named) for kind, named in _ROWS.items()}
 _CALL = tuple((field.source, field.target) for field in rows.TOOL_CALL)
 Where = tuple[Any, ...]
 """A pointer and raw tokens below it, joined only where a pointer is used (most are not)."""
@@ -82,7 +83,7 @@ class _ToAtif:
         self.members: dict[int | None, list[int]] = {}  # parent position (root: None) → steps
         for p in range(len(self.steps)):
             self.members.setdefault(self.parent_of.get(p), []).append(p)
-        keys = ((p, self._prompt_of(s)) for p, s in enumerate(self.steps))
+        keys = enumerate(self._prompt_of(s) for s in self.steps)
         self.prompt_of = {p: key for p, key in keys if key is not None}
         used = set(self.prompt_of.values())
         self.unreferenced = sorted(  # system steps first, in key order (not data, RFC.md §4.6)
@@ -162,9 +163,9 @@ class _ToAtif:
     def _name(self, kind: str, target: Doc, source: Doc, at: Where, source_at: Where) -> None:
         """Put the members of ``source`` ATIF has no field for under named keys of ``target``."""
         written, extra = self._written(kind, target, source), None
-        for row in rows.NAMED[kind]:
+        for row in _ROWS[kind]:
             value = source.get(row.member, _ABSENT)
-            if value is _ABSENT or row is rows.STEP_INDEX:
+            if value is _ABSENT:
                 continue
             if kind == "record" and row.member == "metadata" and self.metadata.edited:
                 value = self.metadata.keys

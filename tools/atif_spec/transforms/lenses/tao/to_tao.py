@@ -301,11 +301,12 @@ class _ToTao:
             out["subagent_trajectory_ref"] = tids[0]
         self._calls(step, out, ptr)
         self._observations(step, out, ptr)
-        self._usage(step, out, ptr, str(number))
+        index = str(number)  # of the named keys
+        self._usage(step, out, ptr, index)
         rows.TIMESTAMP.backward(step, out)
-        fields = kept(step, ptr, str(number), tids[0] if tids else None, self.keep)
+        fields = kept(step, ptr, index, tids[0] if tids else None, self.keep)
         if fields:
-            self.fields[str(number)] = fields
+            self.fields[index] = fields
         self._named_back(step, out, rows.NAMED["step"], ptr)
         self.steps.append(out)
         return out
