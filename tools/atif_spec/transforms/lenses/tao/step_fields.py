@@ -25,8 +25,8 @@ class Keep:
 
 _KEPT = frozenset((*common.FIELDS, "message", "metrics", "tool_calls", "observation"))
 """The members of an ATIF step that may hold something to keep."""
-_PARTS = frozenset(("extra", "subagent_trajectory_ref", "content"))
-"""The members of a call or result that may hold something to keep."""
+_PARTS = frozenset(("extra", "subagent_trajectory_ref"))
+"""The members of a call or result kept (besides a content-part ``content``)."""
 
 
 def kept(step: Doc, ptr: str, index: str, launched: str | None, keep: Keep) -> Doc:
@@ -100,8 +100,10 @@ def _partials(
     for k, (i, item) in enumerate(items):
         partial: Doc = {}
         out.append(partial)
-        if not isinstance(item, dict) or _PARTS.isdisjoint(item):
-            continue  # most calls: nothing to keep
+        if not isinstance(item, dict):
+            continue
+        if _PARTS.isdisjoint(item) and not isinstance(item.get("content"), list):
+            continue  # most calls and results: nothing to keep
         for member, value in item.items():
             if member == "extra":
                 value = keep.producers(value, join(ptr, *below, i, "extra"))
