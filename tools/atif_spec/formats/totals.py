@@ -153,6 +153,10 @@ def counts(step: Mapping[str, Any]) -> bool:
     return not is_copied_context(step) and not zero_calls(step)
 
 
+_SUMMED = (*TOKEN_METRICS, "cost_usd")
+"""The step metrics :func:`step_totals` adds up."""
+
+
 def step_totals(steps: Any) -> Totals:
     """The totals of a list of steps (one trajectory's own steps, no subagents)."""
     totals = Totals()
@@ -165,11 +169,11 @@ def step_totals(steps: Any) -> Totals:
         metrics = step.get("metrics")
         if isinstance(metrics, dict) and not copied and not zero:  # counts(step)
             counted.append(metrics)
-    for name in (*TOKEN_METRICS, "cost_usd"):  # a mistyped value is noted, not added
+    for name in _SUMMED:  # a mistyped value is noted, not added
         read = _cost if name == "cost_usd" else _count
-        values = [read(v) for metrics in counted if (v := metrics.get(name)) is not None]
-        found = [value for value in values if value is not None]
-        totals.mistyped.extend(name for value in values if value is None)
+        values: list[Any] = [read(v) for m in counted if (v := m.get(name)) is not None]
+        found = [value for value in values if value is not None] if None in values else values
+        totals.mistyped += [name] * (len(values) - len(found))
         if found:
             setattr(totals, name, _fsum(found) if name == "cost_usd" else sum(found))
     return totals
