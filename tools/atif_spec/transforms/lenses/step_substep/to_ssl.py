@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections import deque
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any, TypeVar
 
 from atif_spec.formats.step_substep import RFC3339, TOOL_TYPES
@@ -20,6 +21,10 @@ T = TypeVar("T")
 _UNKNOWN_FIELDS = dict.fromkeys(row.member for row in common.STEP_NAMED)
 """The run-log step fields ATIF has none for: null (named keys may give them back)."""
 _NO_SOURCE = "ATIF records no event source: provider for a call, tool for its output"
+_STEP_TAKEN = (common.ROLE_NAMED, *common.STEP_NAMED)
+Event = tuple[Any, int, Doc, bool]
+"""An ATIF tool call or result of a step: its call id, index (among the step's calls or
+results), the object, and whether it is a call."""
 
 
 def interleave(calls: Sequence[T], results: Sequence[T], call_id: Callable[[T], Any]) -> list[T]:
@@ -105,22 +110,23 @@ def _ssl_step(step: Doc, i: int, provider: str, ctx: Context) -> Doc:
         ctx.decide(f"{at}/started_at", "no RFC 3339 time with offset: null", None)
     out |= _UNKNOWN_FIELDS
     ctx.decide(f"{at}/outcome", "ATIF records no outcome: null", None)
-    extra = FreeForm(step.get("extra", ABSENT), f"{at}/extra", ctx)
+    holder = f"{at}/extra"
+    extra = FreeForm(step.get("extra", ABSENT), holder, ctx)
     out["substeps"] = _ssl_substeps(step, at, sid, extra.take_items(common.SUBSTEPS_KEY), ctx)
     if not text.strip() and any(s.get("type") in TOOL_TYPES for s in out["substeps"]):
         out["summary"] = common.NO_MESSAGE_SUMMARY
         ctx.decide(f"{at}/summary", "tool events need a summary", common.NO_MESSAGE_SUMMARY)
-    extra.take_all(out, (common.ROLE_NAMED, *common.STEP_NAMED))
+    extra.take_all(out, _STEP_TAKEN)
     if source == "agent":
         if isinstance(step.get("model_name"), str):
-            extra.put("model", step["model_name"], None, f"{at}/extra")
+            extra.put("model", step["model_name"], None, holder)
         if common.metrics_ok(step.get("metrics")):
-            extra.put("metrics", step["metrics"], None, f"{at}/extra")
+            extra.put("metrics", step["metrics"], None, holder)
     for row in common.ATIF_STEP_NAMED:  # (not put_all: a call per row, on the hot path)
         if row.member in step:
-            extra.put(row.key, step[row.member], f"{at}/{row.member}", f"{at}/extra")
+            extra.put(row.key, step[row.member], f"{at}/{row.member}", holder)
     if isinstance(message, list) and any(p.get("type") != "text" for _, p in dicts(message)):
-        extra.put(common.PARTS_NAMED.key, message, f"{at}/message", f"{at}/extra")
+        extra.put(common.PARTS_NAMED.key, message, f"{at}/message", holder)
     extra.place(out)
     return out
 
@@ -128,11 +134,13 @@ def _ssl_step(step: Doc, i: int, provider: str, ctx: Context) -> Doc:
 def _ssl_substeps(step: Doc, at: str, sid: str, kept: list[Any], ctx: Context) -> list[Any]:
     """The step's calls, each followed by its results (:func:`interleave`), with the substeps
     kept whole in its ``extra`` (``kept``) back at their ``substep_index``."""
-    calls = [(f"{at}/tool_calls/{k}", c, True) for k, c in dicts(step.get("tool_calls"))]
+    calls: list[Event] = [
+        (c.get("tool_call_id"), k, c, True) for k, c in dicts(step.get("tool_calls"))
+    ]
     observation = step.get("observation")
     raw = observation.get("results") if isinstance(observation, dict) else None
-    results = [(f"{at}/observation/results/{k}", r, False) for k, r in dicts(raw)]
-    order: list[tuple[Any, ...]] = interleave(calls, results, _linked)
+    results: list[Event] = [(r.get("source_call_id"), k, r, False) for k, r in dicts(raw)]
+    order: list[tuple[Any, ...]] = interleave(calls, results, itemgetter(0))
     if kept:
         events, order = deque(order), []
         for j, _, sub in sorted((_index(sub), n, sub) for n, sub in enumerate(kept)):
@@ -141,13 +149,9 @@ def _ssl_substeps(step: Doc, at: str, sid: str, kept: list[Any], ctx: Context) -
             order.append((sub,))
         order.extend(events)
     return [
-        _ssl_event(*item, f"{sid}.{m + 1}", m, at, ctx) if len(item) == 3 else item[0]
+        _ssl_event(item, f"{sid}.{m + 1}", m, at, ctx) if len(item) == 4 else item[0]
         for m, item in enumerate(order)
     ]
-
-
-def _linked(event: tuple[str, Doc, bool]) -> Any:
-    return event[1].get("tool_call_id" if event[2] else "source_call_id")
 
 
 def _index(sub: Any) -> int:
@@ -158,43 +162,48 @@ def _index(sub: Any) -> int:
     return 1 << 30
 
 
-def _ssl_event(ptr: str, obj: Doc, is_call: bool, sid: str, m: int, at: str, ctx: Context) -> Doc:
-    """Substep ``m`` (id ``sid``) of the ATIF tool call or result at ``ptr``, with the run-log
-    fields its ``extra`` names read back."""
+def _ssl_event(event: Event, sid: str, m: int, at: str, ctx: Context) -> Doc:
+    """Substep ``m`` (id ``sid``) of the step at ``at`` made of an ATIF tool call or result, with
+    the run-log fields its ``extra`` names read back."""
+    cid, k, obj, is_call = event
     kind, source = ("tool_call", "provider") if is_call else ("tool_output", "tool")
     sub: Doc = {"substep_id": sid, "substep_index": m + 1, "type": kind, "source": source}
+    if is_call or "source_call_id" in obj:
+        sub["call_id"] = cid
     if is_call:
-        sub["call_id"] = obj.get("tool_call_id")
         payload = {"tool_name": obj.get("function_name"), "tool_input": obj.get("arguments")}
     else:
-        if "source_call_id" in obj:
-            sub["call_id"] = obj["source_call_id"]
         payload = {"content": obj["content"]} if "content" in obj else {}
     sub["timestamp"] = sub["legacy_turn_id"] = sub["legacy_event_id"] = None
+    sub["payload"] = payload
     here = f"{at}/substeps/{m}"
-    extra = None  # most calls and results have no extra and no subagent: the substep neither
+    # most calls and results have no extra and no subagent: the substep neither
     if "extra" in obj or common.REF_NAMED.member in obj:
+        ptr = f"{at}/tool_calls/{k}" if is_call else f"{at}/observation/results/{k}"
         extra = FreeForm(obj.get("extra", ABSENT), f"{ptr}/extra", ctx)
         extra.take_all(sub, common.CALL_NAMED if is_call else common.RESULT_NAMED)
-        named = common.CALL_PAYLOAD_NAMED if is_call else common.RESULT_PAYLOAD_NAMED
-        extra.take_all(payload, named)
-    if not is_call:
-        # the type and spelling the payload implies (SSL-22): an error when flagged; Codex's
-        # and Gemini's ``output`` next to an ``exit_code`` or ``status``
-        code = payload.get("exit_code")
-        failed = isinstance(code, int) and not isinstance(code, bool) and code != 0
-        if payload.get("is_error") is True or failed or "message" in payload:
-            sub["type"] = "tool_error"
-        if ("exit_code" in payload or "status" in payload) and isinstance(
-            payload.get("content"), str
-        ):
-            payload = {("output" if k == "content" else k): v for k, v in payload.items()}
-    sub["payload"] = payload
-    ctx.decide(f"{here}/source", _NO_SOURCE, sub["source"])
-    ctx.decide(f"{here}/timestamp", "ATIF records no event time: null", None)
-    if extra is not None:
+        extra.take_all(
+            payload, common.CALL_PAYLOAD_NAMED if is_call else common.RESULT_PAYLOAD_NAMED
+        )
+        if not is_call:
+            sub["payload"] = _implied(sub, payload)
         if common.REF_NAMED.member in obj:
             ref, member = obj[common.REF_NAMED.member], common.REF_NAMED.member
             extra.put(common.REF_NAMED.key, ref, f"{ptr}/{member}", f"{here}/extra")
         extra.place(sub)
+    ctx.decide(f"{here}/source", _NO_SOURCE, sub["source"])
+    ctx.decide(f"{here}/timestamp", "ATIF records no event time: null", None)
     return sub
+
+
+def _implied(sub: Doc, payload: Doc) -> Doc:
+    """The type and spelling a result's payload implies (SSL-22), its members being read back
+    from its ``extra``: an error when flagged; Codex's and Gemini's ``output`` next to an
+    ``exit_code`` or ``status``."""
+    code = payload.get("exit_code")
+    failed = isinstance(code, int) and not isinstance(code, bool) and code != 0
+    if payload.get("is_error") is True or failed or "message" in payload:
+        sub["type"] = "tool_error"
+    if ("exit_code" in payload or "status" in payload) and isinstance(payload.get("content"), str):
+        return {("output" if k == "content" else k): v for k, v in payload.items()}
+    return payload
