@@ -137,7 +137,12 @@ REF_NAMED = Named(
 
 def fits(node: str, value: Any) -> bool:
     """Whether ``value`` matches the ATIF v1.7 schema's ``$defs/<node>``."""
-    return bool(rs_validator_at(f"{ATIF_SCHEMA}#/$defs/{node}").is_valid(value))
+    return bool(_validator(node).is_valid(value))
+
+
+@functools.cache
+def _validator(node: str) -> Any:  # (cached here too: the location is not formatted per value)
+    return rs_validator_at(f"{ATIF_SCHEMA}#/$defs/{node}")
 
 
 def is_text(value: Any) -> bool:

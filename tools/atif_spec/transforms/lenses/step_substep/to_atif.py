@@ -80,32 +80,29 @@ def _atif_step(step: Doc, i: int, ctx: Context) -> Doc:
         if not all(isinstance(s.get("call_id"), str) for _, s in calls):
             adopted = adopted_call_ids(subs)
         out["tool_calls"] = [
-            _atif_call(s, f"{at}/substeps/{j}", f"{at}/tool_calls/{k}", sid, adopted, ctx)
-            for k, (j, s) in enumerate(calls)
+            _atif_call(s, at, j, k, sid, adopted, ctx) for k, (j, s) in enumerate(calls)
         ]
     if results:
         known = {c["tool_call_id"] for c in out.get("tool_calls", ())}
         out["observation"] = {
-            "results": [
-                _atif_result(s, f"{at}/substeps/{j}", f"{at}/observation/results/{k}", known, ctx)
-                for k, (j, s) in enumerate(results)
-            ]
+            "results": [_atif_result(s, at, j, k, known, ctx) for k, (j, s) in enumerate(results)]
         }
-    extra = FreeForm(step.get("extra", ABSENT), f"{at}/extra", ctx)
+    holder = f"{at}/extra"
+    extra = FreeForm(step.get("extra", ABSENT), holder, ctx)
     extra.take_all(out, _STEP_TAKEN)
     for key, field, ok in STEP_LIFTS if source == "agent" else ():
         if field not in out:
             extra.take(out, field, key, ok)
     if common.ROLE_OF_SOURCE.get(source) != role and "message_role" in step:
-        extra.put(common.ROLE_NAMED.key, role, f"{at}/message_role", f"{at}/extra")
+        extra.put(common.ROLE_NAMED.key, role, f"{at}/message_role", holder)
     for row in common.STEP_NAMED:
         value = step.get(row.member)
         if value is not None and not (row.member == "summary" and value == _label(step)):
-            extra.put(row.key, value, f"{at}/{row.member}", f"{at}/extra")
-    if kept and extra.put(common.SUBSTEPS_KEY, [s for _, s in kept], None, f"{at}/extra"):
+            extra.put(row.key, value, f"{at}/{row.member}", holder)
+    if kept and extra.put(common.SUBSTEPS_KEY, [s for _, s in kept], None, holder):
         reason = f"{common.ATIF} has no event for it: kept whole under a documented name"
         for n, (j, _) in enumerate(kept):
-            ctx.name(f"{at}/substeps/{j}", f"{at}/extra/{common.SUBSTEPS_KEY}/{n}", reason)
+            ctx.name(f"{at}/substeps/{j}", f"{holder}/{common.SUBSTEPS_KEY}/{n}", reason)
     extra.place(out)
     return out
 
@@ -137,33 +134,35 @@ def adopted_call_ids(subs: Sequence[tuple[int, Doc]]) -> dict[int, str]:
     return out
 
 
-def _atif_call(sub: Doc, src: str, at: str, sid: str, adopted: dict[int, str], ctx: Context) -> Doc:
-    """The tool call at ``at`` of the ``tool_call`` substep at ``src``."""
+def _atif_call(
+    sub: Doc, at: str, j: int, k: int, sid: str, adopted: dict[int, str], ctx: Context
+) -> Doc:
+    """Tool call ``k`` of the step at ``at``, made of its ``tool_call`` substep ``j``."""
     payload: Doc = sub["payload"] if isinstance(sub.get("payload"), dict) else {}
     cid = sub.get("call_id")
     if not isinstance(cid, str):
-        j = int(src.rpartition("/")[2])
         if j in adopted:
             cid = adopted[j]
-            ctx.decide(f"{at}/tool_call_id", _ADOPTED, cid)
+            ctx.decide(f"{at}/tool_calls/{k}/tool_call_id", _ADOPTED, cid)
         else:
             cid = f"{sid}.{j + 1}"
-            ctx.decide(f"{at}/tool_call_id", "no call_id: the substep id", cid)
+            ctx.decide(f"{at}/tool_calls/{k}/tool_call_id", "no call_id: the substep id", cid)
     name = payload.get("tool_name")
     arguments = payload.get("tool_input")
     if not isinstance(arguments, dict):
         arguments = {}
-        ctx.decide(f"{at}/arguments", "tool_input is not an object: {}", {})
+        ctx.decide(f"{at}/tool_calls/{k}/arguments", "tool_input is not an object: {}", {})
     out: Doc = {
         "tool_call_id": cid,
         "function_name": name if isinstance(name, str) else "",
         "arguments": arguments,
     }
-    _event_extra(sub, src, at, ctx).place(out)
+    _event_extra(sub, out, at, j, k, ctx)
     return out
 
 
-def _atif_result(sub: Doc, src: str, at: str, known: set[str], ctx: Context) -> Doc:
+def _atif_result(sub: Doc, at: str, j: int, k: int, known: set[str], ctx: Context) -> Doc:
+    """Result ``k`` of the step at ``at``, made of its substep ``j``."""
     out: Doc = {}
     if "call_id" in sub:
         cid = sub["call_id"]
@@ -174,9 +173,7 @@ def _atif_result(sub: Doc, src: str, at: str, known: set[str], ctx: Context) -> 
         if value is not ABSENT and (isinstance(value, str) or value is None or _parts(value)):
             out["content"] = value
             break
-    extra = _event_extra(sub, src, at, ctx)
-    extra.take(out, common.REF_NAMED.member, common.REF_NAMED.key)
-    extra.place(out)
+    _event_extra(sub, out, at, j, k, ctx)
     return out
 
 
@@ -184,20 +181,31 @@ def _parts(value: Any) -> bool:
     return common.fits("ObservationResult/properties/content", value)
 
 
-def _event_extra(sub: Doc, src: str, at: str, ctx: Context) -> FreeForm:
-    """The ``extra`` of the call or result at ``at`` made of the substep at ``src``, with the
-    named keys of its fields and its payload's."""
+def _event_extra(sub: Doc, out: Doc, at: str, j: int, k: int, ctx: Context) -> None:
+    """Set the ``extra`` of ``out``, call or result ``k`` of the step at ``at`` made of its
+    substep ``j``: the substep's, with the named keys of its fields and its payload's (a result
+    takes its subagent reference back from it)."""
     call = sub["type"] == "tool_call"
-    extra = FreeForm(sub.get("extra", ABSENT), f"{src}/extra", ctx)
     default = "provider" if call else "tool"  # the event's own source, which the way back writes
-    for row in common.CALL_NAMED if call else common.RESULT_NAMED:
-        value = sub.get(row.member)
-        if value is not None and not (row.member == "source" and value == default):
-            extra.put(row.key, value, f"{src}/{row.member}", f"{at}/extra")
+    named = [
+        (row.key, value, row.member)
+        for row in (common.CALL_NAMED if call else common.RESULT_NAMED)
+        if (value := sub.get(row.member)) is not None
+        and not (row.member == "source" and value == default)
+    ]
     payload: Any = sub.get("payload")
     if isinstance(payload, dict):
-        named = common.CALL_PAYLOAD_NAMED if call else common.RESULT_PAYLOAD_NAMED
-        for row in named:  # (not put_all: a call per row, on the hot path)
-            if row.key in payload:
-                extra.put(row.key, payload[row.key], f"{src}/payload/{row.key}", f"{at}/extra")
-    return extra
+        rows = common.CALL_PAYLOAD_NAMED if call else common.RESULT_PAYLOAD_NAMED
+        named += [(r.key, payload[r.key], f"payload/{r.key}") for r in rows if r.key in payload]
+    if not named and "extra" not in sub:
+        return  # most substeps: no extra to place, nothing to name
+    src, to = (
+        f"{at}/substeps/{j}",
+        f"{at}/tool_calls/{k}" if call else f"{at}/observation/results/{k}",
+    )
+    extra = FreeForm(sub.get("extra", ABSENT), f"{src}/extra", ctx)
+    for key, value, member in named:
+        extra.put(key, value, f"{src}/{member}", f"{to}/extra")
+    if not call:
+        extra.take(out, common.REF_NAMED.member, common.REF_NAMED.key)
+    extra.place(out)
