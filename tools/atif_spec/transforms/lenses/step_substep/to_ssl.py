@@ -166,16 +166,24 @@ def _ssl_event(event: Event, sid: str, m: int, at: str, ctx: Context) -> Doc:
     """Substep ``m`` (id ``sid``) of the step at ``at`` made of an ATIF tool call or result, with
     the run-log fields its ``extra`` names read back."""
     cid, k, obj, is_call = event
-    kind, source = ("tool_call", "provider") if is_call else ("tool_output", "tool")
-    sub: Doc = {"substep_id": sid, "substep_index": m + 1, "type": kind, "source": source}
-    if is_call or "source_call_id" in obj:
-        sub["call_id"] = cid
     if is_call:
         payload = {"tool_name": obj.get("function_name"), "tool_input": obj.get("arguments")}
     else:
         payload = {"content": obj["content"]} if "content" in obj else {}
-    sub["timestamp"] = sub["legacy_turn_id"] = sub["legacy_event_id"] = None
-    sub["payload"] = payload
+    kind, source = ("tool_call", "provider") if is_call else ("tool_output", "tool")
+    sub: Doc = {
+        "substep_id": sid,
+        "substep_index": m + 1,
+        "type": kind,
+        "source": source,
+        "call_id": cid,
+        "timestamp": None,
+        "legacy_turn_id": None,
+        "legacy_event_id": None,
+        "payload": payload,
+    }
+    if not (is_call or "source_call_id" in obj):
+        del sub["call_id"]  # a result that names no call
     here = f"{at}/substeps/{m}"
     # most calls and results have no extra and no subagent: the substep neither
     if "extra" in obj or common.REF_NAMED.member in obj:
