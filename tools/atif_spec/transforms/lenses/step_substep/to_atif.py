@@ -187,22 +187,20 @@ def _event_extra(sub: Doc, out: Doc, at: str, j: int, k: int, ctx: Context) -> N
     takes its subagent reference back from it)."""
     call = sub["type"] == "tool_call"
     default = "provider" if call else "tool"  # the event's own source, which the way back writes
-    named = [
-        (row.key, value, row.member)
-        for row in (common.CALL_NAMED if call else common.RESULT_NAMED)
-        if (value := sub.get(row.member)) is not None
-        and not (row.member == "source" and value == default)
-    ]
+    named = []  # (key, value, member)
+    for row in common.CALL_NAMED if call else common.RESULT_NAMED:
+        value = sub.get(row.member)
+        if value is not None and not (row.member == "source" and value == default):
+            named.append((row.key, value, row.member))
     payload: Any = sub.get("payload")
     if isinstance(payload, dict):
-        rows = common.CALL_PAYLOAD_NAMED if call else common.RESULT_PAYLOAD_NAMED
-        named += [(r.key, payload[r.key], f"payload/{r.key}") for r in rows if r.key in payload]
+        for row in common.CALL_PAYLOAD_NAMED if call else common.RESULT_PAYLOAD_NAMED:
+            if row.key in payload:
+                named.append((row.key, payload[row.key], f"payload/{row.key}"))
     if not named and "extra" not in sub:
         return  # most substeps: no extra to place, nothing to name
-    src, to = (
-        f"{at}/substeps/{j}",
-        f"{at}/tool_calls/{k}" if call else f"{at}/observation/results/{k}",
-    )
+    src = f"{at}/substeps/{j}"
+    to = f"{at}/tool_calls/{k}" if call else f"{at}/observation/results/{k}"
     extra = FreeForm(sub.get("extra", ABSENT), f"{src}/extra", ctx)
     for key, value, member in named:
         extra.put(key, value, f"{src}/{member}", f"{to}/extra")
