@@ -94,8 +94,6 @@ def _ssl_step(step: Doc, i: int, provider: str, ctx: Context) -> Doc:
     at = f"/steps/{i}"
     sid = f"S{i + 1}"
     source = step.get("source")
-    out: Doc = {"step_id": sid, "step_index": i + 1, "provider": provider}
-    out["message_role"] = common.ROLE_OF_SOURCE.get(str(source), "assistant")
     message = step.get("message")
     text = message if isinstance(message, str) else plain_text(message)
     if not text:
@@ -103,12 +101,19 @@ def _ssl_step(step: Doc, i: int, provider: str, ctx: Context) -> Doc:
         ctx.decide(f"{at}/message_text", "no message text: null", None)
     elif not isinstance(message, str):
         ctx.decide(f"{at}/message_text", "content parts: their text", text)
-    out["message_text"] = text or None
     stamp = step.get("timestamp")
-    out["started_at"] = stamp if isinstance(stamp, str) and RFC3339.match(stamp) else None
-    if out["started_at"] is None and (stamp is not None or "timestamp" not in step):
+    started = stamp if isinstance(stamp, str) and RFC3339.match(stamp) else None
+    if started is None and (stamp is not None or "timestamp" not in step):
         ctx.decide(f"{at}/started_at", "no RFC 3339 time with offset: null", None)
-    out |= _UNKNOWN_FIELDS
+    out: Doc = {
+        "step_id": sid,
+        "step_index": i + 1,
+        "provider": provider,
+        "message_role": common.ROLE_OF_SOURCE.get(str(source), "assistant"),
+        "message_text": text or None,
+        "started_at": started,
+        **_UNKNOWN_FIELDS,
+    }
     ctx.decide(f"{at}/outcome", "ATIF records no outcome: null", None)
     holder = f"{at}/extra"
     extra = FreeForm(step.get("extra", ABSENT), holder, ctx)
