@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import statistics
 import time
 from collections.abc import Callable
@@ -27,12 +28,15 @@ def interleaved(
     consecutive calls of each function in turn.
 
     Interleaving keeps a slow spell of the machine from landing on one side of a ratio only.
+    Each block starts from a collected heap, so that the garbage one function leaves (or the
+    collections it defers) is not collected in another's time.
     With ``clock=time.process_time`` the time is this process's CPU time, which other
     processes on a busy machine do not inflate.
     """
     times: dict[str, list[float]] = {name: [] for name in fns}
     for _ in range(runs):
         for name, fn in fns.items():
+            gc.collect()
             start = clock()
             for _ in range(calls):
                 fn()
