@@ -142,18 +142,18 @@ def subagents(traj: Doc) -> dict[str, Doc]:
 def numbers(traj: Doc, first: int) -> dict[int, int]:
     """``id(ATIF step)`` → the ``step_index`` ATIF → TAO gives it (system steps left out)."""
     out: dict[int, int] = {}
-
-    def walk(node: Doc) -> None:
-        subs, inlined = subagents(node), set[str]()
-        for _, step in dicts(node.get("steps")):
-            if step.get("source") == "system":
-                continue
-            for tid in launched(step, subs, inlined) if subs else ():
-                walk(subs[tid])
-            out[id(step)] = len(out) + first
-
-    walk(traj)
+    _number(traj, first, out)
     return out
+
+
+def _number(node: Doc, first: int, out: dict[int, int]) -> None:
+    subs, inlined = subagents(node), set[str]()
+    for _, step in dicts(node.get("steps")):
+        if step.get("source") == "system":
+            continue
+        for tid in launched(step, subs, inlined) if subs else ():
+            _number(subs[tid], first, out)
+        out[id(step)] = len(out) + first
 
 
 def groups(steps: list[Doc]) -> dict[int, int]:

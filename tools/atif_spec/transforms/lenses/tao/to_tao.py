@@ -82,7 +82,6 @@ class _ToTao:
         """Prompt key → the ATIF system steps with that text (and their pointers)."""
         self.members: list[tuple[str, str, str]] = []
         """(ATIF pointer, named key of ``metadata``, pointer below it) of every value put there."""
-        self.keep = Keep(self._producers, self._member)
 
     def run(self) -> Doc:
         doc, out = self.doc, self.out
@@ -304,7 +303,9 @@ class _ToTao:
         index = str(number)  # of the named keys
         self._usage(step, out, ptr, index)
         rows.TIMESTAMP.backward(step, out)
-        fields = kept(step, ptr, index, tids[0] if tids else None, self.keep)
+        fields = kept(
+            step, ptr, index, tids[0] if tids else None, Keep(self._producers, self._member)
+        )
         if fields:
             self.fields[index] = fields
         self._named_back(step, out, rows.NAMED["step"], ptr)
