@@ -9,6 +9,7 @@ import pytest
 
 import atif_spec
 from atif_spec.transforms import lenses as convert_module
+from atif_spec.transforms import migrations, tao_versions
 from atif_spec.transforms.driver import Context, Step
 from atif_spec.transforms.lenses import ConversionError, convert
 from tests.support import ROOT
@@ -96,3 +97,11 @@ def test_a_tao_record_of_any_version_goes_through_atif_and_back() -> None:
     back, report = convert(atif, "tao")
     assert report.to == "tao@v0.9.0"
     assert back == doc
+
+
+def test_every_lens_rebuilds_and_every_version_step_shares() -> None:
+    """The residue's diff compares a lens's rebuilt containers in C first; a version step's way
+    back shares what it keeps, so the diff skips shared members instead (whichever API runs it)."""
+    assert all(lens.rebuilds for lens in convert_module.all_lenses())
+    version_steps = [*tao_versions.UP, *tao_versions.DOWN, *migrations.plan("v1.0", "v1.8")]
+    assert version_steps and not any(step.rebuilds for step in version_steps)

@@ -137,6 +137,9 @@ class Step:
     backward: Mapping
     finish: Callable[[Doc, Doc], Doc] | None = None
     """``(made, written) -> written``: TAO's ``content_hash`` covers what is finally written."""
+    rebuilds: bool = False
+    """Whether ``backward`` rebuilds the whole document (a lens), so that the residue's diff
+    compares containers in C before walking them; a version step shares what it keeps."""
     name: str = field(init=False, repr=False, compare=False)
     """The signature written in stash layers and reports: ``tao@v0.2.0->atif@v1.8``."""
 
@@ -146,7 +149,7 @@ class Step:
     @property
     def inverse(self) -> Step:
         """The step that undoes this one."""
-        return Step(self.target, self.source, self.backward, self.forward)
+        return Step(self.target, self.source, self.backward, self.forward, rebuilds=self.rebuilds)
 
 
 @contextlib.contextmanager
@@ -196,8 +199,7 @@ def _run(step: Step, doc: Doc, report: ChangeReport, options: Options, kind: str
     if top is not None:
         out, skipped = _restore(step, out, ctx, report)
     back = step.backward(out, _Rebuilding(undo, kind, options, frozenset(ctx.wrote)))
-    # a lens rebuilds the whole document; a migration shares what it does not change
-    patch = _not_undone(diff(source, back, rebuilt_whole=kind == "convert"), ctx.undoing, skipped)
+    patch = _not_undone(diff(source, back, rebuilt_whole=step.rebuilds), ctx.undoing, skipped)
     _report_patch(step, patch, report, options.drop)
     layer: Doc = {"by": step.name}
     if ctx.wrote:

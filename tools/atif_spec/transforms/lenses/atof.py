@@ -433,6 +433,6 @@ def backward(doc: dict[str, Any], ctx: driver.Context) -> list[dict[str, Any]]:
     return [{**start, "metadata": meta}, *events, {**finish, "metadata": meta}]
 
 
-LENS = driver.Step(SOURCE, TARGET, forward, backward)  # type: ignore[arg-type]
+LENS = driver.Step(SOURCE, TARGET, forward, backward, rebuilds=True)  # type: ignore[arg-type]
 LENSES = (LENS,)
 """Into ATIF only: there is no lens from ATIF to ATOF (RFC.md §7)."""

@@ -37,6 +37,6 @@ def _checked(source: str, mapping: Mapping) -> Mapping:
 
 
 LENSES = [
-    Step(ATIF, OTEL, _checked(ATIF, to_otel), to_atif),
-    Step(OTEL, ATIF, _checked(OTEL, to_atif), to_otel),
+    Step(ATIF, OTEL, _checked(ATIF, to_otel), to_atif, rebuilds=True),
+    Step(OTEL, ATIF, _checked(OTEL, to_atif), to_otel, rebuilds=True),
 ]

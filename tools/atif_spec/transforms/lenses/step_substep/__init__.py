@@ -41,6 +41,6 @@ def _checked(source: str, mapping: Mapping) -> Mapping:
 
 
 LENSES = [
-    Step(SSL, ATIF, _checked(SSL, to_atif), to_ssl),
-    Step(ATIF, SSL, _checked(ATIF, to_ssl), to_atif),
+    Step(SSL, ATIF, _checked(SSL, to_atif), to_ssl, rebuilds=True),
+    Step(ATIF, SSL, _checked(ATIF, to_ssl), to_atif, rebuilds=True),
 ]

@@ -9,6 +9,9 @@ from atif_spec.transforms.lenses.tao.to_atif import to_atif
 from atif_spec.transforms.lenses.tao.to_tao import rehash, to_tao
 from atif_spec.transforms.lenses.tao.tokens import anthropic_usage
 
-LENSES = [Step(TAO, ATIF, to_atif, to_tao), Step(ATIF, TAO, to_tao, to_atif, rehash)]
+LENSES = [
+    Step(TAO, ATIF, to_atif, to_tao, rebuilds=True),
+    Step(ATIF, TAO, to_tao, to_atif, rehash, rebuilds=True),
+]
 
 __all__ = ["INTO_ATIF", "INTO_TAO", "LENSES", "anthropic_usage", "prompt_key", "to_atif", "to_tao"]

@@ -12,7 +12,7 @@ from atif_spec.transforms.lenses.trajectory_sdk.to_sdk import to_sdk
 
 __all__ = ["LENSES", "STEP", "SUBAGENTS", "TO_ATIF", "TO_SDK", "content_hash", "cut", "json_chunks"]
 
-STEP = Step(ATIF, SDK, to_sdk, to_atif)
+STEP = Step(ATIF, SDK, to_sdk, to_atif, rebuilds=True)
 TO_SDK, TO_ATIF = STEP.name, STEP.inverse.name
 LENSES = [STEP, STEP.inverse]
 SUBAGENTS = EMBEDDED.pointer
